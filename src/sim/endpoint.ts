@@ -1,0 +1,357 @@
+/**
+ * One simulated endpoint: its queue, workers, jobs and their lifecycle (spec §3), retention,
+ * limits and webhooks. Every method is synchronous and runs at the scheduler's current time.
+ * Request validation is the API layer's job; what reaches here is trusted.
+ */
+import type { EndpointConfig } from './config.js';
+import { sampler } from './distributions/registry.js';
+import type { EventBus, JobKind } from './events.js';
+import { ExpiryLanes } from './expiry-lanes.js';
+import { isTerminal, type Job, type JobStatus, type JobWaiter } from './job.js';
+import { statusBody, type StatusBody } from './job-body.js';
+import { JobQueue } from './job-queue.js';
+import { Limits } from './limits.js';
+import type { RandomSource } from './random.js';
+import { decide, requestCountTarget } from './scaler.js';
+import type { Scheduler, Timer } from './scheduler.js';
+import { Workload, type ExecutionPlan, type SimDirectives } from './workload.js';
+import { WebhookScheduler, type WebhookSender } from './webhooks.js';
+import type { Worker } from './worker.js';
+import { WorkerPool } from './worker-pool.js';
+
+export interface Submission {
+  kind: JobKind;
+  id: string;
+  input: unknown;
+  webhook?: string | undefined;
+  s3Config?: unknown;
+  lowPriority?: boolean | undefined;
+  executionTimeoutMs?: number | undefined;
+  ttlMs?: number | undefined;
+  directives?: SimDirectives | undefined;
+}
+
+export interface HealthBody {
+  jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
+  workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
+}
+
+/** Default policy.ttl (spec §2): 24 h from submission. */
+export const DEFAULT_TTL_MS = 86_400_000;
+
+export class Endpoint {
+  readonly jobs = new Map<string, Job>();
+  readonly queue = new JobQueue();
+  readonly pool: WorkerPool;
+  readonly limits: Limits;
+  readonly webhooks: WebhookScheduler;
+  private readonly workload: Workload;
+  private readonly lanes: ExpiryLanes;
+  private scaleTimer: Timer | undefined;
+  private readonly counters = { completed: 0, failed: 0, retried: 0 };
+
+  constructor(
+    readonly cfg: EndpointConfig,
+    private readonly sched: Scheduler,
+    rng: RandomSource,
+    private readonly bus: EventBus,
+    sender: () => WebhookSender,
+  ) {
+    const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
+    this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
+    this.limits = new Limits(cfg.limits);
+    this.webhooks = new WebhookScheduler(cfg.webhook, sched, bus, sender);
+    this.lanes = new ExpiryLanes(sched, (j) => this.expire(j, 'retention'));
+    const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
+    this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
+      onReady: (w) => {
+        this.dispatch();
+        // REQUEST_COUNT has no idle timeout: a worker that boots into no work above the target stops.
+        const rc = cfg.scaler.type === 'REQUEST_COUNT';
+        if (rc && w.state === 'idle' && this.pool.total > requestCountTarget(cfg, this.queue, this.pool)) this.pool.stop(w);
+      },
+      onState: (w, from, to) => {
+        if (bus.active) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
+      },
+    });
+    this.scale();
+  }
+
+  get id(): string {
+    return this.cfg.id;
+  }
+
+  /** Accepts a job into the queue (limits already passed). */
+  submit(s: Submission): Job {
+    const now = this.sched.nowMs;
+    const ttlMs = s.ttlMs ?? DEFAULT_TTL_MS;
+    const j: Job = {
+      id: s.id, kind: s.kind, status: 'IN_QUEUE', input: s.input, webhook: s.webhook, s3Config: s.s3Config,
+      lowPriority: s.lowPriority ?? false, executionTimeoutMs: s.executionTimeoutMs ?? this.cfg.executionTimeoutMs,
+      ttlMs, directives: s.directives, submittedAtMs: now, enqueuedAtMs: now, startedAtMs: undefined,
+      finishedAtMs: undefined, delayTimeMs: undefined, executionTimeMs: undefined, workerId: undefined,
+      output: undefined, error: undefined, retries: 0, crashed: false, streamBuffer: undefined, chunksDone: 0,
+      retentionOverrideMs: undefined, expiresAtMs: now + ttlMs, gone: false, worker: undefined,
+      endTimer: undefined, ttlTimer: undefined, waiters: undefined, prev: undefined, next: undefined, queued: false,
+    };
+    j.ttlTimer = this.sched.at(j.expiresAtMs, () => this.expire(j, 'ttl'));
+    this.jobs.set(j.id, j);
+    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: j.lowPriority });
+    this.queue.push(j);
+    this.dispatch();
+    return j;
+  }
+
+  /** The body `/status` answers. */
+  status(j: Job): StatusBody {
+    const progress = j.status === 'IN_PROGRESS' && j.chunksDone > 0 ? this.progressOutput(j) : undefined;
+    return statusBody(j, this.sched.nowMs, progress);
+  }
+
+  /** Cancels a queued or running job; a terminal job is left as it is. */
+  cancel(j: Job): void {
+    if (j.status === 'IN_QUEUE') {
+      this.queue.remove(j);
+      this.finish(j, 'CANCELLED', undefined, undefined);
+    } else if (j.status === 'IN_PROGRESS') {
+      this.finish(j, 'CANCELLED', undefined, undefined);
+    }
+  }
+
+  /** Re-queues a FAILED or TIMED_OUT job: same id and input, output removed. False if not allowed. */
+  retry(j: Job): boolean {
+    if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
+    j.status = 'IN_QUEUE';
+    j.output = j.error = j.workerId = j.delayTimeMs = j.executionTimeMs = j.startedAtMs = j.finishedAtMs = undefined;
+    j.chunksDone = 0;
+    j.crashed = false;
+    j.enqueuedAtMs = this.sched.nowMs;
+    this.counters.retried++;
+    // Back under the ttl deadline alone (counted from submission).
+    j.expiresAtMs = j.submittedAtMs + j.ttlMs;
+    if (!j.ttlTimer || j.ttlTimer.idx < 0) j.ttlTimer = this.sched.at(j.expiresAtMs, () => this.expire(j, 'ttl'));
+    if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'retry' });
+    this.queue.push(j);
+    this.dispatch();
+    return true;
+  }
+
+  /** Removes every queued job; running jobs continue. Returns how many were removed. */
+  purge(): number {
+    let n = 0;
+    for (let j = this.queue.shift(); j; j = this.queue.shift()) {
+      n++;
+      if (this.bus.active) this.bus.emit({ type: 'job.purged', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id });
+      this.remove(j);
+    }
+    return n;
+  }
+
+  /** `/status?ttl=`: the result is dropped `ms` from now (terminal) or from completion; it never extends retention. */
+  setResultTtl(j: Job, ms: number): void {
+    if (!isTerminal(j.status)) {
+      j.retentionOverrideMs = Math.min(ms, j.retentionOverrideMs ?? ms);
+      return;
+    }
+    const at = this.sched.nowMs + ms;
+    if (at >= j.expiresAtMs) return;
+    this.sched.cancel(j.ttlTimer);
+    j.expiresAtMs = at;
+    this.lanes.add(j, ms);
+  }
+
+  /** Partial outputs produced since the last call (`/stream`), oldest first. */
+  drainStream(j: Job): unknown[] {
+    const items: unknown[] = [];
+    const n = this.chunkCount(j);
+    if (n > 1) {
+      const done = j.chunksDone;
+      for (let i = (j.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.directives));
+      j.streamBuffer = new Array(done);
+    } else if (j.status === 'COMPLETED' && !j.streamBuffer) {
+      items.push(j.output);
+      j.streamBuffer = [];
+    }
+    return items;
+  }
+
+  /** True when `/stream` has nothing new and the job can still produce something. */
+  streamIdle(j: Job): boolean {
+    if (isTerminal(j.status)) return false;
+    return this.chunkCount(j) <= 1 || j.chunksDone <= (j.streamBuffer?.length ?? 0);
+  }
+
+  health(): HealthBody {
+    const c = this.pool.counts;
+    return {
+      jobs: { completed: this.counters.completed, failed: this.counters.failed, inProgress: c.running, inQueue: this.queue.length, retried: this.counters.retried },
+      workers: { idle: c.idle, initializing: c.initializing, ready: c.idle + c.running, running: c.running, throttled: c.throttled, unhealthy: c.unhealthy },
+    };
+  }
+
+  /** Holds `w` until the job changes. */
+  wait(j: Job, w: JobWaiter): void {
+    (j.waiters ??= []).push(w);
+  }
+
+  unwait(j: Job, w: JobWaiter): void {
+    if (j.waiters) j.waiters = j.waiters.filter((x) => x !== w);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private dispatch(): void {
+    while (this.queue.length > 0 && this.pool.counts.idle > 0) {
+      const j = this.queue.shift()!;
+      this.start(this.pool.takeIdle()!, j);
+    }
+    this.scale();
+  }
+
+  private scale(): void {
+    const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool);
+    for (let i = 0; i < d.add; i++) this.pool.start();
+    if (d.recheckAtMs !== undefined && (!this.scaleTimer || this.scaleTimer.idx < 0 || this.scaleTimer.atMs > d.recheckAtMs)) {
+      this.sched.cancel(this.scaleTimer);
+      this.scaleTimer = this.sched.at(d.recheckAtMs, () => this.scale());
+    }
+  }
+
+  private chunkCount(j: Job): number {
+    return j.directives?.chunks ?? this.cfg.workload.chunks;
+  }
+
+  private progressOutput(j: Job): unknown {
+    return this.workload.chunk(j.chunksDone, this.chunkCount(j), j.directives);
+  }
+
+  private start(w: Worker, j: Job): void {
+    const now = this.sched.nowMs;
+    w.job = j;
+    j.worker = w;
+    j.status = 'IN_PROGRESS';
+    j.workerId = w.id;
+    j.startedAtMs = now;
+    j.delayTimeMs = now - j.enqueuedAtMs;
+    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: j.id, workerId: w.id, delayTimeMs: j.delayTimeMs });
+    const plan = this.workload.plan(j.directives, j.crashed);
+    if (plan.crashAfterMs !== undefined && plan.crashAfterMs < j.executionTimeoutMs) {
+      j.endTimer = this.sched.after(plan.crashAfterMs, () => this.crash(j));
+    } else if (plan.durationMs > j.executionTimeoutMs) {
+      j.endTimer = this.sched.after(j.executionTimeoutMs, () =>
+        this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${j.executionTimeoutMs} ms exceeded`));
+    } else {
+      j.endTimer = this.sched.after(plan.durationMs, () => this.complete(j, plan));
+    }
+    if (plan.chunks > 1) this.scheduleChunk(j, plan, 1);
+  }
+
+  /** Chunk `i` of a streaming job lands at start + duration × i / chunks. */
+  private scheduleChunk(j: Job, plan: ExecutionPlan, i: number): void {
+    if (i >= plan.chunks) return; // the last chunk lands with completion
+    const at = j.startedAtMs! + Math.floor((plan.durationMs * i) / plan.chunks);
+    const startedAt = j.startedAtMs;
+    this.sched.at(at, () => {
+      if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt) return;
+      j.chunksDone = i;
+      if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, chunk: i });
+      this.notify(j, 'chunk');
+      this.scheduleChunk(j, plan, i + 1);
+    });
+  }
+
+  private complete(j: Job, plan: ExecutionPlan): void {
+    if (plan.failed) return this.finish(j, 'FAILED', undefined, plan.error);
+    j.chunksDone = plan.chunks;
+    this.finish(j, 'COMPLETED', this.workload.output(j.input, j.directives), undefined);
+  }
+
+  /** The worker dies mid-job: the job goes back to the front of the queue; the worker restarts. */
+  private crash(j: Job): void {
+    const w = j.worker!;
+    j.endTimer = j.worker = undefined;
+    j.crashed = true;
+    j.retries++;
+    this.counters.retried++;
+    j.status = 'IN_QUEUE';
+    j.workerId = j.startedAtMs = j.delayTimeMs = undefined;
+    j.chunksDone = 0;
+    j.streamBuffer = undefined;
+    if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'crash' });
+    this.pool.crash(w);
+    this.queue.push(j, true);
+    this.dispatch();
+  }
+
+  private finish(j: Job, status: JobStatus, output: unknown, error: string | undefined): void {
+    const now = this.sched.nowMs;
+    const w = this.stopRun(j);
+    j.status = status;
+    j.finishedAtMs = now;
+    if (j.startedAtMs !== undefined) j.executionTimeMs = now - j.startedAtMs;
+    j.output = output;
+    j.error = error;
+    if (status === 'COMPLETED') this.counters.completed++;
+    else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
+    if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: j.id, status, delayTimeMs: j.delayTimeMs, executionTimeMs: j.executionTimeMs });
+    const retention = j.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
+    if (now + retention < j.expiresAtMs) {
+      this.sched.cancel(j.ttlTimer);
+      j.expiresAtMs = now + retention;
+      this.lanes.add(j, retention);
+    }
+    if (j.webhook) this.webhooks.deliver(this.id, j.id, j.webhook, { ...statusBody(j, now), input: j.input, webhook: j.webhook });
+    this.notify(j, 'terminal');
+    this.reuse(w);
+    this.dispatch();
+  }
+
+  /** Detaches a running job from its worker (completion, cancel, timeout, hard delete). */
+  private stopRun(j: Job): Worker | undefined {
+    this.sched.cancel(j.endTimer);
+    j.endTimer = undefined;
+    const w = j.worker;
+    j.worker = undefined;
+    return w;
+  }
+
+  /** A worker whose job ended takes the next queued job at once, or goes idle (or stops). */
+  private reuse(w: Worker | undefined): void {
+    if (!w) return;
+    const next = this.queue.shift();
+    if (next) {
+      w.job = undefined;
+      this.start(w, next);
+      return;
+    }
+    const rc = this.cfg.scaler.type === 'REQUEST_COUNT';
+    this.pool.release(w, !rc && this.pool.total > this.cfg.workersMin);
+    if (rc && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool)) this.pool.stop(w);
+  }
+
+  /** Hard delete: ttl (even while running) or the end of retention. */
+  private expire(j: Job, reason: 'retention' | 'ttl'): void {
+    if (j.gone) return;
+    if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason, status: j.status });
+    this.remove(j);
+    this.dispatch();
+  }
+
+  private remove(j: Job): void {
+    this.queue.remove(j);
+    const w = this.stopRun(j);
+    this.sched.cancel(j.ttlTimer);
+    j.gone = true;
+    this.jobs.delete(j.id);
+    this.notify(j, 'gone');
+    this.reuse(w);
+  }
+
+  private notify(j: Job, change: 'chunk' | 'terminal' | 'gone'): void {
+    const ws = j.waiters;
+    if (!ws) return;
+    j.waiters = undefined;
+    const keep = ws.filter((w) => !w.update(change));
+    if (keep.length) j.waiters = j.waiters ? keep.concat(j.waiters) : keep;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Result retention without a timer per job. Jobs that share a retention (30 min for /run, 60 s
+ * for /runsync, or a `/status?ttl=` value) expire in the order they were added, so each retention
+ * value is a FIFO lane with one timer for its head. An entry is a hint: the job's `expiresAtMs`
+ * is the truth, so a job retried or expired meanwhile is skipped when its stale entry comes up.
+ */
+import { Deque } from './deque.js';
+import type { Job } from './job.js';
+import type { Scheduler, Timer } from './scheduler.js';
+
+interface Lane {
+  jobs: Deque<Job>;
+  deadlines: Deque<number>;
+  timer: Timer | undefined;
+}
+
+export class ExpiryLanes {
+  private readonly lanes = new Map<number, Lane>();
+
+  constructor(
+    private readonly sched: Scheduler,
+    private readonly expire: (j: Job) => void,
+  ) {}
+
+  /** Expires `j` `retentionMs` from now (the caller sets `j.expiresAtMs` to the same instant). */
+  add(j: Job, retentionMs: number): void {
+    let lane = this.lanes.get(retentionMs);
+    if (!lane) {
+      lane = { jobs: new Deque(), deadlines: new Deque(), timer: undefined };
+      this.lanes.set(retentionMs, lane);
+    }
+    lane.jobs.push(j);
+    lane.deadlines.push(this.sched.nowMs + retentionMs);
+    if (!lane.timer) this.arm(lane);
+  }
+
+  private arm(lane: Lane): void {
+    const at = lane.deadlines.peek();
+    lane.timer = at === undefined ? undefined : this.sched.at(at, () => this.fire(lane));
+  }
+
+  private fire(lane: Lane): void {
+    const now = this.sched.nowMs;
+    while (lane.deadlines.length > 0 && lane.deadlines.peek()! <= now) {
+      const deadline = lane.deadlines.shift()!;
+      const j = lane.jobs.shift()!;
+      if (!j.gone && j.expiresAtMs === deadline) this.expire(j);
+    }
+    this.arm(lane);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The status body of a job (FACTS "Response bodies"): `{id, status}` while queued; then
+ * `delayTime`, `executionTime` and `workerId`; `output` when completed (or the latest progress
+ * while running); `error` when failed or timed out; `retries` once a worker crash re-queued it.
+ * `input`, `webhook` and `s3Config` are never part of it.
+ */
+import type { Job } from './job.js';
+
+export interface StatusBody {
+  id: string;
+  status: string;
+  delayTime?: number;
+  executionTime?: number;
+  workerId?: string;
+  output?: unknown;
+  error?: string;
+  retries?: number;
+}
+
+export function statusBody(j: Job, nowMs: number, progress?: unknown): StatusBody {
+  const b: StatusBody = { id: j.id, status: j.status };
+  if (j.delayTimeMs !== undefined) b.delayTime = j.delayTimeMs;
+  if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
+  else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
+  if (j.workerId !== undefined) b.workerId = j.workerId;
+  if (j.status === 'COMPLETED') b.output = j.output;
+  else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
+  if (j.error !== undefined) b.error = j.error;
+  if (j.retries > 0) b.retries = j.retries;
+  return b;
+}

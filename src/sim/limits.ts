@@ -1,0 +1,75 @@
+/**
+ * Per-endpoint, per-operation request limits (spec §8): a rate over a window and a concurrency
+ * cap on requests in flight. Held requests (runsync, status-sync, stream long-poll) keep their
+ * concurrency slot until answered or abandoned.
+ */
+import { DEFAULT_LIMITS, type EndpointConfig, type Operation } from './config.js';
+import type { LimitCause } from './events.js';
+import { FixedWindow, SlidingWindow, type RateLimiter } from './rate-limiter.js';
+
+interface OpState {
+  rate: number | null;
+  concurrency: number | null;
+  limiter: RateLimiter;
+  inFlight: number;
+  /** Highest in-flight count seen (headroom). */
+  peakInFlight: number;
+}
+
+export class Limits {
+  private readonly ops = new Map<string, OpState>();
+
+  constructor(private readonly cfg: EndpointConfig['limits']) {
+    for (const [op, base] of Object.entries(DEFAULT_LIMITS) as [Operation, (typeof DEFAULT_LIMITS)[Operation]][]) {
+      const o = cfg.operations[op] ?? {};
+      const rate = o.rate !== undefined ? o.rate : base.rate;
+      const concurrency = o.concurrency !== undefined ? o.concurrency : base.concurrency;
+      this.ops.set(op, {
+        rate: rate === null ? null : Math.max(1, Math.round(rate * cfg.scale)),
+        concurrency: concurrency === null ? null : Math.max(1, Math.round(concurrency * cfg.scale)),
+        limiter: cfg.window === 'sliding' ? new SlidingWindow(cfg.windowMs) : new FixedWindow(cfg.windowMs),
+        inFlight: 0,
+        peakInFlight: 0,
+      });
+    }
+  }
+
+  /** The rate limit in force, with the per-worker dynamic floor. */
+  effectiveRate(op: Operation, readyWorkers: number): number | null {
+    const s = this.ops.get(op)!;
+    if (s.rate === null) return null;
+    const floor = this.cfg.perWorkerRate ? readyWorkers * this.cfg.perWorkerRate : 0;
+    return floor > s.rate ? floor : s.rate;
+  }
+
+  /**
+   * Admits a request (takes a concurrency slot and a rate token) or names the limit it hits.
+   * Concurrency is checked first so a rejected request does not use up the rate budget.
+   */
+  admit(op: Operation, nowMs: number, readyWorkers: number): LimitCause | undefined {
+    const s = this.ops.get(op)!;
+    if (this.cfg.enabled) {
+      if (s.concurrency !== null && s.inFlight >= s.concurrency) return 'concurrency';
+      const rate = this.effectiveRate(op, readyWorkers);
+      if (rate !== null && !s.limiter.tryAcquire(nowMs, rate)) return 'rate';
+    }
+    if (++s.inFlight > s.peakInFlight) s.peakInFlight = s.inFlight;
+    return undefined;
+  }
+
+  /** Frees the concurrency slot of an answered or abandoned request. */
+  release(op: Operation): void {
+    const s = this.ops.get(op)!;
+    if (s.inFlight > 0) s.inFlight--;
+  }
+
+  /** Queue throttling (spec §8.2): more than `queueMin` AND more than workersMax × `queuePerWorker`. */
+  queueFull(queueLength: number, workersMax: number): boolean {
+    return this.cfg.enabled && queueLength > this.cfg.queueMin && queueLength > workersMax * this.cfg.queuePerWorker;
+  }
+
+  snapshot(op: Operation, nowMs: number): { rate: number | null; concurrency: number | null; windowCount: number; inFlight: number; peakInFlight: number } {
+    const s = this.ops.get(op)!;
+    return { rate: s.rate, concurrency: s.concurrency, windowCount: s.limiter.count(nowMs), inFlight: s.inFlight, peakInFlight: s.peakInFlight };
+  }
+}

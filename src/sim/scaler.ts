@@ -1,0 +1,52 @@
+/**
+ * Scaling decisions (FACTS "Scaling model"). Pure functions of the queue and pool; the endpoint
+ * applies them.
+ * - Always: with no live worker, a queued normal job starts one at once; workersMin is kept.
+ * - QUEUE_DELAY (value in seconds): one more worker for each queued normal job that has waited
+ *   at least `value` s and is not already covered by a worker that is starting.
+ * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + in progress) / value);
+ *   an idle worker above the target stops at once (the idle timeout does not apply).
+ * lowPriority jobs never trigger scale-up.
+ */
+import type { EndpointConfig } from './config.js';
+import type { JobQueue } from './job-queue.js';
+import type { WorkerPool } from './worker-pool.js';
+
+export interface ScaleDecision {
+  /** Workers to start now. */
+  add: number;
+  /** When to look again (QUEUE_DELAY: when the next queued job reaches the threshold). */
+  recheckAtMs: number | undefined;
+}
+
+export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool: WorkerPool): ScaleDecision {
+  const room = cfg.workersMax - pool.total;
+  let add = Math.max(0, cfg.workersMin - pool.total);
+  if (queue.normalLength > 0 && pool.live === 0 && add === 0) add = 1;
+  if (room <= add) return { add: Math.max(0, Math.min(add, room)), recheckAtMs: undefined };
+
+  if (cfg.scaler.type === 'REQUEST_COUNT') {
+    const target = requestCountTarget(cfg, queue, pool);
+    return { add: Math.min(room, Math.max(add, target - pool.total)), recheckAtMs: undefined };
+  }
+
+  // QUEUE_DELAY: walk the normal queue from the oldest job while jobs are overdue.
+  const thresholdMs = Math.round(cfg.scaler.value * 1000);
+  const edge = nowMs - thresholdMs;
+  let overdue = 0;
+  let j = queue.oldestNormal;
+  const want = room + pool.counts.initializing;
+  while (j && j.enqueuedAtMs <= edge && overdue < want) {
+    overdue++;
+    j = j.next;
+  }
+  const extra = Math.max(0, overdue - pool.counts.initializing);
+  add = Math.min(room, Math.max(add, extra));
+  const recheckAtMs = j && j.enqueuedAtMs > edge ? j.enqueuedAtMs + thresholdMs : undefined;
+  return { add, recheckAtMs };
+}
+
+export function requestCountTarget(cfg: EndpointConfig, queue: JobQueue, pool: WorkerPool): number {
+  const t = Math.ceil((queue.normalLength + pool.counts.running) / cfg.scaler.value);
+  return Math.min(cfg.workersMax, Math.max(cfg.workersMin, t));
+}

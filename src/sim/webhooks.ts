@@ -1,0 +1,70 @@
+/**
+ * Webhook delivery schedule (spec §6, FACTS "Webhooks"): an attempt on every terminal state, then
+ * up to `attempts - 1` more, `intervalMs` apart, until one gets HTTP 200. The body is a snapshot
+ * taken when the job ended. Sending is injected: in-process it is a function, over HTTP an undici
+ * client in server/; the schedule stays in virtual time either way.
+ */
+import type { EndpointConfig } from './config.js';
+import type { EventBus } from './events.js';
+import type { Scheduler } from './scheduler.js';
+
+export interface WebhookDelivery {
+  endpointId: string;
+  jobId: string;
+  url: string;
+  /** Status body + `input` + `webhook`. */
+  body: Record<string, unknown>;
+  attempt: number;
+}
+
+/** Outcome of one attempt: the HTTP status, or an error (timeout, refused target, …). */
+export interface WebhookResult {
+  httpStatus?: number;
+  error?: string;
+}
+
+export interface WebhookSender {
+  /** Sends one attempt; `done` may be called synchronously or later (in real time). */
+  send(d: WebhookDelivery, done: (r: WebhookResult) => void): void;
+}
+
+/** In-process default with no receiver: every delivery is acknowledged with 200. */
+export const acknowledgeAll: WebhookSender = { send: (_d, done) => done({ httpStatus: 200 }) };
+
+export class WebhookScheduler {
+  /** Attempts sent whose outcome has not come back (the manual clock waits for these). */
+  inFlight = 0;
+
+  constructor(
+    private readonly cfg: EndpointConfig['webhook'],
+    private readonly sched: Scheduler,
+    private readonly bus: EventBus,
+    private readonly sender: () => WebhookSender,
+  ) {}
+
+  deliver(endpointId: string, jobId: string, url: string, body: Record<string, unknown>): void {
+    this.sched.at(this.sched.nowMs, () => this.attempt({ endpointId, jobId, url, body, attempt: 1 }));
+  }
+
+  private attempt(d: WebhookDelivery): void {
+    const sentAtMs = this.sched.nowMs;
+    this.inFlight++;
+    let answered = false;
+    this.sender().send(d, (r) => {
+      if (answered) return;
+      answered = true;
+      this.inFlight--;
+      const ok = r.httpStatus === 200;
+      const last = d.attempt >= this.cfg.attempts;
+      const outcome = ok ? 'delivered' : last ? 'gave-up' : 'failed';
+      if (this.bus.active) {
+        this.bus.emit({
+          type: 'webhook.attempt', atMs: this.sched.nowMs, endpointId: d.endpointId, jobId: d.jobId,
+          attempt: d.attempt, outcome, ...(r.httpStatus !== undefined ? { httpStatus: r.httpStatus } : {}),
+          ...(r.error !== undefined ? { error: r.error } : {}),
+        });
+      }
+      if (!ok && !last) this.sched.at(sentAtMs + this.cfg.intervalMs, () => this.attempt({ ...d, attempt: d.attempt + 1 }));
+    });
+  }
+}

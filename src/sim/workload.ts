@@ -1,0 +1,111 @@
+/**
+ * The built-in worker: it echoes its input, steered per job by `input.sim` directives
+ * (CONTRACT §3) and by the endpoint's workload model. Pure: randomness comes in as streams.
+ */
+import type { EndpointConfig } from './config.js';
+import type { Sampler } from './distributions/types.js';
+import type { RandomStream } from './random.js';
+
+export interface SimDirectives {
+  durationMs?: number;
+  fail?: boolean | string;
+  output?: unknown;
+  outputBytes?: number;
+  chunks?: number;
+  crash?: boolean;
+}
+
+/** Bounds that keep one request from blowing up the simulator's memory or time. */
+export const DIRECTIVE_BOUNDS = {
+  durationMs: 7 * 24 * 3600 * 1000,
+  outputBytes: 64 * 1024 * 1024,
+  chunks: 10_000,
+} as const;
+
+const KEYS = new Set(['durationMs', 'fail', 'output', 'outputBytes', 'chunks', 'crash']);
+
+export type DirectiveResult = { ok: true; directives: SimDirectives | undefined } | { ok: false; field: string; reason: string };
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function intIn(v: unknown, min: number, max: number): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+}
+
+/** Validates `input.sim`; the field path of the first problem comes back on failure. */
+export function parseDirectives(input: unknown): DirectiveResult {
+  if (!isObject(input) || !('sim' in input)) return { ok: true, directives: undefined };
+  const sim = input.sim;
+  if (!isObject(sim)) return { ok: false, field: 'input.sim', reason: 'must be an object' };
+  for (const k of Object.keys(sim)) {
+    if (!KEYS.has(k)) return { ok: false, field: `input.sim.${k}`, reason: 'unknown directive' };
+  }
+  const d = sim as SimDirectives;
+  if (d.durationMs !== undefined && !intIn(d.durationMs, 0, DIRECTIVE_BOUNDS.durationMs))
+    return { ok: false, field: 'input.sim.durationMs', reason: `must be an integer from 0 to ${DIRECTIVE_BOUNDS.durationMs}` };
+  if (d.fail !== undefined && typeof d.fail !== 'boolean' && typeof d.fail !== 'string')
+    return { ok: false, field: 'input.sim.fail', reason: 'must be a boolean or a string' };
+  if (d.outputBytes !== undefined && !intIn(d.outputBytes, 0, DIRECTIVE_BOUNDS.outputBytes))
+    return { ok: false, field: 'input.sim.outputBytes', reason: `must be an integer from 0 to ${DIRECTIVE_BOUNDS.outputBytes}` };
+  if (d.chunks !== undefined && !intIn(d.chunks, 1, DIRECTIVE_BOUNDS.chunks))
+    return { ok: false, field: 'input.sim.chunks', reason: `must be an integer from 1 to ${DIRECTIVE_BOUNDS.chunks}` };
+  if (d.crash !== undefined && typeof d.crash !== 'boolean')
+    return { ok: false, field: 'input.sim.crash', reason: 'must be a boolean' };
+  return { ok: true, directives: d };
+}
+
+/** What one run of a job will do, decided when it starts. */
+export interface ExecutionPlan {
+  durationMs: number;
+  failed: boolean;
+  error: string | undefined;
+  chunks: number;
+  /** ms after start at which the worker dies, or undefined. */
+  crashAfterMs: number | undefined;
+}
+
+export const DEFAULT_FAILURE = 'simulated failure';
+
+export class Workload {
+  constructor(
+    private readonly cfg: EndpointConfig,
+    private readonly duration: Sampler,
+    private readonly failures: RandomStream,
+  ) {}
+
+  plan(d: SimDirectives | undefined, crashUsed: boolean): ExecutionPlan {
+    const durationMs = d?.durationMs ?? this.duration();
+    const modelFails = this.cfg.workload.failureProbability > 0 && this.failures.next() < this.cfg.workload.failureProbability;
+    const fail = d?.fail ?? modelFails;
+    return {
+      durationMs,
+      failed: fail !== false,
+      error: fail === false ? undefined : typeof fail === 'string' ? fail : DEFAULT_FAILURE,
+      chunks: d?.chunks ?? this.cfg.workload.chunks,
+      crashAfterMs: d?.crash && !crashUsed ? Math.floor(durationMs / 2) : undefined,
+    };
+  }
+
+  /** Total output bytes when the output is synthetic, else undefined (echo or explicit output). */
+  outputBytes(d: SimDirectives | undefined): number | undefined {
+    return d?.outputBytes ?? (d?.output === undefined ? this.cfg.workload.outputBytes : undefined);
+  }
+
+  /** The final output of a successful run. */
+  output(input: unknown, d: SimDirectives | undefined): unknown {
+    const bytes = this.outputBytes(d);
+    if (bytes !== undefined) return 'x'.repeat(bytes);
+    return d?.output !== undefined ? d.output : input;
+  }
+
+  /** Partial output `i` (1-based) of `n` chunks. */
+  chunk(i: number, n: number, d: SimDirectives | undefined): unknown {
+    const bytes = this.outputBytes(d);
+    if (bytes !== undefined) {
+      const from = Math.floor((bytes * (i - 1)) / n);
+      const to = Math.floor((bytes * i) / n);
+      return 'x'.repeat(to - from);
+    }
+    return d?.output !== undefined ? d.output : { chunk: i, of: n };
+  }
+}
