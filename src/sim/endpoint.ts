@@ -3,9 +3,9 @@
  * limits and webhooks. Every method is synchronous and runs at the scheduler's current time.
  * Request validation is the API layer's job; what reaches here is trusted.
  */
-import type { EndpointConfig } from './config.js';
+import type { EndpointConfig, Operation } from './config.js';
 import { sampler } from './distributions/registry.js';
-import type { EventBus, JobKind } from './events.js';
+import type { EventBus, JobKind, LimitCause } from './events.js';
 import { ExpiryLanes } from './expiry-lanes.js';
 import { isTerminal, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
@@ -48,6 +48,7 @@ export class Endpoint {
   private readonly workload: Workload;
   private readonly lanes: ExpiryLanes;
   private scaleTimer: Timer | undefined;
+  private scaling = false;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
 
   constructor(
@@ -79,6 +80,19 @@ export class Endpoint {
 
   get id(): string {
     return this.cfg.id;
+  }
+
+  /** Takes a concurrency slot and a rate token for `op`, or names the limit hit (and reports it). */
+  admit(op: Operation): LimitCause | undefined {
+    const c = this.pool.counts;
+    const cause = this.limits.admit(op, this.sched.nowMs, c.idle + c.running);
+    if (cause) this.limited(op, cause);
+    return cause;
+  }
+
+  /** Reports a request refused by a limit. */
+  limited(op: Operation, cause: LimitCause): void {
+    if (this.bus.active) this.bus.emit({ type: 'request.limited', atMs: this.sched.nowMs, endpointId: this.id, operation: op, cause });
   }
 
   /** Accepts a job into the queue (limits already passed). */
@@ -208,9 +222,16 @@ export class Endpoint {
     this.scale();
   }
 
+  /** Applies scaling decisions one worker at a time (a worker with no cold start is ready at once and may change the next decision). */
   private scale(): void {
-    const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool);
-    for (let i = 0; i < d.add; i++) this.pool.start();
+    if (this.scaling) return;
+    this.scaling = true;
+    let d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool);
+    while (d.add > 0) {
+      this.pool.start();
+      d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool);
+    }
+    this.scaling = false;
     if (d.recheckAtMs !== undefined && (!this.scaleTimer || this.scaleTimer.idx < 0 || this.scaleTimer.atMs > d.recheckAtMs)) {
       this.sched.cancel(this.scaleTimer);
       this.scaleTimer = this.sched.at(d.recheckAtMs, () => this.scale());

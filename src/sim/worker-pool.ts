@@ -104,14 +104,17 @@ export class WorkerPool {
     return this.idleStack;
   }
 
+  /** Cold (or FlashBoot) start; a start of 0 ms is ready at once, so a warm endpoint takes jobs on arrival. */
   private boot(w: Worker): void {
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
-    w.timer = this.sched.after(ms, () => {
+    const ready = () => {
       w.timer = undefined;
       this.makeIdle(w, this.cfg.scaler.type !== 'REQUEST_COUNT' && this.total > this.cfg.workersMin);
       this.host.onReady(w);
-    });
+    };
+    if (ms === 0) ready();
+    else w.timer = this.sched.after(ms, ready);
   }
 
   /** True (and consumes the stop) when a worker stopped within the FlashBoot window. */

@@ -1,0 +1,94 @@
+/**
+ * `handle(request, respond)`: synchronous up to the point where the answer depends on the future
+ * (runsync, status-sync, stream long-poll, openai); then the core keeps `respond` and calls it from
+ * the event that ends the wait. Order of checks: auth (401), endpoint (404), route (404/405),
+ * payload (413), limits (429: concurrency, then rate), body (400), queue throttling (429).
+ * The core never throws on user input: an unexpected exception still answers a JSON 500.
+ */
+import type { Simulator } from '../sim/simulator.js';
+import { authorized } from './auth.js';
+import type { RouteContext } from './context.js';
+import { apiError, limited } from './errors.js';
+import { parsePath } from './route-table.js';
+import type { ApiRequest, ApiResponse, Pending, Respond } from './types.js';
+
+export interface ApiOptions {
+  /** Accepted keys; empty: any non-empty key (a missing one is still 401). */
+  apiKeys?: readonly string[];
+}
+
+const NOOP: Pending = { abort() {} };
+
+export class Api {
+  private readonly keys: readonly string[];
+
+  constructor(readonly sim: Simulator, opts: ApiOptions = {}) {
+    this.keys = opts.apiKeys ?? sim.config.apiKeys;
+  }
+
+  handle(req: ApiRequest, respond: Respond): Pending {
+    try {
+      return this.route(req, respond);
+    } catch (e) {
+      respond(apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`));
+      return NOOP;
+    }
+  }
+
+  /** Promise form, for tests and scripts. */
+  call(req: ApiRequest): Promise<ApiResponse> {
+    return new Promise((resolve) => this.handle(req, resolve));
+  }
+
+  private route(req: ApiRequest, respond: Respond): Pending {
+    const p = parsePath(req.path);
+    if (!p) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
+    if (!authorized(req.authorization, this.keys)) return this.end(respond, apiError('API_ERR_UNAUTHORIZED'));
+    const ep = this.sim.endpoints.get(p.endpointId);
+    if (!ep) return this.end(respond, apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${p.endpointId} not found`));
+    const route = p.route;
+    if (!route || p.malformed) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
+    if (!route.methods.includes(req.method)) {
+      return this.end(respond, apiError('API_ERR_METHOD_NOT_ALLOWED', `${req.method} not allowed; use ${route.methods.join(' or ')}`));
+    }
+    const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
+    const max = route.maxBodyBytes(ep.cfg.limits);
+    if (bytes > max) return this.end(respond, apiError('API_ERR_PAYLOAD_TOO_LARGE', `payload of ${bytes} bytes exceeds ${max} bytes`));
+    const cause = ep.admit(route.op);
+    if (cause) return this.end(respond, limited(cause, route.op));
+
+    let answered = false;
+    const ctx: RouteContext = {
+      sim: this.sim, ep, req, jobId: p.jobId, body: req.body,
+      respond: (r) => {
+        if (answered) return;
+        answered = true;
+        ep.limits.release(route.op);
+        respond(r);
+      },
+    };
+    if (req.rawBody !== undefined && req.rawBody.length > 0) {
+      try {
+        ctx.body = JSON.parse(req.rawBody);
+      } catch {
+        ctx.respond(apiError('API_ERR_BAD_JSON'));
+        return NOOP;
+      }
+    }
+    route.handler(ctx);
+    if (answered) return NOOP;
+    return {
+      abort: () => {
+        if (answered) return;
+        answered = true;
+        ep.limits.release(route.op);
+        ctx.onAbort?.();
+      },
+    };
+  }
+
+  private end(respond: Respond, r: ApiResponse): Pending {
+    respond(r);
+    return NOOP;
+  }
+}

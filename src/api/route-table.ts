@@ -1,0 +1,68 @@
+/**
+ * The route table of spec §4 (paths under `/v2/{endpoint_id}/`): method set, operation (for
+ * limits), whether a `{job_id}` follows, the payload limit, and the handler.
+ */
+import type { EndpointConfig, Operation } from '../sim/config.js';
+import type { RouteContext } from './context.js';
+import { health, purgeQueue, requests } from './routes/endpoint-info.js';
+import { cancel, retry } from './routes/job-actions.js';
+import { chatCompletions, completions, models } from './routes/openai.js';
+import { status, statusSync } from './routes/status.js';
+import { stream } from './routes/stream.js';
+import { run, runsync } from './routes/submit.js';
+
+export interface Route {
+  methods: readonly string[];
+  op: Operation;
+  takesJobId: boolean;
+  /** Largest accepted body in bytes, from the endpoint's limits. */
+  maxBodyBytes(limits: EndpointConfig['limits']): number;
+  handler(ctx: RouteContext): void;
+}
+
+/** Bodies of routes that carry no job: 1 MiB is plenty. */
+const SMALL_BODY = 1024 * 1024;
+const small = () => SMALL_BODY;
+const GP = ['GET', 'POST'] as const;
+
+/** Keyed by the first path segment after the endpoint id (openai: the rest of the path). */
+export const ROUTES: Readonly<Record<string, Route>> = {
+  run: { methods: ['POST'], op: 'run', takesJobId: false, maxBodyBytes: (l) => l.runPayloadBytes, handler: run },
+  runsync: { methods: ['POST'], op: 'runsync', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: runsync },
+  status: { methods: GP, op: 'status', takesJobId: true, maxBodyBytes: small, handler: status },
+  'status-sync': { methods: GP, op: 'status-sync', takesJobId: true, maxBodyBytes: small, handler: statusSync },
+  stream: { methods: GP, op: 'stream', takesJobId: true, maxBodyBytes: small, handler: stream },
+  cancel: { methods: ['POST'], op: 'cancel', takesJobId: true, maxBodyBytes: small, handler: cancel },
+  retry: { methods: ['POST'], op: 'retry', takesJobId: true, maxBodyBytes: small, handler: retry },
+  'purge-queue': { methods: ['POST'], op: 'purge-queue', takesJobId: false, maxBodyBytes: small, handler: purgeQueue },
+  health: { methods: ['GET'], op: 'health', takesJobId: false, maxBodyBytes: small, handler: health },
+  requests: { methods: ['GET'], op: 'requests', takesJobId: false, maxBodyBytes: small, handler: requests },
+  'openai/v1/models': { methods: GP, op: 'openai', takesJobId: false, maxBodyBytes: small, handler: models },
+  'openai/v1/chat/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: chatCompletions },
+  'openai/v1/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: completions },
+};
+
+export interface ParsedPath {
+  endpointId: string;
+  route: Route | undefined;
+  jobId: string | undefined;
+  /** True when the route exists but this path has a missing or extra segment. */
+  malformed: boolean;
+}
+
+/** Splits `/v2/{endpoint_id}/{route}[/{job_id}]`; undefined when it is not a `/v2/…` path. */
+export function parsePath(path: string): ParsedPath | undefined {
+  if (!path.startsWith('/v2/')) return undefined;
+  const parts = path.slice(4).split('/');
+  if (parts[parts.length - 1] === '') parts.pop(); // tolerate one trailing slash
+  const endpointId = parts[0] ?? '';
+  if (parts[1] === 'openai') {
+    const route = ROUTES[parts.slice(1).join('/')];
+    return { endpointId, route, jobId: undefined, malformed: false };
+  }
+  const route = parts[1] === undefined ? undefined : ROUTES[parts[1]];
+  if (!route) return { endpointId, route: undefined, jobId: undefined, malformed: false };
+  const jobId = route.takesJobId ? parts[2] : undefined;
+  const expected = route.takesJobId ? 3 : 2;
+  return { endpointId, route, jobId, malformed: parts.length !== expected || (route.takesJobId && !jobId) };
+}

@@ -1,0 +1,21 @@
+/** `/purge-queue`, `/health` and `/requests` (FACTS "Response bodies"). */
+import type { RouteContext } from '../context.js';
+
+export function purgeQueue(ctx: RouteContext): void {
+  ctx.respond({ status: 200, body: { removed: ctx.ep.purge(), status: 'completed' } });
+}
+
+export function health(ctx: RouteContext): void {
+  ctx.respond({ status: 200, body: ctx.ep.health() });
+}
+
+/** Most jobs `/requests` lists (newest first). */
+export const REQUESTS_LIMIT = 100;
+
+/** `/requests`: undocumented upstream; loadlab lists the endpoint's known jobs, newest first. */
+export function requests(ctx: RouteContext): void {
+  const all = [...ctx.ep.jobs.values()];
+  const out: { id: string; status: string }[] = [];
+  for (let i = all.length - 1; i >= 0 && out.length < REQUESTS_LIMIT; i--) out.push({ id: all[i]!.id, status: all[i]!.status });
+  ctx.respond({ status: 200, body: { requests: out, total: all.length } });
+}

@@ -1,0 +1,21 @@
+/** `/cancel/{id}` and `/retry/{id}` (spec §3). */
+import { apiError } from '../errors.js';
+import { jobOr404, type RouteContext } from '../context.js';
+
+/** Cancels a queued or running job; on a job already ended it answers the status unchanged. */
+export function cancel(ctx: RouteContext): void {
+  const j = jobOr404(ctx);
+  if (!j) return;
+  ctx.ep.cancel(j);
+  ctx.respond({ status: 200, body: { id: j.id, status: j.status } });
+}
+
+/** Re-queues a FAILED or TIMED_OUT job (same id); any other state is a 400. */
+export function retry(ctx: RouteContext): void {
+  const j = jobOr404(ctx);
+  if (!j) return;
+  if (!ctx.ep.retry(j)) {
+    return ctx.respond(apiError('API_ERR_NOT_RETRYABLE', `job ${j.id} is ${j.status}; only FAILED or TIMED_OUT jobs can be retried`));
+  }
+  ctx.respond({ status: 200, body: { id: j.id, status: j.status } });
+}

@@ -1,0 +1,25 @@
+/** `/status/{id}` (with `?ttl=`) and `/status-sync/{id}?wait=` (FACTS "Response bodies"). */
+import { badField } from '../errors.js';
+import { jobOr404, type RouteContext } from '../context.js';
+import { intParam } from '../validate.js';
+import { holdUntilTerminal, SYNC_WAIT } from './submit.js';
+
+/** `?ttl=` bounds (not in the spec): 0 ms to one week. It only ever shortens retention. */
+export const STATUS_TTL_MAX_MS = 7 * 24 * 3600 * 1000;
+
+export function status(ctx: RouteContext): void {
+  const ttl = intParam(ctx.req.query?.ttl, 'ttl', 0, STATUS_TTL_MAX_MS);
+  if (!ttl.ok) return ctx.respond(badField(ttl.field, ttl.reason));
+  const j = jobOr404(ctx);
+  if (!j) return;
+  if (ttl.value !== undefined) ctx.ep.setResultTtl(j, ttl.value);
+  ctx.respond({ status: 200, body: ctx.ep.status(j) });
+}
+
+export function statusSync(ctx: RouteContext): void {
+  const w = intParam(ctx.req.query?.wait, 'wait', SYNC_WAIT.minMs, SYNC_WAIT.maxMs);
+  if (!w.ok) return ctx.respond(badField(w.field, w.reason));
+  const j = jobOr404(ctx);
+  if (!j) return;
+  holdUntilTerminal(ctx, j, w.value ?? SYNC_WAIT.defaultMs);
+}

@@ -1,0 +1,47 @@
+/** `/run` and `/runsync` (spec §4, FACTS): validation, queue throttling, job creation, the sync hold. */
+import type { JobKind } from '../../sim/events.js';
+import type { Job } from '../../sim/job.js';
+import { isTerminal } from '../../sim/job.js';
+import type { JobFields } from '../validate.js';
+import { checkJobBody, intParam } from '../validate.js';
+import { badField, limited } from '../errors.js';
+import type { RouteContext } from '../context.js';
+import { hold } from '../hold.js';
+
+/** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
+export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as const;
+
+/** Creates a job unless the queue is throttled; answers the error itself and returns undefined. */
+export function createJob(ctx: RouteContext, kind: JobKind, fields: JobFields): Job | undefined {
+  const { ep, sim } = ctx;
+  if (ep.limits.queueFull(ep.queue.length, ep.cfg.workersMax)) {
+    ep.limited(kind === 'runsync' ? 'runsync' : kind, 'queue');
+    ctx.respond(limited('queue', kind));
+    return undefined;
+  }
+  return ep.submit({ kind, id: sim.newJobId(kind === 'runsync'), ...fields });
+}
+
+export function run(ctx: RouteContext): void {
+  const c = checkJobBody(ctx.body);
+  if (!c.ok) return ctx.respond(badField(c.field, c.reason));
+  const j = createJob(ctx, 'run', c.value);
+  // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
+  if (j) ctx.respond({ status: 200, body: { id: j.id, status: 'IN_QUEUE' } });
+}
+
+export function runsync(ctx: RouteContext): void {
+  const w = intParam(ctx.req.query?.wait, 'wait', SYNC_WAIT.minMs, SYNC_WAIT.maxMs);
+  if (!w.ok) return ctx.respond(badField(w.field, w.reason));
+  const c = checkJobBody(ctx.body);
+  if (!c.ok) return ctx.respond(badField(c.field, c.reason));
+  const j = createJob(ctx, 'runsync', c.value);
+  if (!j) return;
+  holdUntilTerminal(ctx, j, w.value ?? SYNC_WAIT.defaultMs);
+}
+
+/** Answers the status body when the job ends or `waitMs` passes, whichever is first. */
+export function holdUntilTerminal(ctx: RouteContext, j: Job, waitMs: number): void {
+  if (isTerminal(j.status)) return ctx.respond({ status: 200, body: ctx.ep.status(j) });
+  hold(ctx, { job: j, waitMs, ready: (c) => c === 'terminal', answer: () => ({ status: 200, body: ctx.ep.status(j) }) });
+}

@@ -1,0 +1,31 @@
+/** The job API without a transport: a request in, a response out (maybe later). */
+
+export interface ApiRequest {
+  method: string;
+  /** Path without the query, e.g. `/v2/ep/status/abc-u1`. Segments are taken as they are. */
+  path: string;
+  query?: Readonly<Record<string, string | undefined>>;
+  /** The `Authorization` header (`Bearer K` or the bare key). */
+  authorization?: string | undefined;
+  /** A parsed JSON body (in-process callers). */
+  body?: unknown;
+  /** A raw body, parsed here (HTTP callers); 400 when it is not JSON. */
+  rawBody?: string;
+  /** Body size in bytes, for the payload limits; measured from `rawBody` when absent. */
+  bodyBytes?: number;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** JSON body. */
+  body?: unknown;
+  /** Server-sent events (`text/event-stream`), each the `data:` of one event. */
+  sse?: string[];
+}
+
+export type Respond = (r: ApiResponse) => void;
+
+/** What `handle` gives back: a way to abandon a held request (the client went away). */
+export interface Pending {
+  abort(): void;
+}
