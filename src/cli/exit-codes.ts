@@ -1,0 +1,16 @@
+/** Exit codes of every command (CONTRACT §1). */
+export const EXIT = {
+  OK: 0,
+  RUNTIME_ERROR: 1,
+  /** Bad usage, or an invalid scenario/config (the message names file, field path and reason). */
+  USAGE: 2,
+  /** The run finished but a threshold failed. */
+  THRESHOLD_FAILED: 99,
+} as const;
+
+/** An error that ends a command with a given exit code and a message for the user. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number = EXIT.USAGE) {
+    super(message);
+  }
+}
