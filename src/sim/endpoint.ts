@@ -295,6 +295,8 @@ export class Endpoint {
     j.retries++;
     this.counters.retried++;
     j.status = 'IN_QUEUE';
+    // Back in the queue now: delayTime of the re-run counts from here (job.ts `enqueuedAtMs`).
+    j.enqueuedAtMs = this.sched.nowMs;
     j.workerId = j.startedAtMs = j.delayTimeMs = undefined;
     j.chunksDone = 0;
     j.streamBuffer = undefined;

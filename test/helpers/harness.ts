@@ -3,7 +3,9 @@
  * synchronously (`r.res` is set the moment the core answers, in virtual time).
  */
 import { Api } from '../../src/api/api.js';
-import type { ApiResponse, Pending } from '../../src/api/types.js';
+import type { ApiRequest, ApiResponse, Pending } from '../../src/api/types.js';
+import type { SimEvent } from '../../src/sim/events.js';
+import type { WebhookDelivery, WebhookResult } from '../../src/sim/webhooks.js';
 import { parseSimConfig, type EndpointConfigInput, type SimConfigInput } from '../../src/sim/config.js';
 import { Simulator } from '../../src/sim/simulator.js';
 
@@ -24,6 +26,26 @@ export function harness(endpoint: Partial<EndpointConfigInput> = {}, sim: Partia
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const s = new Simulator(parsed.config);
   const api = new Api(s);
+  function capture(method: string, path: string, send: (respond: (res: ApiResponse) => void) => Pending): Reply {
+    const r: Reply = {
+      res: undefined,
+      atMs: undefined,
+      pending: { abort() {} },
+      get body() {
+        if (!this.res) throw new Error(`${method} ${path}: not answered yet`);
+        return this.res.body;
+      },
+      get status() {
+        if (!this.res) throw new Error(`${method} ${path}: not answered yet`);
+        return this.res.status;
+      },
+    };
+    r.pending = send((res) => {
+      r.res = res;
+      r.atMs = s.nowMs;
+    });
+    return r;
+  }
   function req(method: string, path: string, body?: unknown, query?: Record<string, string>, authorization: string | undefined = `Bearer ${KEY}`): Reply {
     const r: Reply = {
       res: undefined,
@@ -52,6 +74,31 @@ export function harness(endpoint: Partial<EndpointConfigInput> = {}, sim: Partia
     ep,
     req,
     run: (input: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => req('POST', '/run', { input, ...extra }),
+    /** POST /runsync (held until the job ends or `?wait=`). */
+    runsync: (input: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, query?: Record<string, string>) =>
+      req('POST', '/runsync', { input, ...extra }, query),
+    /** Any request as the transport would build it (`rawBody`, `bodyBytes`, odd headers); path taken as is. */
+    raw: (r: ApiRequest) => capture(r.method, r.path, (respond) => api.handle(r, respond)),
+    /** Records every domain event from now on. */
+    events: () => {
+      const seen: SimEvent[] = [];
+      s.bus.on((e) => seen.push(e));
+      return seen;
+    },
+    /**
+     * Installs a function-based webhook sender that records each attempt (virtual time, delivery)
+     * and answers `answer(delivery)` synchronously (default 200).
+     */
+    webhooks: (answer: (d: WebhookDelivery) => WebhookResult = () => ({ httpStatus: 200 })) => {
+      const attempts: { atMs: number; delivery: WebhookDelivery }[] = [];
+      s.webhookSender = {
+        send(d, done) {
+          attempts.push({ atMs: s.nowMs, delivery: d });
+          done(answer(d));
+        },
+      };
+      return attempts;
+    },
     status: (id: string, query?: Record<string, string>) => req('GET', `/status/${id}`, undefined, query),
     advance: (ms: number) => s.advance(ms),
     at: (ms: number) => s.runUntil(ms),

@@ -17,5 +17,6 @@ export function retry(ctx: RouteContext): void {
   if (!ctx.ep.retry(j)) {
     return ctx.respond(apiError('API_ERR_NOT_RETRYABLE', `job ${j.id} is ${j.status}; only FAILED or TIMED_OUT jobs can be retried`));
   }
-  ctx.respond({ status: 200, body: { id: j.id, status: j.status } });
+  // FACTS: `/retry` answers IN_QUEUE, even when an idle worker has already picked the job up (as `/run`).
+  ctx.respond({ status: 200, body: { id: j.id, status: 'IN_QUEUE' } });
 }
