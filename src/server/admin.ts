@@ -1,0 +1,51 @@
+/**
+ * Admin routes (CONTRACT §2), no `/v2` prefix, valid key required:
+ * `GET /_sim/clock` → `{"now"}`; `POST /_sim/advance {"ms": N}` (manual clock only, else 409).
+ */
+import { authorized } from '../api/auth.js';
+import type { ApiResponse } from '../api/types.js';
+import type { Simulator } from '../sim/simulator.js';
+import type { Clock } from './clock.js';
+import { serverError } from './errors.js';
+import type { ManualClock } from './manual-clock.js';
+
+/** Largest single advance: one year of virtual time (ms). */
+export const MAX_ADVANCE_MS = 365 * 24 * 3600 * 1000;
+/** Largest admin request body (bytes). */
+export const ADMIN_BODY_BYTES = 4096;
+
+export interface AdminDeps {
+  sim: Simulator;
+  clock: Clock;
+  keys: readonly string[];
+}
+
+export const ADMIN_PATHS = new Set(['/_sim/clock', '/_sim/advance']);
+
+/** Answers an admin request; async only for advance. */
+export function admin(deps: AdminDeps, method: string, path: string, authorization: string | undefined, body: string | undefined): ApiResponse | Promise<ApiResponse> {
+  if (!authorized(authorization, deps.keys)) return serverError('SRV_ERR_UNAUTHORIZED');
+  if (path === '/_sim/clock') {
+    if (method !== 'GET') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`);
+    deps.clock.sync();
+    return { status: 200, body: { now: deps.sim.nowMs } };
+  }
+  if (method !== 'POST') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use POST`);
+  if (deps.clock.kind !== 'manual') return serverError('SRV_ERR_CLOCK_NOT_MANUAL');
+  const ms = advanceMs(body);
+  if (ms === undefined) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"ms": <integer from 0 to ${MAX_ADVANCE_MS}>}`);
+  return (deps.clock as ManualClock).advance(ms).then((now) => ({ status: 200, body: { now } }));
+}
+
+function advanceMs(body: string | undefined): number | undefined {
+  if (!body) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const ms = (v as { ms?: unknown }).ms;
+  return typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && ms <= MAX_ADVANCE_MS ? ms : undefined;
+}

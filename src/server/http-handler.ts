@@ -1,0 +1,139 @@
+/**
+ * The node:http request handler: request target, body (bounded while reading), then the API,
+ * the admin routes, `/metrics` or `/healthz`. Held API responses are written when the core
+ * releases them (a virtual-time event); a client that goes away first aborts its hold, which
+ * frees the concurrency slot (the job itself carries on).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Api } from '../api/api.js';
+import { parsePath } from '../api/route-table.js';
+import type { ApiResponse, Pending } from '../api/types.js';
+import type { Simulator } from '../sim/simulator.js';
+import type { Metrics } from '../telemetry/registry.js';
+import { admin, ADMIN_BODY_BYTES, ADMIN_PATHS } from './admin.js';
+import { readBody, type Body } from './body-reader.js';
+import type { Clock } from './clock.js';
+import { serverError } from './errors.js';
+import { reply, replyText } from './reply.js';
+import { parseTarget } from './request-target.js';
+
+/** Body limit of requests whose route is unknown (they are answered 4xx anyway), bytes. */
+const UNKNOWN_ROUTE_BODY_BYTES = 1024 * 1024;
+
+export interface RequestRecord {
+  route: string;
+  method: string;
+  status: number;
+  /** Virtual ms of arrival and answer. */
+  startMs: number;
+  endMs: number;
+}
+
+export interface HandlerDeps {
+  api: Api;
+  sim: Simulator;
+  clock: Clock;
+  keys: readonly string[];
+  metrics: Metrics;
+  /** Called for every answered request (tracing). */
+  onAnswered?: (r: RequestRecord) => void;
+}
+
+/** State shared with the server for a graceful shutdown. */
+export interface HandlerState {
+  /** Requests whose answer waits on virtual time, with a way to end them. */
+  held: Set<(r: ApiResponse) => void>;
+  closing: boolean;
+}
+
+export function createHandler(deps: HandlerDeps, state: HandlerState): (req: IncomingMessage, res: ServerResponse) => void {
+  const { api, sim, clock, metrics } = deps;
+
+  const record = (route: string, method: string, status: number, startMs: number) => {
+    metrics.httpRequests.inc({ route, status: String(status) });
+    const endMs = sim.nowMs;
+    metrics.httpRequestDuration.observe({ route }, (endMs - startMs) / 1000);
+    deps.onAnswered?.({ route, method, status, startMs, endMs });
+  };
+
+  const simple = (res: ServerResponse, route: string, method: string, r: ApiResponse, close = false) => {
+    reply(res, r, close);
+    record(route, method, r.status, sim.nowMs);
+  };
+
+  function v2(req: IncomingMessage, res: ServerResponse, path: string, query: Record<string, string>): void {
+    const method = req.method ?? 'GET';
+    const p = parsePath(path);
+    const ep = p ? sim.endpoints.get(p.endpointId) : undefined;
+    const max = p?.route && ep ? p.route.maxBodyBytes(ep.cfg.limits) : UNKNOWN_ROUTE_BODY_BYTES;
+    const label = p?.route?.op ?? 'unknown';
+    readBody(req, max, (b: Body) => {
+      if (b.kind === 'aborted') return;
+      metrics.httpRequestBodyBytes.inc(b.kind === 'ok' ? b.bytes : 0);
+      if (state.closing) return simple(res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'), true);
+      clock.sync();
+      const startMs = sim.nowMs;
+      const tooLarge = b.kind === 'too-large';
+      let answered = false;
+      const respond = (r: ApiResponse) => {
+        if (answered) return;
+        answered = true;
+        state.held.delete(respond);
+        reply(res, r, tooLarge);
+        record(label, method, r.status, startMs);
+      };
+      const pending: Pending = api.handle(
+        {
+          method, path, query, authorization: req.headers.authorization,
+          // Too large: the API answers in its order (401, 404, 405, then 413) from the size alone.
+          ...(b.kind === 'ok' ? { rawBody: b.text ?? '', bodyBytes: b.bytes } : { bodyBytes: b.bytes }),
+        },
+        respond,
+      );
+      clock.poke();
+      if (answered) return;
+      state.held.add(respond);
+      res.on('close', () => {
+        if (answered) return;
+        answered = true;
+        state.held.delete(respond);
+        pending.abort();
+        record(label, method, 499, startMs); // nginx's "client closed request"
+      });
+    });
+  }
+
+  function adminRoute(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const method = req.method ?? 'GET';
+    readBody(req, ADMIN_BODY_BYTES, (b) => {
+      if (b.kind === 'aborted') return;
+      if (b.kind === 'too-large') return simple(res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'), true);
+      const r = admin(deps, method, path, req.headers.authorization, b.text);
+      if (r instanceof Promise) void r.then((x) => simple(res, 'admin', method, x));
+      else simple(res, 'admin', method, r);
+    });
+  }
+
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    const t = parseTarget(req.url);
+    if (!t.ok) {
+      const r = t.reason === 'too-long' ? serverError('SRV_ERR_URI_TOO_LONG') : serverError('SRV_ERR_BAD_ENCODING');
+      return simple(res, 'unknown', method, r, true);
+    }
+    const { path } = t;
+    if (path.startsWith('/v2/')) return v2(req, res, path, t.query);
+    if (ADMIN_PATHS.has(path)) return adminRoute(req, res, path);
+    if (path === '/metrics' || path === '/healthz') {
+      if (method !== 'GET' && method !== 'HEAD') return simple(res, 'unknown', method, serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`));
+      if (path === '/healthz') return simple(res, 'healthz', method, { status: 200, body: { status: state.closing ? 'closing' : 'ok' } });
+      clock.sync();
+      void metrics.registry.metrics().then((text) => {
+        replyText(res, 200, metrics.registry.contentType, text);
+        record('metrics', method, 200, sim.nowMs);
+      });
+      return;
+    }
+    simple(res, 'unknown', method, serverError('SRV_ERR_NOT_FOUND', `no such route: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`));
+  };
+}

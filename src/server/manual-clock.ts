@@ -1,0 +1,56 @@
+/**
+ * Manual clock: virtual time moves only through `advance(ms)` (POST /_sim/advance). It runs every
+ * event up to now + ms in order; whenever a webhook attempt is out, it waits for its outcome
+ * before the next event (a failed attempt schedules the retry that may fall inside the span).
+ * When the promise resolves, every effect of the span is observable through the API.
+ */
+import type { Simulator } from '../sim/simulator.js';
+import type { Clock } from './clock.js';
+
+export class ManualClock implements Clock {
+  readonly kind = 'manual' as const;
+  private readonly startEpochMs = Date.now();
+  /** Advances run one after another, never interleaved. */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  /** `settled`: resolves when no webhook attempt is out (the sender's view). */
+  constructor(private readonly sim: Simulator, private readonly settled: () => Promise<void>) {}
+
+  sync(): void {}
+  poke(): void {}
+  stop(): void {}
+
+  toEpochMs(virtualMs: number): number {
+    return this.startEpochMs + virtualMs;
+  }
+
+  /** Runs every event up to now + `ms`; resolves with the new virtual time. */
+  advance(ms: number): Promise<number> {
+    const p = this.chain.then(() => this.run(ms));
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  private async run(ms: number): Promise<number> {
+    const { sched } = this.sim;
+    const target = sched.nowMs + ms;
+    await this.awaitWebhooks();
+    for (;;) {
+      const next = sched.peekMs();
+      if (next === undefined || next > target) break;
+      sched.step();
+      if (this.sim.webhooksInFlight > 0) await this.awaitWebhooks();
+    }
+    sched.runUntil(target);
+    return sched.nowMs;
+  }
+
+  private async awaitWebhooks(): Promise<void> {
+    // Bounded: each attempt has its own real-time timeout, so `settled` always resolves.
+    while (this.sim.webhooksInFlight > 0) {
+      await this.settled();
+      // An attempt counted by the core but not by the sender (a replaced sender): let I/O run.
+      if (this.sim.webhooksInFlight > 0) await new Promise((r) => setImmediate(r));
+    }
+  }
+}

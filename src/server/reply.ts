@@ -1,0 +1,39 @@
+/**
+ * Writes an `ApiResponse` to a node response: JSON, or server-sent events (`data: …\n\n` each)
+ * for `sse`. A response whose client has gone is dropped silently.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ApiResponse } from '../api/types.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Writes `r`; `close` adds `Connection: close` (the request body was not read to its end). */
+export function reply(res: ServerResponse, r: ApiResponse, close = false): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (r.sse) {
+    let text = '';
+    for (const d of r.sse) text += `data: ${d}\n\n`;
+    res.writeHead(r.status, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'content-length': Buffer.byteLength(text),
+      ...(close ? { connection: 'close' } : {}),
+    });
+    res.end(text);
+    return;
+  }
+  const text = r.body === undefined ? '' : JSON.stringify(r.body);
+  res.writeHead(r.status, {
+    'content-type': JSON_TYPE,
+    'content-length': Buffer.byteLength(text),
+    ...(close ? { connection: 'close' } : {}),
+  });
+  res.end(text);
+}
+
+/** Prometheus text or any preformatted body. */
+export function replyText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

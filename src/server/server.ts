@@ -1,0 +1,117 @@
+/**
+ * `loadlab serve` as a library: a simulator, its API, a clock, the webhook sender, metrics and a
+ * node:http server on top. `startServer` resolves once listening; `close()` shuts down
+ * gracefully (stop accepting, answer held requests 503, close connections).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Api } from '../api/api.js';
+import type { SimConfig } from '../sim/config.js';
+import { Simulator } from '../sim/simulator.js';
+import { collectSimMetrics } from '../telemetry/collector.js';
+import { createMetrics, type Metrics } from '../telemetry/registry.js';
+import { loadlabTracer, traceJobs, traceRequest } from '../telemetry/tracing.js';
+import type { Clock, ClockKind } from './clock.js';
+import { serverError } from './errors.js';
+import { createHandler, type HandlerState } from './http-handler.js';
+import { ManualClock } from './manual-clock.js';
+import { RealClock } from './real-clock.js';
+import { HttpWebhookSender } from './webhook-sender.js';
+import { WebhookTargets } from './webhook-targets.js';
+
+/** Largest request head (request line + headers), bytes; node answers 431 beyond it. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** How long a graceful shutdown waits for in-flight answers before closing sockets, ms. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+export interface ServeOptions {
+  config: SimConfig;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Accepted keys; empty: any non-empty key. */
+  apiKeys?: readonly string[];
+  clock?: ClockKind;
+  /** Real clock: virtual ms per wall ms. */
+  speed?: number;
+  /** Hostnames (besides loopback) that may receive webhooks. */
+  webhookAllow?: readonly string[];
+  /** Emit OpenTelemetry spans per job and per request (through the globally registered SDK). */
+  tracing?: boolean;
+}
+
+export interface RunningServer {
+  /** `http://host:port/v2` */
+  baseUrl: string;
+  origin: string;
+  port: number;
+  sim: Simulator;
+  api: Api;
+  clock: Clock;
+  metrics: Metrics;
+  http: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const sim = new Simulator(o.config);
+  const keys = o.apiKeys ?? o.config.apiKeys;
+  const api = new Api(sim, { apiKeys: keys });
+  let clock: Clock | undefined;
+  const sender = new HttpWebhookSender(new WebhookTargets(o.webhookAllow), {
+    beforeOutcome: () => clock?.sync(),
+    afterOutcome: () => clock?.poke(),
+  });
+  sim.webhookSender = sender;
+  clock = o.clock === 'manual' ? new ManualClock(sim, () => sender.settled()) : new RealClock(sim, o.speed ?? 1);
+  const metrics = createMetrics();
+  const unsubscribe = [collectSimMetrics(sim, metrics, function* () {
+    for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length] as [string, number];
+  })];
+  const tracer = o.tracing ? loadlabTracer() : undefined;
+  const toEpochMs = (ms: number) => clock!.toEpochMs(ms);
+  if (tracer) unsubscribe.push(traceJobs(sim, toEpochMs, tracer));
+
+  const state: HandlerState = { held: new Set(), closing: false };
+  const handler = createHandler(
+    { api, sim, clock, keys, metrics, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
+    state,
+  );
+  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
+  http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Malformed HTTP never reaches the handler: answer JSON when the socket can still take it.
+    if (!socket.writable || (err.code === 'ECONNRESET')) return void socket.destroy();
+    const r = err.code === 'HPE_HEADER_OVERFLOW' ? serverError('SRV_ERR_HEADERS_TOO_LARGE') : serverError('SRV_ERR_BAD_REQUEST');
+    const text = JSON.stringify(r.body);
+    const reason = r.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+    socket.end(`HTTP/1.1 ${r.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  });
+
+  const host = o.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(o.port ?? 8080, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= (async () => {
+    state.closing = true;
+    const closed = new Promise<void>((r) => http.close(() => r()));
+    for (const respond of [...state.held]) respond(serverError('SRV_ERR_SHUTTING_DOWN'));
+    http.closeIdleConnections();
+    const grace = new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
+    await Promise.race([closed, grace]);
+    http.closeAllConnections();
+    await closed;
+    clock!.stop();
+    for (const u of unsubscribe) u();
+    await sender.close();
+  })());
+
+  return { baseUrl: `${origin}/v2`, origin, port, sim, api, clock, metrics, http, close };
+}

@@ -1,0 +1,63 @@
+/**
+ * Every metric and span name loadlab exports, in one place: `loadlab_` prefix, snake_case, unit
+ * suffix (`_seconds`, `_bytes`, `_total`). Dashboards and tests use only names from this file.
+ * Durations are observed from virtual time and exported in seconds.
+ */
+export const METRIC = {
+  /** counter {endpoint, kind}: jobs accepted into the queue (kind: run, runsync, openai). */
+  jobsAccepted: 'loadlab_jobs_accepted_total',
+  /** counter {endpoint, status}: jobs that reached a terminal status. */
+  jobsFinished: 'loadlab_jobs_finished_total',
+  /** counter {endpoint, reason}: jobs sent back to the queue (crash, retry). */
+  jobsRequeued: 'loadlab_jobs_requeued_total',
+  /** counter {endpoint, reason}: jobs removed by ttl or the end of retention. */
+  jobsExpired: 'loadlab_jobs_expired_total',
+  /** counter {endpoint}: queued jobs removed by /purge-queue. */
+  jobsPurged: 'loadlab_jobs_purged_total',
+  /** histogram {endpoint}: time in the queue before a start, virtual seconds. */
+  jobDelay: 'loadlab_job_delay_seconds',
+  /** histogram {endpoint, status}: time running until a terminal status, virtual seconds. */
+  jobExecution: 'loadlab_job_execution_seconds',
+  /** counter {endpoint, operation, cause}: requests answered 429 (cause: rate, concurrency, queue). */
+  requestsLimited: 'loadlab_requests_limited_total',
+  /** counter {endpoint, outcome}: webhook attempts (delivered, failed, gave-up). */
+  webhookAttempts: 'loadlab_webhook_attempts_total',
+  /** counter {endpoint, from, to}: worker state transitions. */
+  workerTransitions: 'loadlab_worker_transitions_total',
+  /** gauge {endpoint, state}: workers per state (initializing, idle, running, throttled, unhealthy). */
+  workers: 'loadlab_workers',
+  /** gauge {endpoint}: jobs waiting in the queue. */
+  queueJobs: 'loadlab_queue_jobs',
+  /** gauge: virtual time since the simulation started, seconds. */
+  virtualTime: 'loadlab_virtual_time_seconds',
+  /** counter {route, status}: HTTP requests answered by `loadlab serve`. */
+  httpRequests: 'loadlab_http_requests_total',
+  /** histogram {route}: virtual time from a request's arrival to its answer (held requests), seconds. */
+  httpRequestDuration: 'loadlab_http_request_duration_seconds',
+  /** counter: bytes of request bodies read by `loadlab serve`. */
+  httpRequestBodyBytes: 'loadlab_http_request_body_bytes_total',
+} as const;
+
+export const SPAN = {
+  /** One span per job, from acceptance to its terminal status (or removal). */
+  job: 'loadlab.job',
+  /** One span per HTTP request served, from arrival to answer. */
+  request: 'loadlab.http.request',
+} as const;
+
+/** Attribute keys on spans. */
+export const ATTR = {
+  endpoint: 'loadlab.endpoint',
+  jobId: 'loadlab.job.id',
+  jobKind: 'loadlab.job.kind',
+  jobStatus: 'loadlab.job.status',
+  workerId: 'loadlab.worker.id',
+  delayMs: 'loadlab.job.delay_ms',
+  executionMs: 'loadlab.job.execution_ms',
+  route: 'loadlab.http.route',
+  method: 'http.request.method',
+  statusCode: 'http.response.status_code',
+} as const;
+
+/** Histogram buckets in seconds: 5 ms to 30 min, roughly ×2.5 apart. */
+export const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 60, 120, 300, 600, 1800];

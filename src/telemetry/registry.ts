@@ -1,0 +1,61 @@
+/**
+ * A prom-client `Registry` per run (or per `serve` process) with every loadlab metric on it.
+ * Nothing is registered globally, so two runs in one process never mix their numbers.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DURATION_BUCKETS_S, METRIC } from './names.js';
+
+export interface Metrics {
+  registry: Registry;
+  jobsAccepted: Counter<'endpoint' | 'kind'>;
+  jobsFinished: Counter<'endpoint' | 'status'>;
+  jobsRequeued: Counter<'endpoint' | 'reason'>;
+  jobsExpired: Counter<'endpoint' | 'reason'>;
+  jobsPurged: Counter<'endpoint'>;
+  jobDelay: Histogram<'endpoint'>;
+  jobExecution: Histogram<'endpoint' | 'status'>;
+  requestsLimited: Counter<'endpoint' | 'operation' | 'cause'>;
+  webhookAttempts: Counter<'endpoint' | 'outcome'>;
+  workerTransitions: Counter<'endpoint' | 'from' | 'to'>;
+  workers: Gauge<'endpoint' | 'state'>;
+  queueJobs: Gauge<'endpoint'>;
+  virtualTime: Gauge;
+  httpRequests: Counter<'route' | 'status'>;
+  httpRequestDuration: Histogram<'route'>;
+  httpRequestBodyBytes: Counter;
+  /** Run before every scrape to refresh point-in-time gauges. */
+  beforeScrape: (() => void)[];
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) => new Counter<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets: DURATION_BUCKETS_S, registers });
+  const beforeScrape: (() => void)[] = [];
+  return {
+    registry,
+    beforeScrape,
+    jobsAccepted: counter(METRIC.jobsAccepted, 'Jobs accepted into the queue', ['endpoint', 'kind']),
+    jobsFinished: counter(METRIC.jobsFinished, 'Jobs that reached a terminal status', ['endpoint', 'status']),
+    jobsRequeued: counter(METRIC.jobsRequeued, 'Jobs sent back to the queue', ['endpoint', 'reason']),
+    jobsExpired: counter(METRIC.jobsExpired, 'Jobs removed by ttl or end of retention', ['endpoint', 'reason']),
+    jobsPurged: counter(METRIC.jobsPurged, 'Queued jobs removed by /purge-queue', ['endpoint']),
+    jobDelay: histogram(METRIC.jobDelay, 'Time in the queue before a start (virtual seconds)', ['endpoint']),
+    jobExecution: histogram(METRIC.jobExecution, 'Running time until a terminal status (virtual seconds)', ['endpoint', 'status']),
+    requestsLimited: counter(METRIC.requestsLimited, 'Requests answered 429, by limit', ['endpoint', 'operation', 'cause']),
+    webhookAttempts: counter(METRIC.webhookAttempts, 'Webhook attempts by outcome', ['endpoint', 'outcome']),
+    workerTransitions: counter(METRIC.workerTransitions, 'Worker state transitions', ['endpoint', 'from', 'to']),
+    workers: new Gauge({ name: METRIC.workers, help: 'Workers per state', labelNames: ['endpoint', 'state'], registers }),
+    queueJobs: new Gauge({ name: METRIC.queueJobs, help: 'Jobs waiting in the queue', labelNames: ['endpoint'], registers }),
+    virtualTime: new Gauge({
+      name: METRIC.virtualTime, help: 'Virtual time since the start (seconds)', registers,
+      // prom-client calls `collect` of each metric on scrape; this one refreshes all point-in-time values.
+      collect: () => { for (const f of beforeScrape) f(); },
+    }),
+    httpRequests: counter(METRIC.httpRequests, 'HTTP requests answered, by route and status', ['route', 'status']),
+    httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests (virtual seconds)', ['route']),
+    httpRequestBodyBytes: counter(METRIC.httpRequestBodyBytes, 'Bytes of request bodies read', []),
+  };
+}
