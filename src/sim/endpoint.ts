@@ -7,6 +7,8 @@ import type { EndpointConfig, Operation } from './config.js';
 import { sampler } from './distributions/registry.js';
 import type { EventBus, JobKind, LimitCause } from './events.js';
 import { ExpiryLanes } from './expiry-lanes.js';
+import type { JobIds } from './ids.js';
+import { JobTable } from './job-table.js';
 import { isTerminal, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
@@ -40,7 +42,7 @@ export interface HealthBody {
 export const DEFAULT_TTL_MS = 86_400_000;
 
 export class Endpoint {
-  readonly jobs = new Map<string, Job>();
+  readonly jobs: JobTable;
   readonly queue = new JobQueue();
   readonly pool: WorkerPool;
   readonly limits: Limits;
@@ -57,7 +59,9 @@ export class Endpoint {
     rng: RandomSource,
     private readonly bus: EventBus,
     sender: () => WebhookSender,
+    ids: JobIds,
   ) {
+    this.jobs = new JobTable(ids);
     const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
     this.limits = new Limits(cfg.limits);
@@ -106,10 +110,10 @@ export class Endpoint {
       finishedAtMs: undefined, delayTimeMs: undefined, executionTimeMs: undefined, workerId: undefined,
       output: undefined, error: undefined, retries: 0, crashed: false, streamBuffer: undefined, chunksDone: 0,
       retentionOverrideMs: undefined, expiresAtMs: now + ttlMs, gone: false, worker: undefined,
-      endTimer: undefined, ttlTimer: undefined, waiters: undefined, prev: undefined, next: undefined, queued: false,
+      endTimer: undefined, plan: undefined, ttlTimer: undefined, waiters: undefined, prev: undefined, next: undefined, queued: false,
     };
-    j.ttlTimer = this.sched.at(j.expiresAtMs, () => this.expire(j, 'ttl'));
-    this.jobs.set(j.id, j);
+    j.ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
+    this.jobs.add(j);
     if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: j.lowPriority });
     this.queue.push(j);
     this.dispatch();
@@ -143,7 +147,7 @@ export class Endpoint {
     this.counters.retried++;
     // Back under the ttl deadline alone (counted from submission).
     j.expiresAtMs = j.submittedAtMs + j.ttlMs;
-    if (!j.ttlTimer || j.ttlTimer.idx < 0) j.ttlTimer = this.sched.at(j.expiresAtMs, () => this.expire(j, 'ttl'));
+    if (!j.ttlTimer || j.ttlTimer.idx < 0) j.ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'retry' });
     this.queue.push(j);
     this.dispatch();
@@ -262,7 +266,8 @@ export class Endpoint {
       j.endTimer = this.sched.after(j.executionTimeoutMs, () =>
         this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${j.executionTimeoutMs} ms exceeded`));
     } else {
-      j.endTimer = this.sched.after(plan.durationMs, () => this.complete(j, plan));
+      j.plan = plan;
+      j.endTimer = this.sched.after(plan.durationMs, this.onComplete, j);
     }
     if (plan.chunks > 1) this.scheduleChunk(j, plan, 1);
   }
@@ -281,7 +286,11 @@ export class Endpoint {
     });
   }
 
+  private readonly onTtl = (j: Job): void => this.expire(j, 'ttl');
+  private readonly onComplete = (j: Job): void => this.complete(j, j.plan!);
+
   private complete(j: Job, plan: ExecutionPlan): void {
+    j.plan = undefined;
     if (plan.failed) return this.finish(j, 'FAILED', undefined, plan.error);
     j.chunksDone = plan.chunks;
     this.finish(j, 'COMPLETED', this.workload.output(j.input, j.directives), undefined);
@@ -320,6 +329,7 @@ export class Endpoint {
     const retention = j.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
     if (now + retention < j.expiresAtMs) {
       this.sched.cancel(j.ttlTimer);
+      j.ttlTimer = undefined;
       j.expiresAtMs = now + retention;
       this.lanes.add(j, retention);
     }
@@ -365,7 +375,7 @@ export class Endpoint {
     const w = this.stopRun(j);
     this.sched.cancel(j.ttlTimer);
     j.gone = true;
-    this.jobs.delete(j.id);
+    this.jobs.delete(j);
     this.notify(j, 'gone');
     this.reuse(w);
   }

@@ -1,7 +1,7 @@
 /** The job record and its states (spec §3, FACTS "Statuses"). */
 import type { JobKind } from './events.js';
 import type { Timer } from './scheduler.js';
-import type { SimDirectives } from './workload.js';
+import type { ExecutionPlan, SimDirectives } from './workload.js';
 import type { Worker } from './worker.js';
 
 export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
@@ -56,6 +56,8 @@ export interface Job {
   // --- scheduling state (owned by the endpoint) ---
   worker: Worker | undefined;
   endTimer: Timer | undefined;
+  /** The current run's plan, until it completes. */
+  plan: ExecutionPlan | undefined;
   ttlTimer: Timer | undefined;
   waiters: JobWaiter[] | undefined;
   /** Intrusive links of the job queue. */

@@ -12,7 +12,9 @@ export interface Timer {
   readonly seq: number;
   /** Heap slot, or -1 once run or cancelled. */
   idx: number;
-  readonly fn: () => void;
+  readonly fn: (arg: any) => void;
+  /** Passed to `fn`: lets hot paths share one function instead of allocating a closure per event. */
+  readonly arg: unknown;
 }
 
 export class Scheduler {
@@ -35,16 +37,16 @@ export class Scheduler {
     return this.heap[0]?.atMs;
   }
 
-  /** Runs `fn` at `atMs` (clamped to now: the past cannot be scheduled). */
-  at(atMs: number, fn: () => void): Timer {
-    const t: Timer = { atMs: atMs < this.now ? this.now : Math.floor(atMs), seq: this.seq++, idx: this.heap.length, fn };
+  /** Runs `fn(arg)` at `atMs` (floored to whole ms; clamped to now: the past cannot be scheduled). */
+  at<T>(atMs: number, fn: (arg: T) => void, arg?: T): Timer {
+    const t: Timer = { atMs: atMs < this.now ? this.now : Math.floor(atMs), seq: this.seq++, idx: this.heap.length, fn, arg };
     this.heap.push(t);
     this.up(t.idx);
     return t;
   }
 
-  after(delayMs: number, fn: () => void): Timer {
-    return this.at(this.now + delayMs, fn);
+  after<T>(delayMs: number, fn: (arg: T) => void, arg?: T): Timer {
+    return this.at(this.now + delayMs, fn, arg);
   }
 
   cancel(t: Timer | undefined): void {
@@ -85,7 +87,7 @@ export class Scheduler {
     top.idx = -1;
     this.now = top.atMs;
     this.eventsRun++;
-    top.fn();
+    top.fn(top.arg);
     return true;
   }
 

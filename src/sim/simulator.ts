@@ -5,8 +5,8 @@
 import type { EndpointConfig, SimConfig } from './config.js';
 import { Endpoint } from './endpoint.js';
 import { EventBus } from './events.js';
-import { jobId } from './ids.js';
-import { RandomSource, type RandomStream } from './random.js';
+import { JobIds } from './ids.js';
+import { RandomSource } from './random.js';
 import { Scheduler } from './scheduler.js';
 import { acknowledgeAll, type WebhookSender } from './webhooks.js';
 
@@ -17,16 +17,16 @@ export class Simulator {
   readonly endpoints = new Map<string, Endpoint>();
   /** Delivers webhook attempts; replace it before jobs end (in-process default: always 200). */
   webhookSender: WebhookSender = acknowledgeAll;
-  private readonly ids: RandomStream;
+  readonly ids: JobIds;
 
   constructor(readonly config: SimConfig) {
     this.random = new RandomSource(config.seed);
-    this.ids = this.random.stream('ids');
+    this.ids = new JobIds(this.random.stream('ids'));
     for (const e of config.endpoints) this.addEndpoint(e);
   }
 
   addEndpoint(cfg: EndpointConfig): Endpoint {
-    const ep = new Endpoint(cfg, this.sched, this.random, this.bus, () => this.webhookSender);
+    const ep = new Endpoint(cfg, this.sched, this.random, this.bus, () => this.webhookSender, this.ids);
     this.endpoints.set(cfg.id, ep);
     return ep;
   }
@@ -36,7 +36,7 @@ export class Simulator {
   }
 
   newJobId(sync: boolean): string {
-    return jobId(this.ids, sync);
+    return this.ids.next(sync);
   }
 
   /** Runs every event up to `untilMs`. */

@@ -88,7 +88,7 @@ export class WorkerPool {
     this.sched.cancel(w.timer);
     this.counts[w.state]--;
     this.workers.delete(w.id);
-    this.recentStops.push(this.sched.nowMs);
+    if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
   }
 

@@ -14,8 +14,10 @@ export const REQUESTS_LIMIT = 100;
 
 /** `/requests`: undocumented upstream; loadlab lists the endpoint's known jobs, newest first. */
 export function requests(ctx: RouteContext): void {
-  const all = [...ctx.ep.jobs.values()];
   const out: { id: string; status: string }[] = [];
-  for (let i = all.length - 1; i >= 0 && out.length < REQUESTS_LIMIT; i--) out.push({ id: all[i]!.id, status: all[i]!.status });
-  ctx.respond({ status: 200, body: { requests: out, total: all.length } });
+  for (const j of ctx.ep.jobs.newestFirst()) {
+    if (out.length >= REQUESTS_LIMIT) break;
+    out.push({ id: j.id, status: j.status });
+  }
+  ctx.respond({ status: 200, body: { requests: out, total: ctx.ep.jobs.size } });
 }
