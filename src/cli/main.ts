@@ -18,6 +18,7 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('loadlab')
     .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).')
     .command(demoCommand)
+    .command((await import('./commands/serve.js')).serveCommand)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())
