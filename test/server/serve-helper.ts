@@ -8,6 +8,8 @@ import { startServer, type RunningServer, type ServeOptions } from '../../src/se
 
 export const KEY = 'test-key';
 
+const ROUTE_PREFIX = /^\/(run|runsync|status|status-sync|stream|cancel|retry|purge-queue|health|requests|openai)(\/|\?|$)/;
+
 export interface Res {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -35,8 +37,8 @@ export async function serve(
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const s: RunningServer = await startServer({ config: parsed.config, port: 0, clock: 'manual', ...opts });
   async function call(method: string, path: string, body?: unknown, o: CallOptions = {}): Promise<Res> {
-    const url = path.startsWith('/v2/') || path.startsWith('/_') || path.startsWith('/metrics') || path.startsWith('/healthz')
-      ? s.origin + path : `${s.baseUrl}/ep${path}`;
+    // Route names alone (`/run`, `/status/x`) are relative to endpoint `ep`; anything else is a full path.
+    const url = ROUTE_PREFIX.test(path) ? `${s.baseUrl}/ep${path}` : s.origin + path;
     const headers: Record<string, string> = { ...o.headers };
     const auth = o.auth === undefined ? `Bearer ${KEY}` : o.auth;
     if (auth !== null) headers.authorization = auth;
