@@ -6,7 +6,8 @@
 export function keyOf(authorization: string | undefined): string | undefined {
   if (!authorization) return undefined;
   const h = authorization.trim();
-  const k = /^bearer\s+/i.test(h) ? h.replace(/^bearer\s+/i, '') : h;
+  if (h.toLowerCase() === 'bearer') return undefined;
+  const k = h.length > 7 && h.slice(0, 7).toLowerCase() === 'bearer ' ? h.slice(7).trimStart() : h;
   return k.length > 0 ? k : undefined;
 }
 

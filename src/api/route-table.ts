@@ -52,17 +52,29 @@ export interface ParsedPath {
 
 /** Splits `/v2/{endpoint_id}/{route}[/{job_id}]`; undefined when it is not a `/v2/…` path. */
 export function parsePath(path: string): ParsedPath | undefined {
-  if (!path.startsWith('/v2/')) return undefined;
-  const parts = path.slice(4).split('/');
-  if (parts[parts.length - 1] === '') parts.pop(); // tolerate one trailing slash
-  const endpointId = parts[0] ?? '';
-  if (parts[1] === 'openai') {
-    const route = ROUTES[parts.slice(1).join('/')];
-    return { endpointId, route, jobId: undefined, malformed: false };
-  }
-  const route = parts[1] === undefined ? undefined : ROUTES[parts[1]];
+  if (path === lastPath) return lastParsed;
+  const parsed = parse(path);
+  lastPath = path;
+  lastParsed = parsed;
+  return parsed;
+}
+
+// One-entry memo: load loops send the same path string again and again (results are immutable).
+let lastPath: string | undefined;
+let lastParsed: ParsedPath | undefined;
+
+function parse(full: string): ParsedPath | undefined {
+  if (!full.startsWith('/v2/')) return undefined;
+  const path = full.length > 4 && full.endsWith('/') ? full.slice(0, -1) : full; // tolerate one trailing slash
+  const a = path.indexOf('/', 4);
+  const endpointId = a < 0 ? path.slice(4) : path.slice(4, a);
+  if (a < 0) return { endpointId, route: undefined, jobId: undefined, malformed: false };
+  const b = path.indexOf('/', a + 1);
+  const key = b < 0 ? path.slice(a + 1) : path.slice(a + 1, b);
+  if (key === 'openai') return { endpointId, route: ROUTES[path.slice(a + 1)], jobId: undefined, malformed: false };
+  const route = ROUTES[key];
   if (!route) return { endpointId, route: undefined, jobId: undefined, malformed: false };
-  const jobId = route.takesJobId ? parts[2] : undefined;
-  const expected = route.takesJobId ? 3 : 2;
-  return { endpointId, route, jobId, malformed: parts.length !== expected || (route.takesJobId && !jobId) };
+  const jobId = route.takesJobId && b >= 0 ? path.slice(b + 1) : undefined;
+  const malformed = route.takesJobId ? !jobId || jobId.includes('/') : b >= 0;
+  return { endpointId, route, jobId, malformed };
 }

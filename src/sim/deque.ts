@@ -20,6 +20,23 @@ export class Deque<T> {
     return this.items[this.head + i];
   }
 
+  /** Removes `x` wherever it is (O(n); for the rare case it is not at an end). */
+  remove(x: T): void {
+    const i = this.items.indexOf(x, this.head);
+    if (i >= 0) this.items.splice(i, 1);
+  }
+
+  /** Removes and returns the newest item. */
+  pop(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    return this.items.pop();
+  }
+
+  /** The newest item. */
+  peekBack(): T | undefined {
+    return this.head < this.items.length ? this.items[this.items.length - 1] : undefined;
+  }
+
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const x = this.items[this.head];

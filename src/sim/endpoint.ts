@@ -357,9 +357,8 @@ export class Endpoint {
       this.start(w, next);
       return;
     }
-    const rc = this.cfg.scaler.type === 'REQUEST_COUNT';
-    this.pool.release(w, !rc && this.pool.total > this.cfg.workersMin);
-    if (rc && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool)) this.pool.stop(w);
+    this.pool.release(w);
+    if (this.cfg.scaler.type === 'REQUEST_COUNT' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool)) this.pool.stop(w);
   }
 
   /** Hard delete: ttl (even while running) or the end of retention. */

@@ -6,7 +6,7 @@
 import type { EndpointConfig, FaultConfig } from './config.js';
 import { Deque } from './deque.js';
 import type { Sampler } from './distributions/types.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler, Timer } from './scheduler.js';
 import type { Worker, WorkerState } from './worker.js';
 
 export interface PoolHost {
@@ -20,7 +20,12 @@ export type WorkerCounts = Record<WorkerState, number>;
 export class WorkerPool {
   readonly workers = new Map<string, Worker>();
   readonly counts: WorkerCounts = { initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0 };
-  private readonly idleStack: Worker[] = [];
+  /**
+   * Idle workers, oldest idle first. Jobs go to the newest (LIFO), so the oldest reach their idle
+   * timeout; one reaper timer for the oldest replaces a timer per idle spell.
+   */
+  private readonly idle = new Deque<Worker>();
+  private reaper: Timer | undefined;
   /** Stop times of recent workers, oldest first: FlashBoot candidates. */
   private readonly recentStops = new Deque<number>();
   private nextId = 1;
@@ -51,7 +56,7 @@ export class WorkerPool {
 
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
-    const w: Worker = { id: `${this.endpointId}-w${this.nextId++}`, state: 'initializing', job: undefined, timer: undefined, idleIdx: -1 };
+    const w: Worker = { id: `${this.endpointId}-w${this.nextId++}`, state: 'initializing', job: undefined, timer: undefined, idleSinceMs: 0 };
     this.workers.set(w.id, w);
     const fault = this.faultWanting();
     if (fault) {
@@ -68,23 +73,24 @@ export class WorkerPool {
 
   /** The most recently idle worker (LIFO lets the others reach their idle timeout), or undefined. */
   takeIdle(): Worker | undefined {
-    const w = this.idleStack.pop();
-    if (!w) return undefined;
-    w.idleIdx = -1;
-    this.sched.cancel(w.timer);
-    w.timer = undefined;
-    this.setState(w, 'running');
+    const w = this.idle.pop();
+    if (w) this.setState(w, 'running');
     return w;
   }
 
-  /** A running worker finished its job: back to idle, with `idleTimeoutMs` set when `expire` says so. */
-  release(w: Worker, scheduleIdleStop: boolean): void {
+  /** A running worker finished its job and nothing waits: back to idle. */
+  release(w: Worker): void {
     w.job = undefined;
-    this.makeIdle(w, scheduleIdleStop);
+    this.makeIdle(w);
   }
 
+  /** Stops a worker; an idle one must be the newest or the oldest idle worker. */
   stop(w: Worker): void {
-    if (w.idleIdx >= 0) this.removeIdle(w);
+    if (w.state === 'idle') {
+      if (this.idle.peekBack() === w) this.idle.pop();
+      else if (this.idle.peek() === w) this.idle.shift();
+      else this.idle.remove(w);
+    }
     this.sched.cancel(w.timer);
     this.counts[w.state]--;
     this.workers.delete(w.id);
@@ -99,18 +105,13 @@ export class WorkerPool {
     this.boot(w);
   }
 
-  /** Idle workers, most recently idle last. */
-  idleWorkers(): readonly Worker[] {
-    return this.idleStack;
-  }
-
   /** Cold (or FlashBoot) start; a start of 0 ms is ready at once, so a warm endpoint takes jobs on arrival. */
   private boot(w: Worker): void {
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
     const ready = () => {
       w.timer = undefined;
-      this.makeIdle(w, this.cfg.scaler.type !== 'REQUEST_COUNT' && this.total > this.cfg.workersMin);
+      this.makeIdle(w);
       this.host.onReady(w);
     };
     if (ms === 0) ready();
@@ -125,26 +126,32 @@ export class WorkerPool {
     return this.recentStops.shift() !== undefined;
   }
 
-  private makeIdle(w: Worker, scheduleIdleStop: boolean): void {
+  private makeIdle(w: Worker): void {
     this.setState(w, 'idle');
-    w.idleIdx = this.idleStack.length;
-    this.idleStack.push(w);
-    if (scheduleIdleStop) {
-      w.timer = this.sched.after(this.cfg.idleTimeoutMs, () => {
-        w.timer = undefined;
-        if (this.total > this.cfg.workersMin) this.stop(w);
-      });
-    }
+    w.idleSinceMs = this.sched.nowMs;
+    this.idle.push(w);
+    if (!this.reaper) this.armReaper();
   }
 
-  private removeIdle(w: Worker): void {
-    const last = this.idleStack.pop()!;
-    if (last !== w) {
-      this.idleStack[w.idleIdx] = last;
-      last.idleIdx = w.idleIdx;
-    }
-    w.idleIdx = -1;
+  /**
+   * Idle timeout (QUEUE_DELAY scaling; REQUEST_COUNT stops workers itself): the oldest idle
+   * worker stops `idleTimeoutMs` after it became idle, while more than workersMin remain.
+   */
+  private armReaper(): void {
+    const oldest = this.idle.peek();
+    if (!oldest || this.cfg.scaler.type === 'REQUEST_COUNT') return;
+    this.reaper = this.sched.at(oldest.idleSinceMs + this.cfg.idleTimeoutMs, this.reap);
   }
+
+  private readonly reap = (): void => {
+    this.reaper = undefined;
+    const edge = this.sched.nowMs - this.cfg.idleTimeoutMs;
+    for (let w = this.idle.peek(); w && w.idleSinceMs <= edge; w = this.idle.peek()) {
+      if (this.total <= this.cfg.workersMin) return; // re-armed by the next worker going idle
+      this.stop(w);
+    }
+    this.armReaper();
+  };
 
   private setState(w: Worker, to: WorkerState): void {
     const from = w.state;
@@ -165,13 +172,7 @@ export class WorkerPool {
 
   /** A fault window opens: idle workers are taken first; later starts make up the rest. */
   private faultBegins(f: FaultConfig): void {
-    while (this.counts[f.kind] < f.workers && this.idleStack.length > 0) {
-      const w = this.idleStack[this.idleStack.length - 1]!;
-      this.removeIdle(w);
-      this.sched.cancel(w.timer);
-      w.timer = undefined;
-      this.setState(w, f.kind);
-    }
+    while (this.counts[f.kind] < f.workers && this.idle.length > 0) this.setState(this.idle.pop()!, f.kind);
   }
 
   /** A fault window closes: its workers boot again. */

@@ -12,8 +12,8 @@ export interface Worker {
   readonly id: string;
   state: WorkerState;
   job: Job | undefined;
-  /** Cold start end, idle timeout or fault end, depending on the state. */
+  /** Cold start end, while initializing. */
   timer: Timer | undefined;
-  /** Index in the pool's idle stack while idle (-1 otherwise): O(1) removal. */
-  idleIdx: number;
+  /** When the worker last became idle (the idle timeout counts from here). */
+  idleSinceMs: number;
 }
