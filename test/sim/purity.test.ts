@@ -1,0 +1,219 @@
+/**
+ * Purity guard for src/sim (DESIGN "Time, randomness, determinism"): the core reads no clock, no
+ * timer, no ambient randomness, no process state, and imports nothing but its own files, zod and
+ * seedrandom's Alea. The scanner is tested on known-bad snippets first, so a guard that silently
+ * matches nothing fails too.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SIM = join(ROOT, 'src', 'sim');
+const ALLOWED_PACKAGES = new Set(['zod', 'seedrandom/lib/alea.js']);
+
+/** Globals that read the clock, schedule real time, draw ambient randomness or reach the process. */
+const FORBIDDEN: [string, RegExp][] = [
+  ['Date', /\bDate\b/],
+  ['performance', /\bperformance\b/],
+  ['process', /\bprocess\b/],
+  ['hrtime', /\bhrtime\b/],
+  ['setTimeout', /\bsetTimeout\b/],
+  ['setInterval', /\bsetInterval\b/],
+  ['setImmediate', /\bsetImmediate\b/],
+  ['queueMicrotask', /\bqueueMicrotask\b/],
+  ['Math.random', /\bMath\s*\.\s*random\b/],
+  ['crypto', /\bcrypto\b/],
+  ['require', /\brequire\b/],
+  ['globalThis', /\bglobalThis\b/],
+  ['eval', /\beval\b/],
+  ['Function constructor', /\bnew\s+Function\b/],
+  ['dynamic import', /\bimport\s*\(/],
+];
+
+/**
+ * Splits source text into code with comments removed (strings kept, for import specifiers) and
+ * code with comments and string contents removed (for the forbidden-name scan, so a message that
+ * says "Date" is no violation). Template literals keep their `${…}` code. Not a full lexer: a regex
+ * literal holding a quote would hide the code after it up to the next such quote (src/sim has none).
+ */
+export function strip(src: string): { code: string; bare: string } {
+  let code = '';
+  let bare = '';
+  let i = 0;
+  let depth = 0; // brace depth in code
+  const open: number[] = []; // depth at each `${` still open, innermost last
+  const emit = (c: string, inString: boolean) => {
+    code += c;
+    bare += inString && c !== '\n' ? ' ' : c;
+  };
+  /** Reads string text up to the closing quote, or (templates) up to a `${`. */
+  const readStringBody = (q: string) => {
+    while (i < src.length && src[i] !== q) {
+      if (q === '`' && src[i] === '$' && src[i + 1] === '{') {
+        emit('${', false);
+        i += 2;
+        open.push(depth++);
+        return;
+      }
+      if (src[i] === '\\') emit(src[i++]!, true);
+      emit(src[i++]!, true);
+    }
+    if (i < src.length) emit(src[i++]!, false);
+  };
+  while (i < src.length) {
+    const c = src[i]!;
+    const n = src[i + 1];
+    if (c === '/' && n === '/') {
+      while (i < src.length && src[i] !== '\n') i++;
+    } else if (c === '/' && n === '*') {
+      const end = src.indexOf('*/', i + 2);
+      const chunk = src.slice(i, end < 0 ? src.length : end + 2);
+      const lines = '\n'.repeat(chunk.split('\n').length - 1);
+      code += lines;
+      bare += lines;
+      i += chunk.length;
+    } else if (c === "'" || c === '"' || c === '`') {
+      emit(c, false);
+      i++;
+      readStringBody(c);
+    } else if (c === '}' && open.length > 0 && open[open.length - 1] === depth - 1) {
+      // the end of a template's `${…}`: back into the template's text
+      open.pop();
+      depth--;
+      emit(c, false);
+      i++;
+      readStringBody('`');
+    } else {
+      if (c === '{') depth++;
+      else if (c === '}') depth--;
+      emit(c, false);
+      i++;
+    }
+  }
+  return { code, bare };
+}
+
+/** Module specifiers of static imports and re-exports (`import … from`, `import '…'`, `export … from`). */
+export function specifiers(code: string): string[] {
+  const out: string[] = [];
+  const re = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) out.push(m[1]!);
+  return out;
+}
+
+export function violations(src: string): string[] {
+  const { code, bare } = strip(src);
+  const found: string[] = [];
+  for (const [name, re] of FORBIDDEN) if (re.test(bare)) found.push(name);
+  for (const s of specifiers(code)) {
+    const bareName = s.replace(/^node:/, '').split('/')[0]!;
+    if (s.startsWith('node:') || builtinModules.includes(bareName)) found.push(`node builtin "${s}"`);
+  }
+  return found;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+describe('purity scanner (self-test)', () => {
+  it.each([
+    ['const t = Date.now();', 'Date'],
+    ['const d = new Date();', 'Date'],
+    ['const t = performance.now();', 'performance'],
+    ['const [s] = process.hrtime();', 'process'],
+    ['setTimeout(() => {}, 10);', 'setTimeout'],
+    ['setInterval(f, 10);', 'setInterval'],
+    ['setImmediate(f);', 'setImmediate'],
+    ['queueMicrotask(f);', 'queueMicrotask'],
+    ['const r = Math.random();', 'Math.random'],
+    ['const r = Math . random();', 'Math.random'],
+    ['const u = crypto.randomUUID();', 'crypto'],
+    ["const fs = require('fs');", 'require'],
+    ["const x = globalThis['Da' + 'te'];", 'globalThis'],
+    ['const s = `${Date.now()}`;', 'Date'],
+    ['const s = `a${x}b${Math.random()}c`;', 'Math.random'],
+    ["import { readFileSync } from 'node:fs';", 'node builtin "node:fs"'],
+    ["import fs from 'fs';", 'node builtin "fs"'],
+    ["import { join } from 'path/posix';", 'node builtin "path/posix"'],
+    ["export { EventEmitter } from 'events';", 'node builtin "events"'],
+    ["import 'timers';", 'node builtin "timers"'],
+    ["const m = await import('./x.js');", 'dynamic import'],
+  ])('flags %s', (src, expected) => {
+    expect(violations(src)).toContain(expected);
+  });
+
+  it.each([
+    '// Date.now() would break determinism\nconst a = 1;',
+    '/* setTimeout, Math.random, process */ const a = 1;',
+    "const msg = 'no Date, no process, no setTimeout here';",
+    'const msg = `job ${id} ended; Date and process are only words here`;',
+    'const validate = (x: number) => x; // update(x)',
+    "import { z } from 'zod';",
+  ])('passes %s', (src) => {
+    expect(violations(src)).toEqual([]);
+  });
+
+  it('reads import specifiers of every form', () => {
+    const code = strip([
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "import * as c from 'zod';",
+      "import d, { e } from './d.js';",
+      "import './side-effect.js';",
+      "export { f } from './f.js';",
+      "export * from './g.js';",
+      "export type { H } from './h.js';",
+    ].join('\n')).code;
+    expect(specifiers(code)).toEqual(['./a.js', '../b.js', 'zod', './d.js', './side-effect.js', './f.js', './g.js', './h.js']);
+  });
+});
+
+describe('src/sim is pure', () => {
+  const files = filesUnder(SIM).filter((f) => f.endsWith('.ts'));
+
+  it('has sources to check', () => {
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.map((f) => relative(SIM, f))).toContain('scheduler.ts');
+  });
+
+  it('reads no clock, timer, ambient randomness or process state, and imports no node builtin', () => {
+    const bad = files
+      .map((f) => ({ file: relative(ROOT, f), found: violations(readFileSync(f, 'utf8')) }))
+      .filter((x) => x.found.length > 0);
+    expect(bad).toEqual([]);
+  });
+
+  it('has an import graph that reaches only src/sim files and the allowed packages', () => {
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const escapes: string[] = [];
+    const todo = [...files];
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const s of specifiers(strip(readFileSync(f, 'utf8')).code)) {
+        if (!s.startsWith('.')) {
+          packages.add(s);
+          continue;
+        }
+        // NodeNext: sources import `./x.js`, the file on disk is `./x.ts`.
+        const target = resolve(dirname(f), s.replace(/\.js$/, '.ts'));
+        if (!target.startsWith(SIM + sep)) escapes.push(`${relative(ROOT, f)} -> ${s}`);
+        else todo.push(target);
+      }
+    }
+    expect(escapes).toEqual([]);
+    expect([...packages].filter((p) => !ALLOWED_PACKAGES.has(p))).toEqual([]);
+    // Every file reached exists (a typo'd import would otherwise be skipped silently).
+    for (const f of seen) expect(statSync(f).isFile()).toBe(true);
+    expect(packages.has('zod')).toBe(true);
+  });
+});
