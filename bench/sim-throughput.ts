@@ -4,6 +4,7 @@
  * jobs and events per wall-second and peak RSS. Usage:
  *   node dist/bench/sim-throughput.js [ratePerSec=100] [jobs=8640000]
  */
+import { spawnSync } from 'node:child_process';
 import { Api } from '../src/api/api.js';
 import { parseSimConfig } from '../src/sim/config.js';
 import { Simulator } from '../src/sim/simulator.js';
@@ -60,8 +61,12 @@ export function simThroughput(ratePerSec: number, jobs: number): SimBenchResult 
 }
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
-if (isMain) {
-  const rate = Number(process.argv[2] ?? 100);
-  const jobs = Number(process.argv[3] ?? 8_640_000);
-  console.log(JSON.stringify(simThroughput(rate, jobs)));
+if (isMain && process.argv[2]) {
+  console.log(JSON.stringify(simThroughput(Number(process.argv[2]), Number(process.argv[3] ?? 8_640_000))));
+} else if (isMain) {
+  // The issue's three runs, each in its own process (peak RSS per run): 100 jobs/s for 24 h
+  // (8.64 M jobs), then the same number of jobs at 10x and 100x the rate (jobs/s should stay flat).
+  for (const rate of [100, 1000, 10_000]) {
+    spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, String(rate), '8640000'], { stdio: 'inherit' });
+  }
 }
