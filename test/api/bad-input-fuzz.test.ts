@@ -27,26 +27,28 @@ const key = (taken: string[]) => fc.string({ minLength: 1, maxLength: 12 }).filt
 const SIM_KEYS = ['durationMs', 'fail', 'output', 'outputBytes', 'chunks', 'crash'];
 
 /** [mutation of a valid job body, field it breaks]. */
-const badBody: fc.Arbitrary<[unknown, string]> = fc.oneof(
-  notObject.map((b) => [b, 'body'] as [unknown, string]),
-  fc.constant([{}, 'input']),
-  notObject.filter((x) => x !== undefined).map((input) => [{ input }, 'input']),
-  notObject.map((sim) => [{ input: { sim } }, 'input.sim']),
-  key(SIM_KEYS).map((k) => [{ input: { sim: { [k]: 1 } } }, `input.sim.${k}`]),
-  fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => [{ input: { sim: { durationMs: v } } }, 'input.sim.durationMs']),
-  fc.oneof(fc.integer(), fc.constant(null), fc.object({ maxDepth: 1 })).map((v) => [{ input: { sim: { fail: v } } }, 'input.sim.fail']),
-  fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 64 * 1024 * 1024 + 1 }), notInt).map((v) => [{ input: { sim: { outputBytes: v } } }, 'input.sim.outputBytes']),
-  fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 10_001 }), notInt).map((v) => [{ input: { sim: { chunks: v } } }, 'input.sim.chunks']),
-  notBool.map((v) => [{ input: { sim: { crash: v } } }, 'input.sim.crash']),
-  notObject.filter((x) => x !== undefined).map((policy) => [{ input: {}, policy }, 'policy']),
-  key(['executionTimeout', 'lowPriority', 'ttl']).map((k) => [{ input: {}, policy: { [k]: 1 } }, `policy.${k}`]),
-  fc.oneof(fc.integer({ max: 5000 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => [{ input: {}, policy: { executionTimeout: v } }, 'policy.executionTimeout']),
-  fc.oneof(fc.integer({ max: 9999 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => [{ input: {}, policy: { ttl: v } }, 'policy.ttl']),
-  notBool.map((v) => [{ input: {}, policy: { lowPriority: v } }, 'policy.lowPriority']),
-  fc.oneof(fc.string().filter((s) => !/http/i.test(s)), fc.integer(), fc.constant(null)).map((w) => [{ input: {}, webhook: w }, 'webhook']),
-  notObject.filter((x) => x !== undefined).map((s) => [{ input: {}, s3Config: s }, 's3Config']),
-  key(['accessId', 'accessSecret', 'bucketName', 'endpointUrl']).map((k) => [{ input: {}, s3Config: { [k]: 'x' } }, `s3Config.${k}`]),
-  fc.oneof(fc.integer(), fc.constant(null), fc.boolean()).map((v) => [{ input: {}, s3Config: { bucketName: v } }, 's3Config.bucketName']),
+type Bad = [unknown, string];
+const bad = (body: unknown, field: string): Bad => [body, field];
+const badBody: fc.Arbitrary<Bad> = fc.oneof<fc.Arbitrary<Bad>[]>(
+  notObject.map((b) => bad(b, 'body')),
+  fc.constant(bad({}, 'input')),
+  notObject.filter((x) => x !== undefined).map((input) => bad({ input }, 'input')),
+  notObject.map((sim) => bad({ input: { sim } }, 'input.sim')),
+  key(SIM_KEYS).map((k) => bad({ input: { sim: { [k]: 1 } } }, `input.sim.${k}`)),
+  fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => bad({ input: { sim: { durationMs: v } } }, 'input.sim.durationMs')),
+  fc.oneof(fc.integer(), fc.constant(null), fc.object({ maxDepth: 1 })).map((v) => bad({ input: { sim: { fail: v } } }, 'input.sim.fail')),
+  fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 64 * 1024 * 1024 + 1 }), notInt).map((v) => bad({ input: { sim: { outputBytes: v } } }, 'input.sim.outputBytes')),
+  fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 10_001 }), notInt).map((v) => bad({ input: { sim: { chunks: v } } }, 'input.sim.chunks')),
+  notBool.map((v) => bad({ input: { sim: { crash: v } } }, 'input.sim.crash')),
+  notObject.filter((x) => x !== undefined).map((policy) => bad({ input: {}, policy }, 'policy')),
+  key(['executionTimeout', 'lowPriority', 'ttl']).map((k) => bad({ input: {}, policy: { [k]: 1 } }, `policy.${k}`)),
+  fc.oneof(fc.integer({ max: 5000 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => bad({ input: {}, policy: { executionTimeout: v } }, 'policy.executionTimeout')),
+  fc.oneof(fc.integer({ max: 9999 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => bad({ input: {}, policy: { ttl: v } }, 'policy.ttl')),
+  notBool.map((v) => bad({ input: {}, policy: { lowPriority: v } }, 'policy.lowPriority')),
+  fc.oneof(fc.string().filter((s) => !/http/i.test(s)), fc.integer(), fc.constant(null)).map((w) => bad({ input: {}, webhook: w }, 'webhook')),
+  notObject.filter((x) => x !== undefined).map((s) => bad({ input: {}, s3Config: s }, 's3Config')),
+  key(['accessId', 'accessSecret', 'bucketName', 'endpointUrl']).map((k) => bad({ input: {}, s3Config: { [k]: 'x' } }, `s3Config.${k}`)),
+  fc.oneof(fc.integer(), fc.constant(null), fc.boolean()).map((v) => bad({ input: {}, s3Config: { bucketName: v } }, 's3Config.bucketName')),
 );
 
 const submit = fc.constantFrom('/run', '/runsync');
