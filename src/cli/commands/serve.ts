@@ -63,6 +63,23 @@ function limitsFlag(v: string, limits: SimConfig['endpoints'][number]['limits'])
 export async function serveMain(a: ServeArgs): Promise<void> {
   const setup = resolveServe(a);
   for (const w of setup.warnings) process.stderr.write(`loadlab serve: warning: ${w}\n`);
+  // Handlers first: a signal that comes as soon as the URL line is read must not kill the process.
+  let detach = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (sig: string) => {
+      detach();
+      process.stderr.write(`loadlab serve: ${sig}, shutting down\n`);
+      resolve();
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    detach = () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    };
+  });
   const tracing = startTracing('loadlab-serve');
   let s: RunningServer;
   try {
@@ -71,6 +88,7 @@ export async function serveMain(a: ServeArgs): Promise<void> {
       speed: a.speed, webhookAllow: a['webhook-allow'] ?? [], tracing: tracing !== undefined,
     });
   } catch (e) {
+    detach();
     await tracing?.shutdown();
     throw new CliError(`cannot listen on ${a.host}:${a.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.RUNTIME_ERROR);
   }
@@ -79,18 +97,7 @@ export async function serveMain(a: ServeArgs): Promise<void> {
   // The first stdout line is a contract (CONTRACT §2): scripts read the base URL from it.
   process.stdout.write(`loadlab serve: listening on ${s.baseUrl} (endpoints: ${ids}; clock ${clock}; seed ${String(setup.config.seed)})\n`);
   process.stdout.write(`  metrics ${s.origin}/metrics · health ${s.origin}/healthz · admin ${s.origin}/_sim/clock\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (sig: string) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      process.stderr.write(`loadlab serve: ${sig}, shutting down\n`);
-      resolve();
-    };
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-  });
+  await stopped;
   await s.close();
   await tracing?.shutdown();
 }
