@@ -82,6 +82,9 @@ describe('rate limit, sliding window (default)', () => {
     ['POST', '/retry/x-u1', 100],
     ['GET', '/health', 1000],
     ['GET', '/status/x-u1', 2000],
+    ['GET', '/status-sync/x-u1', 2000],
+    ['GET', '/stream/x-u1', 2000],
+    ['GET', '/openai/v1/models', 2000],
   ])('%s %s: %i per 10 s by default', (method, path, limit) => {
     const h = harness();
     const answers = fire(limit, () => h.req(method, path));

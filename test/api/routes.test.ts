@@ -85,6 +85,27 @@ describe('/runsync', () => {
     expect(r.body).toEqual({ id: r.body.id, status: 'FAILED', delayTime: 0, executionTime: 10, workerId: 'ep-w1', error: 'bad input' });
   });
 
+  it('answers CANCELLED at the instant the held job is cancelled', () => {
+    const h = harness();
+    const r = h.runsync({ sim: { durationMs: 60_000 } });
+    h.at(1234);
+    const id = h.ep.jobs.values().next().value!.id;
+    expect(h.req('POST', `/cancel/${id}`).body).toEqual({ id, status: 'CANCELLED' });
+    expect(r.atMs).toBe(1234);
+    expect(r.body).toEqual({ id, status: 'CANCELLED', delayTime: 0, executionTime: 1234, workerId: 'ep-w1' });
+  });
+
+  it('an abandoned request leaves its job running to the end', () => {
+    const h = harness();
+    const r = h.runsync({ sim: { durationMs: 3000 } });
+    const id = h.ep.jobs.values().next().value!.id;
+    h.at(1000);
+    r.pending.abort();
+    h.at(3000);
+    expect(r.res).toBeUndefined();
+    expect(h.status(id).body).toMatchObject({ status: 'COMPLETED', executionTime: 3000 });
+  });
+
   it.each([['999'], ['300001'], ['abc'], ['-5'], ['1.5']])('refuses wait=%s with 400 naming "wait"', (wait) => {
     const h = harness();
     const r = h.runsync({}, {}, { wait });
@@ -182,6 +203,16 @@ describe('/status-sync', () => {
     h.at(90_000);
     expect(b.atMs).toBe(90_000);
     expect(b.body).toMatchObject({ status: 'IN_PROGRESS', executionTime: 90_000 });
+  });
+
+  it('answers at the instant the job is cancelled', () => {
+    const h = harness();
+    const id = h.run({ sim: { durationMs: 60_000 } }).body.id;
+    const r = h.req('GET', `/status-sync/${id}`);
+    h.at(777);
+    h.req('POST', `/cancel/${id}`);
+    expect(r.atMs).toBe(777);
+    expect(r.body).toMatchObject({ id, status: 'CANCELLED', executionTime: 777 });
   });
 
   it('answers at once for a job already ended', () => {
@@ -380,6 +411,14 @@ describe('authentication (spec §5)', () => {
     ['GET', '/stream/x-u1'], ['POST', '/cancel/x-u1'], ['POST', '/retry/x-u1'], ['POST', '/purge-queue'], ['GET', '/health'],
     ['GET', '/requests'], ['GET', '/openai/v1/models'], ['POST', '/openai/v1/chat/completions'], ['POST', '/openai/v1/completions'],
   ];
+
+  it('with no configured key, any non-empty key is accepted and a missing one is still 401', () => {
+    const h = harness({}, { apiKeys: [] });
+    expect(h.req('GET', '/health', undefined, undefined, 'Bearer whatever').status).toBe(200);
+    expect(h.req('GET', '/health', undefined, undefined, 'bare-anything').status).toBe(200);
+    expect(h.raw({ method: 'GET', path: '/v2/ep/health' }).status).toBe(401);
+    expect(h.raw({ method: 'GET', path: '/v2/ep/health', authorization: 'Bearer  ' }).status).toBe(401);
+  });
 
   it('accepts "Bearer KEY" and the bare key', () => {
     const h = harness();

@@ -115,6 +115,16 @@ describe('/stream', () => {
     expect(r.body).toEqual({ id, status: 'FAILED', delayTime: 0, error: 'nope', stream: [] });
   });
 
+  it('a cancelled job ends the hold at that instant', () => {
+    const h = harness();
+    const id = h.run({ sim: { durationMs: 60_000 } }).body.id;
+    const r = h.req('GET', `/stream/${id}`);
+    h.at(3000);
+    h.req('POST', `/cancel/${id}`);
+    expect(r.atMs).toBe(3000);
+    expect(r.body).toEqual({ id, status: 'CANCELLED', delayTime: 0, stream: [] });
+  });
+
   it('a 2.5 MB output is split into 3 items of at most 1 MiB', () => {
     const h = harness();
     const bytes = 2_500_000;
