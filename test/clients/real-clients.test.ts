@@ -1,0 +1,94 @@
+/**
+ * The official `runpod-sdk` and the `openai` npm clients, unmodified, against `serve` on a real
+ * clock at 100× (a virtual second is 10 wall ms).
+ */
+import OpenAI from 'openai';
+import runpodSdk from 'runpod-sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KEY, serve, type Served } from '../server/serve-helper.js';
+
+let t: Served;
+beforeAll(async () => {
+  vi.spyOn(console, 'log').mockImplementation(() => {}); // the SDK prints each poll
+  t = await serve({ jobDurationMs: 1000 }, { endpoints: [{ id: 'ep', jobDurationMs: 1000 }, { id: 'idle', workersMax: 0 }] }, { clock: 'real', speed: 100 });
+});
+afterAll(() => t.close());
+
+describe('runpod-sdk', () => {
+  const ep = () => runpodSdk(KEY, { baseUrl: t.s.baseUrl }).endpoint('ep')!;
+
+  it('run, then status until COMPLETED', async () => {
+    const r = await ep().run({ input: { hello: 'world' } });
+    expect(r).toEqual({ id: expect.stringMatching(/-u1$/), status: 'IN_QUEUE' });
+    let s: any = await ep().status(r.id);
+    for (let i = 0; i < 100 && s.status !== 'COMPLETED'; i++) {
+      await new Promise((x) => setTimeout(x, 10));
+      s = await ep().status(r.id);
+    }
+    expect(s).toMatchObject({ id: r.id, status: 'COMPLETED', output: { hello: 'world' }, completed: true, succeeded: true });
+  });
+
+  it('runSync of a short job answers the output in one call', async () => {
+    const r: any = await ep().runSync({ input: { n: 1, sim: { durationMs: 500 } } }, 10_000);
+    expect(r).toMatchObject({ status: 'COMPLETED', output: { n: 1, sim: { durationMs: 500 } }, completed: true, succeeded: true });
+    expect(r.id).toMatch(/^sync-/);
+  });
+
+  it('runSync of a job longer than its wait falls back to /status-sync and completes', async () => {
+    // wait = 5 s virtual (50 ms wall); the job runs 60 s virtual (600 ms wall).
+    const r: any = await ep().runSync({ input: { sim: { durationMs: 60_000 } } }, 5000);
+    expect(r).toMatchObject({ status: 'COMPLETED', executionTime: 60_000, completed: true, succeeded: true });
+  });
+
+  it('stream yields every partial output', async () => {
+    const r = await ep().run({ input: { sim: { chunks: 3, durationMs: 3000 } } });
+    const items: unknown[] = [];
+    for await (const item of ep().stream(r.id)) items.push(item);
+    expect(items).toEqual([{ output: { chunk: 1, of: 3 } }, { output: { chunk: 2, of: 3 } }, { output: { chunk: 3, of: 3 } }]);
+  });
+
+  it('cancel, health and purgeQueue', async () => {
+    const r = await ep().run({ input: { sim: { durationMs: 600_000 } } });
+    expect(await ep().cancel(r.id)).toEqual({ id: r.id, status: 'CANCELLED' });
+    const h = await ep().health();
+    expect(Object.keys(h.jobs).sort()).toEqual(['completed', 'failed', 'inProgress', 'inQueue', 'retried']);
+    expect(h.workers).toMatchObject({ idle: expect.any(Number), running: expect.any(Number) });
+    const idle = runpodSdk(KEY, { baseUrl: t.s.baseUrl }).endpoint('idle')!;
+    for (let i = 0; i < 3; i++) await idle.run({ input: { i } });
+    expect(await idle.purgeQueue()).toEqual({ removed: 3, status: 'completed' });
+  });
+});
+
+describe('openai client', () => {
+  const client = () => new OpenAI({ apiKey: KEY, baseURL: `${t.s.baseUrl}/ep/openai/v1`, maxRetries: 0 });
+
+  it('lists models', async () => {
+    const m = await client().models.list();
+    expect(m.data.map((x) => x.id)).toEqual(['loadlab-sim']);
+  });
+
+  it('answers a chat completion', async () => {
+    const c = await client().chat.completions.create({ model: 'loadlab-sim', messages: [{ role: 'user', content: 'hello there' }], max_tokens: 5 });
+    expect(c.object).toBe('chat.completion');
+    expect(c.choices[0]!.message.role).toBe('assistant');
+    expect(c.choices[0]!.message.content!.split(' ')).toHaveLength(5);
+    expect(c.usage).toMatchObject({ completion_tokens: 5 });
+  });
+
+  it('streams a chat completion', async () => {
+    const s = await client().chat.completions.create({ model: 'loadlab-sim', messages: [{ role: 'user', content: 'hi' }], max_tokens: 4, stream: true });
+    let text = '';
+    let finish: string | null = null;
+    for await (const chunk of s) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(text.trim().split(' ')).toHaveLength(4);
+    expect(finish).toBe('stop');
+  });
+
+  it('a wrong key is an AuthenticationError', async () => {
+    const bad = new OpenAI({ apiKey: 'nope', baseURL: `${t.s.baseUrl}/ep/openai/v1`, maxRetries: 0 });
+    await expect(bad.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
