@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { demoCommand } from './commands/demo.js';
+import { runCommandModule } from './commands/run.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 function version(): string {
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('loadlab')
     .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).')
     .command(demoCommand)
+    .command(runCommandModule)
     .command((await import('./commands/serve.js')).serveCommand)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()

@@ -1,0 +1,110 @@
+/**
+ * `loadlab run SCENARIO` (CONTRACT §5): validates the scenario (exit 2 with file, field and
+ * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
+ * report.json and report.md under `--out`, prints a short summary, and exits 99 when a
+ * threshold failed. A live progress line shows on a TTY, never under CI.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { formatIssue, loadScenarioFile } from '../../load/scenario-loader.js';
+import { runScenario, type Progress } from '../../load/run-scenario.js';
+import type { Scenario } from '../../load/scenario-schema.js';
+import { renderJson } from '../../report/render-json.js';
+import { renderMarkdown } from '../../report/render-md.js';
+import { renderHtml } from '../../report/render-html.js';
+import type { RunResult } from '../../report/run-result.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { httpTargetFor, isLoopback } from '../../load/http-target.js';
+import { renderPlan } from '../../load/plan.js';
+
+export interface RunArgs {
+  scenario: string;
+  seed?: number;
+  out?: string;
+  target?: string;
+  'api-key'?: string;
+  endpoint?: string;
+  'dry-run'?: boolean;
+  yes?: boolean;
+  lockstep?: boolean;
+}
+
+function progressLine(p: Progress): string {
+  const q = p.queueDepth === undefined ? '' : `  queue ${p.queueDepth}`;
+  return `\r  t=${(p.nowMs / 1000).toFixed(0)} s (wall ${(p.wallMs / 1000).toFixed(1)} s)  requests ${p.requests}  429s ${p.limited}${q}   `;
+}
+
+export function summary(r: RunResult, dir: string): string {
+  const ops = Object.entries(r.operations).map(([op, o]) => `${op} ${o.requests} (429: ${o.byStatus['429'] ?? 0}, p99 ${o.responseMs.summary.p99} ms)`);
+  const failed = r.thresholds.filter((t) => !t.ok);
+  return [
+    `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'in-process' ? 'virtual' : 'wall'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
+    `  requests: ${ops.join('; ')}`,
+    `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
+    ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
+    `  report: ${join(dir, 'report.md')}`,
+  ].join('\n');
+}
+
+export function loadOrExit(file: string): Scenario {
+  const l = loadScenarioFile(file);
+  if (!l.ok) throw new CliError(`invalid scenario (${l.issues.length} problem${l.issues.length > 1 ? 's' : ''}):\n${l.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`, EXIT.USAGE);
+  return l.scenario;
+}
+
+export async function runCommand(a: RunArgs): Promise<number> {
+  const sc = loadOrExit(a.scenario);
+  if (a.endpoint) sc.endpoint.id = a.endpoint;
+  const seed = a.seed ?? sc.seed;
+  const target = a.target ? httpTargetFor(sc, a) : undefined;
+  if (a.target && !isLoopback(a.target)) {
+    const plan = renderPlan(sc);
+    if (a['dry-run']) {
+      process.stdout.write(plan.text);
+      return EXIT.OK;
+    }
+    if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${a.target}; add --yes to go ahead`, EXIT.USAGE);
+  } else if (a['dry-run']) {
+    process.stdout.write(renderPlan(sc).text);
+    return EXIT.OK;
+  }
+  const tty = process.stderr.isTTY === true && !process.env.CI;
+  let lastDraw = 0;
+  const r = await runScenario(sc, {
+    seed, file: a.scenario, ...(target ? { target } : {}),
+    onProgress: tty ? (p) => {
+      if (p.wallMs - lastDraw < 200) return;
+      lastDraw = p.wallMs;
+      process.stderr.write(progressLine(p));
+    } : undefined,
+  });
+  if (tty) process.stderr.write('\r\x1b[K');
+  const dir = a.out ?? join('reports', sc.name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'report.json'), renderJson(r));
+  writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
+  writeFileSync(join(dir, 'report.html'), renderHtml(r));
+  process.stdout.write(`${summary(r, dir)}\n`);
+  return r.thresholds.some((t) => !t.ok) ? EXIT.THRESHOLD_FAILED : EXIT.OK;
+}
+
+export const runCommandModule: CommandModule<object, RunArgs> = {
+  command: 'run <scenario>',
+  describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL',
+  builder: (y) =>
+    y
+      .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
+      .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the scenario\'s)' })
+      .option('out', { type: 'string', describe: 'Report directory (default reports/<scenario-name>/)' })
+      .option('target', { type: 'string', describe: 'Base URL of a `loadlab serve` instance or a real deployment, e.g. http://127.0.0.1:8080/v2' })
+      .option('api-key', { type: 'string', describe: 'API key for --target (default: RUNPOD_API_KEY)' })
+      .option('endpoint', { type: 'string', describe: 'Endpoint id (default: the scenario\'s endpoint.id)' })
+      .option('lockstep', { type: 'boolean', describe: 'With --target of `serve --clock manual`: step its clock from the runner (virtual time)' })
+      .option('dry-run', { type: 'boolean', describe: 'Print the plan (requests per operation, peak rates against the limits, worker-seconds) and stop' })
+      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
+  handler: async (a) => {
+    const code = await runCommand(a);
+    if (code === EXIT.THRESHOLD_FAILED) throw new CliError('a threshold failed', EXIT.THRESHOLD_FAILED);
+  },
+};

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { RateProfile } from './rate-profile.js';
+import { defineArrival, RATE_MAX_PER_SEC } from './types.js';
+
+/** `{process: constant, ratePerSec}`: evenly spaced arrivals, the first at 0 ms. */
+export const constant = defineArrival({
+  schema: z.strictObject({
+    process: z.literal('constant'),
+    /** Arrivals per second (e.g. 0.2 = one every 5 s). */
+    ratePerSec: z.number().positive().max(RATE_MAX_PER_SEC),
+  }),
+  create: (s, ctx) => new RateProfile([{ atMs: 0, perSec: s.ratePerSec }]).generator(ctx.durationMs),
+  expected: (s, d) => (s.ratePerSec * d) / 1000,
+  peakPerSec: (s) => s.ratePerSec,
+});

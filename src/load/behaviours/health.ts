@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { callOptions, commonFields, failureOutcome } from './common.js';
+import { call, defineBehaviour } from './types.js';
+
+/**
+ * `health`: one GET /health per arrival (use a constant arrival for a periodic check). Its
+ * answer feeds the queue-depth and worker peaks of the report (the only view of them against a
+ * real deployment) and the queue-throttle inference of 429 causes.
+ */
+export const health = defineBehaviour({
+  schema: z.strictObject({ behaviour: z.literal('health'), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs }),
+  operation: () => 'health',
+  create: (spec, env) => {
+    const o = callOptions(spec, env);
+    return (s) => {
+      call(env, s, o, { op: 'health', method: 'GET', path: '/health', timeoutMs: spec.timeoutMs }, (r) => {
+        if (r.status !== 200) return s.end(failureOutcome(r));
+        const b = r.body as { jobs?: { inQueue?: number }; workers?: { running?: number } };
+        const q = b.jobs?.inQueue;
+        if (typeof q === 'number') {
+          env.client.lastQueueDepth = q;
+          env.rec.endpointSeen(env.target.now(), q, b.workers?.running ?? 0);
+        }
+        s.end('ok');
+      });
+    };
+  },
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { callOptions, commonFields, failureOutcome } from './common.js';
+import { call, defineBehaviour } from './types.js';
+
+/**
+ * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
+ * counted as stream chunks). A 200 ends the session `COMPLETED`.
+ */
+export const openaiChat = defineBehaviour({
+  schema: z.strictObject({
+    behaviour: z.literal('openai-chat'), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs,
+    stream: z.boolean().default(false),
+    maxTokens: z.number().int().positive().max(4096).default(16),
+    model: z.string().default('loadlab-sim'),
+    /** The user message; `{{seq}}` is replaced by the session number. */
+    prompt: z.string().default('Say hello'),
+  }),
+  operation: () => 'openai',
+  create: (spec, env) => {
+    const o = callOptions(spec, env);
+    return (s) => {
+      const body = { model: spec.model, max_tokens: spec.maxTokens, stream: spec.stream, messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }] };
+      call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
+        if (r.status !== 200) return s.end(failureOutcome(r));
+        env.rec.jobAccepted();
+        if (r.sse) env.rec.stream(env.target.now(), r.sse.filter((d) => d !== '[DONE]').length);
+        env.rec.jobTerminal(env.target.now(), 'COMPLETED', undefined, undefined);
+        s.end('COMPLETED');
+      });
+    };
+  },
+});

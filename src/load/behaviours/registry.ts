@@ -1,0 +1,32 @@
+/** Client behaviours by name (`behaviour` key). A new one is one file and one line here. */
+import { z } from 'zod';
+import { health } from './health.js';
+import { openaiChat } from './openai-chat.js';
+import { purgeQueue } from './purge-queue.js';
+import { runPoll } from './run-poll.js';
+import { runStream } from './run-stream.js';
+import { runWebhook } from './run-webhook.js';
+import { runsync } from './runsync.js';
+import type { BehaviourEnv, BehaviourKind, Session } from './types.js';
+import type { Operation } from '../../sim/config.js';
+
+export const behaviours = {
+  'run-poll': runPoll, 'run-webhook': runWebhook, 'run-stream': runStream, runsync, health, 'purge-queue': purgeQueue, 'openai-chat': openaiChat,
+} as const;
+
+export const behaviourSchema = z.discriminatedUnion('behaviour', [
+  runPoll.schema, runWebhook.schema, runStream.schema, runsync.schema, health.schema, purgeQueue.schema, openaiChat.schema,
+]);
+export type BehaviourSpec = z.infer<typeof behaviourSchema>;
+
+function kindOf(spec: BehaviourSpec): BehaviourKind {
+  return behaviours[spec.behaviour] as unknown as BehaviourKind;
+}
+
+export function behaviourSession(spec: BehaviourSpec, env: BehaviourEnv): (s: Session) => void {
+  return kindOf(spec).create(spec, env);
+}
+
+export function behaviourOperation(spec: BehaviourSpec): Operation {
+  return kindOf(spec).operation(spec);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { bodyBuilder, callOptions, commonFields } from './common.js';
+import { jobFields, maybeCancel, observe, startGiveUp, type JobCtx, type StatusLike } from './job-follow.js';
+import { submit } from './submit.js';
+import { call, defineBehaviour, type BehaviourEnv, type Session } from './types.js';
+import type { CallOptions } from '../client.js';
+
+/**
+ * `run-stream`: POST /run, then GET /stream/{id}?wait= again and again, draining partial outputs
+ * until the job is terminal. Counts calls and chunks.
+ */
+export const runStream = defineBehaviour({
+  schema: z.strictObject({
+    behaviour: z.literal('run-stream'), ...commonFields, cancel: jobFields.cancel, giveUpMs: jobFields.giveUpMs,
+    /** `?wait=` of each /stream call in ms (1000–300000); the server default (10 s) when unset. */
+    waitMs: z.number().int().min(1000).max(300_000).optional(),
+  }),
+  operation: () => 'run',
+  create: (spec, env) => {
+    const o = callOptions(spec, env);
+    const b = bodyBuilder(spec.payload, env.flow);
+    const query = spec.waitMs !== undefined ? { wait: String(spec.waitMs) } : undefined;
+    return (s) => {
+      startGiveUp(env, s, spec.giveUpMs);
+      submit(env, s, o, { path: '/run', body: b.body(s.seq), bodyBytes: b.bytes, timeoutMs: spec.timeoutMs, retryFailed: 0 }, (job) => {
+        maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
+        drain(env, s, o, job, query, spec.timeoutMs);
+      });
+    };
+  },
+});
+
+function drain(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number): void {
+  call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, query, timeoutMs }, (r) => {
+    const items = (r.body as { stream?: unknown[] } | undefined)?.stream;
+    if (r.status === 200) env.rec.stream(env.target.now(), Array.isArray(items) ? items.length : 0);
+    const k = observe(env, r);
+    if (k === 'expired') return s.end('expired');
+    if (k === 'terminal') return s.end((r.body as StatusLike).status!);
+    // Not terminal (or a failed call): ask again at once; the server holds the next call.
+    if (r.status === 200) return drain(env, s, o, job, query, timeoutMs);
+    env.target.at(env.target.now() + 1000, () => !s.done && drain(env, s, o, job, query, timeoutMs));
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * A client behaviour: what one session (one arrival of a flow) does — submit and poll, wait for
+ * a webhook, drain a stream, … — through the shared Client. Behaviours are callbacks on the
+ * target's clock, so the same code runs in virtual time and in wall time.
+ */
+import type { z } from 'zod';
+import type { Operation } from '../../sim/config.js';
+import type { RandomStream } from '../../sim/random.js';
+import type { Client, ClientResponse } from '../client.js';
+import type { Recorder } from '../recorder.js';
+import type { Target, TargetRequest } from '../target.js';
+import type { CallOptions } from '../client.js';
+
+/** One arrival's run of a behaviour. `end` is called exactly once; afterwards answers are ignored. */
+export interface Session {
+  readonly seq: number;
+  readonly intendedMs: number;
+  done: boolean;
+  /** True until the first request goes out (that one counts as the arrival). */
+  first: boolean;
+  end(outcome: string): void;
+}
+
+/** What a behaviour gets from the run loop. */
+export interface BehaviourEnv {
+  flow: string;
+  client: Client;
+  target: Target;
+  rec: Recorder;
+  /** This flow's client stream (jitter, cancel draws): `client/<flow>`. */
+  rng: RandomStream;
+  /** Routes webhook deliveries of the built-in receiver to the session waiting for that job. */
+  webhooks: Map<string, (attempt: number, ok: boolean, lastAttempt: boolean, body: Record<string, unknown>) => void>;
+}
+
+export interface BehaviourKind<S extends z.ZodType = z.ZodType> {
+  readonly schema: S;
+  /** The operation a session starts with (reports, plans). */
+  operation(spec: z.infer<S>): Operation;
+  create(spec: z.infer<S>, env: BehaviourEnv): (s: Session) => void;
+}
+
+export function defineBehaviour<S extends z.ZodType>(kind: BehaviourKind<S>): BehaviourKind<S> {
+  return kind;
+}
+
+/** Sends through the client; the answer is dropped if the session already ended. */
+export function call(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, req: TargetRequest & { bodyBytes?: number }, cb: (r: ClientResponse) => void): void {
+  const arrival = s.first;
+  s.first = false;
+  env.client.call(req, { ...o, arrival }, (r) => {
+    if (!s.done) cb(r);
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The documented limits of the scenario's endpoint (defaults, per-operation overrides and scale,
+ * as the simulator applies them) and the headroom section: peaks seen against each limit.
+ */
+import type { Headroom, HeadroomRow } from '../report/run-result.js';
+import { DEFAULT_LIMITS, OPERATIONS, type EndpointConfig, type Operation } from '../sim/config.js';
+import type { LimitView } from './cause-inference.js';
+import type { Recorder } from './recorder.js';
+
+export function limitsOf(cfg: EndpointConfig): Record<Operation, LimitView> {
+  const l = cfg.limits;
+  const out = {} as Record<Operation, LimitView>;
+  for (const op of OPERATIONS) {
+    const o = l.operations[op] ?? {};
+    const rate = o.rate !== undefined ? o.rate : DEFAULT_LIMITS[op].rate;
+    const conc = o.concurrency !== undefined ? o.concurrency : DEFAULT_LIMITS[op].concurrency;
+    const scaled = (x: number | null) => (!l.enabled || x === null ? null : Math.max(1, Math.round(x * l.scale)));
+    out[op] = { rate: scaled(rate), concurrency: scaled(conc) };
+  }
+  return out;
+}
+
+/** Queue depth above which job-creating calls answer 429 (spec §8.2). */
+export function queueThrottleAt(cfg: EndpointConfig): number {
+  return Math.max(cfg.limits.queueMin, cfg.workersMax * cfg.limits.queuePerWorker) + 1;
+}
+
+export function headroom(rec: Recorder, cfg: EndpointConfig): Headroom {
+  const limits = limitsOf(cfg);
+  const operations: HeadroomRow[] = [];
+  for (const name of [...rec.ops.keys()].sort()) {
+    const o = rec.ops.get(name)!;
+    const lim = limits[name as Operation] ?? { rate: null, concurrency: null };
+    operations.push({
+      operation: name,
+      peakPer10s: Math.round((o.perWindow.reduce((m, x) => (x > m ? x : m), 0) * 10_000) / rec.windowMs),
+      ratePer10s: lim.rate === null ? null : Math.round((lim.rate * 10_000) / cfg.limits.windowMs),
+      peakInFlight: o.peakInFlight,
+      concurrency: lim.concurrency,
+    });
+  }
+  return {
+    operations,
+    peakQueueDepth: rec.peakQueueDepth < 0 ? null : rec.peakQueueDepth,
+    queueThrottleAt: queueThrottleAt(cfg),
+    peakRunningWorkers: rec.peakRunning < 0 ? null : rec.peakRunning,
+    workersMax: cfg.workersMax,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The default target: the embedded simulator, called through the transport-free Api in virtual
+ * time. No sockets, no timers, no wall clock: a seed fully determines the run.
+ */
+import { Api } from '../api/api.js';
+import type { Endpoint } from '../sim/endpoint.js';
+import type { Simulator } from '../sim/simulator.js';
+import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
+
+/** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
+export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
+const KEY = 'loadlab-in-process';
+/** Events between progress ticks (a tick reads the wall clock). */
+const TICK_EVERY = 8192;
+
+export class InProcessTarget implements Target {
+  readonly kind = 'in-process' as const;
+  readonly causesReported = true;
+  readonly webhookUrl = IN_PROCESS_WEBHOOK_URL;
+  private readonly api: Api;
+  private readonly ep: Endpoint;
+  private readonly prefix: string;
+
+  constructor(readonly sim: Simulator, readonly endpointId: string) {
+    this.api = new Api(sim, { apiKeys: [] });
+    const ep = sim.endpoints.get(endpointId);
+    if (!ep) throw new Error(`no endpoint ${endpointId} in the simulator`);
+    this.ep = ep;
+    this.prefix = `/v2/${endpointId}`;
+  }
+
+  now(): number {
+    return this.sim.sched.nowMs;
+  }
+
+  at(atMs: number, fn: () => void): void {
+    this.sim.sched.at(atMs, fn);
+  }
+
+  send(req: TargetRequest & { bodyBytes?: number }, done: (res: TargetResponse) => void): void {
+    const sched = this.sim.sched;
+    let finished = false;
+    let timer: ReturnType<typeof sched.at> | undefined;
+    const pending = this.api.handle(
+      { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes },
+      (r) => {
+        if (finished) return;
+        finished = true;
+        sched.cancel(timer);
+        done(r);
+      },
+    );
+    if (finished) return;
+    timer = sched.after(req.timeoutMs, () => {
+      if (finished) return;
+      finished = true;
+      pending.abort();
+      done({ status: 0, timedOut: true });
+    });
+  }
+
+  probe(): EndpointProbe {
+    return { queueDepth: this.ep.queue.length, runningWorkers: this.ep.pool.counts.running };
+  }
+
+  async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
+    const s = this.sim.sched;
+    let n = 0;
+    for (;;) {
+      const next = s.peekMs();
+      if (next === undefined || next > hardEndMs || stop()) break;
+      s.step();
+      if (++n === TICK_EVERY) {
+        n = 0;
+        tick();
+      }
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,50 @@
+/**
+ * The plan of a run before it runs (`--dry-run`, and the guard against large runs on real
+ * deployments): expected requests per operation, each flow's peak rate against the documented
+ * limit of its first operation, and the worker-seconds the jobs will cost.
+ */
+import { meanMs } from '../sim/distributions/registry.js';
+import { expectedArrivals, peakArrivalsPerSec } from './arrivals/registry.js';
+import { behaviourOperation } from './behaviours/registry.js';
+import { limitsOf } from './headroom.js';
+import type { Scenario } from './scenario-schema.js';
+
+export interface Plan {
+  /** Expected requests in all (first requests of sessions plus an estimate of follow-ups). */
+  requests: number;
+  text: string;
+}
+
+const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
+
+export function renderPlan(sc: Scenario): Plan {
+  const limits = limitsOf(sc.endpoint);
+  const jobMs = meanMs(sc.endpoint.jobDurationMs);
+  const perOp = new Map<string, number>();
+  const lines: string[] = [];
+  let jobs = 0;
+  for (const f of sc.traffic) {
+    const n = expectedArrivals(f.arrival, sc.durationMs);
+    const op = behaviourOperation(f.client);
+    perOp.set(op, (perOp.get(op) ?? 0) + n);
+    if (JOB_BEHAVIOURS.has(f.client.behaviour)) jobs += n;
+    if (f.client.behaviour === 'run-poll') {
+      // Polls while the job runs: about one per poll interval at its cap, at least one.
+      const polls = Math.max(1, Math.ceil(jobMs / Math.max(1, f.client.poll.maxMs)) + 1);
+      perOp.set('status', (perOp.get('status') ?? 0) + n * polls);
+    }
+    const peak10 = peakArrivalsPerSec(f.arrival, sc.durationMs) * 10;
+    const lim = limits[op].rate;
+    lines.push(`  ${f.name}: ${f.client.behaviour} on /${op}, ~${Math.round(n)} sessions, peak ${peak10.toFixed(1)} per 10 s` +
+      `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`);
+  }
+  const requests = Math.round([...perOp.values()].reduce((a, b) => a + b, 0));
+  const text = [
+    `plan for ${sc.name}: ${(sc.durationMs / 1000).toFixed(0)} s of traffic on endpoint ${sc.endpoint.id}`,
+    ...lines,
+    `  requests per operation: ${[...perOp].map(([op, n]) => `${op} ~${Math.round(n)}`).join(', ')} (≈ ${requests} in all)`,
+    `  worker time: ~${Math.round((jobs * jobMs) / 1000)} worker-seconds (${Math.round(jobs)} jobs × ${(jobMs / 1000).toFixed(2)} s mean job time)`,
+    '',
+  ].join('\n');
+  return { requests, text };
+}

@@ -1,0 +1,146 @@
+/**
+ * The run loop. Each flow pulls its arrival process lazily (one pending arrival per flow) and
+ * starts one behaviour session per arrival at its intended time — an open model: a slow answer
+ * never delays the next arrival. After the traffic phase, open sessions may finish for
+ * `drainMs`. Everything runs on the target's clock; in-process, that is virtual time and a seed
+ * determines every byte of the result but `wallClock`.
+ */
+import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
+import { evaluateThresholds } from '../report/thresholds.js';
+import { parseSimConfig } from '../sim/config.js';
+import { Simulator } from '../sim/simulator.js';
+import { arrivalGenerator } from './arrivals/registry.js';
+import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
+import type { BehaviourEnv, Session } from './behaviours/types.js';
+import { Client } from './client.js';
+import { headroom, limitsOf, queueThrottleAt } from './headroom.js';
+import { InProcessTarget } from './in-process-target.js';
+import { Recorder } from './recorder.js';
+import type { Scenario } from './scenario-schema.js';
+import type { Target } from './target.js';
+import { webhookReceiver } from './webhook-receiver.js';
+
+export const WINDOW_MS = 10_000;
+
+export interface Progress {
+  nowMs: number;
+  wallMs: number;
+  requests: number;
+  limited: number;
+  queueDepth: number | undefined;
+}
+
+export interface RunOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number | string;
+  /** Builds the target; default: the embedded simulator (in-process). */
+  target?: (sc: Scenario, seed: number | string) => Target;
+  /** Called now and then with the run's state (progress line). */
+  onProgress?: (p: Progress) => void;
+  /** Scenario file name for the report. */
+  file?: string;
+}
+
+/** The in-process target over a fresh simulator of the scenario's endpoint. */
+export function inProcessTarget(sc: Scenario, seed: number | string): InProcessTarget {
+  const parsed = parseSimConfig({ seed, endpoints: [sc.endpoint] });
+  if (!parsed.ok) throw new Error(`endpoint: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  return new InProcessTarget(new Simulator(parsed.config), sc.endpoint.id);
+}
+
+export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<RunResult> {
+  const wallStart = performance.now();
+  const startedAt = new Date().toISOString();
+  const seed = opts.seed ?? sc.seed;
+  const target = (opts.target ?? inProcessTarget)(sc, seed);
+  const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs);
+  const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint));
+  const webhooks: BehaviourEnv['webhooks'] = new Map();
+  // Client-side randomness never comes from the simulator's streams, so it cannot shift them.
+  const rand = new Simulator({ seed: `${seed}/clients`, apiKeys: [], endpoints: [] }).random;
+  if (target instanceof InProcessTarget) {
+    const attempts = sc.endpoint.webhook.attempts;
+    target.sim.webhookSender = webhookReceiver(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
+      webhooks.get(d.jobId)?.(d.attempt, ok, !ok && d.attempt >= attempts, d.body);
+    });
+  }
+
+  let active = 0;
+  let generating = sc.traffic.length;
+  for (const f of sc.traffic) {
+    const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
+    rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
+    const start = behaviourSession(f.client, env);
+    const gen = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
+    let seq = 0;
+    const schedule = (): void => {
+      const t = gen.next();
+      if (t === undefined || t >= sc.durationMs) {
+        generating--;
+        return;
+      }
+      const intendedMs = target.kind === 'in-process' ? Math.floor(t) : t;
+      target.at(t, () => {
+        rec.arrival();
+        active++;
+        const s: Session = {
+          seq: seq++, intendedMs, done: false, first: true,
+          end(outcome) {
+            if (s.done) return;
+            s.done = true;
+            active--;
+            rec.sessionEnded(f.name, outcome);
+          },
+        };
+        rec.sessionStarted(f.name);
+        const p = target.probe();
+        if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
+        start(s);
+        schedule();
+      });
+    };
+    schedule();
+  }
+
+  const tick = () => {
+    const p = target.probe();
+    if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
+    if (!opts.onProgress) return;
+    let requests = 0;
+    let limited = 0;
+    for (const o of rec.ops.values()) {
+      requests += o.requests;
+      limited += o.byStatus.get(429) ?? 0;
+    }
+    opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
+  };
+  await target.drive(() => generating === 0 && active === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
+  tick();
+  const elapsedMs = Math.round(target.now());
+  await target.close();
+
+  const sec = rec.sections();
+  for (const f of Object.values(sec.flows)) {
+    const ended = Object.values(f.outcomes).reduce((a, b) => a + b, 0);
+    if (f.sessions > ended) f.outcomes = { ...f.outcomes, unfinished: f.sessions - ended };
+  }
+  const result: RunResult = {
+    version: RUN_RESULT_VERSION,
+    kind: 'run',
+    scenario: { name: sc.name, seed, durationMs: sc.durationMs, endpointId: sc.endpoint.id, ...(opts.file ? { file: opts.file } : {}) },
+    target: { kind: target.kind, ...('url' in target && typeof target.url === 'string' ? { url: target.url } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
+    elapsedMs,
+    ...sec,
+    headroom: headroom(rec, sc.endpoint),
+    timeline: rec.tl.result(elapsedMs),
+    thresholds: [],
+  };
+  result.thresholds = evaluateThresholds(result, sc.thresholds);
+  const wallMs = performance.now() - wallStart;
+  const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
+  result.wallClock = {
+    startedAt, wallMs: Math.round(wallMs),
+    ...(target.kind === 'in-process' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
+  };
+  return result;
+}

@@ -1,0 +1,56 @@
+/**
+ * Where requests go. The run loop and the client behaviours only see this interface; the
+ * in-process target answers from the embedded simulator in virtual time, the HTTP target from a
+ * `serve` instance or a real deployment in wall time.
+ */
+import type { Operation } from '../sim/config.js';
+
+export interface TargetRequest {
+  /** The API operation (limits, report rows). */
+  op: Operation;
+  method: 'GET' | 'POST';
+  /** Path after `/v2/{endpoint_id}`, e.g. `/run` or `/status/abc-u1`. */
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Client-side timeout in ms: no answer by then → status 0, `timedOut`. */
+  timeoutMs: number;
+}
+
+export interface TargetResponse {
+  /** HTTP status; 0 when there was no answer. */
+  status: number;
+  body?: unknown;
+  /** Server-sent events (`data:` payloads), for streaming OpenAI answers. */
+  sse?: string[];
+  timedOut?: boolean;
+  /** Transport error (connection refused, reset, …). */
+  error?: string;
+}
+
+/** What the target can see of the endpoint itself (in-process only). */
+export interface EndpointProbe {
+  queueDepth: number;
+  runningWorkers: number;
+}
+
+export interface Target {
+  readonly kind: 'in-process' | 'http' | 'lockstep';
+  readonly endpointId: string;
+  /** Does a 429 body say which limit it hit (`cause`)? Otherwise the runner infers it. */
+  readonly causesReported: boolean;
+  /** URL to put in `webhook` of jobs whose client waits for the webhook; undefined: unsupported. */
+  readonly webhookUrl: string | undefined;
+  /** ms since the run started (virtual or wall). */
+  now(): number;
+  /** Runs `fn` at `atMs` on this target's clock. */
+  at(atMs: number, fn: () => void): void;
+  send(req: TargetRequest, done: (res: TargetResponse) => void): void;
+  probe(): EndpointProbe | undefined;
+  /**
+   * Runs the clock until `stop()` is true after the traffic phase or `hardEndMs` is reached.
+   * `tick` is called now and then (progress line).
+   */
+  drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void>;
+  close(): Promise<void>;
+}

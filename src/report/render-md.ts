@@ -1,0 +1,80 @@
+/**
+ * report.md: what a person reads after a run — per-operation table, 429s by cause, percentiles,
+ * jobs, webhooks, arrivals, headroom against every limit, thresholds. Pure: render(result).
+ */
+import type { EncodedHistogram } from './histogram.js';
+import type { RunResult } from './run-result.js';
+
+const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? '–' : Number.isInteger(n) ? String(n) : n.toFixed(2));
+const pctOf = (a: number, b: number | null): string => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
+const table = (head: string[], rows: (string | number)[][]): string[] => [
+  `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(String).join(' | ')} |`), '',
+];
+const lat = (h: EncodedHistogram) => [h.summary.p50, h.summary.p90, h.summary.p99, h.summary.max].map(fmt);
+
+export function renderMarkdown(r: RunResult): string {
+  const out: string[] = [];
+  const s = r.scenario;
+  out.push(`# loadlab run: ${s.name}`, '');
+  out.push(`Target **${r.target.kind}**${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}, ` +
+    `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'in-process' ? 'virtual' : 'wall'} time in all.`, '');
+  const failed = r.thresholds.filter((t) => !t.ok).length;
+  if (r.thresholds.length) out.push(failed ? `**${failed} of ${r.thresholds.length} thresholds failed.**` : `All ${r.thresholds.length} thresholds passed.`, '');
+
+  out.push('## Operations', '', 'Latency in ms: response = intended send → answer; service = actual send → answer.', '');
+  out.push(...table(
+    ['operation', 'requests', 'by status', '429 rate / conc / queue / ?', '429 re-sent', 'timeouts', 'resp p50', 'p90', 'p99', 'max', 'service p99'],
+    Object.entries(r.operations).map(([op, o]) => [
+      op, o.requests, Object.entries(o.byStatus).map(([k, v]) => `${k}×${v}`).join(' '),
+      `${o.limited.rate} / ${o.limited.concurrency} / ${o.limited.queue} / ${o.limited.unknown}`, o.retried429, o.clientTimeouts,
+      ...lat(o.responseMs), fmt(o.serviceMs.summary.p99),
+    ]),
+  ));
+  out.push(`429 causes are ${r.target.causes === 'reported' ? 'as reported by the simulator' : '**inferred** by the client (a real deployment does not say which limit it hit)'}.`, '');
+
+  out.push('## Flows', '');
+  out.push(...table(['flow', 'behaviour', 'arrival', 'sessions', 'outcomes'], Object.entries(r.flows).map(([n, f]) => [
+    n, f.behaviour, f.arrival, f.sessions, Object.entries(f.outcomes).map(([k, v]) => `${k} ${v}`).join(', '),
+  ])));
+
+  const j = r.jobs;
+  out.push('## Jobs', '');
+  out.push(...table(['measure', 'value'], [
+    ['accepted', j.accepted],
+    ['final status seen', Object.entries(j.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || '–'],
+    ['queue delay p50 / p90 / p99 / max (ms)', lat(j.queueDelayMs).join(' / ')],
+    ['execution p50 / p90 / p99 / max (ms)', lat(j.executionMs).join(' / ')],
+    ['retention expiries seen (404 for a known job)', j.retentionExpiriesSeen],
+    ['re-queued by /retry', j.retriedByClient],
+    ['cancelled (cancel latency p99 ms)', `${j.cancelled} (${fmt(j.cancelLatencyMs.summary.p99)})`],
+    ['stream calls / chunks', `${r.streams.calls} / ${r.streams.chunks}`],
+  ]));
+
+  const w = r.webhooks;
+  if (w.attempts) {
+    out.push('## Webhooks', '');
+    out.push(...table(['attempts', 'delivered', 'failed attempts', 'retries', 'gave up', 'lateness p50 / p99 / max (ms)'],
+      [[w.attempts, w.delivered, w.failedAttempts, w.retries, w.gaveUp, lat(w.latenessMs).filter((_, i) => i !== 1).join(' / ')]]));
+  }
+
+  const a = r.arrivals;
+  out.push('## Arrivals (open model)', '');
+  out.push(...table(['intended', 'sent', 'late', 'dropped', 'send lag p99 / max (ms)'],
+    [[a.intended, a.sent, a.late, a.dropped, `${fmt(a.sendLagMs.summary.p99)} / ${fmt(a.sendLagMs.summary.max)}`]]));
+
+  const h = r.headroom;
+  out.push('## Headroom', '', 'Peaks seen against each limit (rate: most requests sent in one 10 s window).', '');
+  out.push(...table(['operation', 'peak / 10 s', 'rate limit / 10 s', 'use', 'peak in flight', 'concurrency limit', 'use'], h.operations.map((o) => [
+    o.operation, o.peakPer10s, fmt(o.ratePer10s), pctOf(o.peakPer10s, o.ratePer10s), o.peakInFlight, fmt(o.concurrency), pctOf(o.peakInFlight, o.concurrency),
+  ])));
+  out.push(...table(['resource', 'peak', 'limit', 'use'], [
+    ['queue depth (throttling starts at)', fmt(h.peakQueueDepth), h.queueThrottleAt, h.peakQueueDepth === null ? '–' : pctOf(h.peakQueueDepth, h.queueThrottleAt)],
+    ['running workers (workersMax)', fmt(h.peakRunningWorkers), h.workersMax, h.peakRunningWorkers === null ? '–' : pctOf(h.peakRunningWorkers, h.workersMax)],
+  ]));
+
+  if (r.thresholds.length) {
+    out.push('## Thresholds', '');
+    out.push(...table(['threshold', 'value', 'result'], r.thresholds.map((t) => [`\`${t.expr}\``, fmt(t.value), t.ok ? 'pass' : '**FAIL**'])));
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,158 @@
+/**
+ * The versioned result of a run (CONTRACT §5): plain data, written as report.json and read back
+ * by every renderer. Mergeable by design: counters add, histograms are HDR encodings that add,
+ * the timeline is per-window counters (add) and maxima (max). Wall-clock facts live only under
+ * `wallClock`, so the same scenario and seed on the embedded simulator give the same bytes
+ * everywhere else.
+ */
+import type { EncodedHistogram } from './histogram.js';
+
+export const RUN_RESULT_VERSION = 1;
+
+export type LimitCauseName = 'rate' | 'concurrency' | 'queue' | 'unknown';
+
+export interface OperationStats {
+  /** Requests sent (every attempt, 429 re-sends included). */
+  requests: number;
+  /** Answers by HTTP status; `"0"` is no answer (client timeout or transport error). */
+  byStatus: Record<string, number>;
+  /** 429s by the limit hit. */
+  limited: Record<LimitCauseName, number>;
+  /** 429s re-sent after a back-off. */
+  retried429: number;
+  clientTimeouts: number;
+  transportErrors: number;
+  /** Intended send → answer (includes any wait before sending: no coordinated omission). */
+  responseMs: EncodedHistogram;
+  /** Actual send → answer. */
+  serviceMs: EncodedHistogram;
+}
+
+export interface FlowStats {
+  operation: string;
+  behaviour: string;
+  arrival: string;
+  /** Sessions started (one per arrival that was not dropped). */
+  sessions: number;
+  /** How sessions ended: job status (COMPLETED, FAILED, …), `ok`, `rejected`, `expired`, `gave-up`, `timeout`, `error`, `unfinished`. */
+  outcomes: Record<string, number>;
+}
+
+export interface JobStats {
+  /** Jobs the API accepted (an id came back). */
+  accepted: number;
+  /** Final status seen by a client, per job. */
+  finalStatus: Record<string, number>;
+  /** `delayTime` of terminal status bodies. */
+  queueDelayMs: EncodedHistogram;
+  /** `executionTime` of terminal status bodies. */
+  executionMs: EncodedHistogram;
+  /** 404 for a job known to exist: its result expired (retention or ttl) before the client read it. */
+  retentionExpiriesSeen: number;
+  /** /retry calls that re-queued a FAILED or TIMED_OUT job. */
+  retriedByClient: number;
+  /** /cancel sent → answer CANCELLED. */
+  cancelLatencyMs: EncodedHistogram;
+  cancelled: number;
+}
+
+export interface WebhookStats {
+  /** Attempts that reached the receiver. */
+  attempts: number;
+  delivered: number;
+  /** Attempts the receiver failed. */
+  failedAttempts: number;
+  /** Attempts after the first for the same job. */
+  retries: number;
+  /** Jobs whose webhook was never acknowledged (the sender gave up). */
+  gaveUp: number;
+  /** Acknowledged delivery − job end (queue + execution after submission). */
+  latenessMs: EncodedHistogram;
+}
+
+export interface StreamStats {
+  calls: number;
+  /** Items received in `stream` arrays (or SSE chunks of streaming chat). */
+  chunks: number;
+}
+
+export interface ArrivalStats {
+  /** Arrivals the processes produced. */
+  intended: number;
+  /** Arrivals whose first request was sent. */
+  sent: number;
+  /** Sent later than `lateAfterMs` after the intended time. */
+  late: number;
+  /** Never sent: the in-flight cap held them longer than `maxWaitMs`. */
+  dropped: number;
+  /** Send lag of every request (actual − intended send). */
+  sendLagMs: EncodedHistogram;
+}
+
+export interface HeadroomRow {
+  operation: string;
+  /** Most requests sent in one 10 s window, and the documented limit per 10 s (null: none). */
+  peakPer10s: number;
+  ratePer10s: number | null;
+  /** Most requests in flight at once, and the concurrency limit. */
+  peakInFlight: number;
+  concurrency: number | null;
+}
+
+export interface Headroom {
+  operations: HeadroomRow[];
+  /** Deepest queue seen, and the depth at which queue throttling starts. */
+  peakQueueDepth: number | null;
+  queueThrottleAt: number;
+  peakRunningWorkers: number | null;
+  workersMax: number;
+}
+
+/** Column-oriented per-window series; index i covers [i × windowMs, (i + 1) × windowMs). */
+export interface Timeline {
+  windowMs: number;
+  requests: number[];
+  responses2xx: number[];
+  limitedRate: number[];
+  limitedConcurrency: number[];
+  limitedQueue: number[];
+  limitedUnknown: number[];
+  clientTimeouts: number[];
+  jobsCompleted: number[];
+  jobsFailed: number[];
+  expiriesSeen: number[];
+  webhookFailures: number[];
+  streamChunks: number[];
+  late: number[];
+  dropped: number[];
+  /** Maxima within the window (-1: not observed). */
+  queueDepthMax: number[];
+  inFlightMax: number[];
+}
+
+export interface ThresholdResult {
+  expr: string;
+  /** The measured value (null: no data, which fails). */
+  value: number | null;
+  ok: boolean;
+}
+
+export interface RunResult {
+  version: typeof RUN_RESULT_VERSION;
+  kind: 'run' | 'blast';
+  scenario: { name: string; seed: number | string; durationMs: number; endpointId: string; file?: string };
+  target: { kind: 'in-process' | 'http' | 'lockstep'; url?: string; causes: 'reported' | 'inferred' };
+  /** Virtual (in-process) or wall (http) ms from the first arrival to the end of the drain. */
+  elapsedMs: number;
+  operations: Record<string, OperationStats>;
+  flows: Record<string, FlowStats>;
+  jobs: JobStats;
+  webhooks: WebhookStats;
+  streams: StreamStats;
+  arrivals: ArrivalStats;
+  headroom: Headroom;
+  timeline: Timeline;
+  thresholds: ThresholdResult[];
+  /** Everything that depends on the machine or the wall clock. */
+  wallClock?: { startedAt: string; wallMs: number; simulatedRequestsPerWallSecond?: number; [k: string]: unknown };
+}
