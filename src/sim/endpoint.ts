@@ -174,6 +174,8 @@ export class Endpoint {
     const at = this.sched.nowMs + ms;
     if (at >= j.expiresAtMs) return;
     this.sched.cancel(j.ttlTimer);
+    // ttl=0: gone now, not at the next scheduler step (a manual clock may not step for a while).
+    if (ms === 0) return this.expire(j, 'retention');
     j.expiresAtMs = at;
     this.lanes.add(j, ms);
   }

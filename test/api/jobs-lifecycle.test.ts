@@ -203,6 +203,22 @@ describe('purge-queue (spec §3, FACTS)', () => {
     for (const id of ids.slice(0, 3)) expect(h.status(id).body.status).toBe('COMPLETED');
   });
 
+  it('emits job.purged per removed job; a held /runsync of a purged job answers 404', () => {
+    const h = harness({ workersMax: 0 });
+    const ev = h.events();
+    const sync = h.runsync({});
+    const id = h.run({}).body.id;
+    h.at(500);
+    h.req('POST', '/purge-queue');
+    expect(ev.filter((e) => e.type === 'job.purged').map((e) => [e.atMs, e.jobId])).toEqual([
+      [500, [...ev.filter((e) => e.type === 'job.accepted')].map((e) => e.jobId)[0]],
+      [500, id],
+    ]);
+    expect(sync.atMs).toBe(500);
+    expect(sync.status).toBe(404);
+    expect(sync.body.code).toBe('API_ERR_JOB_NOT_FOUND');
+  });
+
   it('answers removed 0 on an empty queue', () => {
     const h = harness();
     expect(h.req('POST', '/purge-queue').body).toEqual({ removed: 0, status: 'completed' });

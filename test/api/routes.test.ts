@@ -352,6 +352,14 @@ describe('retention (spec §8.4)', () => {
     expect(h.status(id).status).toBe(404);
   });
 
+  it('/status?ttl=0 on an ended job answers its status, then the job is gone at once', () => {
+    const h = harness();
+    const id = h.run({ sim: { durationMs: 1000 } }).body.id;
+    h.at(2000);
+    expect(h.status(id, { ttl: '0' }).body).toMatchObject({ id, status: 'COMPLETED' });
+    expect(h.status(id).status).toBe(404);
+  });
+
   it('/status?ttl= on a running job sets its retention after it ends', () => {
     const h = harness();
     const id = h.run({ sim: { durationMs: 1000 } }).body.id;
