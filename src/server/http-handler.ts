@@ -15,6 +15,7 @@ import { readBody, type Body } from './body-reader.js';
 import type { Clock } from './clock.js';
 import { serverError } from './errors.js';
 import { reply, replyText } from './reply.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { parseTarget } from './request-target.js';
 
 /** Body limit of requests whose route is unknown (they are answered 4xx anyway), bytes. */
@@ -71,6 +72,9 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       if (b.kind === 'aborted') return;
       metrics.httpRequestBodyBytes.inc(b.kind === 'ok' ? b.bytes : 0);
       if (state.closing) return simple(res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'), true);
+      if (b.kind === 'ok' && b.text !== undefined && jsonTooDeep(b.text)) {
+        return simple(res, label, method, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
+      }
       clock.sync();
       const startMs = sim.nowMs;
       const tooLarge = b.kind === 'too-large';
@@ -109,7 +113,12 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       if (b.kind === 'aborted') return;
       if (b.kind === 'too-large') return simple(res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'), true);
       const r = admin(deps, method, path, req.headers.authorization, b.text);
-      if (r instanceof Promise) void r.then((x) => simple(res, 'admin', method, x));
+      if (r instanceof Promise) {
+        r.then(
+          (x) => simple(res, 'admin', method, x),
+          (e: Error) => simple(res, 'admin', method, serverError('SRV_ERR_INTERNAL', `advance failed: ${e.message}`)),
+        );
+      }
       else simple(res, 'admin', method, r);
     });
   }

@@ -33,7 +33,12 @@ export class RealClock implements Clock {
   sync(): void {
     if (this.stopped) return;
     const now = this.virtualNow();
-    if (now > this.sim.nowMs || (this.sim.sched.peekMs() ?? Infinity) <= now) this.sim.runUntil(now);
+    try {
+      if (now > this.sim.nowMs || (this.sim.sched.peekMs() ?? Infinity) <= now) this.sim.runUntil(now);
+    } catch (e) {
+      // A core bug must not take the server down with every held request; report it and go on.
+      process.stderr.write(`loadlab serve: error in a simulated event: ${(e as Error).stack ?? String(e)}\n`);
+    }
   }
 
   poke(): void {

@@ -22,7 +22,14 @@ export function reply(res: ServerResponse, r: ApiResponse, close = false): void 
     res.end(text);
     return;
   }
-  const text = r.body === undefined ? '' : JSON.stringify(r.body);
+  let text: string;
+  try {
+    text = r.body === undefined ? '' : JSON.stringify(r.body);
+  } catch (e) {
+    // Never leave a client hanging on a body that cannot be serialised (the core answered it).
+    text = JSON.stringify({ error: `response not serialisable: ${(e as Error).message}`, code: 'SRV_ERR_INTERNAL' });
+    r = { status: 500 };
+  }
   res.writeHead(r.status, {
     'content-type': JSON_TYPE,
     'content-length': Buffer.byteLength(text),

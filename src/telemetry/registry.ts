@@ -37,6 +37,12 @@ export function createMetrics(): Metrics {
   return {
     registry,
     beforeScrape,
+    // First on the registry: prom-client collects in registration order, and this one refreshes the others.
+    virtualTime: new Gauge({
+      name: METRIC.virtualTime, help: 'Virtual time since the start (seconds)', registers,
+      // prom-client calls `collect` of each metric on scrape; this one refreshes all point-in-time values.
+      collect: () => { for (const f of beforeScrape) f(); },
+    }),
     jobsAccepted: counter(METRIC.jobsAccepted, 'Jobs accepted into the queue', ['endpoint', 'kind']),
     jobsFinished: counter(METRIC.jobsFinished, 'Jobs that reached a terminal status', ['endpoint', 'status']),
     jobsRequeued: counter(METRIC.jobsRequeued, 'Jobs sent back to the queue', ['endpoint', 'reason']),
@@ -49,11 +55,6 @@ export function createMetrics(): Metrics {
     workerTransitions: counter(METRIC.workerTransitions, 'Worker state transitions', ['endpoint', 'from', 'to']),
     workers: new Gauge({ name: METRIC.workers, help: 'Workers per state', labelNames: ['endpoint', 'state'], registers }),
     queueJobs: new Gauge({ name: METRIC.queueJobs, help: 'Jobs waiting in the queue', labelNames: ['endpoint'], registers }),
-    virtualTime: new Gauge({
-      name: METRIC.virtualTime, help: 'Virtual time since the start (seconds)', registers,
-      // prom-client calls `collect` of each metric on scrape; this one refreshes all point-in-time values.
-      collect: () => { for (const f of beforeScrape) f(); },
-    }),
     httpRequests: counter(METRIC.httpRequests, 'HTTP requests answered, by route and status', ['route', 'status']),
     httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests (virtual seconds)', ['route']),
     httpRequestBodyBytes: counter(METRIC.httpRequestBodyBytes, 'Bytes of request bodies read', []),
