@@ -20,7 +20,6 @@ export interface On429 extends BackoffSpec {
 export interface CallOptions {
   on429: On429;
   rng: RandomStream;
-  /** The first request of a session: it counts as the arrival (late, dropped). */
   arrival?: boolean;
 }
 
@@ -49,8 +48,9 @@ export class Client {
     private readonly queueThrottleAt: number,
   ) {}
 
-  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, cb: (r: ClientResponse) => void): void {
-    this.attempt(req, o, cb, 1, this.target.now());
+  /** `arrival`: the first request of a session; it counts as the arrival (late, dropped). */
+  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: (r: ClientResponse) => void): void {
+    this.attempt(req, arrival ? { ...o, arrival } : o, cb, 1, this.target.now());
   }
 
   private attempt(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number): void {

@@ -20,7 +20,7 @@ export const replay = defineArrival({
     .refine((s) => (s.file === undefined) !== (s.timestampsMs === undefined), { message: 'give exactly one of file or timestampsMs' }),
   create: (s) => {
     const ts = normalise(s.timestampsMs ?? [], s.speed);
-    const span = ts.length ? ts[ts.length - 1]! + (ts.length > 1 ? (ts[ts.length - 1]! - ts[0]!) / (ts.length - 1) : 1) : 0;
+    const span = loopSpan(ts);
     let i = 0;
     let offset = 0;
     return {
@@ -36,7 +36,9 @@ export const replay = defineArrival({
   },
   expected: (s, d) => {
     const ts = normalise(s.timestampsMs ?? [], s.speed);
-    return ts.filter((t) => t < d).length;
+    const span = loopSpan(ts);
+    if (!s.loop || span <= 0) return ts.filter((t) => t < d).length;
+    return Math.floor(d / span) * ts.length + ts.filter((t) => t < d % span).length;
   },
   peakPerSec: (s) => {
     const ts = normalise(s.timestampsMs ?? [], s.speed);
@@ -53,4 +55,11 @@ function normalise(raw: readonly number[], speed: number): number[] {
   const sorted = [...raw].sort((a, b) => a - b);
   const t0 = sorted[0] ?? 0;
   return sorted.map((t) => (t - t0) / speed);
+}
+
+/** One loop of a trace lasts from its first time to its last plus one mean gap. */
+function loopSpan(ts: readonly number[]): number {
+  if (ts.length === 0) return 0;
+  const last = ts[ts.length - 1]!;
+  return last + (ts.length > 1 ? last / (ts.length - 1) : 1);
 }

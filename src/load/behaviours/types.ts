@@ -48,7 +48,7 @@ export function defineBehaviour<S extends z.ZodType>(kind: BehaviourKind<S>): Be
 export function call(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, req: TargetRequest & { bodyBytes?: number }, cb: (r: ClientResponse) => void): void {
   const arrival = s.first;
   s.first = false;
-  env.client.call(req, { ...o, arrival }, (r) => {
+  env.client.call(req, o, arrival, (r) => {
     if (!s.done) cb(r);
   });
 }

@@ -1,0 +1,83 @@
+/**
+ * Every example scenario runs, twice with one seed, and gives byte-identical report.json
+ * (wallClock aside). The 24 h day is run once for 30 virtual minutes here (the bench runs it whole).
+ */
+import { readdirSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { loadScenarioFile } from '../../src/load/scenario-loader.js';
+import { runScenario } from '../../src/load/run-scenario.js';
+import type { Scenario } from '../../src/load/scenario-schema.js';
+import { renderJson } from '../../src/report/render-json.js';
+
+const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+
+function load(file: string): Scenario {
+  const l = loadScenarioFile(`scenarios/${file}`);
+  if (!l.ok) throw new Error(JSON.stringify(l.issues));
+  // The whole day is a benchmark; in tests half a virtual hour of it show determinism.
+  if (l.scenario.name === 'diurnal-day') {
+    l.scenario.durationMs = 1800_000;
+    l.scenario.thresholds = ['jobs_completed > 0'];
+  }
+  return l.scenario;
+}
+
+async function reportJson(sc: Scenario, seed?: number): Promise<string> {
+  const r = await runScenario(sc, seed === undefined ? {} : { seed });
+  delete r.wallClock;
+  return renderJson(r);
+}
+
+describe('example scenarios', () => {
+  test('the examples the issue lists are all there', () => {
+    expect(files).toEqual(expect.arrayContaining([
+      'burst-rate-limit.yaml', 'diurnal-day.yaml', 'queue-throttling.yaml', 'retention-expiry.yaml', 'runsync-heavy.yaml',
+      'steady-mix.yaml', 'streaming.yaml', 'webhook-failing.yaml',
+    ]));
+  });
+
+  for (const f of files) {
+    test(`${f}: two runs with one seed give byte-identical report.json, and its thresholds pass`, async () => {
+      const a = await reportJson(load(f));
+      const b = await reportJson(load(f));
+      expect(a).toBe(b);
+      const r = JSON.parse(a);
+      expect(r.thresholds.filter((t: { ok: boolean }) => !t.ok)).toEqual([]);
+      expect(r.arrivals.intended).toBeGreaterThan(0);
+    });
+  }
+
+  test('another seed gives another run', async () => {
+    const sc = load('steady-mix.yaml');
+    expect(await reportJson(sc, 2)).not.toBe(await reportJson(sc, 1));
+  });
+});
+
+describe('what the examples show', () => {
+  const run = async (f: string) => runScenario(load(f));
+  test('burst past the /run rate limit: 429s with cause rate, re-sent after back-off', async () => {
+    const r = await run('burst-rate-limit.yaml');
+    expect(r.operations.run!.limited.rate).toBeGreaterThan(0);
+    expect(r.operations.run!.limited.queue + r.operations.run!.limited.concurrency).toBe(0);
+    expect(r.operations.run!.retried429).toBeGreaterThan(0);
+    expect(r.headroom.operations.find((o) => o.operation === 'run')!.peakPer10s).toBeGreaterThan(1000);
+  });
+  test('queue throttling: 429s with cause queue and the queue depth at the throttle point', async () => {
+    const r = await run('queue-throttling.yaml');
+    expect(r.operations.run!.limited.queue).toBeGreaterThan(0);
+    expect(r.operations.run!.limited.rate).toBe(0);
+    expect(r.headroom.queueThrottleAt).toBe(61);
+    expect(r.headroom.peakQueueDepth).toBe(61);
+  });
+  test('retention expiry: slow pollers see 404 for jobs that existed', async () => {
+    const r = await run('retention-expiry.yaml');
+    expect(r.jobs.retentionExpiriesSeen).toBeGreaterThan(0);
+    expect(r.flows['slow-pollers']!.outcomes.expired).toBe(r.jobs.retentionExpiriesSeen);
+  });
+  test('failing webhook receiver: every job retried, lateness of at least one 10 s interval', async () => {
+    const r = await run('webhook-failing.yaml');
+    expect(r.webhooks.retries).toBeGreaterThanOrEqual(r.jobs.accepted);
+    expect(r.webhooks.latenessMs.summary.min).toBeGreaterThanOrEqual(10_000);
+    expect(r.webhooks.delivered + r.webhooks.gaveUp).toBe(r.jobs.accepted);
+  });
+});
