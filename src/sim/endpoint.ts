@@ -312,8 +312,10 @@ export class Endpoint {
     j.chunksDone = 0;
     j.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'crash' });
-    this.pool.crash(w);
+    // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
+    // must be this job (it keeps its turn), not the one behind it.
     this.queue.push(j, true);
+    this.pool.crash(w);
     this.dispatch();
   }
 
