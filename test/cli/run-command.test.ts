@@ -1,0 +1,104 @@
+/** `loadlab run` as a user runs it: exit codes 0 / 2 / 99, the report files, the HTTP target against `serve`. */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
+const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+
+beforeAll(() => {
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'ignore' });
+}, 120_000);
+
+function scenario(extra: Record<string, unknown> = {}): string {
+  const f = join(dir, `s${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(f, JSON.stringify({
+    name: 'cli-check', durationMs: 20_000, endpoint: { workersMax: 2, jobDurationMs: 300 },
+    traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } } }],
+    ...extra,
+  }));
+  return f;
+}
+
+describe('loadlab run', () => {
+  test('writes report.json, report.md and report.html and prints a summary; exit 0', () => {
+    const out = join(dir, 'ok');
+    const r = cli('run', scenario({ thresholds: ['jobs_completed == 40'] }), '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/loadlab run cli-check: in-process, seed 1/);
+    const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(rep.jobs.finalStatus).toEqual({ COMPLETED: 40 });
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## Headroom/);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    expect(r.stderr).toBe(''); // no progress line under CI
+  });
+  test('a failed threshold: reports written, exit 99', () => {
+    const out = join(dir, 'th');
+    const r = cli('run', scenario({ thresholds: ['jobs_completed > 1000'] }), '--out', out);
+    expect(r.status).toBe(99);
+    expect(r.stdout).toMatch(/failed: jobs_completed > 1000 \(got 40\)/);
+    expect(existsSync(join(out, 'report.json'))).toBe(true);
+  });
+  test('an invalid scenario: exit 2 naming file, field and reason', () => {
+    const f = scenario({ traffic: [] });
+    const r = cli('run', f);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${f}: traffic: needs at least one flow`);
+  });
+  test('--seed changes the run; the same seed repeats it byte for byte', () => {
+    const f = scenario({ traffic: [{ name: 'p', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'health' } }] });
+    const read = (o: string) => { const j = JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8')); delete j.wallClock; return JSON.stringify(j); };
+    cli('run', f, '--seed', '5', '--out', join(dir, 'a'));
+    cli('run', f, '--seed', '5', '--out', join(dir, 'b'));
+    cli('run', f, '--seed', '6', '--out', join(dir, 'c'));
+    expect(read('a')).toBe(read('b'));
+    expect(read('a')).not.toBe(read('c'));
+  });
+  test('--dry-run prints the plan', () => {
+    const r = cli('run', scenario(), '--dry-run');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/plan for cli-check.*\n.*poll: run-poll on \/run, ~40 sessions/);
+    expect(r.stdout).toMatch(/worker-seconds/);
+  });
+});
+
+describe('HTTP target against loadlab serve (127.0.0.1)', () => {
+  test('run-poll and health over real HTTP: every job completes, 2xx only', async () => {
+    const srv = spawn('node', ['bin/loadlab.js', 'serve', '--port', '0', '--config', writeConfig()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error('serve did not print its URL')), 15_000);
+        srv.stdout.on('data', (d: Buffer) => {
+          const m = /http:\/\/\S+\/v2/.exec(d.toString());
+          if (m) { clearTimeout(t); resolve(m[0]); }
+        });
+      });
+      const f = join(dir, 'http.json');
+      writeFileSync(f, JSON.stringify({
+        name: 'http-check', durationMs: 2000, drainMs: 10_000, endpoint: { id: 'ep' },
+        traffic: [
+          { name: 'poll', arrival: { process: 'constant', ratePerSec: 20 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 }, payload: { sim: { durationMs: 50 } } } },
+          { name: 'h', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'health' } },
+        ],
+      }));
+      const out = join(dir, 'http');
+      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', base, '--api-key', 'k', '--out', out], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+      expect(rep.target).toMatchObject({ kind: 'http', url: base });
+      expect(rep.flows.poll.outcomes).toEqual({ COMPLETED: 40 });
+      expect(rep.flows.h.outcomes).toEqual({ ok: 10 });
+      expect(Object.keys(rep.operations.status.byStatus)).toEqual(['200']);
+    } finally {
+      srv.kill('SIGTERM');
+    }
+  });
+});
+
+function writeConfig(): string {
+  const f = join(dir, 'serve.json');
+  writeFileSync(f, JSON.stringify({ apiKeys: ['k'], endpoints: [{ id: 'ep', workersMax: 5 }] }));
+  return f;
+}
