@@ -12,6 +12,7 @@ import { Simulator } from '../src/sim/simulator.js';
 export interface SimBenchResult {
   ratePerSec: number;
   jobs: number;
+  /** Span of the arrivals in virtual hours. */
   virtualHours: number;
   wallSeconds: number;
   jobsPerSec: number;
@@ -54,7 +55,7 @@ export function simThroughput(ratePerSec: number, jobs: number): SimBenchResult 
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const h = sim.endpoints.get('bench')!.health();
   return {
-    ratePerSec, jobs, virtualHours: sim.nowMs / 3_600_000, wallSeconds,
+    ratePerSec, jobs, virtualHours: nextAt / 3_600_000, wallSeconds,
     jobsPerSec: ok / wallSeconds, eventsPerSec: sim.sched.eventsRun / wallSeconds,
     completed: h.jobs.completed, peakRssMb: process.resourceUsage().maxRSS / 1024,
   };

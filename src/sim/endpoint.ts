@@ -9,6 +9,7 @@ import type { EventBus, JobKind, LimitCause } from './events.js';
 import { ExpiryLanes } from './expiry-lanes.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
+import { TtlSweep } from './ttl-sweep.js';
 import { isTerminal, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
@@ -49,6 +50,7 @@ export class Endpoint {
   readonly webhooks: WebhookScheduler;
   private readonly workload: Workload;
   private readonly lanes: ExpiryLanes;
+  private readonly ttlSweep: TtlSweep;
   private scaleTimer: Timer | undefined;
   private scaling = false;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
@@ -67,6 +69,7 @@ export class Endpoint {
     this.limits = new Limits(cfg.limits);
     this.webhooks = new WebhookScheduler(cfg.webhook, sched, bus, sender);
     this.lanes = new ExpiryLanes(sched, (j) => this.expire(j, 'retention'));
+    this.ttlSweep = new TtlSweep(sched, this.jobs, DEFAULT_TTL_MS, this.onTtl);
     const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
       onReady: (w) => {
@@ -112,7 +115,7 @@ export class Endpoint {
       retentionOverrideMs: undefined, expiresAtMs: now + ttlMs, gone: false, worker: undefined,
       endTimer: undefined, plan: undefined, ttlTimer: undefined, waiters: undefined, prev: undefined, next: undefined, queued: false,
     };
-    j.ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
+    this.watchTtl(j);
     this.jobs.add(j);
     if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: j.lowPriority });
     this.queue.push(j);
@@ -147,7 +150,7 @@ export class Endpoint {
     this.counters.retried++;
     // Back under the ttl deadline alone (counted from submission).
     j.expiresAtMs = j.submittedAtMs + j.ttlMs;
-    if (!j.ttlTimer || j.ttlTimer.idx < 0) j.ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
+    this.watchTtl(j);
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'retry' });
     this.queue.push(j);
     this.dispatch();
@@ -289,6 +292,12 @@ export class Endpoint {
   }
 
   private readonly onTtl = (j: Job): void => this.expire(j, 'ttl');
+
+  /** Arms the ttl deadline: the shared sweep for the default ttl, a timer of its own otherwise. */
+  private watchTtl(j: Job): void {
+    if (j.ttlMs === this.ttlSweep.ttlMs) this.ttlSweep.watch();
+    else if (!j.ttlTimer || j.ttlTimer.idx < 0) j.ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
+  }
   private readonly onComplete = (j: Job): void => this.complete(j, j.plan!);
 
   private complete(j: Job, plan: ExecutionPlan): void {
