@@ -29,16 +29,14 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (b: Body)
   const finish = (b: Body) => {
     if (finished) return;
     finished = true;
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onAbort);
-    req.off('aborted', onAbort);
     done(b);
   };
   const onData = (c: Buffer) => {
+    if (finished) return;
     bytes += c.length;
     if (bytes > maxBytes) {
       chunks.length = 0;
+      req.off('data', onData);
       req.pause(); // stop pulling from the socket; the connection is closed after the answer
       finish({ kind: 'too-large', bytes });
       return;
@@ -46,9 +44,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (b: Body)
     chunks.push(c);
   };
   const onEnd = () => finish({ kind: 'ok', text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), bytes });
+  // Since node 16 an aborted request emits 'error' (ECONNRESET); 'aborted' is deprecated.
   const onAbort = () => finish({ kind: 'aborted' });
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('error', onAbort);
-  req.on('aborted', onAbort);
 }

@@ -9,6 +9,7 @@ import type { Api } from '../api/api.js';
 import { parsePath } from '../api/route-table.js';
 import type { ApiResponse, Pending } from '../api/types.js';
 import type { Simulator } from '../sim/simulator.js';
+import { BatchedCounter } from '../telemetry/batched-counter.js';
 import type { Metrics } from '../telemetry/registry.js';
 import { admin, ADMIN_BODY_BYTES, ADMIN_PATHS } from './admin.js';
 import { readBody, type Body } from './body-reader.js';
@@ -50,10 +51,13 @@ export interface HandlerState {
 export function createHandler(deps: HandlerDeps, state: HandlerState): (req: IncomingMessage, res: ServerResponse) => void {
   const { api, sim, clock, metrics } = deps;
 
+  const requests = new BatchedCounter(metrics.httpRequests);
+  metrics.beforeScrape.push(() => requests.flush());
   const record = (route: string, method: string, status: number, startMs: number) => {
-    metrics.httpRequests.inc({ route, status: String(status) });
+    requests.inc(route + status, () => ({ route, status: String(status) }));
     const endMs = sim.nowMs;
-    metrics.httpRequestDuration.observe({ route }, (endMs - startMs) / 1000);
+    // Only requests that were held (answered at a later virtual time) go into the histogram.
+    if (endMs > startMs) metrics.httpRequestDuration.observe({ route }, (endMs - startMs) / 1000);
     deps.onAnswered?.({ route, method, status, startMs, endMs });
   };
 

@@ -3,6 +3,7 @@
  * the events (never a wall-clock timer), so the same seed gives the same histograms.
  */
 import type { SimEvent, SimEventListener } from '../sim/events.js';
+import { BatchedCounter } from './batched-counter.js';
 import type { Metrics } from './registry.js';
 
 /** What the collector needs of a simulator: its event bus and clock. */
@@ -16,11 +17,17 @@ export type QueueSnapshot = () => Iterable<[endpointId: string, queued: number]>
 
 /** Subscribes `m` to `src`; returns the unsubscribe function. */
 export function collectSimMetrics(src: EventSource, m: Metrics, queues?: QueueSnapshot): () => void {
+  // The commonest event (one per accepted job) is summed locally and flushed at scrape time.
+  const accepted = new BatchedCounter(m.jobsAccepted);
   m.beforeScrape.push(() => {
+    accepted.flush();
     m.virtualTime.set(src.nowMs / 1000);
     if (queues) for (const [endpoint, n] of queues()) m.queueJobs.set({ endpoint }, n);
   });
-  return src.bus.on((e) => observe(m, e));
+  return src.bus.on((e) => {
+    if (e.type === 'job.accepted') accepted.inc(`${e.endpointId}\u0000${e.kind}`, () => ({ endpoint: e.endpointId, kind: e.kind }));
+    else observe(m, e);
+  });
 }
 
 export function observe(m: Metrics, e: SimEvent): void {

@@ -32,8 +32,8 @@ export const METRIC = {
   virtualTime: 'loadlab_virtual_time_seconds',
   /** counter {route, status}: HTTP requests answered by `loadlab serve`. */
   httpRequests: 'loadlab_http_requests_total',
-  /** histogram {route}: virtual time from a request's arrival to its answer (held requests), seconds. */
-  httpRequestDuration: 'loadlab_http_request_duration_seconds',
+  /** histogram {route}: virtual time from arrival to answer of requests held past their arrival, seconds. */
+  httpRequestDuration: 'loadlab_http_held_request_duration_seconds',
   /** counter: bytes of request bodies read by `loadlab serve`. */
   httpRequestBodyBytes: 'loadlab_http_request_body_bytes_total',
 } as const;

@@ -56,7 +56,7 @@ export function createMetrics(): Metrics {
     workers: new Gauge({ name: METRIC.workers, help: 'Workers per state', labelNames: ['endpoint', 'state'], registers }),
     queueJobs: new Gauge({ name: METRIC.queueJobs, help: 'Jobs waiting in the queue', labelNames: ['endpoint'], registers }),
     httpRequests: counter(METRIC.httpRequests, 'HTTP requests answered, by route and status', ['route', 'status']),
-    httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests (virtual seconds)', ['route']),
+    httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests held past their arrival (virtual seconds)', ['route']),
     httpRequestBodyBytes: counter(METRIC.httpRequestBodyBytes, 'Bytes of request bodies read', []),
   };
 }

@@ -80,7 +80,7 @@ export async function serveMain(a: ServeArgs): Promise<void> {
       process.off('SIGTERM', onTerm);
     };
   });
-  const tracing = startTracing('loadlab-serve');
+  const tracing = await startTracing('loadlab-serve');
   let s: RunningServer;
   try {
     s = await startServer({

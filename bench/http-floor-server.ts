@@ -1,0 +1,33 @@
+/**
+ * The floor for `http-serve`: a bare node:http server that reads the body, parses the same JSON
+ * and answers a JSON body of the same size as `serve` would. Run by http-serve.ts in its own
+ * process: `node dist/bench/http-floor-server.js --serve RUN_BYTES STATUS_BYTES`; it prints its
+ * port on the first line. Run alone (as `npm run bench` does) it only says what it is.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A JSON object of exactly `bytes` bytes: `{"id":"xxx…","status":"S"}`. */
+export function bodyOfSize(bytes: number, status: string): string {
+  const bare = JSON.stringify({ id: '', status });
+  return JSON.stringify({ id: 'x'.repeat(Math.max(0, bytes - bare.length)), status });
+}
+
+if (process.argv[2] !== '--serve') {
+  console.log('(helper of http-serve: the bare node:http floor server; nothing to measure alone)');
+} else {
+  const run = bodyOfSize(Number(process.argv[3]), 'IN_QUEUE');
+  const status = bodyOfSize(Number(process.argv[4]), 'COMPLETED');
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (chunks.length > 0) JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const text = req.method === 'POST' ? run : status;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.log(String((server.address() as AddressInfo).port)));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
