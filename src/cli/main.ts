@@ -20,6 +20,7 @@ export async function main(argv: string[]): Promise<number> {
     .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).')
     .command(demoCommand)
     .command(runCommandModule)
+    .command((await import('./commands/blast.js')).blastCommandModule)
     .command((await import('./commands/serve.js')).serveCommand)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()

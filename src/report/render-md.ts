@@ -15,7 +15,9 @@ const lat = (h: EncodedHistogram) => [h.summary.p50, h.summary.p90, h.summary.p9
 export function renderMarkdown(r: RunResult): string {
   const out: string[] = [];
   const s = r.scenario;
-  out.push(`# loadlab run: ${s.name}`, '');
+  out.push(`# loadlab ${r.kind}: ${s.name}`, '');
+  const ac = r.kind === 'blast' ? (r.wallClock?.autocannon as { connections: number; requestsPerSec: number } | undefined) : undefined;
+  if (ac) out.push(`autocannon, closed model: ${ac.connections} connections, **${fmt(ac.requestsPerSec)} requests/s** on average.`, '');
   out.push(`Target **${r.target.kind}**${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}, ` +
     `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'in-process' ? 'virtual' : 'wall'} time in all.`, '');
   const failed = r.thresholds.filter((t) => !t.ok).length;
