@@ -4,10 +4,10 @@
  * autocannon, each server in its own process, one after the other. Target: serve ≥ 0.8× floor.
  * Usage: node dist/bench/http-serve.js [seconds=5] [connections=32] [rounds=3]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnFirstLine, stop } from './http-spawn.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -20,29 +20,7 @@ type Autocannon = (o: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
 const KEY = 'bench-key';
-
-/** Spawns a node script and resolves with what its first stdout line says, plus the process. */
-export function spawnFirstLine(args: string[]): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve({ child, line: out.slice(0, nl) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-}
-
-export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
 
 async function load(url: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, connections: number) {
   const r = await autocannon({
