@@ -342,6 +342,18 @@ describe('crash directive (CONTRACT §3)', () => {
     expect(h.req('GET', '/health').body.jobs).toMatchObject({ retried: 1, completed: 1 });
   });
 
+  it('the crashed job keeps its turn: it runs again before jobs queued behind it', () => {
+    const h = harness({ workersMax: 1 });
+    const a = h.run({ sim: { durationMs: 1000, crash: true } }).body.id;
+    const b = h.run({ sim: { durationMs: 1000 } }).body.id;
+    h.at(500);
+    expect(h.status(a).body).toMatchObject({ status: 'IN_PROGRESS', delayTime: 0, retries: 1 });
+    expect(h.status(b).body).toEqual({ id: b, status: 'IN_QUEUE' });
+    h.at(1500);
+    expect(h.status(a).body.status).toBe('COMPLETED');
+    expect(h.status(b).body).toMatchObject({ status: 'IN_PROGRESS', delayTime: 1500 });
+  });
+
   it('waits for the cold start of the restarted worker', () => {
     const h = harness({ workersMax: 1, coldStartMs: 3000 });
     const id = h.run({ sim: { durationMs: 2000, crash: true } }).body.id;
