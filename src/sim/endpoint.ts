@@ -378,8 +378,10 @@ export class Endpoint {
   private expire(j: Job, reason: 'retention' | 'ttl'): void {
     if (j.gone) return;
     if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason, status: j.status });
+    const live = !isTerminal(j.status);
     this.remove(j);
-    this.dispatch();
+    // Removing an ended job's result frees nothing the scaler cares about.
+    if (live) this.dispatch();
   }
 
   private remove(j: Job): void {

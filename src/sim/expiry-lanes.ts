@@ -11,7 +11,9 @@ import type { Scheduler, Timer } from './scheduler.js';
 interface Lane {
   jobs: Deque<Job>;
   deadlines: Deque<number>;
+  /** Reused for every head; `armed` says whether it is in the queue. */
   timer: Timer | undefined;
+  armed: boolean;
 }
 
 export class ExpiryLanes {
@@ -26,20 +28,22 @@ export class ExpiryLanes {
   add(j: Job, retentionMs: number): void {
     let lane = this.lanes.get(retentionMs);
     if (!lane) {
-      lane = { jobs: new Deque(), deadlines: new Deque(), timer: undefined };
+      lane = { jobs: new Deque(), deadlines: new Deque(), timer: undefined, armed: false };
       this.lanes.set(retentionMs, lane);
     }
     lane.jobs.push(j);
     lane.deadlines.push(this.sched.nowMs + retentionMs);
-    if (!lane.timer) this.arm(lane);
+    if (!lane.armed) this.arm(lane);
   }
 
   private arm(lane: Lane): void {
     const at = lane.deadlines.peek();
-    lane.timer = at === undefined ? undefined : this.sched.at(at, () => this.fire(lane));
+    lane.armed = at !== undefined;
+    if (at === undefined) return;
+    lane.timer = lane.timer ? this.sched.again(lane.timer, at) : this.sched.at(at, this.fire, lane);
   }
 
-  private fire(lane: Lane): void {
+  private readonly fire = (lane: Lane): void => {
     const now = this.sched.nowMs;
     while (lane.deadlines.length > 0 && lane.deadlines.peek()! <= now) {
       const deadline = lane.deadlines.shift()!;
@@ -47,5 +51,5 @@ export class ExpiryLanes {
       if (!j.gone && j.expiresAtMs === deadline) this.expire(j);
     }
     this.arm(lane);
-  }
+  };
 }

@@ -7,9 +7,9 @@
  * a job's ttl timer cancelled on completion must not linger for 24 virtual hours.
  */
 export interface Timer {
-  readonly atMs: number;
+  atMs: number;
   /** Insertion counter; ties on `atMs` run in this order. */
-  readonly seq: number;
+  seq: number;
   /** Heap slot, or -1 once run or cancelled. */
   idx: number;
   readonly fn: (arg: any) => void;
@@ -40,6 +40,20 @@ export class Scheduler {
   /** Runs `fn(arg)` at `atMs` (floored to whole ms; clamped to now: the past cannot be scheduled). */
   at<T>(atMs: number, fn: (arg: T) => void, arg?: T): Timer {
     const t: Timer = { atMs: atMs < this.now ? this.now : Math.floor(atMs), seq: this.seq++, idx: this.heap.length, fn, arg };
+    this.heap.push(t);
+    this.up(t.idx);
+    return t;
+  }
+
+  /**
+   * Schedules a timer that has run (or was cancelled) again, at `atMs`, with its function and
+   * argument: recurring timers (expiry lanes, reapers) then allocate nothing.
+   */
+  again(t: Timer, atMs: number): Timer {
+    if (t.idx >= 0) this.cancel(t);
+    t.atMs = atMs < this.now ? this.now : Math.floor(atMs);
+    t.seq = this.seq++;
+    t.idx = this.heap.length;
     this.heap.push(t);
     this.up(t.idx);
     return t;
