@@ -28,13 +28,18 @@ export function admin(deps: AdminDeps, method: string, path: string, authorizati
   if (path === '/_sim/clock') {
     if (method !== 'GET') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`);
     deps.clock.sync();
-    return { status: 200, body: { now: deps.sim.nowMs } };
+    // Manual clock: also the request counts a lockstep client waits on (CONTRACT §2 extension).
+    const counts = deps.clock.kind === 'manual' ? (deps.clock as ManualClock).requests : undefined;
+    return { status: 200, body: { now: deps.sim.nowMs, ...counts } };
   }
   if (method !== 'POST') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use POST`);
   if (deps.clock.kind !== 'manual') return serverError('SRV_ERR_CLOCK_NOT_MANUAL');
   const ms = advanceMs(body);
   if (ms === undefined) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"ms": <integer from 0 to ${MAX_ADVANCE_MS}>}`);
-  return (deps.clock as ManualClock).advance(ms).then((now) => ({ status: 200, body: { now } }));
+  const clock = deps.clock as ManualClock;
+  // `{"ms": N, "until": "answer"}` stops after the first event a client can observe (lockstep runs).
+  const until = (JSON.parse(body!) as { until?: unknown }).until === 'answer';
+  return clock.advance(ms, until).then((now) => ({ status: 200, body: { now, ...clock.requests } }));
 }
 
 function advanceMs(body: string | undefined): number | undefined {

@@ -7,8 +7,17 @@
 import type { Simulator } from '../sim/simulator.js';
 import type { Clock } from './clock.js';
 
+/** API requests seen, for a client that steps the clock (lockstep): it advances only when each one it sent was handled. */
+export interface RequestCounts {
+  /** Requests handed to the API. */
+  received: number;
+  /** Of those, answered (at once or when released) or abandoned by their client. */
+  ended: number;
+}
+
 export class ManualClock implements Clock {
   readonly kind = 'manual' as const;
+  readonly requests: RequestCounts = { received: 0, ended: 0 };
   private readonly startEpochMs = Date.now();
   /** Advances run one after another, never interleaved. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -24,22 +33,29 @@ export class ManualClock implements Clock {
     return this.startEpochMs + virtualMs;
   }
 
-  /** Runs every event up to now + `ms`; resolves with the new virtual time. */
-  advance(ms: number): Promise<number> {
-    const p = this.chain.then(() => this.run(ms));
+  /**
+   * Runs every event up to now + `ms`; resolves with the new virtual time. `untilAnswer`: stops
+   * early, right after the first event that answered a request or made a webhook attempt, so a
+   * stepping client sees it at the virtual time it happened.
+   */
+  advance(ms: number, untilAnswer = false): Promise<number> {
+    const p = this.chain.then(() => this.run(ms, untilAnswer));
     this.chain = p.catch(() => undefined);
     return p;
   }
 
-  private async run(ms: number): Promise<number> {
+  private async run(ms: number, untilAnswer: boolean): Promise<number> {
     const { sched } = this.sim;
     const target = sched.nowMs + ms;
     await this.awaitWebhooks();
     for (;;) {
       const next = sched.peekMs();
       if (next === undefined || next > target) break;
+      const ended = this.requests.ended;
       sched.step();
-      if (this.sim.webhooksInFlight > 0) await this.awaitWebhooks();
+      const webhook = this.sim.webhooksInFlight > 0;
+      if (webhook) await this.awaitWebhooks();
+      if (untilAnswer && (webhook || this.requests.ended !== ended)) return sched.nowMs;
     }
     sched.runUntil(target);
     return sched.nowMs;

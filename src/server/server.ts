@@ -14,7 +14,7 @@ import { loadlabTracer, traceJobs, traceRequest } from '../telemetry/tracing.js'
 import type { Clock, ClockKind } from './clock.js';
 import { serverError } from './errors.js';
 import { createHandler, type HandlerState } from './http-handler.js';
-import { ManualClock } from './manual-clock.js';
+import { ManualClock, type RequestCounts } from './manual-clock.js';
 import { RealClock } from './real-clock.js';
 import { HttpWebhookSender } from './webhook-sender.js';
 import { WebhookTargets } from './webhook-targets.js';
@@ -74,7 +74,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   const state: HandlerState = { held: new Set(), closing: false };
   const handler = createHandler(
-    { api, sim, clock, keys, metrics, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
+    { api: clock instanceof ManualClock ? countRequests(api, clock.requests) : api, sim, clock, keys, metrics, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
     state,
   );
   const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
@@ -114,4 +114,20 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   })());
 
   return { baseUrl: `${origin}/v2`, origin, port, sim, api, clock, metrics, http, close };
+}
+
+/** The API with every request counted in and out (manual clock: lockstep clients wait on it). */
+function countRequests(api: Api, n: RequestCounts): Api {
+  const counted = Object.create(api) as Api;
+  counted.handle = (req, respond) => {
+    n.received++;
+    let open = true;
+    const p = api.handle(req, (r) => {
+      if (open) n.ended++;
+      open = false;
+      respond(r);
+    });
+    return { abort: () => { if (open) n.ended++; open = false; p.abort(); } };
+  };
+  return counted;
 }
