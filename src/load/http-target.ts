@@ -40,7 +40,7 @@ export function splitBase(url: string): { origin: string; prefix: string } {
 export class HttpTarget implements Target {
   readonly kind: 'http' | 'lockstep' = 'http';
   readonly causesReported: boolean;
-  readonly webhookUrl = undefined;
+  webhookUrl: string | undefined = undefined;
   readonly endpointId: string;
   readonly pool: Pool;
   protected readonly sched = new Scheduler();

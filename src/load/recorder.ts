@@ -8,6 +8,16 @@ import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats,
 import type { TargetResponse } from './target.js';
 import { TimelineRecorder, type CounterColumn } from './timeline-recorder.js';
 
+/** A job's outcome as a client read it. */
+export interface JobOutcome {
+  id: string | undefined;
+  /** When the client read it (target clock). */
+  atMs: number;
+  status: string;
+  delayTimeMs: number | undefined;
+  executionTimeMs: number | undefined;
+}
+
 interface OpAcc {
   requests: number;
   byStatus: Map<number, number>;
@@ -129,8 +139,12 @@ export class Recorder {
     this.jobs.accepted++;
   }
 
+  /** Sees every terminal status read, with the job id (lockstep and determinism checks). */
+  onJob: ((j: JobOutcome) => void) | undefined;
+
   /** A terminal status body was read for a job (once per job and run of it). */
-  jobTerminal(atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined): void {
+  jobTerminal(atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
+    this.onJob?.({ id, atMs, status, delayTimeMs, executionTimeMs });
     this.jobs.finalStatus.set(status, (this.jobs.finalStatus.get(status) ?? 0) + 1);
     if (delayTimeMs !== undefined) record(this.jobs.queueDelayMs, delayTimeMs);
     if (executionTimeMs !== undefined) record(this.jobs.executionMs, executionTimeMs);

@@ -15,7 +15,8 @@ import type { BehaviourEnv, Session } from './behaviours/types.js';
 import { Client } from './client.js';
 import { headroom, limitsOf, queueThrottleAt } from './headroom.js';
 import { InProcessTarget } from './in-process-target.js';
-import { Recorder } from './recorder.js';
+import { Recorder, type JobOutcome } from './recorder.js';
+import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './http-webhook-receiver.js';
 import type { Scenario } from './scenario-schema.js';
 import type { Target } from './target.js';
 import { webhookReceiver } from './webhook-receiver.js';
@@ -39,6 +40,8 @@ export interface RunOptions {
   onProgress?: (p: Progress) => void;
   /** Scenario file name for the report. */
   file?: string;
+  /** Sees every terminal job status a client read (id, status, delay and execution time). */
+  onJob?: (j: JobOutcome) => void;
 }
 
 /** The in-process target over a fresh simulator of the scenario's endpoint. */
@@ -58,11 +61,20 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const webhooks: BehaviourEnv['webhooks'] = new Map();
   // Client-side randomness never comes from the simulator's streams, so it cannot shift them.
   const rand = new Simulator({ seed: `${seed}/clients`, apiKeys: [], endpoints: [] }).random;
+  rec.onJob = opts.onJob;
+  const attempts = sc.endpoint.webhook.attempts;
+  let receiver: HttpWebhookReceiver | undefined;
   if (target instanceof InProcessTarget) {
-    const attempts = sc.endpoint.webhook.attempts;
     target.sim.webhookSender = webhookReceiver(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
       webhooks.get(d.jobId)?.(d.attempt, ok, !ok && d.attempt >= attempts, d.body);
     });
+  } else if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
+    // Deliveries come in on their own sockets; handled as an event on the target's clock so that
+    // a lockstep run reads the virtual time of the attempt (the advance that made it has returned).
+    receiver = await startHttpWebhookReceiver(sc.webhookReceiver, rand.stream('webhook-receiver'), target.endpointId, (d, ok) => {
+      target.at(target.now(), () => webhooks.get(d.jobId)?.(d.attempt, ok, !ok && d.attempt >= attempts, d.body));
+    });
+    target.webhookUrl = receiver.url;
   }
 
   let active = 0;
@@ -79,7 +91,8 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
         generating--;
         return;
       }
-      const intendedMs = target.kind === 'in-process' ? Math.floor(t) : t;
+      // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
+      const intendedMs = target.kind === 'http' ? t : Math.floor(t);
       target.at(t, () => {
         rec.arrival();
         active++;
@@ -118,6 +131,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   tick();
   const elapsedMs = Math.round(target.now());
   await target.close();
+  await receiver?.close();
 
   const sec = rec.sections();
   for (const f of Object.values(sec.flows)) {

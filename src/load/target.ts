@@ -40,7 +40,7 @@ export interface Target {
   /** Does a 429 body say which limit it hit (`cause`)? Otherwise the runner infers it. */
   readonly causesReported: boolean;
   /** URL to put in `webhook` of jobs whose client waits for the webhook; undefined: unsupported. */
-  readonly webhookUrl: string | undefined;
+  webhookUrl: string | undefined;
   /** ms since the run started (virtual or wall). */
   now(): number;
   /** Runs `fn` at `atMs` on this target's clock. */

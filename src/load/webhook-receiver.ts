@@ -17,10 +17,15 @@ export interface ReceiverConfig {
 
 export type DeliveryListener = (d: WebhookDelivery, ok: boolean) => void;
 
+/** Does the receiver fail this attempt (1-based)? Draws from `rng` only with a probability set. */
+export function failsAttempt(cfg: ReceiverConfig, rng: RandomStream, attempt: number): boolean {
+  return attempt <= cfg.failFirstAttempts || (cfg.failProbability > 0 && rng.next() < cfg.failProbability);
+}
+
 export function webhookReceiver(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): WebhookSender {
   return {
     send(d: WebhookDelivery, done: (r: WebhookResult) => void) {
-      const fail = d.attempt <= cfg.failFirstAttempts || (cfg.failProbability > 0 && rng.next() < cfg.failProbability);
+      const fail = failsAttempt(cfg, rng, d.attempt);
       onDelivery(d, !fail);
       done({ httpStatus: fail ? cfg.failStatus : 200 });
     },

@@ -19,7 +19,7 @@ export function renderMarkdown(r: RunResult): string {
   const ac = r.kind === 'blast' ? (r.wallClock?.autocannon as { connections: number; requestsPerSec: number } | undefined) : undefined;
   if (ac) out.push(`autocannon, closed model: ${ac.connections} connections, **${fmt(ac.requestsPerSec)} requests/s** on average.`, '');
   out.push(`Target **${r.target.kind}**${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}, ` +
-    `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'in-process' ? 'virtual' : 'wall'} time in all.`, '');
+    `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} time in all.`, '');
   const failed = r.thresholds.filter((t) => !t.ok).length;
   if (r.thresholds.length) out.push(failed ? `**${failed} of ${r.thresholds.length} thresholds failed.**` : `All ${r.thresholds.length} thresholds passed.`, '');
 

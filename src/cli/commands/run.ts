@@ -17,6 +17,7 @@ import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { httpTargetFor, isLoopback } from '../../load/http-target.js';
 import { renderPlan } from '../../load/plan.js';
+import { lockstepTargetFor } from '../../load/lockstep-target.js';
 
 export interface RunArgs {
   scenario: string;
@@ -39,7 +40,7 @@ export function summary(r: RunResult, dir: string): string {
   const ops = Object.entries(r.operations).map(([op, o]) => `${op} ${o.requests} (429: ${o.byStatus['429'] ?? 0}, p99 ${o.responseMs.summary.p99} ms)`);
   const failed = r.thresholds.filter((t) => !t.ok);
   return [
-    `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'in-process' ? 'virtual' : 'wall'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
+    `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
     `  requests: ${ops.join('; ')}`,
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
     ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
@@ -57,7 +58,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const sc = loadOrExit(a.scenario);
   if (a.endpoint) sc.endpoint.id = a.endpoint;
   const seed = a.seed ?? sc.seed;
-  const target = a.target ? httpTargetFor(sc, a) : undefined;
+  if (a.lockstep && !a.target) throw new CliError('--lockstep needs --target (a `loadlab serve --clock manual`)');
+  const target = a.target ? (a.lockstep ? lockstepTargetFor(sc, a) : httpTargetFor(sc, a)) : undefined;
   if (a.target && !isLoopback(a.target)) {
     const plan = renderPlan(sc);
     if (a['dry-run']) {

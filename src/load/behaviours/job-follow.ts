@@ -52,7 +52,7 @@ export function observe(env: BehaviourEnv, r: ClientResponse): 'terminal' | 'liv
   const b = r.body as StatusLike | undefined;
   if (!b || typeof b.status !== 'string') return 'other';
   if (!TERMINAL.has(b.status)) return 'live';
-  env.rec.jobTerminal(env.target.now(), b.status, b.delayTime, b.executionTime);
+  env.rec.jobTerminal(env.target.now(), b.status, b.delayTime, b.executionTime, b.id);
   return 'terminal';
 }
 

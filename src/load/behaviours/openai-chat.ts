@@ -24,7 +24,8 @@ export const openaiChat = defineBehaviour({
         if (r.status !== 200) return s.end(failureOutcome(r));
         env.rec.jobAccepted();
         if (r.sse) env.rec.stream(env.target.now(), r.sse.filter((d) => d !== '[DONE]').length);
-        env.rec.jobTerminal(env.target.now(), 'COMPLETED', undefined, undefined);
+        const id = (r.body as { id?: unknown } | undefined)?.id;
+        env.rec.jobTerminal(env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined);
         s.end('COMPLETED');
       });
     };

@@ -15,7 +15,7 @@ export const runWebhook = defineBehaviour({
   create: (spec, env) => {
     const o = callOptions(spec, env);
     const url = env.target.webhookUrl;
-    if (!url) throw new Error(`flow ${env.flow}: this target has no webhook receiver (run-webhook works in-process only)`);
+    if (!url) throw new Error(`flow ${env.flow}: this target has no webhook receiver`);
     const b = bodyBuilder(spec.payload, env.flow, { webhook: url });
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
@@ -30,7 +30,7 @@ export const runWebhook = defineBehaviour({
           if (!ok && !last) return;
           env.webhooks.delete(job.id);
           if (s.done) return;
-          if (ok) env.rec.jobTerminal(now, st.status ?? 'UNKNOWN', st.delayTime, st.executionTime);
+          if (ok) env.rec.jobTerminal(now, st.status ?? 'UNKNOWN', st.delayTime, st.executionTime, job.id);
           s.end(ok ? (st.status ?? 'UNKNOWN') : 'webhook-lost');
         });
       });
