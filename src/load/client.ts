@@ -30,6 +30,11 @@ export interface OpenModel {
   maxWaitMs: number;
 }
 
+/** A session: answers that come after it ended are not handed on. */
+interface Live {
+  readonly done: boolean;
+}
+
 /** `status 0, dropped`: the in-flight cap never let it out. */
 export type ClientResponse = TargetResponse & { dropped?: boolean };
 
@@ -49,29 +54,38 @@ export class Client {
   ) {}
 
   /** `arrival`: the first request of a session; it counts as the arrival (late, dropped). */
-  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: (r: ClientResponse) => void): void {
-    this.attempt(req, arrival ? { ...o, arrival } : o, cb, 1, this.target.now());
+  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: (r: ClientResponse) => void, session?: Live): void {
+    // Per-flow options objects are shared; only an arrival needs its own (no copy per request).
+    this.attempt(req, arrival ? (o.arrival ? o : this.arrivalOpts(o)) : o, cb, 1, this.target.now(), session);
   }
 
-  private attempt(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number): void {
+  private readonly arrivalVariant = new WeakMap<CallOptions, CallOptions>();
+
+  private arrivalOpts(o: CallOptions): CallOptions {
+    let a = this.arrivalVariant.get(o);
+    if (!a) this.arrivalVariant.set(o, (a = { ...o, arrival: true }));
+    return a;
+  }
+
+  private attempt(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number, s: Live | undefined): void {
     const cap = this.model.maxInFlight;
     if (cap !== undefined && this.rec.inFlight >= cap) {
-      this.waiting.push(() => this.release(req, o, cb, n, intendedMs));
+      this.waiting.push(() => this.release(req, o, cb, n, intendedMs, s));
       return;
     }
-    this.send(req, o, cb, n, intendedMs);
+    this.send(req, o, cb, n, intendedMs, s);
   }
 
   /** A waiting request gets a slot: sent, or dropped when it waited too long. */
-  private release(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number): void {
+  private release(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number, s: Live | undefined): void {
     const now = this.target.now();
     if (now - intendedMs > this.model.maxWaitMs) {
       if (o.arrival && n === 1) this.rec.dropped(now);
-      cb({ status: 0, dropped: true });
+      if (!s?.done) cb({ status: 0, dropped: true });
       this.pump();
       return;
     }
-    this.send(req, o, cb, n, intendedMs);
+    this.send(req, o, cb, n, intendedMs, s);
   }
 
   private pump(): void {
@@ -79,7 +93,7 @@ export class Client {
     while (cap !== undefined && this.rec.inFlight < cap && this.waiting.length > 0) this.waiting.shift()!();
   }
 
-  private send(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number): void {
+  private send(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number, s: Live | undefined): void {
     const t = this.target;
     const sentMs = t.now();
     const rec = this.rec;
@@ -94,10 +108,10 @@ export class Client {
       if (res.status === 429 && n < o.on429.maxAttempts) {
         rec.retried429(req.op);
         const at = endMs + backoffMs(o.on429, n, o.rng);
-        t.at(at, () => this.attempt(req, o, cb, n + 1, at));
+        t.at(at, () => this.attempt(req, o, cb, n + 1, at, s));
         return;
       }
-      cb(res);
+      if (!s?.done) cb(res);
     });
   }
 

@@ -3,7 +3,8 @@
  * as counters, HDR histograms and per-window columns. Times are the target's clock (virtual ms
  * in-process). `sections()` turns it into the RunResult parts it owns.
  */
-import { encode, newHistogram, record, type Histogram } from '../report/histogram.js';
+import { encode } from '../report/histogram.js';
+import { MsHistogram } from './ms-histogram.js';
 import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../report/run-result.js';
 import type { TargetResponse } from './target.js';
 import { TimelineRecorder, type CounterColumn } from './timeline-recorder.js';
@@ -25,8 +26,8 @@ interface OpAcc {
   retried429: number;
   clientTimeouts: number;
   transportErrors: number;
-  responseMs: Histogram;
-  serviceMs: Histogram;
+  responseMs: MsHistogram;
+  serviceMs: MsHistogram;
   /** Requests sent per window (headroom). */
   perWindow: number[];
   inFlight: number;
@@ -41,13 +42,13 @@ export class Recorder {
   readonly ops = new Map<string, OpAcc>();
   readonly tl: TimelineRecorder;
   inFlight = 0;
-  private readonly arrivals = { intended: 0, sent: 0, late: 0, dropped: 0, sendLagMs: newHistogram() };
+  private readonly arrivals = { intended: 0, sent: 0, late: 0, dropped: 0, sendLagMs: new MsHistogram() };
   private readonly flows = new Map<string, { meta: Omit<FlowStats, 'sessions' | 'outcomes'>; sessions: number; outcomes: Map<string, number> }>();
   private readonly jobs = {
-    accepted: 0, finalStatus: new Map<string, number>(), queueDelayMs: newHistogram(), executionMs: newHistogram(),
-    retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: newHistogram(), cancelled: 0,
+    accepted: 0, finalStatus: new Map<string, number>(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
+    retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: new MsHistogram(), cancelled: 0,
   };
-  private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: newHistogram() };
+  private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: new MsHistogram() };
   private readonly streams = { calls: 0, chunks: 0 };
   peakQueueDepth = -1;
   peakRunning = -1;
@@ -65,7 +66,7 @@ export class Recorder {
     if (!o) {
       o = {
         requests: 0, byStatus: new Map(), limited: { rate: 0, concurrency: 0, queue: 0, unknown: 0 }, retried429: 0,
-        clientTimeouts: 0, transportErrors: 0, responseMs: newHistogram(), serviceMs: newHistogram(), perWindow: [], inFlight: 0, peakInFlight: 0,
+        clientTimeouts: 0, transportErrors: 0, responseMs: new MsHistogram(), serviceMs: new MsHistogram(), perWindow: [], inFlight: 0, peakInFlight: 0,
       };
       this.ops.set(name, o);
     }
@@ -83,7 +84,7 @@ export class Recorder {
     this.inFlight++;
     this.tl.add('requests', sentMs);
     this.tl.max('inFlightMax', sentMs, this.inFlight);
-    record(this.arrivals.sendLagMs, sentMs - intendedMs);
+    this.arrivals.sendLagMs.record(sentMs - intendedMs);
   }
 
   answered(op: string, intendedMs: number, sentMs: number, endMs: number, res: TargetResponse, cause: LimitCauseName | undefined): void {
@@ -91,8 +92,8 @@ export class Recorder {
     o.inFlight--;
     this.inFlight--;
     o.byStatus.set(res.status, (o.byStatus.get(res.status) ?? 0) + 1);
-    record(o.responseMs, endMs - intendedMs);
-    record(o.serviceMs, endMs - sentMs);
+    o.responseMs.record(endMs - intendedMs);
+    o.serviceMs.record(endMs - sentMs);
     if (res.status >= 200 && res.status < 300) this.tl.add('responses2xx', endMs);
     else if (res.status === 429) {
       const c = cause ?? 'unknown';
@@ -146,8 +147,8 @@ export class Recorder {
   jobTerminal(atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
     this.onJob?.({ id, atMs, status, delayTimeMs, executionTimeMs });
     this.jobs.finalStatus.set(status, (this.jobs.finalStatus.get(status) ?? 0) + 1);
-    if (delayTimeMs !== undefined) record(this.jobs.queueDelayMs, delayTimeMs);
-    if (executionTimeMs !== undefined) record(this.jobs.executionMs, executionTimeMs);
+    if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
+    if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
     if (status === 'COMPLETED') this.tl.add('jobsCompleted', atMs);
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.tl.add('jobsFailed', atMs);
   }
@@ -163,7 +164,7 @@ export class Recorder {
 
   cancelled(latencyMs: number): void {
     this.jobs.cancelled++;
-    record(this.jobs.cancelLatencyMs, latencyMs);
+    this.jobs.cancelLatencyMs.record(latencyMs);
   }
 
   webhookAttempt(atMs: number, attempt: number, ok: boolean, lastAttempt: boolean, latenessMs: number | undefined): void {
@@ -172,7 +173,7 @@ export class Recorder {
     if (attempt > 1) w.retries++;
     if (ok) {
       w.delivered++;
-      if (latenessMs !== undefined) record(w.latenessMs, latenessMs);
+      if (latenessMs !== undefined) w.latenessMs.record(latenessMs);
     } else {
       w.failedAttempts++;
       this.tl.add('webhookFailures', atMs);
@@ -198,7 +199,7 @@ export class Recorder {
       const o = this.ops.get(name)!;
       operations[name] = {
         requests: o.requests, byStatus: sortedRecord(o.byStatus), limited: { ...o.limited }, retried429: o.retried429,
-        clientTimeouts: o.clientTimeouts, transportErrors: o.transportErrors, responseMs: encode(o.responseMs), serviceMs: encode(o.serviceMs),
+        clientTimeouts: o.clientTimeouts, transportErrors: o.transportErrors, responseMs: encode(o.responseMs.hdr()), serviceMs: encode(o.serviceMs.hdr()),
       };
     }
     const flows: Record<string, FlowStats> = {};
@@ -208,12 +209,12 @@ export class Recorder {
       operations,
       flows,
       jobs: {
-        accepted: j.accepted, finalStatus: sortedRecord(j.finalStatus), queueDelayMs: encode(j.queueDelayMs), executionMs: encode(j.executionMs),
-        retentionExpiriesSeen: j.retentionExpiriesSeen, retriedByClient: j.retriedByClient, cancelLatencyMs: encode(j.cancelLatencyMs), cancelled: j.cancelled,
+        accepted: j.accepted, finalStatus: sortedRecord(j.finalStatus), queueDelayMs: encode(j.queueDelayMs.hdr()), executionMs: encode(j.executionMs.hdr()),
+        retentionExpiriesSeen: j.retentionExpiriesSeen, retriedByClient: j.retriedByClient, cancelLatencyMs: encode(j.cancelLatencyMs.hdr()), cancelled: j.cancelled,
       },
-      webhooks: { ...this.webhooks, latenessMs: encode(this.webhooks.latenessMs) },
+      webhooks: { ...this.webhooks, latenessMs: encode(this.webhooks.latenessMs.hdr()) },
       streams: { ...this.streams },
-      arrivals: { ...this.arrivals, sendLagMs: encode(this.arrivals.sendLagMs) },
+      arrivals: { ...this.arrivals, sendLagMs: encode(this.arrivals.sendLagMs.hdr()) },
     };
   }
 }

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { startServe } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
@@ -34,10 +35,14 @@ describe('loadlab run', () => {
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(r.stderr).toBe(''); // no progress line under CI
   });
-  test('a failed threshold: reports written, exit 99', () => {
+  test('a failed threshold: reports written, exit 99; --junit writes one test case per threshold', () => {
     const out = join(dir, 'th');
-    const r = cli('run', scenario({ thresholds: ['jobs_completed > 1000'] }), '--out', out);
+    const junit = join(dir, 'ci', 'junit.xml');
+    const r = cli('run', scenario({ thresholds: ['jobs_completed > 1000', 'jobs_failed == 0'] }), '--out', out, '--junit', junit);
     expect(r.status).toBe(99);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="loadlab.cli-check" tests="2" failures="1"/);
+    expect(xml).toContain('<failure message="jobs_completed &gt; 1000: got 40" type="threshold">');
     expect(r.stdout).toMatch(/failed: jobs_completed > 1000 \(got 40\)/);
     expect(existsSync(join(out, 'report.json'))).toBe(true);
   });
@@ -102,3 +107,36 @@ function writeConfig(): string {
   writeFileSync(f, JSON.stringify({ apiKeys: ['k'], endpoints: [{ id: 'ep', workersMax: 5 }] }));
   return f;
 }
+
+describe('run --lockstep against loadlab serve --clock manual', () => {
+  test('the report equals the in-process one but for target, wall clock and the probes only in-process has', async () => {
+    const f = scenario({
+      durationMs: 30_000, seed: 3,
+      traffic: [
+        { name: 'poll', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.3 } } },
+        { name: 'sync', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'runsync', waitMs: 1000 } },
+      ],
+      endpoint: { workersMax: 2, jobDurationMs: { dist: 'exponential', meanMs: 800 } },
+    });
+    const srv = await startServe(['--clock', 'manual', '--config', f, '--seed', '3', '--api-key', 'k']);
+    try {
+      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', srv.base, '--lockstep', '--api-key', 'k', '--out', join(dir, 'ls')], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/lockstep, seed 3, \d+ s virtual/);
+      cli('run', f, '--out', join(dir, 'ip'));
+      const read = (o: string) => JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8'));
+      const ls = read('ls');
+      const ip = read('ip');
+      expect(ls.target).toEqual({ kind: 'lockstep', url: srv.base, causes: 'reported' });
+      for (const k of ['operations', 'flows', 'jobs', 'arrivals', 'elapsedMs']) expect(ls[k], k).toEqual(ip[k]);
+      expect(ip.jobs.accepted).toBeGreaterThan(60);
+    } finally {
+      srv.stop();
+    }
+  }, 60_000);
+  test('--lockstep without --target is bad usage (exit 2)', () => {
+    const r = cli('run', scenario(), '--lockstep');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--lockstep needs --target/);
+  });
+});

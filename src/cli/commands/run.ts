@@ -5,7 +5,7 @@
  * threshold failed. A live progress line shows on a TTY, never under CI.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatIssue, loadScenarioFile } from '../../load/scenario-loader.js';
 import { runScenario, type Progress } from '../../load/run-scenario.js';
@@ -13,6 +13,7 @@ import type { Scenario } from '../../load/scenario-schema.js';
 import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { renderHtml } from '../../report/render-html.js';
+import { renderJunit } from '../../report/render-junit.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { httpTargetFor, isLoopback } from '../../load/http-target.js';
@@ -29,6 +30,7 @@ export interface RunArgs {
   'dry-run'?: boolean;
   yes?: boolean;
   lockstep?: boolean;
+  junit?: string;
 }
 
 function progressLine(p: Progress): string {
@@ -87,6 +89,10 @@ export async function runCommand(a: RunArgs): Promise<number> {
   writeFileSync(join(dir, 'report.json'), renderJson(r));
   writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
   writeFileSync(join(dir, 'report.html'), renderHtml(r));
+  if (a.junit) {
+    mkdirSync(dirname(a.junit), { recursive: true });
+    writeFileSync(a.junit, renderJunit(r));
+  }
   process.stdout.write(`${summary(r, dir)}\n`);
   return r.thresholds.some((t) => !t.ok) ? EXIT.THRESHOLD_FAILED : EXIT.OK;
 }
@@ -104,6 +110,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('endpoint', { type: 'string', describe: 'Endpoint id (default: the scenario\'s endpoint.id)' })
       .option('lockstep', { type: 'boolean', describe: 'With --target of `serve --clock manual`: step its clock from the runner (virtual time)' })
       .option('dry-run', { type: 'boolean', describe: 'Print the plan (requests per operation, peak rates against the limits, worker-seconds) and stop' })
+      .option('junit', { type: 'string', describe: 'Also write the thresholds as JUnit XML to this file (one test case each)' })
       .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
   handler: async (a) => {
     const code = await runCommand(a);

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { CallOptions, ClientResponse } from '../client.js';
+import { compileTemplate } from './template.js';
 import type { BehaviourEnv } from './types.js';
 
 const ms = z.number().int().nonnegative();
@@ -42,18 +43,16 @@ export const commonFields = {
 
 export type Payload = z.infer<typeof payloadSchema>;
 
-/** Builds request bodies from the template; the size in bytes is measured once per flow. */
+/** Builds request bodies from the template (compiled once, see template.ts); the size in bytes is measured once per flow. */
 export function bodyBuilder(p: Payload, flow: string, extra: Record<string, unknown> = {}): { body(seq: number): Record<string, unknown>; bytes: number } {
   const input: Record<string, unknown> = { ...p.input };
   if (p.sim) input.sim = p.sim;
   if (p.padBytes) input.pad = 'x'.repeat(p.padBytes);
   const base: Record<string, unknown> = { input, ...extra };
   if (p.policy) base.policy = p.policy;
-  const text = JSON.stringify(base);
-  const bytes = Buffer.byteLength(text);
-  if (!text.includes('{{')) return { body: () => base, bytes };
-  const pre = text.replaceAll('{{flow}}', flow.replaceAll('"', ''));
-  return { body: (seq) => JSON.parse(pre.replaceAll('{{seq}}', String(seq))) as Record<string, unknown>, bytes };
+  // The size of the template itself: the same for every session (payload limits, reports).
+  const bytes = Buffer.byteLength(JSON.stringify(base));
+  return { body: compileTemplate(base, flow.replaceAll('"', '')), bytes };
 }
 
 export function callOptions(spec: { on429: CallOptions['on429'] }, env: BehaviourEnv): Omit<CallOptions, 'arrival'> {

@@ -44,11 +44,9 @@ export function defineBehaviour<S extends z.ZodType>(kind: BehaviourKind<S>): Be
   return kind;
 }
 
-/** Sends through the client; the answer is dropped if the session already ended. */
+/** Sends through the client; the answer is dropped if the session already ended (checked by the client: no closure per call). */
 export function call(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, req: TargetRequest & { bodyBytes?: number }, cb: (r: ClientResponse) => void): void {
   const arrival = s.first;
   s.first = false;
-  env.client.call(req, o, arrival, (r) => {
-    if (!s.done) cb(r);
-  });
+  env.client.call(req, o, arrival, cb, s);
 }
