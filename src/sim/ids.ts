@@ -14,41 +14,54 @@ const HEX = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 const DASH = 45;
 /** Length of `-u1`. */
 const SUFFIX = 3;
+/** `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx-u1` */
+const ID_LENGTH = 39;
+const SYNC = 'sync-';
 
 export class JobIds {
-  private readonly codes: number[] = [];
+  /** Character codes of a plain id and of a `sync-` id, rewritten in place for each new id. */
+  private readonly plain: number[] = new Array<number>(ID_LENGTH).fill(0);
+  private readonly sync: number[] = new Array<number>(SYNC.length + ID_LENGTH).fill(0);
   private readonly mask: number;
   private seq = 0;
+  /** The last id made, and its sequence number: `seqOf` of a fresh id skips parsing. */
+  private lastId = '';
+  private lastSeq = -1;
 
   constructor(private readonly rng: RandomStream) {
     this.mask = rng.int32() >>> 0;
+    for (let i = 0; i < SYNC.length; i++) this.sync[i] = SYNC.charCodeAt(i);
+    for (const codes of [this.plain, this.sync]) {
+      const o = codes.length - ID_LENGTH;
+      for (const at of [8, 13, 18, 23, 36]) codes[o + at] = DASH;
+      codes[o + 14] = 52; // version 4
+      codes[o + 37] = 117; // "u1"
+      codes[o + 38] = 49;
+    }
   }
 
   /** A new id; its sequence number is `seqOf(id)`. */
   next(sync: boolean): string {
-    const codes = this.codes;
+    const codes = sync ? this.sync : this.plain;
+    const o = codes.length - ID_LENGTH;
     const rng = this.rng;
-    codes.length = 0;
-    if (sync) codes.push(115, 121, 110, 99, DASH); // "sync-"
     const a = rng.int32();
     const b = rng.int32();
     const c = rng.int32();
-    this.hex(a, 8);
-    codes.push(DASH);
-    this.hex(b >>> 16, 4);
-    codes.push(DASH, 52); // version 4
-    this.hex(b, 3);
-    codes.push(DASH, HEX[8 + ((c >>> 30) & 3)]!); // variant 10xx
-    this.hex(c >>> 16, 3);
-    codes.push(DASH);
-    this.hex(c, 4);
-    this.hex((this.seq++ ^ this.mask) >>> 0, 8);
-    codes.push(DASH, 117, 49); // "-u1"
-    return String.fromCharCode.apply(null, codes);
+    hex(codes, o, a, 8);
+    hex(codes, o + 9, b >>> 16, 4);
+    hex(codes, o + 15, b, 3);
+    codes[o + 19] = HEX[8 + ((c >>> 30) & 3)]!; // variant 10xx
+    hex(codes, o + 20, c >>> 16, 3);
+    hex(codes, o + 24, c, 4);
+    this.lastSeq = this.seq++;
+    hex(codes, o + 28, (this.lastSeq ^ this.mask) >>> 0, 8);
+    return (this.lastId = String.fromCharCode.apply(null, codes));
   }
 
   /** The sequence number an id of this run carries, or -1 when it cannot be one of ours. */
   seqOf(id: string): number {
+    if (id === this.lastId) return this.lastSeq;
     const end = id.length - SUFFIX;
     if (end < 8) return -1;
     let x = 0;
@@ -61,8 +74,9 @@ export class JobIds {
     const seq = (x ^ this.mask) >>> 0;
     return seq < this.seq ? seq : -1;
   }
+}
 
-  private hex(x: number, digits: number): void {
-    for (let i = digits - 1; i >= 0; i--) this.codes.push(HEX[(x >>> (i * 4)) & 15]!);
-  }
+/** Writes the low `digits` hex digits of `x` at `codes[at…]`, most significant first. */
+function hex(codes: number[], at: number, x: number, digits: number): void {
+  for (let i = digits - 1; i >= 0; i--) codes[at++] = HEX[(x >>> (i * 4)) & 15]!;
 }
