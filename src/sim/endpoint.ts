@@ -10,14 +10,14 @@ import { ExpiryLanes } from './expiry-lanes.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { TtlSweep } from './ttl-sweep.js';
-import { isTerminal, type Job, type JobStatus, type JobWaiter } from './job.js';
+import { extras, isTerminal, newJob, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
 import type { RandomSource } from './random.js';
-import { decide, requestCountTarget } from './scaler.js';
+import { decide, requestCountTarget, type ScaleDecision } from './scaler.js';
 import type { Scheduler, Timer } from './scheduler.js';
-import { Workload, type ExecutionPlan, type SimDirectives } from './workload.js';
+import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler, type WebhookSender } from './webhooks.js';
 import type { Worker } from './worker.js';
 import { WorkerPool } from './worker-pool.js';
@@ -53,6 +53,7 @@ export class Endpoint {
   private readonly ttlSweep: TtlSweep;
   private scaleTimer: Timer | undefined;
   private scaling = false;
+  private readonly decision: ScaleDecision = { add: 0, recheckAtMs: undefined };
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
 
   constructor(
@@ -106,15 +107,10 @@ export class Endpoint {
   submit(s: Submission): Job {
     const now = this.sched.nowMs;
     const ttlMs = s.ttlMs ?? DEFAULT_TTL_MS;
-    const j: Job = {
-      id: s.id, kind: s.kind, status: 'IN_QUEUE', input: s.input, webhook: s.webhook, s3Config: s.s3Config,
-      lowPriority: s.lowPriority ?? false, executionTimeoutMs: s.executionTimeoutMs ?? this.cfg.executionTimeoutMs,
-      ttlMs, directives: s.directives, submittedAtMs: now, enqueuedAtMs: now, startedAtMs: undefined,
-      finishedAtMs: undefined, delayTimeMs: undefined, executionTimeMs: undefined, workerId: undefined,
-      output: undefined, error: undefined, retries: 0, crashed: false, streamBuffer: undefined, chunksDone: 0,
-      retentionOverrideMs: undefined, expiresAtMs: now + ttlMs, gone: false, worker: undefined,
-      endTimer: undefined, plan: undefined, ttlTimer: undefined, waiters: undefined, prev: undefined, next: undefined, queued: false,
-    };
+    const j = newJob(s.id, this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, s.lowPriority ?? false,
+      s.executionTimeoutMs ?? this.cfg.executionTimeoutMs, ttlMs, now);
+    if (s.webhook !== undefined) extras(j).webhook = s.webhook;
+    if (s.directives !== undefined) extras(j).directives = s.directives;
     this.watchTtl(j);
     this.jobs.add(j);
     if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: j.lowPriority });
@@ -143,7 +139,7 @@ export class Endpoint {
   retry(j: Job): boolean {
     if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
     j.status = 'IN_QUEUE';
-    j.output = j.error = j.workerId = j.delayTimeMs = j.executionTimeMs = j.startedAtMs = j.finishedAtMs = undefined;
+    j.output = j.error = j.workerId = j.delayTimeMs = j.executionTimeMs = j.startedAtMs = undefined;
     j.chunksDone = 0;
     j.crashed = false;
     j.enqueuedAtMs = this.sched.nowMs;
@@ -171,12 +167,13 @@ export class Endpoint {
   /** `/status?ttl=`: the result is dropped `ms` from now (terminal) or from completion; it never extends retention. */
   setResultTtl(j: Job, ms: number): void {
     if (!isTerminal(j.status)) {
-      j.retentionOverrideMs = Math.min(ms, j.retentionOverrideMs ?? ms);
+      const x = extras(j);
+      x.retentionOverrideMs = Math.min(ms, x.retentionOverrideMs ?? ms);
       return;
     }
     const at = this.sched.nowMs + ms;
     if (at >= j.expiresAtMs) return;
-    this.sched.cancel(j.ttlTimer);
+    this.sched.cancel(j.x?.ttlTimer);
     // ttl=0: gone now, not at the next scheduler step (a manual clock may not step for a while).
     if (ms === 0) return this.expire(j, 'retention');
     j.expiresAtMs = at;
@@ -189,11 +186,11 @@ export class Endpoint {
     const n = this.chunkCount(j);
     if (n > 1) {
       const done = j.chunksDone;
-      for (let i = (j.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.directives));
-      j.streamBuffer = new Array(done);
-    } else if (j.status === 'COMPLETED' && !j.streamBuffer) {
+      for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.x?.directives));
+      extras(j).streamBuffer = new Array(done);
+    } else if (j.status === 'COMPLETED' && !j.x?.streamBuffer) {
       items.push(j.output);
-      j.streamBuffer = [];
+      extras(j).streamBuffer = [];
     }
     return items;
   }
@@ -201,7 +198,7 @@ export class Endpoint {
   /** True when `/stream` has nothing new and the job can still produce something. */
   streamIdle(j: Job): boolean {
     if (isTerminal(j.status)) return false;
-    return this.chunkCount(j) <= 1 || j.chunksDone <= (j.streamBuffer?.length ?? 0);
+    return this.chunkCount(j) <= 1 || j.chunksDone <= (j.x?.streamBuffer?.length ?? 0);
   }
 
   health(): HealthBody {
@@ -214,11 +211,12 @@ export class Endpoint {
 
   /** Holds `w` until the job changes. */
   wait(j: Job, w: JobWaiter): void {
-    (j.waiters ??= []).push(w);
+    (extras(j).waiters ??= []).push(w);
   }
 
   unwait(j: Job, w: JobWaiter): void {
-    if (j.waiters) j.waiters = j.waiters.filter((x) => x !== w);
+    const x = j.x;
+    if (x?.waiters) x.waiters = x.waiters.filter((v) => v !== w);
   }
 
   // ---------------------------------------------------------------- internals
@@ -235,10 +233,10 @@ export class Endpoint {
   private scale(): void {
     if (this.scaling) return;
     this.scaling = true;
-    let d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool);
+    const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool, this.decision);
     while (d.add > 0) {
       this.pool.start();
-      d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool);
+      decide(this.cfg, this.sched.nowMs, this.queue, this.pool, d);
     }
     this.scaling = false;
     if (d.recheckAtMs !== undefined && (!this.scaleTimer || this.scaleTimer.idx < 0 || this.scaleTimer.atMs > d.recheckAtMs)) {
@@ -248,11 +246,11 @@ export class Endpoint {
   }
 
   private chunkCount(j: Job): number {
-    return j.directives?.chunks ?? this.cfg.workload.chunks;
+    return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
   }
 
   private progressOutput(j: Job): unknown {
-    return this.workload.chunk(j.chunksDone, this.chunkCount(j), j.directives);
+    return this.workload.chunk(j.chunksDone, this.chunkCount(j), j.x?.directives);
   }
 
   private start(w: Worker, j: Job): void {
@@ -264,30 +262,30 @@ export class Endpoint {
     j.startedAtMs = now;
     j.delayTimeMs = now - j.enqueuedAtMs;
     if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: j.id, workerId: w.id, delayTimeMs: j.delayTimeMs });
-    const plan = this.workload.plan(j.directives, j.crashed);
+    const plan = this.workload.plan(j.x?.directives, j.crashed);
     if (plan.crashAfterMs !== undefined && plan.crashAfterMs < j.executionTimeoutMs) {
       j.endTimer = this.sched.after(plan.crashAfterMs, () => this.crash(j));
     } else if (plan.durationMs > j.executionTimeoutMs) {
       j.endTimer = this.sched.after(j.executionTimeoutMs, () =>
         this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${j.executionTimeoutMs} ms exceeded`));
     } else {
-      j.plan = plan;
+      j.planError = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
       j.endTimer = this.sched.after(plan.durationMs, this.onComplete, j);
     }
-    if (plan.chunks > 1) this.scheduleChunk(j, plan, 1);
+    if (plan.chunks > 1) this.scheduleChunk(j, plan.durationMs, plan.chunks, 1);
   }
 
   /** Chunk `i` of a streaming job lands at start + duration × i / chunks. */
-  private scheduleChunk(j: Job, plan: ExecutionPlan, i: number): void {
-    if (i >= plan.chunks) return; // the last chunk lands with completion
-    const at = j.startedAtMs! + Math.floor((plan.durationMs * i) / plan.chunks);
+  private scheduleChunk(j: Job, durationMs: number, chunks: number, i: number): void {
+    if (i >= chunks) return; // the last chunk lands with completion
+    const at = j.startedAtMs! + Math.floor((durationMs * i) / chunks);
     const startedAt = j.startedAtMs;
     this.sched.at(at, () => {
       if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt) return;
       j.chunksDone = i;
       if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, chunk: i });
       this.notify(j, 'chunk');
-      this.scheduleChunk(j, plan, i + 1);
+      this.scheduleChunk(j, durationMs, chunks, i + 1);
     });
   }
 
@@ -296,16 +294,15 @@ export class Endpoint {
   /** Arms the ttl deadline: the shared sweep for the default ttl, a timer of its own otherwise. */
   private watchTtl(j: Job): void {
     if (j.ttlMs === this.ttlSweep.ttlMs) this.ttlSweep.watch();
-    else if (!j.ttlTimer || j.ttlTimer.idx < 0) j.ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
+    else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
   }
-  private readonly onComplete = (j: Job): void => this.complete(j, j.plan!);
-
-  private complete(j: Job, plan: ExecutionPlan): void {
-    j.plan = undefined;
-    if (plan.failed) return this.finish(j, 'FAILED', undefined, plan.error);
-    j.chunksDone = plan.chunks;
-    this.finish(j, 'COMPLETED', this.workload.output(j.input, j.directives), undefined);
-  }
+  private readonly onComplete = (j: Job): void => {
+    const error = j.planError;
+    j.planError = undefined;
+    if (error !== undefined) return this.finish(j, 'FAILED', undefined, error);
+    j.chunksDone = this.chunkCount(j);
+    this.finish(j, 'COMPLETED', this.workload.output(j.input, j.x?.directives), undefined);
+  };
 
   /** The worker dies mid-job: the job goes back to the front of the queue; the worker restarts. */
   private crash(j: Job): void {
@@ -319,7 +316,7 @@ export class Endpoint {
     j.enqueuedAtMs = this.sched.nowMs;
     j.workerId = j.startedAtMs = j.delayTimeMs = undefined;
     j.chunksDone = 0;
-    j.streamBuffer = undefined;
+    if (j.x) j.x.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'crash' });
     // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
     // must be this job (it keeps its turn), not the one behind it.
@@ -332,21 +329,23 @@ export class Endpoint {
     const now = this.sched.nowMs;
     const w = this.stopRun(j);
     j.status = status;
-    j.finishedAtMs = now;
     if (j.startedAtMs !== undefined) j.executionTimeMs = now - j.startedAtMs;
     j.output = output;
     j.error = error;
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
     if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: j.id, status, delayTimeMs: j.delayTimeMs, executionTimeMs: j.executionTimeMs });
-    const retention = j.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
+    const retention = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
     if (now + retention < j.expiresAtMs) {
-      this.sched.cancel(j.ttlTimer);
-      j.ttlTimer = undefined;
+      if (j.x) {
+        this.sched.cancel(j.x.ttlTimer);
+        j.x.ttlTimer = undefined;
+      }
       j.expiresAtMs = now + retention;
       this.lanes.add(j, retention);
     }
-    if (j.webhook) this.webhooks.deliver(this.id, j.id, j.webhook, { ...statusBody(j, now), input: j.input, webhook: j.webhook });
+    const webhook = j.x?.webhook;
+    if (webhook) this.webhooks.deliver(this.id, j.id, webhook, { ...statusBody(j, now), input: j.input, webhook });
     this.notify(j, 'terminal');
     this.reuse(w);
     this.dispatch();
@@ -387,7 +386,7 @@ export class Endpoint {
   private remove(j: Job): void {
     this.queue.remove(j);
     const w = this.stopRun(j);
-    this.sched.cancel(j.ttlTimer);
+    this.sched.cancel(j.x?.ttlTimer);
     j.gone = true;
     this.jobs.delete(j);
     this.notify(j, 'gone');
@@ -395,10 +394,11 @@ export class Endpoint {
   }
 
   private notify(j: Job, change: 'chunk' | 'terminal' | 'gone'): void {
-    const ws = j.waiters;
-    if (!ws) return;
-    j.waiters = undefined;
+    const x = j.x;
+    const ws = x?.waiters;
+    if (!x || !ws) return;
+    x.waiters = undefined;
     const keep = ws.filter((w) => !w.update(change));
-    if (keep.length) j.waiters = j.waiters ? keep.concat(j.waiters) : keep;
+    if (keep.length) x.waiters = x.waiters ? keep.concat(x.waiters) : keep;
   }
 }

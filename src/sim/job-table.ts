@@ -31,8 +31,13 @@ export class JobTable {
     return this.get(id) !== undefined;
   }
 
+  /** The sequence number of an id (see ids.ts). */
+  seqOf(id: string): number {
+    return this.ids.seqOf(id);
+  }
+
   add(j: Job): void {
-    const i = this.ids.seqOf(j.id) - this.base;
+    const i = j.seq - this.base;
     if (i < this.head) throw new Error(`job ${j.id} is older than the table`);
     while (this.slots.length < i) this.slots.push(undefined);
     this.slots[i] = j;
@@ -40,7 +45,7 @@ export class JobTable {
   }
 
   delete(j: Job): void {
-    const i = this.ids.seqOf(j.id) - this.base;
+    const i = j.seq - this.base;
     if (this.slots[i] !== j) return;
     this.slots[i] = undefined;
     this.count--;

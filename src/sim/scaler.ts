@@ -19,15 +19,21 @@ export interface ScaleDecision {
   recheckAtMs: number | undefined;
 }
 
-export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool: WorkerPool): ScaleDecision {
+/** Decides into `out` (reused: this runs on every dispatch) and returns it. */
+export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool: WorkerPool, out: ScaleDecision): ScaleDecision {
+  out.recheckAtMs = undefined;
   const room = cfg.workersMax - pool.total;
   let add = Math.max(0, cfg.workersMin - pool.total);
   if (queue.normalLength > 0 && pool.live === 0 && add === 0) add = 1;
-  if (room <= add) return { add: Math.max(0, Math.min(add, room)), recheckAtMs: undefined };
+  if (room <= add) {
+    out.add = Math.max(0, Math.min(add, room));
+    return out;
+  }
 
   if (cfg.scaler.type === 'REQUEST_COUNT') {
     const target = requestCountTarget(cfg, queue, pool);
-    return { add: Math.min(room, Math.max(add, target - pool.total)), recheckAtMs: undefined };
+    out.add = Math.min(room, Math.max(add, target - pool.total));
+    return out;
   }
 
   // QUEUE_DELAY: walk the normal queue from the oldest job while jobs are overdue.
@@ -42,8 +48,9 @@ export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool
   }
   const extra = Math.max(0, overdue - pool.counts.initializing);
   add = Math.min(room, Math.max(add, extra));
-  const recheckAtMs = j && j.enqueuedAtMs > edge ? j.enqueuedAtMs + thresholdMs : undefined;
-  return { add, recheckAtMs };
+  out.add = add;
+  out.recheckAtMs = j && j.enqueuedAtMs > edge ? j.enqueuedAtMs + thresholdMs : undefined;
+  return out;
 }
 
 export function requestCountTarget(cfg: EndpointConfig, queue: JobQueue, pool: WorkerPool): number {

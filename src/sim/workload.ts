@@ -32,9 +32,11 @@ function intIn(v: unknown, min: number, max: number): boolean {
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 }
 
+const NO_DIRECTIVES: DirectiveResult = { ok: true, directives: undefined };
+
 /** Validates `input.sim`; the field path of the first problem comes back on failure. */
 export function parseDirectives(input: unknown): DirectiveResult {
-  if (!isObject(input) || !('sim' in input)) return { ok: true, directives: undefined };
+  if (!isObject(input) || !('sim' in input)) return NO_DIRECTIVES;
   const sim = input.sim;
   if (!isObject(sim)) return { ok: false, field: 'input.sim', reason: 'must be an object' };
   for (const k of Object.keys(sim)) {
@@ -67,23 +69,26 @@ export interface ExecutionPlan {
 export const DEFAULT_FAILURE = 'simulated failure';
 
 export class Workload {
+  private readonly last: ExecutionPlan = { durationMs: 0, failed: false, error: undefined, chunks: 1, crashAfterMs: undefined };
+
   constructor(
     private readonly cfg: EndpointConfig,
     private readonly duration: Sampler,
     private readonly failures: RandomStream,
   ) {}
 
-  plan(d: SimDirectives | undefined, crashUsed: boolean): ExecutionPlan {
+  /** The plan of a run; the object is reused by the next call (read it at once). */
+  plan(d: SimDirectives | undefined, crashUsed: boolean): Readonly<ExecutionPlan> {
+    const p = this.last;
     const durationMs = d?.durationMs ?? this.duration();
     const modelFails = this.cfg.workload.failureProbability > 0 && this.failures.next() < this.cfg.workload.failureProbability;
     const fail = d?.fail ?? modelFails;
-    return {
-      durationMs,
-      failed: fail !== false,
-      error: fail === false ? undefined : typeof fail === 'string' ? fail : DEFAULT_FAILURE,
-      chunks: d?.chunks ?? this.cfg.workload.chunks,
-      crashAfterMs: d?.crash && !crashUsed ? Math.floor(durationMs / 2) : undefined,
-    };
+    p.durationMs = durationMs;
+    p.failed = fail !== false;
+    p.error = fail === false ? undefined : typeof fail === 'string' ? fail : DEFAULT_FAILURE;
+    p.chunks = d?.chunks ?? this.cfg.workload.chunks;
+    p.crashAfterMs = d?.crash && !crashUsed ? Math.floor(durationMs / 2) : undefined;
+    return p;
   }
 
   /** Total output bytes when the output is synthetic, else undefined (echo or explicit output). */
