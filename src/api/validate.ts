@@ -4,6 +4,7 @@
  * their own); unknown `policy` and `s3Config` keys are errors.
  */
 import type { Submission } from '../sim/endpoint.js';
+import type { JobKind } from '../sim/events.js';
 import { parseDirectives } from '../sim/workload.js';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; reason: string };
@@ -15,14 +16,20 @@ const fail = (field: string, reason: string): { ok: false; field: string; reason
 
 export type JobFields = Omit<Submission, 'kind' | 'id'>;
 
-export function checkJobBody(body: unknown): Checked<JobFields> {
+/**
+ * Checks a `/run` or `/runsync` body. The submission comes back with an empty `id` for
+ * `createJob` to fill in (one object per request: this runs at millions per second).
+ */
+export function checkJobBody(body: unknown, kind: JobKind): Checked<Submission> {
   if (!isObject(body)) return fail('body', 'must be a JSON object with an "input" object');
   if (!('input' in body) || body.input === undefined) return fail('input', 'is required');
   if (!isObject(body.input)) return fail('input', 'must be an object');
-  const out: JobFields = { input: body.input };
   const d = parseDirectives(body.input);
   if (!d.ok) return fail(d.field, d.reason);
-  out.directives = d.directives;
+  const out: Submission = {
+    kind, id: '', input: body.input, webhook: undefined, s3Config: undefined, lowPriority: undefined,
+    executionTimeoutMs: undefined, ttlMs: undefined, directives: d.directives,
+  };
   if (body.webhook !== undefined) {
     if (typeof body.webhook !== 'string' || !isHttpUrl(body.webhook)) return fail('webhook', 'must be an http or https URL');
     out.webhook = body.webhook;

@@ -32,7 +32,7 @@ function request(ctx: RouteContext, kind: Kind): void {
   if (maxTok !== undefined && (!Number.isInteger(maxTok) || (maxTok as number) < 1 || (maxTok as number) > MAX_COMPLETION_TOKENS))
     return ctx.respond(badField('max_tokens', `must be an integer from 1 to ${MAX_COMPLETION_TOKENS}`));
   const route = kind === 'chat' ? '/v1/chat/completions' : '/v1/completions';
-  const j = createJob(ctx, 'openai', { input: { openai_route: route, openai_input: o } });
+  const j = createJob(ctx, { kind: 'openai', id: '', input: { openai_route: route, openai_input: o } });
   if (!j) return;
   const answer = () => reply(ctx, j, kind, o, (maxTok as number | undefined) ?? DEFAULT_COMPLETION_TOKENS);
   hold(ctx, { job: j, waitMs: j.executionTimeoutMs + 1, ready: (c) => c === 'terminal', answer });

@@ -1,8 +1,7 @@
 /** `/run` and `/runsync` (spec §4, FACTS): validation, queue throttling, job creation, the sync hold. */
-import type { JobKind } from '../../sim/events.js';
 import type { Job } from '../../sim/job.js';
 import { isTerminal } from '../../sim/job.js';
-import type { JobFields } from '../validate.js';
+import type { Submission } from '../../sim/endpoint.js';
 import { checkJobBody, intParam } from '../validate.js';
 import { badField, limited } from '../errors.js';
 import type { RouteContext } from '../context.js';
@@ -11,21 +10,23 @@ import { hold } from '../hold.js';
 /** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
 export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as const;
 
-/** Creates a job unless the queue is throttled; answers the error itself and returns undefined. */
-export function createJob(ctx: RouteContext, kind: JobKind, fields: JobFields): Job | undefined {
+/** Creates a job (giving it its id) unless the queue is throttled; answers the error itself and returns undefined. */
+export function createJob(ctx: RouteContext, s: Submission): Job | undefined {
+  const kind = s.kind;
   const { ep, sim } = ctx;
   if (ep.limits.queueFull(ep.queue.length, ep.cfg.workersMax)) {
     ep.limited(kind === 'runsync' ? 'runsync' : kind, 'queue');
     ctx.respond(limited('queue', kind));
     return undefined;
   }
-  return ep.submit({ kind, id: sim.newJobId(kind === 'runsync'), ...fields });
+  s.id = sim.newJobId(kind === 'runsync');
+  return ep.submit(s);
 }
 
 export function run(ctx: RouteContext): void {
-  const c = checkJobBody(ctx.body);
+  const c = checkJobBody(ctx.body, 'run');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
-  const j = createJob(ctx, 'run', c.value);
+  const j = createJob(ctx, c.value);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
   if (j) ctx.respond({ status: 200, body: { id: j.id, status: 'IN_QUEUE' } });
 }
@@ -33,9 +34,9 @@ export function run(ctx: RouteContext): void {
 export function runsync(ctx: RouteContext): void {
   const w = intParam(ctx.req.query?.wait, 'wait', SYNC_WAIT.minMs, SYNC_WAIT.maxMs);
   if (!w.ok) return ctx.respond(badField(w.field, w.reason));
-  const c = checkJobBody(ctx.body);
+  const c = checkJobBody(ctx.body, 'runsync');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
-  const j = createJob(ctx, 'runsync', c.value);
+  const j = createJob(ctx, c.value);
   if (!j) return;
   holdUntilTerminal(ctx, j, w.value ?? SYNC_WAIT.defaultMs);
 }
