@@ -3,7 +3,11 @@
  * own process), the highest open-model rate whose arrivals go out with p99 send lag under 1 ms
  * and are all answered, next to autocannon's closed-model maximum against the same server in the
  * same run (target: open ≥ 0.7 × closed). Send lag is measured in fractional ms: intended time
- * of each arrival → the moment the runner hands its request to undici. Usage:
+ * of each arrival → the moment the runner hands its request to undici.
+ *
+ * On a shared machine the operating system alone stalls any process for a few ms now and then;
+ * the floor (p99 lag at 500/s, where the generator is idle) is printed first, and a second figure
+ * takes "held" as p99 ≤ floor + 1 ms. Usage:
  *   node dist/bench/runner-http.js [secondsPerStep=3]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -35,9 +39,11 @@ function startServer(): Promise<{ url: string; child: ChildProcess }> {
 /** A HttpTarget that measures how late each scheduled event (an arrival: the send) runs. */
 class LagTarget extends HttpTarget {
   readonly lags: number[] = [];
+  readonly times: number[] = [];
   override at(atMs: number, fn: () => void): void {
     super.at(atMs, () => {
       this.lags.push(this.now() - atMs);
+      this.times.push(atMs);
       fn();
     });
   }
@@ -50,20 +56,28 @@ interface Step {
   answered: number;
   intended: number;
   ok: boolean;
+  /** All answered and p99 within `floor + 1 ms`. */
+  okOverFloor: boolean;
 }
 
-async function openModel(url: string, ratePerSec: number, seconds: number, connections: number): Promise<Step> {
+export async function openModel(url: string, ratePerSec: number, seconds: number, connections: number, floorMs = 0): Promise<Step> {
   const sc = scenarioSchema.parse({
     name: 'http-generator', durationMs: seconds * 1000, drainMs: 5000, endpoint: { id: 'ep' },
     traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health', timeoutMs: 5000 } }],
   });
   let t: LagTarget | undefined;
   const r = await runScenario(sc, { target: () => (t = new LagTarget(`${url}/v2`, { url: `${url}/v2`, apiKey: 'k', endpointId: 'ep', connections })) });
+  if (process.env.LAGDEBUG) {
+    const per: Record<number, number> = {};
+    t!.lags.forEach((l, i) => { const s = Math.floor(t!.times[i]! / 250); per[s] = Math.max(per[s] ?? 0, +l.toFixed(2)); });
+    console.log('max lag per 250 ms', JSON.stringify(per));
+  }
   const lags = t!.lags.sort((a, b) => a - b);
   const p99 = lags[Math.floor(lags.length * 0.99)] ?? 0;
   const answered = r.operations.health?.byStatus['200'] ?? 0;
   const intended = r.arrivals.intended;
-  return { ratePerSec, p99LagMs: +p99.toFixed(3), maxLagMs: +(lags.at(-1) ?? 0).toFixed(3), answered, intended, ok: p99 < 1 && answered >= intended * 0.999 };
+  const all = answered >= intended * 0.999;
+  return { ratePerSec, p99LagMs: +p99.toFixed(3), maxLagMs: +(lags.at(-1) ?? 0).toFixed(3), answered, intended, ok: p99 < 1 && all, okOverFloor: p99 <= floorMs + 1 && all };
 }
 
 async function closedModel(url: string, connections: number, seconds: number): Promise<number> {
@@ -78,16 +92,22 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const closed = Math.max(await closedModel(url, 10, seconds), await closedModel(url, 64, seconds));
     console.log(`autocannon closed model (max of 10 and 64 connections): ${closed} requests/s`);
+    await openModel(url, 2000, 2, 64); // warm-up (JIT, sockets), not counted
+    const floor = (await openModel(url, 500, seconds, 64)).p99LagMs;
+    console.log(`floor: p99 send lag at 500/s (the generator idle; what the machine's scheduling costs) ${floor} ms`);
     // Rates as fractions of the closed-model maximum; the highest that holds is the figure.
     let best: Step | undefined;
-    for (const f of [0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]) {
-      const s = await openModel(url, Math.round((closed * f) / 100) * 100, seconds, 64);
-      console.log(`  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (max ${s.maxLagMs}), ${s.answered}/${s.intended} answered → ${s.ok ? 'held' : 'not held'}`);
+    let bestOverFloor: Step | undefined;
+    for (const f of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]) {
+      const s = await openModel(url, Math.round((closed * f) / 100) * 100, seconds, 64, floor);
+      console.log(`  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (max ${s.maxLagMs}), ${s.answered}/${s.intended} answered → ${s.ok ? 'held' : s.okOverFloor ? 'held over the floor' : 'not held'}`);
       if (s.ok) best = s;
-      else if (best) break;
+      if (s.okOverFloor) bestOverFloor = s;
+      if (!s.okOverFloor && s.p99LagMs > floor + 20) break;
     }
-    const ratio = best ? best.ratePerSec / closed : 0;
-    console.log(`open-model maximum with p99 send lag < 1 ms: ${best?.ratePerSec ?? 0} requests/s = ${ratio.toFixed(2)} × autocannon (target ≥ 0.7)`);
+    const ratio = (s: Step | undefined) => ((s?.ratePerSec ?? 0) / closed).toFixed(2);
+    console.log(`open-model maximum with p99 send lag < 1 ms: ${best?.ratePerSec ?? 0} requests/s = ${ratio(best)} × autocannon (target ≥ 0.7)`);
+    console.log(`open-model maximum with p99 send lag ≤ floor + 1 ms (${(floor + 1).toFixed(2)} ms): ${bestOverFloor?.ratePerSec ?? 0} requests/s = ${ratio(bestOverFloor)} × autocannon`);
   } finally {
     child.kill('SIGTERM');
   }

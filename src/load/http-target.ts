@@ -5,9 +5,13 @@
  * deployment does not say which limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
 import { Pool } from 'undici';
+import { Exchange, parseSse } from './http-exchange.js';
 import { Scheduler } from '../sim/scheduler.js';
 import type { Scenario } from './scenario-schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
+
+/** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
+const SWEEP_MS = 25;
 
 export interface HttpTargetOptions {
   /** Base URL up to `/v2` (added when missing), e.g. `http://127.0.0.1:8080/v2`. */
@@ -50,10 +54,12 @@ export class HttpTarget implements Target {
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private wake: (() => void) | undefined;
   inFlight = 0;
+  private readonly open = new Set<Exchange>();
 
   constructor(readonly url: string, opts: HttpTargetOptions) {
     const { origin, prefix } = splitBase(opts.url);
-    this.pool = new Pool(origin, { connections: opts.connections ?? 64, pipelining: 1, keepAliveTimeout: 30_000 });
+    // undici's own header/body timeouts are off: held answers may take 300 s; the client timeout is ours.
+    this.pool = new Pool(origin, { connections: opts.connections ?? 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.causesReported = opts.causesReported ?? false;
@@ -71,36 +77,23 @@ export class HttpTarget implements Target {
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
-    const ac = new AbortController();
-    let finished = false;
-    const finish = (r: TargetResponse) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timeout);
+    const x = new Exchange(this.now() + req.timeoutMs, (ex, r) => {
+      if (ex.finished) return;
+      ex.finished = true;
+      this.open.delete(ex);
       this.inFlight--;
       done(r);
       this.wake?.();
-    };
-    const timeout = setTimeout(() => {
-      ac.abort();
-      finish({ status: 0, timedOut: true });
-    }, req.timeoutMs);
+    });
     this.inFlight++;
-    this.pool
-      .request({ method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? undefined : JSON.stringify(req.body), signal: ac.signal })
-      .then(async (res) => {
-        const text = await res.body.text();
-        const ct = String(res.headers['content-type'] ?? '');
-        if (ct.includes('text/event-stream')) return finish({ status: res.statusCode, sse: parseSse(text) });
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = text;
-        }
-        finish({ status: res.statusCode, body });
-      })
-      .catch((e: Error) => finish({ status: 0, error: e.message }));
+    this.open.add(x);
+    this.pool.dispatch({ method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? null : JSON.stringify(req.body) }, x);
+  }
+
+  /** Client timeouts: one sweep over the open requests every SWEEP_MS instead of a timer each. */
+  private sweep(): void {
+    const now = this.now();
+    for (const x of this.open) if (x.deadlineMs <= now) x.timeOut();
   }
 
   probe(): EndpointProbe | undefined {
@@ -111,12 +104,14 @@ export class HttpTarget implements Target {
   drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     return new Promise((resolve) => {
       const ticker = setInterval(tick, 250);
+      const sweeper = setInterval(() => this.sweep(), SWEEP_MS);
       const pump = () => {
         this.timer = undefined;
         const now = this.now();
         while ((this.sched.peekMs() ?? Infinity) <= now) this.sched.step();
         if (stop() || this.now() >= hardEndMs) {
           clearInterval(ticker);
+          clearInterval(sweeper);
           this.wake = undefined;
           resolve();
           return;
@@ -146,14 +141,7 @@ export class HttpTarget implements Target {
   }
 }
 
-export function parseSse(text: string): string[] {
-  const out: string[] = [];
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const data = block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
-    if (data) out.push(data);
-  }
-  return out;
-}
+export { parseSse };
 
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
 export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string }): () => HttpTarget {
