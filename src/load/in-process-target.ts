@@ -3,6 +3,7 @@
  * time. No sockets, no timers, no wall clock: a seed fully determines the run.
  */
 import { Api } from '../api/api.js';
+import type { ApiRequest } from '../api/types.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
@@ -41,8 +42,10 @@ export class InProcessTarget implements Target {
     const sched = this.sim.sched;
     let finished = false;
     let timer: ReturnType<typeof sched.at> | undefined;
+    // The Api never changes a request, so a re-sent request object (a poll) reuses its wire form.
+    const wire = (req.wire as ApiRequest | undefined) ?? (req.wire = { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes });
     const pending = this.api.handle(
-      { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes },
+      wire as ApiRequest,
       (r) => {
         if (finished) return;
         finished = true;

@@ -11,10 +11,11 @@ import { parseSimConfig } from '../sim/config.js';
 import { Simulator } from '../sim/simulator.js';
 import { arrivalGenerator } from './arrivals/registry.js';
 import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
-import type { BehaviourEnv, Session } from './behaviours/types.js';
+import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
 import { headroom, limitsOf, queueThrottleAt } from './headroom.js';
 import { InProcessTarget } from './in-process-target.js';
+import { FlowDriver } from './flow-driver.js';
 import { Recorder, type JobOutcome } from './recorder.js';
 import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './http-webhook-receiver.js';
 import type { Scenario } from './scenario-schema.js';
@@ -77,43 +78,14 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     target.webhookUrl = receiver.url;
   }
 
-  let active = 0;
-  let generating = sc.traffic.length;
+  const live = { active: 0, generating: sc.traffic.length };
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
-    const start = behaviourSession(f.client, env);
     const gen = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
-    let seq = 0;
-    const schedule = (): void => {
-      const t = gen.next();
-      if (t === undefined || t >= sc.durationMs) {
-        generating--;
-        return;
-      }
-      // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
-      const intendedMs = target.kind === 'http' ? t : Math.floor(t);
-      target.at(t, () => {
-        rec.arrival();
-        active++;
-        const s: Session = {
-          seq: seq++, intendedMs, done: false, first: true,
-          end(outcome) {
-            if (s.done) return;
-            s.done = true;
-            active--;
-            rec.sessionEnded(f.name, outcome);
-          },
-        };
-        rec.sessionStarted(f.name);
-        const p = target.probe();
-        if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
-        start(s);
-        schedule();
-      });
-    };
-    schedule();
+    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live).schedule();
   }
+  const active = () => live.active;
 
   const tick = () => {
     const p = target.probe();
@@ -127,7 +99,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     }
     opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
   };
-  await target.drive(() => generating === 0 && active === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
+  await target.drive(() => live.generating === 0 && active() === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
   tick();
   const elapsedMs = Math.round(target.now());
   await target.close();

@@ -15,6 +15,8 @@ export interface TargetRequest {
   body?: unknown;
   /** Client-side timeout in ms: no answer by then → status 0, `timedOut`. */
   timeoutMs: number;
+  /** The target's own form of this request, kept when the same object is sent again (polls). */
+  wire?: unknown;
 }
 
 export interface TargetResponse {

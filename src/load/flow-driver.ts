@@ -1,0 +1,67 @@
+/**
+ * One flow's arrivals in the run loop: one pending arrival at a time, each starting a session
+ * of the flow's behaviour at its intended time (open model).
+ */
+import type { ArrivalGenerator } from './arrivals/types.js';
+import type { Session } from './behaviours/types.js';
+import type { Recorder } from './recorder.js';
+import type { Target } from './target.js';
+
+export interface Live {
+  /** Sessions started and not ended. */
+  active: number;
+  /** Flows whose arrival process has not ended. */
+  generating: number;
+}
+
+/**
+ * One flow's arrivals: one pending arrival at a time, each starting a session. One bound
+ * callback per flow and a small class per session (no closures per arrival: the run loop pays
+ * for allocation more than for anything else).
+ */
+export class FlowDriver {
+  private seq = 0;
+  private intendedMs = 0;
+
+  constructor(
+    readonly name: string, private readonly start: (s: Session) => void, private readonly gen: ArrivalGenerator,
+    private readonly durationMs: number, private readonly target: Target, readonly rec: Recorder, readonly live: Live,
+  ) {}
+
+  schedule(): void {
+    const t = this.gen.next();
+    if (t === undefined || t >= this.durationMs) {
+      this.live.generating--;
+      return;
+    }
+    // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
+    this.intendedMs = this.target.kind === 'http' ? t : Math.floor(t);
+    this.target.at(t, this.arrive);
+  }
+
+  private readonly arrive = (): void => {
+    const { rec, target } = this;
+    rec.arrival();
+    this.live.active++;
+    const s = new FlowSession(this, this.seq++, this.intendedMs);
+    rec.sessionStarted(this.name);
+    const p = target.probe();
+    if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
+    this.start(s);
+    this.schedule();
+  };
+}
+
+class FlowSession implements Session {
+  done = false;
+  first = true;
+
+  constructor(private readonly flow: FlowDriver, readonly seq: number, readonly intendedMs: number) {}
+
+  end(outcome: string): void {
+    if (this.done) return;
+    this.done = true;
+    this.flow.live.active--;
+    this.flow.rec.sessionEnded(this.flow.name, outcome);
+  }
+}
