@@ -3,22 +3,43 @@
  * started. Events run in `(atMs, seq)` order, `seq` being an insertion counter, so equal times keep
  * scheduling order and a seed fully determines a run.
  *
- * The heap is indexed (each timer knows its slot) so that cancelling removes the entry at once:
- * a job's ttl timer cancelled on completion must not linger for 24 virtual hours.
+ * Two structures hold pending timers:
+ * - a timing wheel for the near future (less than WHEEL_MS ahead when scheduled): one FIFO list
+ *   per millisecond slot, so insertion order is `seq` order within a slot, and a bitmap of
+ *   non-empty slots to find the next one. Job ends, expiries and arrivals land here: O(1) each,
+ *   however many jobs run at once.
+ * - an indexed binary heap for later timers (ttl deadlines, long waits).
+ * The next event is the earlier of the wheel's first slot head and the heap top. Every timer in a
+ * slot has the same `atMs` (a slot is reused only after the clock passed its previous time), and
+ * cancelling unlinks the timer at once: a job's ttl timer cancelled on completion must not linger.
  */
 export interface Timer {
   atMs: number;
   /** Insertion counter; ties on `atMs` run in this order. */
   seq: number;
-  /** Heap slot, or -1 once run or cancelled. */
+  /** Heap slot (or 0 in the wheel: see `wheel`), or -1 once run or cancelled. */
   idx: number;
   readonly fn: (arg: any) => void;
   /** Passed to `fn`: lets hot paths share one function instead of allocating a closure per event. */
   readonly arg: unknown;
+  /** In a wheel slot's list (prev/next link it) rather than the heap. */
+  wheel: boolean;
+  prev: Timer | undefined;
+  next: Timer | undefined;
 }
+
+/** Span of the wheel in ms (a power of two). */
+const WHEEL_MS = 1 << 14;
+const MASK = WHEEL_MS - 1;
+const WORDS = WHEEL_MS >>> 5;
 
 export class Scheduler {
   private heap: Timer[] = [];
+  private readonly heads: (Timer | undefined)[] = new Array<Timer | undefined>(WHEEL_MS).fill(undefined);
+  private readonly tails: (Timer | undefined)[] = new Array<Timer | undefined>(WHEEL_MS).fill(undefined);
+  /** Bit `s` set: slot `s` holds timers. */
+  private readonly used = new Int32Array(WORDS);
+  private inWheel = 0;
   private seq = 0;
   private now = 0;
   /** Events run since construction (for benchmarks and progress lines). */
@@ -29,19 +50,18 @@ export class Scheduler {
   }
 
   get pending(): number {
-    return this.heap.length;
+    return this.heap.length + this.inWheel;
   }
 
   /** Next event time, or undefined when idle. */
   peekMs(): number | undefined {
-    return this.heap[0]?.atMs;
+    return this.peek()?.atMs;
   }
 
   /** Runs `fn(arg)` at `atMs` (floored to whole ms; clamped to now: the past cannot be scheduled). */
   at<T>(atMs: number, fn: (arg: T) => void, arg?: T): Timer {
-    const t: Timer = { atMs: atMs < this.now ? this.now : Math.floor(atMs), seq: this.seq++, idx: this.heap.length, fn, arg };
-    this.heap.push(t);
-    this.up(t.idx);
+    const t: Timer = { atMs: 0, seq: 0, idx: -1, fn, arg, wheel: false, prev: undefined, next: undefined };
+    this.insert(t, atMs);
     return t;
   }
 
@@ -51,11 +71,7 @@ export class Scheduler {
    */
   again(t: Timer, atMs: number): Timer {
     if (t.idx >= 0) this.cancel(t);
-    t.atMs = atMs < this.now ? this.now : Math.floor(atMs);
-    t.seq = this.seq++;
-    t.idx = this.heap.length;
-    this.heap.push(t);
-    this.up(t.idx);
+    this.insert(t, atMs);
     return t;
   }
 
@@ -65,6 +81,10 @@ export class Scheduler {
 
   cancel(t: Timer | undefined): void {
     if (!t || t.idx < 0) return;
+    if (t.wheel) {
+      this.unlink(t);
+      return;
+    }
     const i = t.idx;
     const last = this.heap.pop()!;
     t.idx = -1;
@@ -78,31 +98,91 @@ export class Scheduler {
 
   /** Runs every event with `atMs <= untilMs`, then sets the clock to `untilMs`. */
   runUntil(untilMs: number): void {
-    while (this.heap.length > 0 && this.heap[0]!.atMs <= untilMs) this.step();
+    for (let t = this.peek(); t !== undefined && t.atMs <= untilMs; t = this.peek()) this.run(t);
     if (untilMs > this.now) this.now = untilMs;
   }
 
   /** Runs events until none is left, or `maxEvents` have run (guards against self-feeding loops). */
   runUntilIdle(maxEvents = Number.MAX_SAFE_INTEGER): void {
     let n = 0;
-    while (this.heap.length > 0 && n++ < maxEvents) this.step();
+    for (let t = this.peek(); t !== undefined && n++ < maxEvents; t = this.peek()) this.run(t);
   }
 
   /** Runs the next event; false when idle. */
   step(): boolean {
-    const top = this.heap[0];
-    if (!top) return false;
-    const last = this.heap.pop()!;
-    if (last !== top) {
-      this.heap[0] = last;
-      last.idx = 0;
-      this.down(0);
-    }
-    top.idx = -1;
-    this.now = top.atMs;
-    this.eventsRun++;
-    top.fn(top.arg);
+    const t = this.peek();
+    if (!t) return false;
+    this.run(t);
     return true;
+  }
+
+  private run(t: Timer): void {
+    this.cancel(t);
+    this.now = t.atMs;
+    this.eventsRun++;
+    t.fn(t.arg);
+  }
+
+  private insert(t: Timer, atMs: number): void {
+    const at = atMs < this.now ? this.now : Math.floor(atMs);
+    t.atMs = at;
+    t.seq = this.seq++;
+    if (at - this.now < WHEEL_MS) {
+      const s = at & MASK;
+      const tail = this.tails[s];
+      t.wheel = true;
+      t.idx = 0;
+      t.prev = tail;
+      t.next = undefined;
+      if (tail) tail.next = t;
+      else {
+        this.heads[s] = t;
+        this.used[s >>> 5]! |= 1 << (s & 31);
+      }
+      this.tails[s] = t;
+      this.inWheel++;
+      return;
+    }
+    t.wheel = false;
+    t.idx = this.heap.length;
+    this.heap.push(t);
+    this.up(t.idx);
+  }
+
+  private unlink(t: Timer): void {
+    const s = t.atMs & MASK;
+    if (t.prev) t.prev.next = t.next;
+    else this.heads[s] = t.next;
+    if (t.next) t.next.prev = t.prev;
+    else this.tails[s] = t.prev;
+    if (this.heads[s] === undefined) this.used[s >>> 5]! &= ~(1 << (s & 31));
+    t.prev = t.next = undefined;
+    t.idx = -1;
+    this.inWheel--;
+  }
+
+  /** The next timer to run (not removed), or undefined. */
+  private peek(): Timer | undefined {
+    const h = this.heap[0];
+    const w = this.inWheel > 0 ? this.firstInWheel() : undefined;
+    if (!w) return h;
+    if (!h) return w;
+    return h.atMs < w.atMs || (h.atMs === w.atMs && h.seq < w.seq) ? h : w;
+  }
+
+  /** Head of the first non-empty slot at or after the clock (the wheel is not empty). */
+  private firstInWheel(): Timer | undefined {
+    const used = this.used;
+    const from = this.now & MASK;
+    let wi = from >>> 5;
+    // Bits of the first word at or after `from`; then whole words, wrapping around once.
+    let bits = used[wi]! & (-1 << (from & 31));
+    for (let n = 0; n <= WORDS; n++) {
+      if (bits !== 0) return this.heads[(wi << 5) | (31 - Math.clz32(bits & -bits))];
+      wi = (wi + 1) & (WORDS - 1);
+      bits = used[wi]!;
+    }
+    return undefined;
   }
 
   private less(a: Timer, b: Timer): boolean {
