@@ -4,6 +4,7 @@
  */
 import { Api } from '../api/api.js';
 import type { ApiRequest } from '../api/types.js';
+import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
@@ -11,6 +12,8 @@ import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './tar
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
 export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
+/** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
+const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
 /** Events between progress ticks (a tick reads the wall clock). */
 const TICK_EVERY = 8192;
 
@@ -44,6 +47,12 @@ export class InProcessTarget implements Target {
     let timer: ReturnType<typeof sched.at> | undefined;
     // The Api never changes a request, so a re-sent request object (a poll) reuses its wire form.
     const wire = (req.wire as ApiRequest | undefined) ?? (req.wire = { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes });
+    // Only these operations can be held by the Api; every other one answers before handle()
+    // returns, so it needs neither a timeout timer nor a wrapper around `done`.
+    if (!HELD_OPS.has(req.op)) {
+      this.api.handle(wire as ApiRequest, done);
+      return;
+    }
     const pending = this.api.handle(
       wire as ApiRequest,
       (r) => {
