@@ -54,6 +54,7 @@ export class Endpoint {
   private scaleTimer: Timer | undefined;
   private scaling = false;
   private readonly decision: ScaleDecision = { add: 0, recheckAtMs: undefined };
+  private readonly queueDelay: boolean;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
 
   constructor(
@@ -65,6 +66,7 @@ export class Endpoint {
     ids: JobIds,
   ) {
     this.jobs = new JobTable(ids);
+    this.queueDelay = cfg.scaler.type === 'QUEUE_DELAY';
     const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
     this.limits = new Limits(cfg.limits);
@@ -231,7 +233,9 @@ export class Endpoint {
 
   /** Applies scaling decisions one worker at a time (a worker with no cold start is ready at once and may change the next decision). */
   private scale(): void {
-    if (this.scaling) return;
+    // QUEUE_DELAY with no normal job waiting and workersMin met decides nothing (scaler.ts):
+    // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
+    if (this.scaling || (this.queue.normalLength === 0 && this.queueDelay && this.pool.total >= this.cfg.workersMin)) return;
     this.scaling = true;
     const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool, this.decision);
     while (d.add > 0) {

@@ -56,7 +56,15 @@ export class JobIds {
     hex(codes, o + 24, c, 4);
     this.lastSeq = this.seq++;
     hex(codes, o + 28, (this.lastSeq ^ this.mask) >>> 0, 8);
-    return (this.lastId = String.fromCharCode.apply(null, codes));
+    // Plain ids (the hot path) spell out the arguments: cheaper than `apply`'s spread of an array.
+    const k = codes;
+    this.lastId = sync
+      ? String.fromCharCode.apply(null, k)
+      : String.fromCharCode(
+        k[0]!, k[1]!, k[2]!, k[3]!, k[4]!, k[5]!, k[6]!, k[7]!, k[8]!, k[9]!, k[10]!, k[11]!, k[12]!,
+        k[13]!, k[14]!, k[15]!, k[16]!, k[17]!, k[18]!, k[19]!, k[20]!, k[21]!, k[22]!, k[23]!, k[24]!, k[25]!,
+        k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
+    return this.lastId;
   }
 
   /** The sequence number an id of this run carries, or -1 when it cannot be one of ours. */
@@ -78,5 +86,5 @@ export class JobIds {
 
 /** Writes the low `digits` hex digits of `x` at `codes[at…]`, most significant first. */
 function hex(codes: number[], at: number, x: number, digits: number): void {
-  for (let i = digits - 1; i >= 0; i--) codes[at++] = HEX[(x >>> (i * 4)) & 15]!;
+  for (let sh = (digits - 1) * 4; sh >= 0; sh -= 4) codes[at++] = HEX[(x >>> sh) & 15]!;
 }

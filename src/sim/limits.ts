@@ -18,6 +18,9 @@ interface OpState {
 
 export class Limits {
   private readonly ops = new Map<string, OpState>();
+  /** The last operation looked up (load mostly repeats one operation: admit, then release). */
+  private lastOp: string | undefined;
+  private lastState: OpState | undefined;
 
   constructor(private readonly cfg: EndpointConfig['limits']) {
     for (const [op, base] of Object.entries(DEFAULT_LIMITS) as [Operation, (typeof DEFAULT_LIMITS)[Operation]][]) {
@@ -36,7 +39,7 @@ export class Limits {
 
   /** The rate limit in force, with the per-worker dynamic floor. */
   effectiveRate(op: Operation, readyWorkers: number): number | null {
-    const s = this.ops.get(op)!;
+    const s = this.state(op);
     if (s.rate === null) return null;
     const floor = this.cfg.perWorkerRate ? readyWorkers * this.cfg.perWorkerRate : 0;
     return floor > s.rate ? floor : s.rate;
@@ -47,7 +50,7 @@ export class Limits {
    * Concurrency is checked first so a rejected request does not use up the rate budget.
    */
   admit(op: Operation, nowMs: number, readyWorkers: number): LimitCause | undefined {
-    const s = this.ops.get(op)!;
+    const s = this.state(op);
     if (this.cfg.enabled) {
       if (s.concurrency !== null && s.inFlight >= s.concurrency) return 'concurrency';
       const rate = this.effectiveRate(op, readyWorkers);
@@ -59,7 +62,7 @@ export class Limits {
 
   /** Frees the concurrency slot of an answered or abandoned request. */
   release(op: Operation): void {
-    const s = this.ops.get(op)!;
+    const s = this.state(op);
     if (s.inFlight > 0) s.inFlight--;
   }
 
@@ -69,7 +72,15 @@ export class Limits {
   }
 
   snapshot(op: Operation, nowMs: number): { rate: number | null; concurrency: number | null; windowCount: number; inFlight: number; peakInFlight: number } {
-    const s = this.ops.get(op)!;
+    const s = this.state(op);
     return { rate: s.rate, concurrency: s.concurrency, windowCount: s.limiter.count(nowMs), inFlight: s.inFlight, peakInFlight: s.peakInFlight };
+  }
+
+  private state(op: Operation): OpState {
+    if (op !== this.lastOp) {
+      this.lastOp = op;
+      this.lastState = this.ops.get(op)!;
+    }
+    return this.lastState!;
   }
 }
