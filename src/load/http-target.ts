@@ -51,7 +51,6 @@ export class HttpTarget implements Target {
   protected readonly prefix: string;
   protected readonly headers: Record<string, string>;
   private readonly t0 = performance.now();
-  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private wake: (() => void) | undefined;
   inFlight = 0;
   private readonly open = new Set<Exchange>();
@@ -100,13 +99,23 @@ export class HttpTarget implements Target {
     return undefined;
   }
 
-  /** Runs due events, then sleeps until the next one (or a wake-up: a new event, an answer). */
+  /**
+   * Runs due events, then sleeps until the next one: a setImmediate spin when it is under 2 ms
+   * away (timers are too coarse for sub-ms send lag), else one timer 1.5 ms early. A new event or
+   * an answer (`wake`) may need an earlier wake-up or end the run.
+   */
   drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     return new Promise((resolve) => {
+      let immediate: NodeJS.Immediate | undefined;
+      let timeout: NodeJS.Timeout | undefined;
+      let timeoutAt = Infinity;
       const ticker = setInterval(tick, 250);
       const sweeper = setInterval(() => this.sweep(), SWEEP_MS);
-      const pump = () => {
-        this.timer = undefined;
+      const pump = (): void => {
+        immediate = undefined;
+        if (timeout) clearTimeout(timeout);
+        timeout = undefined;
+        timeoutAt = Infinity;
         const now = this.now();
         while ((this.sched.peekMs() ?? Infinity) <= now) this.sched.step();
         if (stop() || this.now() >= hardEndMs) {
@@ -116,22 +125,23 @@ export class HttpTarget implements Target {
           resolve();
           return;
         }
-        arm();
+        arm(false);
       };
-      const arm = () => {
-        if (this.timer) return;
-        const next = Math.min(this.sched.peekMs() ?? Infinity, hardEndMs);
-        const delay = next - this.now();
-        this.timer = delay < 2 ? setImmediate(pump) : setTimeout(pump, Math.min(delay - 1.5, 1000));
-      };
-      // A new event or an answer may end the run or need an earlier wake-up.
-      this.wake = () => {
-        if (this.timer && 'hasRef' in this.timer && (this.sched.peekMs() ?? Infinity) - this.now() < 2) {
-          clearTimeout(this.timer as NodeJS.Timeout);
-          this.timer = undefined;
+      const arm = (checkStop: boolean): void => {
+        if (immediate) return;
+        const now = this.now();
+        const delay = Math.min(this.sched.peekMs() ?? Infinity, hardEndMs) - now;
+        if (delay < 2 || (checkStop && stop())) {
+          immediate = setImmediate(pump);
+          return;
         }
-        arm();
+        const at = now + Math.min(delay - 1.5, 1000);
+        if (timeout && timeoutAt <= at) return;
+        if (timeout) clearTimeout(timeout);
+        timeoutAt = at;
+        timeout = setTimeout(pump, at - now);
       };
+      this.wake = () => arm(true);
       pump();
     });
   }
