@@ -41,6 +41,28 @@ async function both(sc: Scenario): Promise<{ inProc: JobOutcome[]; lock: JobOutc
 /** Outcomes in a stable order (the order two answers at one virtual ms arrive in may differ). */
 const byId = (l: JobOutcome[]) => [...l].sort((x, y) => x.atMs - y.atMs || (String(x.id) < String(y.id) ? -1 : String(x.id) > String(y.id) ? 1 : 0));
 
+describe('the admin API lockstep relies on (serve --clock manual)', () => {
+  test('GET /_sim/clock counts requests received and ended; advance {until: "answer"} stops where a held answer is released', async () => {
+    const parsed = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep', workersMax: 1, jobDurationMs: 1500 }] });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const srv = await startServer({ config: parsed.config, port: 0, clock: 'manual' });
+    servers.push(srv);
+    const h = { authorization: 'Bearer k', 'content-type': 'application/json' };
+    const clock = async () => (await fetch(`${srv.origin}/_sim/clock`, { headers: h })).json();
+    const advance = async (body: unknown) => (await fetch(`${srv.origin}/_sim/advance`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json();
+    expect(await clock()).toEqual({ now: 0, received: 0, ended: 0 });
+    const held = fetch(`${srv.baseUrl}/ep/runsync?wait=60000`, { method: 'POST', headers: h, body: JSON.stringify({ input: {} }) });
+    let c = await clock();
+    for (let i = 0; i < 100 && c.received < 1; i++) c = await clock();
+    expect(c).toEqual({ now: 0, received: 1, ended: 0 });
+    // The job ends at 1500 ms: the advance stops there although 10 s were asked for.
+    expect(await advance({ ms: 10_000, until: 'answer' })).toEqual({ now: 1500, received: 1, ended: 1 });
+    expect((await (await held).json()).status).toBe('COMPLETED');
+    // Without `until`, an advance runs its whole span.
+    expect(await advance({ ms: 10_000 })).toEqual({ now: 11_500, received: 1, ended: 1 });
+  });
+});
+
 describe('lockstep with serve --clock manual', () => {
   test('steady-mix as it is (10 min of traffic: run-poll, runsync, stream, health): job outcomes equal in-process', async () => {
     const { inProc, lock, a, b, target } = await both(scenario('steady-mix'));
