@@ -10,7 +10,7 @@ import { ExpiryLanes } from './expiry-lanes.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { TtlSweep } from './ttl-sweep.js';
-import { extras, isTerminal, newJob, type Job, type JobStatus, type JobWaiter } from './job.js';
+import { DEFAULT_TTL_MS, extras, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
@@ -39,8 +39,7 @@ export interface HealthBody {
   workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
 }
 
-/** Default policy.ttl (spec §2): 24 h from submission. */
-export const DEFAULT_TTL_MS = 86_400_000;
+export { DEFAULT_TTL_MS };
 
 export class Endpoint {
   readonly jobs: JobTable;
@@ -92,6 +91,11 @@ export class Endpoint {
     return this.cfg.id;
   }
 
+  /** The execution timeout in force for `j` (its policy's, else the endpoint's). */
+  executionTimeoutOf(j: Job): number {
+    return j.x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
+  }
+
   /** Takes a concurrency slot and a rate token for `op`, or names the limit hit (and reports it). */
   admit(op: Operation): LimitCause | undefined {
     const c = this.pool.counts;
@@ -108,14 +112,18 @@ export class Endpoint {
   /** Accepts a job into the queue (limits already passed). */
   submit(s: Submission): Job {
     const now = this.sched.nowMs;
-    const ttlMs = s.ttlMs ?? DEFAULT_TTL_MS;
-    const j = newJob(s.id, this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, s.lowPriority ?? false,
-      s.executionTimeoutMs ?? this.cfg.executionTimeoutMs, ttlMs, now);
+    const j = newJob(s.id, this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, now);
+    if (s.ttlMs !== undefined && s.ttlMs !== DEFAULT_TTL_MS) {
+      extras(j).ttlMs = s.ttlMs;
+      j.expiresAtMs = now + s.ttlMs;
+    }
+    if (s.executionTimeoutMs !== undefined) extras(j).executionTimeoutMs = s.executionTimeoutMs;
+    if (s.lowPriority) extras(j).lowPriority = true;
     if (s.webhook !== undefined) extras(j).webhook = s.webhook;
     if (s.directives !== undefined) extras(j).directives = s.directives;
     this.watchTtl(j);
     this.jobs.add(j);
-    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: j.lowPriority });
+    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: isLowPriority(j) });
     this.queue.push(j);
     this.dispatch();
     return j;
@@ -143,11 +151,11 @@ export class Endpoint {
     j.status = 'IN_QUEUE';
     j.output = j.error = j.workerId = j.delayTimeMs = j.executionTimeMs = j.startedAtMs = undefined;
     j.chunksDone = 0;
-    j.crashed = false;
+    if (j.x) j.x.crashed = false;
     j.enqueuedAtMs = this.sched.nowMs;
     this.counters.retried++;
     // Back under the ttl deadline alone (counted from submission).
-    j.expiresAtMs = j.submittedAtMs + j.ttlMs;
+    j.expiresAtMs = j.submittedAtMs + ttlOf(j);
     this.watchTtl(j);
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'retry' });
     this.queue.push(j);
@@ -266,12 +274,14 @@ export class Endpoint {
     j.startedAtMs = now;
     j.delayTimeMs = now - j.enqueuedAtMs;
     if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: j.id, workerId: w.id, delayTimeMs: j.delayTimeMs });
-    const plan = this.workload.plan(j.x?.directives, j.crashed);
-    if (plan.crashAfterMs !== undefined && plan.crashAfterMs < j.executionTimeoutMs) {
+    const x = j.x;
+    const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed);
+    const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
+    if (plan.crashAfterMs !== undefined && plan.crashAfterMs < timeoutMs) {
       j.endTimer = this.sched.after(plan.crashAfterMs, () => this.crash(j));
-    } else if (plan.durationMs > j.executionTimeoutMs) {
-      j.endTimer = this.sched.after(j.executionTimeoutMs, () =>
-        this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${j.executionTimeoutMs} ms exceeded`));
+    } else if (plan.durationMs > timeoutMs) {
+      j.endTimer = this.sched.after(timeoutMs, () =>
+        this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${timeoutMs} ms exceeded`));
     } else {
       j.planError = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
       j.endTimer = this.sched.after(plan.durationMs, this.onComplete, j);
@@ -297,7 +307,7 @@ export class Endpoint {
 
   /** Arms the ttl deadline: the shared sweep for the default ttl, a timer of its own otherwise. */
   private watchTtl(j: Job): void {
-    if (j.ttlMs === this.ttlSweep.ttlMs) this.ttlSweep.watch();
+    if (ttlOf(j) === this.ttlSweep.ttlMs) this.ttlSweep.watch();
     else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
   }
   private readonly onComplete = (j: Job): void => {
@@ -312,8 +322,9 @@ export class Endpoint {
   private crash(j: Job): void {
     const w = j.worker!;
     j.endTimer = j.worker = undefined;
-    j.crashed = true;
-    j.retries++;
+    const x = extras(j);
+    x.crashed = true;
+    x.retries++;
     this.counters.retried++;
     j.status = 'IN_QUEUE';
     // Back in the queue now: delayTime of the re-run counts from here (job.ts `enqueuedAtMs`).

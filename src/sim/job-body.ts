@@ -4,7 +4,7 @@
  * while running); `error` when failed or timed out; `retries` once a worker crash re-queued it.
  * `input`, `webhook` and `s3Config` are never part of it.
  */
-import type { Job } from './job.js';
+import { retriesOf, type Job } from './job.js';
 
 export interface StatusBody {
   id: string;
@@ -26,6 +26,7 @@ export function statusBody(j: Job, nowMs: number, progress?: unknown): StatusBod
   if (j.status === 'COMPLETED') b.output = j.output;
   else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
   if (j.error !== undefined) b.error = j.error;
-  if (j.retries > 0) b.retries = j.retries;
+  const retries = retriesOf(j);
+  if (retries > 0) b.retries = retries;
   return b;
 }

@@ -3,7 +3,7 @@
  * lowPriority jobs run only when no normal job waits). Intrusive doubly linked lists give O(1)
  * push, pop and removal (cancel, purge, ttl) without allocating nodes.
  */
-import type { Job } from './job.js';
+import { isLowPriority, type Job } from './job.js';
 
 class JobList {
   head: Job | undefined;
@@ -57,10 +57,9 @@ export class JobQueue {
 
   /** Appends; `front` puts it first in its priority (a crashed job keeps its turn). */
   push(j: Job, front = false): void {
-    const list = j.lowPriority ? this.low : this.normal;
+    const list = isLowPriority(j) ? this.low : this.normal;
     if (front) list.pushFront(j);
     else list.pushBack(j);
-    j.queued = true;
   }
 
   /** The next job to run, or undefined. */
@@ -71,9 +70,10 @@ export class JobQueue {
   }
 
   remove(j: Job): void {
-    if (!j.queued) return;
-    (j.lowPriority ? this.low : this.normal).remove(j);
-    j.queued = false;
+    const list = isLowPriority(j) ? this.low : this.normal;
+    // Queued: linked (prev) or at the head; unlinking resets both links.
+    if (j.prev === undefined && list.head !== j) return;
+    list.remove(j);
   }
 
   /** Queued jobs in run order. */

@@ -17,9 +17,9 @@ export interface JobWaiter {
 }
 
 /**
- * Fields most jobs never use (webhook, directives, held requests, `/status?ttl=`, streaming, a
- * non-default ttl): one object created on first use (`extras`). Every retained job (a day of
- * traffic keeps millions for 30 min) then carries one slot for them instead of six.
+ * Fields most jobs never use (webhook, directives, policy, held requests, `/status?ttl=`,
+ * streaming, crashes): one object created on first use (`extras`). Every retained job (a day of
+ * traffic keeps millions for 30 min) then carries one slot for them instead of eleven.
  */
 export interface JobExtras {
   webhook: string | undefined;
@@ -31,7 +31,19 @@ export interface JobExtras {
   streamBuffer: unknown[] | undefined;
   /** Its own ttl timer (a non-default `policy.ttl`; the default one is swept: ttl-sweep.ts). */
   ttlTimer: Timer | undefined;
+  /** `policy.ttl` when not the default (DEFAULT_TTL_MS). */
+  ttlMs: number | undefined;
+  /** `policy.executionTimeout` when given (else the endpoint's). */
+  executionTimeoutMs: number | undefined;
+  lowPriority: boolean;
+  /** Worker crashes that sent the job back to the queue. */
+  retries: number;
+  /** The `crash` directive fires once; the re-run does not crash. */
+  crashed: boolean;
 }
+
+/** Default policy.ttl (spec §2): 24 h from submission. */
+export const DEFAULT_TTL_MS = 86_400_000;
 
 export interface Job {
   readonly id: string;
@@ -42,9 +54,6 @@ export interface Job {
   readonly input: unknown;
   /** Handed to the worker as is; never echoed (spec §2). */
   readonly s3Config: unknown;
-  readonly lowPriority: boolean;
-  readonly executionTimeoutMs: number;
-  readonly ttlMs: number;
   readonly submittedAtMs: number;
   /** When the job last entered the queue (submission, crash re-queue or retry). */
   enqueuedAtMs: number;
@@ -56,10 +65,6 @@ export interface Job {
   workerId: string | undefined;
   output: unknown;
   error: string | undefined;
-  /** Worker crashes that sent the job back to the queue. */
-  retries: number;
-  /** The `crash` directive fires once; the re-run does not crash. */
-  crashed: boolean;
   /** Chunks produced so far in the current run. */
   chunksDone: number;
   /** Virtual time at which the job is removed; the single source of truth for expiry. */
@@ -73,7 +78,6 @@ export interface Job {
   /** Intrusive links of the job queue. */
   prev: Job | undefined;
   next: Job | undefined;
-  queued: boolean;
   /** Rarely used fields, created on first use: see JobExtras. */
   x: JobExtras | undefined;
 }
@@ -83,23 +87,24 @@ export interface Job {
  * allocation site live long and allocates them in old space directly (pretenuring), where a
  * class instance would be copied by two young-generation collections first (~4x the GC time).
  */
-export function newJob(
-  id: string, seq: number, kind: JobKind, input: unknown, s3Config: unknown, lowPriority: boolean,
-  executionTimeoutMs: number, ttlMs: number, nowMs: number,
-): Job {
+export function newJob(id: string, seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
   return {
-    id, seq, kind, status: 'IN_QUEUE', input, s3Config, lowPriority, executionTimeoutMs, ttlMs,
-    submittedAtMs: nowMs, enqueuedAtMs: nowMs, startedAtMs: undefined, delayTimeMs: undefined,
-    executionTimeMs: undefined, workerId: undefined, output: undefined, error: undefined, retries: 0,
-    crashed: false, chunksDone: 0, expiresAtMs: nowMs + ttlMs, gone: false, worker: undefined,
-    endTimer: undefined, planError: undefined, prev: undefined, next: undefined, queued: false, x: undefined,
+    id, seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
+    startedAtMs: undefined, delayTimeMs: undefined, executionTimeMs: undefined, workerId: undefined,
+    output: undefined, error: undefined, chunksDone: 0, expiresAtMs: nowMs + DEFAULT_TTL_MS, gone: false,
+    worker: undefined, endTimer: undefined, planError: undefined, prev: undefined, next: undefined, x: undefined,
   };
 }
+
+export const ttlOf = (j: Job): number => j.x?.ttlMs ?? DEFAULT_TTL_MS;
+export const isLowPriority = (j: Job): boolean => j.x !== undefined && j.x.lowPriority;
+export const retriesOf = (j: Job): number => (j.x === undefined ? 0 : j.x.retries);
 
 /** The job's rarely used fields, created on first use. */
 export function extras(j: Job): JobExtras {
   return (j.x ??= {
     webhook: undefined, directives: undefined, waiters: undefined, retentionOverrideMs: undefined,
-    streamBuffer: undefined, ttlTimer: undefined,
+    streamBuffer: undefined, ttlTimer: undefined, ttlMs: undefined, executionTimeoutMs: undefined,
+    lowPriority: false, retries: 0, crashed: false,
   });
 }

@@ -6,7 +6,7 @@
  * (retention) long before its ttl, so a fire usually finds nothing and re-arms. Jobs with another
  * ttl get their own timer (endpoint.ts).
  */
-import type { Job } from './job.js';
+import { ttlOf, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
 import type { Scheduler, Timer } from './scheduler.js';
 
@@ -27,7 +27,7 @@ export class TtlSweep {
 
   private arm(): void {
     for (const j of this.table.values()) {
-      if (j.ttlMs !== this.ttlMs) continue;
+      if (ttlOf(j) !== this.ttlMs) continue;
       this.timer = this.sched.at(j.submittedAtMs + this.ttlMs, this.fire);
       return;
     }
@@ -38,7 +38,7 @@ export class TtlSweep {
     const now = this.sched.nowMs;
     const due: Job[] = [];
     for (const j of this.table.values()) {
-      if (j.ttlMs !== this.ttlMs) continue;
+      if (ttlOf(j) !== this.ttlMs) continue;
       const deadline = j.submittedAtMs + this.ttlMs;
       if (deadline > now) break;
       // A job whose retention ends earlier is the expiry lanes' business.

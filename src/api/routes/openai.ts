@@ -35,7 +35,7 @@ function request(ctx: RouteContext, kind: Kind): void {
   const j = createJob(ctx, { kind: 'openai', id: '', input: { openai_route: route, openai_input: o } });
   if (!j) return;
   const answer = () => reply(ctx, j, kind, o, (maxTok as number | undefined) ?? DEFAULT_COMPLETION_TOKENS);
-  hold(ctx, { job: j, waitMs: j.executionTimeoutMs + 1, ready: (c) => c === 'terminal', answer });
+  hold(ctx, { job: j, waitMs: ctx.ep.executionTimeoutOf(j) + 1, ready: (c) => c === 'terminal', answer });
 }
 
 export const chatCompletions = (ctx: RouteContext): void => request(ctx, 'chat');
