@@ -48,8 +48,9 @@ describe('the admin API lockstep relies on (serve --clock manual)', () => {
     const srv = await startServer({ config: parsed.config, port: 0, clock: 'manual' });
     servers.push(srv);
     const h = { authorization: 'Bearer k', 'content-type': 'application/json' };
-    const clock = async () => (await fetch(`${srv.origin}/_sim/clock`, { headers: h })).json();
-    const advance = async (body: unknown) => (await fetch(`${srv.origin}/_sim/advance`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json();
+    type Counts = { now: number; received: number; ended: number };
+    const clock = async () => (await (await fetch(`${srv.origin}/_sim/clock`, { headers: h })).json()) as Counts;
+    const advance = async (body: unknown) => (await (await fetch(`${srv.origin}/_sim/advance`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json()) as Counts;
     expect(await clock()).toEqual({ now: 0, received: 0, ended: 0 });
     const held = fetch(`${srv.baseUrl}/ep/runsync?wait=60000`, { method: 'POST', headers: h, body: JSON.stringify({ input: {} }) });
     let c = await clock();
@@ -57,7 +58,7 @@ describe('the admin API lockstep relies on (serve --clock manual)', () => {
     expect(c).toEqual({ now: 0, received: 1, ended: 0 });
     // The job ends at 1500 ms: the advance stops there although 10 s were asked for.
     expect(await advance({ ms: 10_000, until: 'answer' })).toEqual({ now: 1500, received: 1, ended: 1 });
-    expect((await (await held).json()).status).toBe('COMPLETED');
+    expect(((await (await held).json()) as { status: string }).status).toBe('COMPLETED');
     // Without `until`, an advance runs its whole span.
     expect(await advance({ ms: 10_000 })).toEqual({ now: 11_500, received: 1, ended: 1 });
   });
