@@ -34,32 +34,35 @@ function mash(): (data: string) => number {
   };
 }
 
-/** Alea (Johannes Baagøe, 2010; MIT), bit for bit as seedrandom/lib/alea.js. */
+/**
+ * Alea (Johannes Baagøe, 2010; MIT), bit for bit as seedrandom/lib/alea.js. The state lives in a
+ * Float64Array: number fields holding doubles would box a new heap number on every draw.
+ */
 export class Alea implements RandomStream {
-  private s0: number;
-  private s1: number;
-  private s2: number;
-  private c = 1;
+  /** s0, s1, s2, c */
+  private readonly s = new Float64Array(4);
 
   constructor(seed: string) {
     const m = mash();
-    this.s0 = m(' ');
-    this.s1 = m(' ');
-    this.s2 = m(' ');
-    this.s0 -= m(seed);
-    if (this.s0 < 0) this.s0 += 1;
-    this.s1 -= m(seed);
-    if (this.s1 < 0) this.s1 += 1;
-    this.s2 -= m(seed);
-    if (this.s2 < 0) this.s2 += 1;
+    const s = this.s;
+    s[0] = m(' ');
+    s[1] = m(' ');
+    s[2] = m(' ');
+    s[3] = 1;
+    for (let i = 0; i < 3; i++) {
+      s[i]! -= m(seed);
+      if (s[i]! < 0) s[i]! += 1;
+    }
   }
 
   next(): number {
-    const t = 2091639 * this.s0 + this.c * INV_2_32;
-    this.s0 = this.s1;
-    this.s1 = this.s2;
-    this.c = t | 0;
-    return (this.s2 = t - this.c);
+    const s = this.s;
+    const t = 2091639 * s[0]! + s[3]! * INV_2_32;
+    s[0] = s[1]!;
+    s[1] = s[2]!;
+    const c = t | 0;
+    s[3] = c;
+    return (s[2] = t - c);
   }
 
   int32(): number {
