@@ -20,7 +20,9 @@ export interface AdminDeps {
   keys: readonly string[];
 }
 
-export const ADMIN_PATHS = new Set(['/_sim/clock', '/_sim/advance']);
+export const ADMIN_PATHS = new Set(['/_sim/clock', '/_sim/advance', '/_sim/mark']);
+/** Most markers in one `POST /_sim/mark`. */
+const MAX_MARKERS = 10_000;
 
 /** Answers an admin request; async only for advance. */
 export function admin(deps: AdminDeps, method: string, path: string, authorization: string | undefined, body: string | undefined): ApiResponse | Promise<ApiResponse> {
@@ -34,12 +36,30 @@ export function admin(deps: AdminDeps, method: string, path: string, authorizati
   }
   if (method !== 'POST') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use POST`);
   if (deps.clock.kind !== 'manual') return serverError('SRV_ERR_CLOCK_NOT_MANUAL');
+  if (path === '/_sim/mark') {
+    // `{"atMs": [t, …]}`: a lockstep client's timers, queued among the simulator's events (see ManualClock.mark).
+    const at = markTimes(body);
+    if (!at) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"atMs": [<virtual ms from 0 to ${MAX_ADVANCE_MS}>, …]} (at most ${MAX_MARKERS})`);
+    const clock = deps.clock as ManualClock;
+    clock.mark(at);
+    return { status: 200, body: { now: deps.sim.nowMs, ...clock.requests } };
+  }
   const ms = advanceMs(body);
   if (ms === undefined) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"ms": <integer from 0 to ${MAX_ADVANCE_MS}>}`);
   const clock = deps.clock as ManualClock;
   // `{"ms": N, "until": "answer"}` stops after the first event a client can observe (lockstep runs).
   const until = (JSON.parse(body!) as { until?: unknown }).until === 'answer';
   return clock.advance(ms, until).then((now) => ({ status: 200, body: { now, ...clock.requests } }));
+}
+
+function markTimes(body: string | undefined): number[] | undefined {
+  try {
+    const v = (JSON.parse(body ?? '') as { atMs?: unknown }).atMs;
+    if (!Array.isArray(v) || v.length > MAX_MARKERS) return undefined;
+    return v.every((t) => typeof t === 'number' && t >= 0 && t <= MAX_ADVANCE_MS) ? (v as number[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function advanceMs(body: string | undefined): number | undefined {

@@ -13,11 +13,13 @@ export interface RequestCounts {
   received: number;
   /** Of those, answered (at once or when released) or abandoned by their client. */
   ended: number;
+  /** Client markers (`POST /_sim/mark`) that have fired. */
+  markers: number;
 }
 
 export class ManualClock implements Clock {
   readonly kind = 'manual' as const;
-  readonly requests: RequestCounts = { received: 0, ended: 0 };
+  readonly requests: RequestCounts = { received: 0, ended: 0, markers: 0 };
   private readonly startEpochMs = Date.now();
   /** Advances run one after another, never interleaved. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -31,6 +33,16 @@ export class ManualClock implements Clock {
 
   toEpochMs(virtualMs: number): number {
     return this.startEpochMs + virtualMs;
+  }
+
+  /**
+   * A lockstep client's own timers, as no-op events in the simulator's queue: inserted when the
+   * client sets them, they take their turn among simulator events at the same ms exactly as the
+   * client's timers do in-process. An advance with `untilAnswer` stops after each one.
+   */
+  mark(atMs: readonly number[]): void {
+    const onFire = () => void this.requests.markers++;
+    for (const t of atMs) this.sim.sched.at(t, onFire);
   }
 
   /**
@@ -51,11 +63,11 @@ export class ManualClock implements Clock {
     for (;;) {
       const next = sched.peekMs();
       if (next === undefined || next > target) break;
-      const ended = this.requests.ended;
+      const { ended, markers } = this.requests;
       sched.step();
       const webhook = this.sim.webhooksInFlight > 0;
       if (webhook) await this.awaitWebhooks();
-      if (untilAnswer && (webhook || this.requests.ended !== ended)) return sched.nowMs;
+      if (untilAnswer && (webhook || this.requests.ended !== ended || this.requests.markers !== markers)) return sched.nowMs;
     }
     sched.runUntil(target);
     return sched.nowMs;
