@@ -7,7 +7,9 @@
  * sent — a held request (runsync, stream) has no answer to wait for, so its arrival is confirmed
  * through the request counts of `GET /_sim/clock` — and until every answer the server wrote has
  * been read. Requests are sent one at a time, so the server handles them in the runner's order.
- * The job outcomes then equal an in-process run of the same scenario and seed.
+ * Client timers are mirrored as markers in the server's event queue, so a timer and a simulator
+ * event on the same ms run in the in-process order. The job outcomes then equal an in-process
+ * run of the same scenario and seed.
  */
 import { Pool } from 'undici';
 import { Scheduler } from '../sim/scheduler.js';
@@ -18,13 +20,12 @@ interface Counts {
   now: number;
   received: number;
   ended: number;
+  /** Client markers fired (see `at`). */
+  markers: number;
 }
 
-interface Outgoing {
-  req: TargetRequest;
-  done: (res: TargetResponse) => void;
-  answered: boolean;
-}
+/** A request to send, or (`mark`) the time of a client timer to queue at the server. */
+type Outgoing = { req: TargetRequest; done: (res: TargetResponse) => void; answered: boolean; mark?: undefined } | { mark: number };
 
 /** A wait for the server that takes longer than this (wall ms) is a broken lockstep. */
 const STALL_MS = 30_000;
@@ -40,10 +41,16 @@ export class LockstepTarget implements Target {
   private readonly admin: Pool;
   private readonly prefix: string;
   private readonly headers: Record<string, string>;
+  /** Client timers, each mirrored by a marker in the server's event queue. */
   private readonly sched = new Scheduler();
+  /** Client timeouts: not mirrored (they run after the simulator's events of their ms). */
+  private readonly timeouts = new Scheduler();
+  /** Markers the server fired whose client timer has not run yet. */
+  private markersDue = 0;
+  private seenMarkers = 0;
   private nowMs = 0;
-  private base: Counts = { now: 0, received: 0, ended: 0 };
-  private counts: Counts = { now: 0, received: 0, ended: 0 };
+  private base: Counts = { now: 0, received: 0, ended: 0, markers: 0 };
+  private counts: Counts = { now: 0, received: 0, ended: 0, markers: 0 };
   /** Counts may be stale: something was sent or answered since they were read. */
   private dirty = true;
   private readonly queue: Outgoing[] = [];
@@ -74,8 +81,14 @@ export class LockstepTarget implements Target {
     return this.nowMs;
   }
 
+  /**
+   * A client timer. Its marker is queued at the server (`POST /_sim/mark`) in order with the
+   * requests, so it takes the same turn among simulator events at its ms as in-process; the
+   * timer runs when the server reports its marker fired.
+   */
   at(atMs: number, fn: () => void): void {
     this.sched.at(atMs, fn);
+    this.queue.push({ mark: Math.floor(atMs) });
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
@@ -88,6 +101,7 @@ export class LockstepTarget implements Target {
 
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     this.base = this.counts = await this.clock();
+    this.seenMarkers = this.base.markers;
     this.dirty = false;
     for (;;) {
       if (this.queue.length > 0) {
@@ -96,6 +110,7 @@ export class LockstepTarget implements Target {
       }
       if (this.dirty) {
         this.counts = await this.clock();
+        this.noteMarkers();
         this.dirty = false;
       }
       const inTransit = this.counts.ended - this.base.ended - this.ended;
@@ -106,19 +121,25 @@ export class LockstepTarget implements Target {
         continue;
       }
       // One local event at a time, each with its requests (and theirs) settled, as in-process.
-      if ((this.sched.peekMs() ?? Infinity) <= this.nowMs) {
+      if (this.markersDue > 0) {
+        this.markersDue--;
         this.sched.step();
         continue;
       }
+      if ((this.timeouts.peekMs() ?? Infinity) <= this.nowMs) {
+        this.timeouts.step();
+        continue;
+      }
       if (stop() || this.nowMs >= hardEndMs) break;
-      const next = Math.min(this.sched.peekMs() ?? Infinity, hardEndMs);
+      const next = Math.min(this.sched.peekMs() ?? Infinity, this.timeouts.peekMs() ?? Infinity, hardEndMs);
       this.advancing = true;
       try {
-        this.counts = await this.post('/_sim/advance', { ms: next - this.nowMs, until: 'answer' });
+        this.counts = await this.post('/_sim/advance', { ms: Math.max(0, next - this.nowMs), until: 'answer' });
       } finally {
         this.advancing = false;
       }
       this.nowMs = this.counts.now - this.base.now;
+      this.noteMarkers();
       for (const f of this.deferred.splice(0)) f();
       if (++this.advances % 256 === 0) tick();
     }
@@ -130,7 +151,15 @@ export class LockstepTarget implements Target {
    */
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const o = this.queue.shift()!;
+      if (this.queue[0]!.mark !== undefined) {
+        // Markers up to the next request go in one call (answered at once: they are in place).
+        const at: number[] = [];
+        while (this.queue.length > 0 && this.queue[0]!.mark !== undefined) at.push((this.queue.shift() as { mark: number }).mark);
+        this.counts = await this.post('/_sim/mark', { atMs: at.map((t) => t + this.base.now) });
+        this.noteMarkers();
+        continue;
+      }
+      const o = this.queue.shift() as Exclude<Outgoing, { mark: number }>;
       const n = ++this.sent;
       this.dirty = true;
       this.dispatch(o);
@@ -139,6 +168,7 @@ export class LockstepTarget implements Target {
       while (!o.answered) {
         if (performance.now() - t0 > STALL_MS) throw new Error(`lockstep: no sign of request ${n} (${o.req.method} ${o.req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`);
         this.counts = await this.clock();
+        this.noteMarkers();
         const inTransit = this.counts.ended - this.base.ended - this.ended;
         if (this.counts.received - this.base.received >= n && inTransit === 0) break;
         if (inTransit > 0) await this.wake(STALL_MS, true);
@@ -147,7 +177,13 @@ export class LockstepTarget implements Target {
     }
   }
 
-  private dispatch(o: Outgoing): void {
+  /** Markers fired since last seen: that many client timers are due. */
+  private noteMarkers(): void {
+    this.markersDue += this.counts.markers - this.seenMarkers;
+    this.seenMarkers = this.counts.markers;
+  }
+
+  private dispatch(o: Exclude<Outgoing, { mark: number }>): void {
     const { req } = o;
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
     const ac = new AbortController();
@@ -159,7 +195,7 @@ export class LockstepTarget implements Target {
       o.answered = true;
       this.ended++;
       this.dirty = true;
-      if (!abandoned) this.sched.cancel(timer);
+      if (!abandoned) this.timeouts.cancel(timer);
       // Requests sent from this answer go first, as they would in-process (depth first).
       const before = this.queue.length;
       o.done(r);
@@ -167,7 +203,7 @@ export class LockstepTarget implements Target {
       this.notify?.();
     };
     // The client timeout is virtual, like the in-process target's.
-    const timer = this.sched.at(this.nowMs + req.timeoutMs, () => {
+    const timer = this.timeouts.at(this.nowMs + req.timeoutMs, () => {
       finish({ status: 0, timedOut: true }, true);
       ac.abort();
     });
@@ -215,7 +251,7 @@ export class LockstepTarget implements Target {
     const res = await this.admin.request({ method, path, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const j = (await res.body.json()) as Partial<Counts> & { error?: string };
     if (res.statusCode !== 200) throw new Error(`lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? ' (the server\'s clock is not manual: start it with --clock manual)' : ''}: ${j.error ?? ''}`);
-    if (typeof j.received !== 'number' || typeof j.ended !== 'number') throw new Error('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
+    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number') throw new Error('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
     return j as Counts;
   }
 

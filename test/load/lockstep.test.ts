@@ -42,25 +42,31 @@ async function both(sc: Scenario): Promise<{ inProc: JobOutcome[]; lock: JobOutc
 const byId = (l: JobOutcome[]) => [...l].sort((x, y) => x.atMs - y.atMs || (String(x.id) < String(y.id) ? -1 : String(x.id) > String(y.id) ? 1 : 0));
 
 describe('the admin API lockstep relies on (serve --clock manual)', () => {
-  test('GET /_sim/clock counts requests received and ended; advance {until: "answer"} stops where a held answer is released', async () => {
+  test('GET /_sim/clock counts requests received and ended; advance {until: "answer"} stops where a held answer is released or a client marker fires', async () => {
     const parsed = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep', workersMax: 1, jobDurationMs: 1500 }] });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
     const srv = await startServer({ config: parsed.config, port: 0, clock: 'manual' });
     servers.push(srv);
     const h = { authorization: 'Bearer k', 'content-type': 'application/json' };
-    type Counts = { now: number; received: number; ended: number };
+    type Counts = { now: number; received: number; ended: number; markers: number };
     const clock = async () => (await (await fetch(`${srv.origin}/_sim/clock`, { headers: h })).json()) as Counts;
     const advance = async (body: unknown) => (await (await fetch(`${srv.origin}/_sim/advance`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json()) as Counts;
-    expect(await clock()).toEqual({ now: 0, received: 0, ended: 0 });
+    expect(await clock()).toEqual({ now: 0, received: 0, ended: 0, markers: 0 });
     const held = fetch(`${srv.baseUrl}/ep/runsync?wait=60000`, { method: 'POST', headers: h, body: JSON.stringify({ input: {} }) });
     let c = await clock();
     for (let i = 0; i < 100 && c.received < 1; i++) c = await clock();
-    expect(c).toEqual({ now: 0, received: 1, ended: 0 });
+    expect(c).toEqual({ now: 0, received: 1, ended: 0, markers: 0 });
     // The job ends at 1500 ms: the advance stops there although 10 s were asked for.
-    expect(await advance({ ms: 10_000, until: 'answer' })).toEqual({ now: 1500, received: 1, ended: 1 });
+    expect(await advance({ ms: 10_000, until: 'answer' })).toEqual({ now: 1500, received: 1, ended: 1, markers: 0 });
     expect(((await (await held).json()) as { status: string }).status).toBe('COMPLETED');
     // Without `until`, an advance runs its whole span.
-    expect(await advance({ ms: 10_000 })).toEqual({ now: 11_500, received: 1, ended: 1 });
+    expect(await advance({ ms: 10_000 })).toEqual({ now: 11_500, received: 1, ended: 1, markers: 0 });
+    // Client markers take their turn among simulator events; an advance stops after each.
+    const mark = async (atMs: number[]) => (await (await fetch(`${srv.origin}/_sim/mark`, { method: 'POST', headers: h, body: JSON.stringify({ atMs }) })).json()) as Counts;
+    expect(await mark([12_000, 13_000])).toMatchObject({ now: 11_500, markers: 0 });
+    expect(await advance({ ms: 5000, until: 'answer' })).toMatchObject({ now: 12_000, markers: 1 });
+    expect(await advance({ ms: 5000, until: 'answer' })).toMatchObject({ now: 13_000, markers: 2 });
+    expect(await advance({ ms: 5000, until: 'answer' })).toMatchObject({ now: 18_000, markers: 2 });
   });
 });
 
@@ -82,5 +88,12 @@ describe('lockstep with serve --clock manual', () => {
     expect(a.operations['status-sync']!.requests).toBeGreaterThan(50);
     expect(byId(lock)).toEqual(byId(inProc));
     for (const op of Object.keys(a.operations)) expect(b.operations[op]!.byStatus, op).toEqual(a.operations[op]!.byStatus);
+  }, 120_000);
+
+  test('burst-rate-limit (ties: 200 ms jobs, whole-ms polls, 150 arrivals/s, 429 back-off): equal thanks to client markers', async () => {
+    const { inProc, lock, a, b } = await both(scenario('burst-rate-limit'));
+    expect(a.operations.run!.limited.rate).toBeGreaterThan(1000);
+    expect(byId(lock)).toEqual(byId(inProc));
+    for (const op of Object.keys(a.operations)) expect(b.operations[op]!.limited, op).toEqual(a.operations[op]!.limited);
   }, 120_000);
 });
