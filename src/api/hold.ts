@@ -24,7 +24,7 @@ export function hold(ctx: RouteContext, h: HoldSpec): void {
     update(change) {
       if (change === 'gone') {
         sched.cancel(timer);
-        ctx.respond(apiError('API_ERR_JOB_NOT_FOUND', `job ${h.job.id} was removed (ttl or retention expired)`));
+        ctx.respond(apiError('API_ERR_JOB_NOT_FOUND', `job ${ctx.ep.jobs.idOf(h.job)} was removed (ttl or retention expired)`));
         return true;
       }
       if (!h.ready(change)) return false;

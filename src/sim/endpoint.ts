@@ -112,7 +112,7 @@ export class Endpoint {
   /** Accepts a job into the queue (limits already passed). */
   submit(s: Submission): Job {
     const now = this.sched.nowMs;
-    const j = newJob(s.id, this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, now);
+    const j = newJob(this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, now);
     if (s.ttlMs !== undefined && s.ttlMs !== DEFAULT_TTL_MS) {
       extras(j).ttlMs = s.ttlMs;
       j.expiresAtMs = now + s.ttlMs;
@@ -123,7 +123,7 @@ export class Endpoint {
     if (s.directives !== undefined) extras(j).directives = s.directives;
     this.watchTtl(j);
     this.jobs.add(j);
-    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: j.id, kind: j.kind, lowPriority: isLowPriority(j) });
+    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), kind: j.kind, lowPriority: isLowPriority(j) });
     this.queue.push(j);
     this.dispatch();
     return j;
@@ -132,7 +132,7 @@ export class Endpoint {
   /** The body `/status` answers. */
   status(j: Job): StatusBody {
     const progress = j.status === 'IN_PROGRESS' && j.chunksDone > 0 ? this.progressOutput(j) : undefined;
-    return statusBody(j, this.sched.nowMs, progress);
+    return statusBody(j, this.jobs.idOf(j), this.sched.nowMs, progress);
   }
 
   /** Cancels a queued or running job; a terminal job is left as it is. */
@@ -157,7 +157,7 @@ export class Endpoint {
     // Back under the ttl deadline alone (counted from submission).
     j.expiresAtMs = j.submittedAtMs + ttlOf(j);
     this.watchTtl(j);
-    if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'retry' });
+    if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'retry' });
     this.queue.push(j);
     this.dispatch();
     return true;
@@ -168,7 +168,7 @@ export class Endpoint {
     let n = 0;
     for (let j = this.queue.shift(); j; j = this.queue.shift()) {
       n++;
-      if (this.bus.active) this.bus.emit({ type: 'job.purged', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id });
+      if (this.bus.active) this.bus.emit({ type: 'job.purged', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j) });
       this.remove(j);
     }
     return n;
@@ -273,7 +273,7 @@ export class Endpoint {
     j.workerId = w.id;
     j.startedAtMs = now;
     j.delayTimeMs = now - j.enqueuedAtMs;
-    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: j.id, workerId: w.id, delayTimeMs: j.delayTimeMs });
+    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: j.delayTimeMs });
     const x = j.x;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed);
     const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
@@ -297,7 +297,7 @@ export class Endpoint {
     this.sched.at(at, () => {
       if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt) return;
       j.chunksDone = i;
-      if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, chunk: i });
+      if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), chunk: i });
       this.notify(j, 'chunk');
       this.scheduleChunk(j, durationMs, chunks, i + 1);
     });
@@ -332,7 +332,7 @@ export class Endpoint {
     j.workerId = j.startedAtMs = j.delayTimeMs = undefined;
     j.chunksDone = 0;
     if (j.x) j.x.streamBuffer = undefined;
-    if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason: 'crash' });
+    if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'crash' });
     // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
     // must be this job (it keeps its turn), not the one behind it.
     this.queue.push(j, true);
@@ -349,7 +349,7 @@ export class Endpoint {
     j.error = error;
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
-    if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: j.id, status, delayTimeMs: j.delayTimeMs, executionTimeMs: j.executionTimeMs });
+    if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: j.delayTimeMs, executionTimeMs: j.executionTimeMs });
     const retention = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
     if (now + retention < j.expiresAtMs) {
       if (j.x) {
@@ -360,7 +360,10 @@ export class Endpoint {
       this.lanes.add(j, retention);
     }
     const webhook = j.x?.webhook;
-    if (webhook) this.webhooks.deliver(this.id, j.id, webhook, { ...statusBody(j, now), input: j.input, webhook });
+    if (webhook) {
+      const id = this.jobs.idOf(j);
+      this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, now), input: j.input, webhook });
+    }
     this.notify(j, 'terminal');
     this.reuse(w);
     this.dispatch();
@@ -391,7 +394,7 @@ export class Endpoint {
   /** Hard delete: ttl (even while running) or the end of retention. */
   private expire(j: Job, reason: 'retention' | 'ttl'): void {
     if (j.gone) return;
-    if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: j.id, reason, status: j.status });
+    if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason, status: j.status });
     const live = !isTerminal(j.status);
     this.remove(j);
     // Removing an ended job's result frees nothing the scaler cares about.

@@ -2,11 +2,12 @@
  * Deterministic job ids, shaped like the real service's: a UUID v4 with a region suffix (`…-u1`);
  * `/runsync` ids start with `sync-` (FACTS "Response bodies").
  *
- * The last 8 hex digits before `-u1` carry the job's sequence number XOR a per-run mask, so a
- * lookup by id is an array index (see job-table.ts) instead of a hash-map entry: with hundreds of
- * thousands of retained jobs churning, a Map costs more than the rest of a job's life together.
- * The other digits come from the `ids` random stream. Ids are built from char codes in one go
- * (a flat string, not a tree of concatenations: every retained job keeps its id).
+ * An id is a pure function of the job's sequence number (and the run's keys, drawn once from the
+ * `ids` stream): the last 8 hex digits before `-u1` are the sequence number XOR a mask, the other
+ * random-looking digits a keyed hash of it. So a lookup by id is an array index (job-table.ts),
+ * and a job need not keep its id string: it is built when asked for (`format`). A retained young
+ * string per job cost more garbage-collection time than building it again on the rare lookups.
+ * Ids are built from char codes in one go (a flat string, not a tree of concatenations).
  */
 import type { RandomStream } from './random.js';
 
@@ -23,13 +24,16 @@ export class JobIds {
   private readonly plain: number[] = new Array<number>(ID_LENGTH).fill(0);
   private readonly sync: number[] = new Array<number>(SYNC.length + ID_LENGTH).fill(0);
   private readonly mask: number;
+  /** Hash keys of the three random-looking words. */
+  private readonly keys: Int32Array;
   private seq = 0;
   /** The last id made, and its sequence number: `seqOf` of a fresh id skips parsing. */
   private lastId = '';
   private lastSeq = -1;
 
-  constructor(private readonly rng: RandomStream) {
+  constructor(rng: RandomStream) {
     this.mask = rng.int32() >>> 0;
+    this.keys = Int32Array.of(rng.int32(), rng.int32(), rng.int32());
     for (let i = 0; i < SYNC.length; i++) this.sync[i] = SYNC.charCodeAt(i);
     for (const codes of [this.plain, this.sync]) {
       const o = codes.length - ID_LENGTH;
@@ -42,29 +46,32 @@ export class JobIds {
 
   /** A new id; its sequence number is `seqOf(id)`. */
   next(sync: boolean): string {
+    this.lastSeq = this.seq++;
+    return (this.lastId = this.format(this.lastSeq, sync));
+  }
+
+  /** The id of sequence number `seq` (the same string `next` gave it). */
+  format(seq: number, sync: boolean): string {
     const codes = sync ? this.sync : this.plain;
     const o = codes.length - ID_LENGTH;
-    const rng = this.rng;
-    const a = rng.int32();
-    const b = rng.int32();
-    const c = rng.int32();
+    const a = mix(seq ^ this.keys[0]!);
+    const b = mix(seq ^ this.keys[1]!);
+    const c = mix(seq ^ this.keys[2]!);
     hex(codes, o, a, 8);
     hex(codes, o + 9, b >>> 16, 4);
     hex(codes, o + 15, b, 3);
     codes[o + 19] = HEX[8 + ((c >>> 30) & 3)]!; // variant 10xx
     hex(codes, o + 20, c >>> 16, 3);
     hex(codes, o + 24, c, 4);
-    this.lastSeq = this.seq++;
-    hex(codes, o + 28, (this.lastSeq ^ this.mask) >>> 0, 8);
+    hex(codes, o + 28, (seq ^ this.mask) >>> 0, 8);
     // Plain ids (the hot path) spell out the arguments: cheaper than `apply`'s spread of an array.
     const k = codes;
-    this.lastId = sync
+    return sync
       ? String.fromCharCode.apply(null, k)
       : String.fromCharCode(
         k[0]!, k[1]!, k[2]!, k[3]!, k[4]!, k[5]!, k[6]!, k[7]!, k[8]!, k[9]!, k[10]!, k[11]!, k[12]!,
         k[13]!, k[14]!, k[15]!, k[16]!, k[17]!, k[18]!, k[19]!, k[20]!, k[21]!, k[22]!, k[23]!, k[24]!, k[25]!,
         k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
-    return this.lastId;
   }
 
   /** The sequence number an id of this run carries, or -1 when it cannot be one of ours. */
@@ -82,6 +89,15 @@ export class JobIds {
     const seq = (x ^ this.mask) >>> 0;
     return seq < this.seq ? seq : -1;
   }
+}
+
+/** A 32-bit integer hash (lowbias32, Chris Wellons): every input bit flips about half the output bits. */
+function mix(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  return x ^ (x >>> 16);
 }
 
 /** Writes the low `digits` hex digits of `x` at `codes[at…]`, most significant first. */

@@ -17,8 +17,8 @@ export interface StatusBody {
   retries?: number;
 }
 
-export function statusBody(j: Job, nowMs: number, progress?: unknown): StatusBody {
-  const b: StatusBody = { id: j.id, status: j.status };
+export function statusBody(j: Job, id: string, nowMs: number, progress?: unknown): StatusBody {
+  const b: StatusBody = { id, status: j.status };
   if (j.delayTimeMs !== undefined) b.delayTime = j.delayTimeMs;
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;

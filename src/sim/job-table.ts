@@ -24,7 +24,12 @@ export class JobTable {
     const i = this.ids.seqOf(id) - this.base;
     if (i < this.head || i >= this.slots.length) return undefined;
     const j = this.slots[i];
-    return j !== undefined && j.id === id ? j : undefined;
+    return j !== undefined && this.idOf(j) === id ? j : undefined;
+  }
+
+  /** The job's id, built on first use and then kept on the job (see Job.id). */
+  idOf(j: Job): string {
+    return j.id !== '' ? j.id : (j.id = this.ids.format(j.seq, j.kind === 'runsync'));
   }
 
   has(id: string): boolean {
@@ -38,7 +43,7 @@ export class JobTable {
 
   add(j: Job): void {
     const i = j.seq - this.base;
-    if (i < this.head) throw new Error(`job ${j.id} is older than the table`);
+    if (i < this.head) throw new Error(`job ${this.idOf(j)} is older than the table`);
     while (this.slots.length < i) this.slots.push(undefined);
     this.slots[i] = j;
     this.count++;
@@ -57,8 +62,16 @@ export class JobTable {
     }
   }
 
-  /** Live jobs, oldest submission first. */
+  /** Live jobs, oldest submission first (ids built). */
   *values(): IterableIterator<Job> {
+    for (const j of this.raw()) {
+      this.idOf(j);
+      yield j;
+    }
+  }
+
+  /** Live jobs, oldest submission first, ids not built (internal sweeps). */
+  *raw(): IterableIterator<Job> {
     for (let i = this.head; i < this.slots.length; i++) {
       const j = this.slots[i];
       if (j !== undefined) yield j;
@@ -69,7 +82,10 @@ export class JobTable {
   *newestFirst(): IterableIterator<Job> {
     for (let i = this.slots.length - 1; i >= this.head; i--) {
       const j = this.slots[i];
-      if (j !== undefined) yield j;
+      if (j !== undefined) {
+        this.idOf(j);
+        yield j;
+      }
     }
   }
 }

@@ -46,7 +46,12 @@ export interface JobExtras {
 export const DEFAULT_TTL_MS = 86_400_000;
 
 export interface Job {
-  readonly id: string;
+  /**
+   * The id once built (`JobTable.idOf`; the table fills it in before handing a job out), else ''.
+   * Not built at submission: the API answers with the submission's id string, which then dies
+   * young instead of being kept (and copied by the young-generation collector) for every job.
+   */
+  id: string;
   /** Sequence number carried by the id (ids.ts): the job table's index. */
   readonly seq: number;
   readonly kind: JobKind;
@@ -87,9 +92,9 @@ export interface Job {
  * allocation site live long and allocates them in old space directly (pretenuring), where a
  * class instance would be copied by two young-generation collections first (~4x the GC time).
  */
-export function newJob(id: string, seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
+export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
   return {
-    id, seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
+    id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
     startedAtMs: undefined, delayTimeMs: undefined, executionTimeMs: undefined, workerId: undefined,
     output: undefined, error: undefined, chunksDone: 0, expiresAtMs: nowMs + DEFAULT_TTL_MS, gone: false,
     worker: undefined, endTimer: undefined, planError: undefined, prev: undefined, next: undefined, x: undefined,

@@ -26,7 +26,7 @@ export class TtlSweep {
   }
 
   private arm(): void {
-    for (const j of this.table.values()) {
+    for (const j of this.table.raw()) {
       if (ttlOf(j) !== this.ttlMs) continue;
       this.timer = this.sched.at(j.submittedAtMs + this.ttlMs, this.fire);
       return;
@@ -37,7 +37,7 @@ export class TtlSweep {
     this.timer = undefined;
     const now = this.sched.nowMs;
     const due: Job[] = [];
-    for (const j of this.table.values()) {
+    for (const j of this.table.raw()) {
       if (ttlOf(j) !== this.ttlMs) continue;
       const deadline = j.submittedAtMs + this.ttlMs;
       if (deadline > now) break;

@@ -16,13 +16,13 @@ describe('golden values (seed 1)', () => {
     const h = harness();
     const ids: string[] = [];
     h.sim.bus.on((e) => e.type === 'job.accepted' && ids.push(e.jobId));
-    expect(h.run({}).body.id).toBe('bbb90f94-cc46-464c-a416-9708db7ba9f1-u1');
+    expect(h.run({}).body.id).toBe('8a2e6a56-2e4b-4db2-a51b-cd35db7ba9f1-u1');
     h.req('POST', '/runsync', { input: {} });
-    expect(h.run({}).body.id).toBe('4ea684eb-7303-4443-96ab-c530db7ba9f3-u1');
+    expect(h.run({}).body.id).toBe('cbed51c2-79c7-403b-b4d7-02e6db7ba9f3-u1');
     expect(ids).toEqual([
-      'bbb90f94-cc46-464c-a416-9708db7ba9f1-u1',
-      'sync-4e4ae2ca-a81a-4cab-869e-fc63db7ba9f0-u1',
-      '4ea684eb-7303-4443-96ab-c530db7ba9f3-u1',
+      '8a2e6a56-2e4b-4db2-a51b-cd35db7ba9f1-u1',
+      'sync-3d00fa7d-602d-45fd-96c4-247fdb7ba9f0-u1',
+      'cbed51c2-79c7-403b-b4d7-02e6db7ba9f3-u1',
     ]);
   });
 

@@ -17,7 +17,7 @@ export function requests(ctx: RouteContext): void {
   const out: { id: string; status: string }[] = [];
   for (const j of ctx.ep.jobs.newestFirst()) {
     if (out.length >= REQUESTS_LIMIT) break;
-    out.push({ id: j.id, status: j.status });
+    out.push({ id: ctx.ep.jobs.idOf(j), status: j.status });
   }
   ctx.respond({ status: 200, body: { requests: out, total: ctx.ep.jobs.size } });
 }

@@ -7,7 +7,7 @@ export function cancel(ctx: RouteContext): void {
   const j = jobOr404(ctx);
   if (!j) return;
   ctx.ep.cancel(j);
-  ctx.respond({ status: 200, body: { id: j.id, status: j.status } });
+  ctx.respond({ status: 200, body: { id: ctx.ep.jobs.idOf(j), status: j.status } });
 }
 
 /** Re-queues a FAILED or TIMED_OUT job (same id); any other state is a 400. */
@@ -15,8 +15,8 @@ export function retry(ctx: RouteContext): void {
   const j = jobOr404(ctx);
   if (!j) return;
   if (!ctx.ep.retry(j)) {
-    return ctx.respond(apiError('API_ERR_NOT_RETRYABLE', `job ${j.id} is ${j.status}; only FAILED or TIMED_OUT jobs can be retried`));
+    return ctx.respond(apiError('API_ERR_NOT_RETRYABLE', `job ${ctx.ep.jobs.idOf(j)} is ${j.status}; only FAILED or TIMED_OUT jobs can be retried`));
   }
   // FACTS: `/retry` answers IN_QUEUE, even when an idle worker has already picked the job up (as `/run`).
-  ctx.respond({ status: 200, body: { id: j.id, status: 'IN_QUEUE' } });
+  ctx.respond({ status: 200, body: { id: ctx.ep.jobs.idOf(j), status: 'IN_QUEUE' } });
 }

@@ -43,13 +43,13 @@ export const completions = (ctx: RouteContext): void => request(ctx, 'text');
 
 function reply(ctx: RouteContext, j: Job, kind: Kind, o: Record<string, unknown>, tokens: number): ApiResponse {
   if (j.status !== 'COMPLETED') {
-    const r = apiError('API_ERR_JOB_FAILED', `job ${j.id} ended ${j.status}${j.error ? `: ${j.error}` : ''}`);
+    const r = apiError('API_ERR_JOB_FAILED', `job ${ctx.ep.jobs.idOf(j)} ended ${j.status}${j.error ? `: ${j.error}` : ''}`);
     return { status: r.status, body: { error: { message: (r.body as { error: string }).error, type: 'server_error', code: j.status } } };
   }
-  const words = completionWords(j.id, tokens);
+  const words = completionWords(ctx.ep.jobs.idOf(j), tokens);
   const model = typeof o.model === 'string' ? o.model : OPENAI_MODEL;
   const created = Math.floor(ctx.sim.nowMs / 1000);
-  const id = `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${j.id}`;
+  const id = `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${ctx.ep.jobs.idOf(j)}`;
   const usage = { prompt_tokens: promptTokens(kind === 'chat' ? o.messages : o.prompt), completion_tokens: words.length, total_tokens: 0 };
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   if (o.stream === true) return { status: 200, sse: sseChunks(kind, id, model, created, words) };

@@ -29,7 +29,7 @@ export function splitItems(outputs: unknown[]): { output: unknown }[] {
 
 function answer(ctx: RouteContext, j: Job): ApiResponse {
   const stream = splitItems(ctx.ep.drainStream(j));
-  const body: Record<string, unknown> = { id: j.id, status: j.status };
+  const body: Record<string, unknown> = { id: ctx.ep.jobs.idOf(j), status: j.status };
   if (j.delayTimeMs !== undefined) body.delayTime = j.delayTimeMs;
   if (j.error !== undefined) body.error = j.error;
   body.stream = stream;

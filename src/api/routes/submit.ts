@@ -26,9 +26,10 @@ export function createJob(ctx: RouteContext, s: Submission): Job | undefined {
 export function run(ctx: RouteContext): void {
   const c = checkJobBody(ctx.body, 'run');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
-  const j = createJob(ctx, c.value);
+  const s = c.value;
+  const j = createJob(ctx, s);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
-  if (j) ctx.respond({ status: 200, body: { id: j.id, status: 'IN_QUEUE' } });
+  if (j) ctx.respond({ status: 200, body: { id: s.id, status: 'IN_QUEUE' } });
 }
 
 export function runsync(ctx: RouteContext): void {
