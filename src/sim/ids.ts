@@ -57,13 +57,13 @@ export class JobIds {
     const a = mix(seq ^ this.keys[0]!);
     const b = mix(seq ^ this.keys[1]!);
     const c = mix(seq ^ this.keys[2]!);
-    hex(codes, o, a, 8);
-    hex(codes, o + 9, b >>> 16, 4);
-    hex(codes, o + 15, b, 3);
+    hex8(codes, o, a);
+    hex4(codes, o + 9, b >>> 16);
+    hex3(codes, o + 15, b);
     codes[o + 19] = HEX[8 + ((c >>> 30) & 3)]!; // variant 10xx
-    hex(codes, o + 20, c >>> 16, 3);
-    hex(codes, o + 24, c, 4);
-    hex(codes, o + 28, (seq ^ this.mask) >>> 0, 8);
+    hex3(codes, o + 20, c >>> 16);
+    hex4(codes, o + 24, c);
+    hex8(codes, o + 28, (seq ^ this.mask) >>> 0);
     // Plain ids (the hot path) spell out the arguments: cheaper than `apply`'s spread of an array.
     const k = codes;
     return sync
@@ -100,7 +100,19 @@ function mix(x: number): number {
   return x ^ (x >>> 16);
 }
 
-/** Writes the low `digits` hex digits of `x` at `codes[at…]`, most significant first. */
-function hex(codes: number[], at: number, x: number, digits: number): void {
-  for (let sh = (digits - 1) * 4; sh >= 0; sh -= 4) codes[at++] = HEX[(x >>> sh) & 15]!;
+/** Writes the low 8, 4 or 3 hex digits of `x` at `codes[at…]`, most significant first (unrolled: hot). */
+function hex8(codes: number[], at: number, x: number): void {
+  hex4(codes, at, x >>> 16);
+  hex4(codes, at + 4, x);
+}
+
+function hex4(codes: number[], at: number, x: number): void {
+  codes[at] = HEX[(x >>> 12) & 15]!;
+  hex3(codes, at + 1, x);
+}
+
+function hex3(codes: number[], at: number, x: number): void {
+  codes[at] = HEX[(x >>> 8) & 15]!;
+  codes[at + 1] = HEX[(x >>> 4) & 15]!;
+  codes[at + 2] = HEX[x & 15]!;
 }
