@@ -10,7 +10,7 @@ import { ExpiryLanes } from './expiry-lanes.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { TtlSweep } from './ttl-sweep.js';
-import { DEFAULT_TTL_MS, extras, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobStatus, type JobWaiter } from './job.js';
+import { chunksOf, delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
@@ -131,7 +131,7 @@ export class Endpoint {
 
   /** The body `/status` answers. */
   status(j: Job): StatusBody {
-    const progress = j.status === 'IN_PROGRESS' && j.chunksDone > 0 ? this.progressOutput(j) : undefined;
+    const progress = j.status === 'IN_PROGRESS' && chunksOf(j) > 0 ? this.progressOutput(j) : undefined;
     return statusBody(j, this.jobs.idOf(j), this.sched.nowMs, progress);
   }
 
@@ -149,8 +149,8 @@ export class Endpoint {
   retry(j: Job): boolean {
     if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
     j.status = 'IN_QUEUE';
-    j.output = j.error = j.workerId = j.delayTimeMs = j.executionTimeMs = j.startedAtMs = undefined;
-    j.chunksDone = 0;
+    j.output = j.error = j.workerId = j.executionTimeMs = j.startedAtMs = undefined;
+    if (j.x) j.x.chunksDone = 0;
     if (j.x) j.x.crashed = false;
     j.enqueuedAtMs = this.sched.nowMs;
     this.counters.retried++;
@@ -195,7 +195,7 @@ export class Endpoint {
     const items: unknown[] = [];
     const n = this.chunkCount(j);
     if (n > 1) {
-      const done = j.chunksDone;
+      const done = chunksOf(j);
       for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.x?.directives));
       extras(j).streamBuffer = new Array(done);
     } else if (j.status === 'COMPLETED' && !j.x?.streamBuffer) {
@@ -208,7 +208,7 @@ export class Endpoint {
   /** True when `/stream` has nothing new and the job can still produce something. */
   streamIdle(j: Job): boolean {
     if (isTerminal(j.status)) return false;
-    return this.chunkCount(j) <= 1 || j.chunksDone <= (j.x?.streamBuffer?.length ?? 0);
+    return this.chunkCount(j) <= 1 || chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
   }
 
   health(): HealthBody {
@@ -262,7 +262,7 @@ export class Endpoint {
   }
 
   private progressOutput(j: Job): unknown {
-    return this.workload.chunk(j.chunksDone, this.chunkCount(j), j.x?.directives);
+    return this.workload.chunk(chunksOf(j), this.chunkCount(j), j.x?.directives);
   }
 
   private start(w: Worker, j: Job): void {
@@ -272,8 +272,7 @@ export class Endpoint {
     j.status = 'IN_PROGRESS';
     j.workerId = w.id;
     j.startedAtMs = now;
-    j.delayTimeMs = now - j.enqueuedAtMs;
-    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: j.delayTimeMs });
+    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: now - j.enqueuedAtMs });
     const x = j.x;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed);
     const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
@@ -283,7 +282,8 @@ export class Endpoint {
       j.endTimer = this.sched.after(timeoutMs, () =>
         this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${timeoutMs} ms exceeded`));
     } else {
-      j.planError = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
+      // The planned failure waits in `error` (not shown while running: job-body.ts).
+      j.error = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
       j.endTimer = this.sched.after(plan.durationMs, this.onComplete, j);
     }
     if (plan.chunks > 1) this.scheduleChunk(j, plan.durationMs, plan.chunks, 1);
@@ -296,7 +296,7 @@ export class Endpoint {
     const startedAt = j.startedAtMs;
     this.sched.at(at, () => {
       if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt) return;
-      j.chunksDone = i;
+      extras(j).chunksDone = i;
       if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), chunk: i });
       this.notify(j, 'chunk');
       this.scheduleChunk(j, durationMs, chunks, i + 1);
@@ -311,10 +311,10 @@ export class Endpoint {
     else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
   }
   private readonly onComplete = (j: Job): void => {
-    const error = j.planError;
-    j.planError = undefined;
+    const error = j.error;
     if (error !== undefined) return this.finish(j, 'FAILED', undefined, error);
-    j.chunksDone = this.chunkCount(j);
+    const n = this.chunkCount(j);
+    if (n > 1) extras(j).chunksDone = n;
     this.finish(j, 'COMPLETED', this.workload.output(j.input, j.x?.directives), undefined);
   };
 
@@ -329,8 +329,8 @@ export class Endpoint {
     j.status = 'IN_QUEUE';
     // Back in the queue now: delayTime of the re-run counts from here (job.ts `enqueuedAtMs`).
     j.enqueuedAtMs = this.sched.nowMs;
-    j.workerId = j.startedAtMs = j.delayTimeMs = undefined;
-    j.chunksDone = 0;
+    j.workerId = j.startedAtMs = undefined;
+    x.chunksDone = 0;
     if (j.x) j.x.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'crash' });
     // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
@@ -349,7 +349,7 @@ export class Endpoint {
     j.error = error;
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
-    if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: j.delayTimeMs, executionTimeMs: j.executionTimeMs });
+    if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: delayOf(j), executionTimeMs: j.executionTimeMs });
     const retention = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
     if (now + retention < j.expiresAtMs) {
       if (j.x) {
@@ -393,7 +393,7 @@ export class Endpoint {
 
   /** Hard delete: ttl (even while running) or the end of retention. */
   private expire(j: Job, reason: 'retention' | 'ttl'): void {
-    if (j.gone) return;
+    if (isGone(j)) return;
     if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason, status: j.status });
     const live = !isTerminal(j.status);
     this.remove(j);
@@ -405,7 +405,7 @@ export class Endpoint {
     this.queue.remove(j);
     const w = this.stopRun(j);
     this.sched.cancel(j.x?.ttlTimer);
-    j.gone = true;
+    j.expiresAtMs = GONE;
     this.jobs.delete(j);
     this.notify(j, 'gone');
     this.reuse(w);

@@ -48,7 +48,8 @@ export class ExpiryLanes {
     while (lane.deadlines.length > 0 && lane.deadlines.peek()! <= now) {
       const deadline = lane.deadlines.shift()!;
       const j = lane.jobs.shift()!;
-      if (!j.gone && j.expiresAtMs === deadline) this.expire(j);
+      // A removed job's expiresAtMs is GONE (-1): never a deadline.
+      if (j.expiresAtMs === deadline) this.expire(j);
     }
     this.arm(lane);
   };

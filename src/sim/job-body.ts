@@ -4,7 +4,7 @@
  * while running); `error` when failed or timed out; `retries` once a worker crash re-queued it.
  * `input`, `webhook` and `s3Config` are never part of it.
  */
-import { retriesOf, type Job } from './job.js';
+import { delayOf, retriesOf, type Job } from './job.js';
 
 export interface StatusBody {
   id: string;
@@ -19,13 +19,15 @@ export interface StatusBody {
 
 export function statusBody(j: Job, id: string, nowMs: number, progress?: unknown): StatusBody {
   const b: StatusBody = { id, status: j.status };
-  if (j.delayTimeMs !== undefined) b.delayTime = j.delayTimeMs;
+  const delay = delayOf(j);
+  if (delay !== undefined) b.delayTime = delay;
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
   if (j.workerId !== undefined) b.workerId = j.workerId;
   if (j.status === 'COMPLETED') b.output = j.output;
   else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
-  if (j.error !== undefined) b.error = j.error;
+  // While running, `error` holds the planned failure (job.ts): not shown.
+  if (j.error !== undefined && j.status !== 'IN_PROGRESS') b.error = j.error;
   const retries = retriesOf(j);
   if (retries > 0) b.retries = retries;
   return b;

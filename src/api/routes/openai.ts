@@ -43,7 +43,7 @@ export const completions = (ctx: RouteContext): void => request(ctx, 'text');
 
 function reply(ctx: RouteContext, j: Job, kind: Kind, o: Record<string, unknown>, tokens: number): ApiResponse {
   if (j.status !== 'COMPLETED') {
-    const r = apiError('API_ERR_JOB_FAILED', `job ${ctx.ep.jobs.idOf(j)} ended ${j.status}${j.error ? `: ${j.error}` : ''}`);
+    const r = apiError('API_ERR_JOB_FAILED', `job ${ctx.ep.jobs.idOf(j)} ended ${j.status}${j.error && j.status !== 'IN_PROGRESS' ? `: ${j.error}` : ''}`);
     return { status: r.status, body: { error: { message: (r.body as { error: string }).error, type: 'server_error', code: j.status } } };
   }
   const words = completionWords(ctx.ep.jobs.idOf(j), tokens);

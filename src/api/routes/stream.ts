@@ -3,7 +3,7 @@
  * new it holds up to `?wait=` (default 10 s). One item carries at most 1 MiB of output; a larger
  * output (a string, or the JSON text of anything else) is split over several items.
  */
-import type { Job } from '../../sim/job.js';
+import { delayOf, type Job } from '../../sim/job.js';
 import { badField } from '../errors.js';
 import { jobOr404, type RouteContext } from '../context.js';
 import { hold } from '../hold.js';
@@ -30,8 +30,10 @@ export function splitItems(outputs: unknown[]): { output: unknown }[] {
 function answer(ctx: RouteContext, j: Job): ApiResponse {
   const stream = splitItems(ctx.ep.drainStream(j));
   const body: Record<string, unknown> = { id: ctx.ep.jobs.idOf(j), status: j.status };
-  if (j.delayTimeMs !== undefined) body.delayTime = j.delayTimeMs;
-  if (j.error !== undefined) body.error = j.error;
+  const delay = delayOf(j);
+  if (delay !== undefined) body.delayTime = delay;
+  // While running, `error` holds the planned failure (sim/job.ts): not shown.
+  if (j.error !== undefined && j.status !== 'IN_PROGRESS') body.error = j.error;
   body.stream = stream;
   return { status: 200, body };
 }
