@@ -149,7 +149,7 @@ export class Endpoint {
   retry(j: Job): boolean {
     if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
     j.status = 'IN_QUEUE';
-    j.output = j.error = j.workerId = j.executionTimeMs = j.startedAtMs = undefined;
+    j.output = j.error = j.worker = j.executionTimeMs = j.startedAtMs = undefined;
     if (j.x) j.x.chunksDone = 0;
     if (j.x) j.x.crashed = false;
     j.enqueuedAtMs = this.sched.nowMs;
@@ -270,7 +270,6 @@ export class Endpoint {
     w.job = j;
     j.worker = w;
     j.status = 'IN_PROGRESS';
-    j.workerId = w.id;
     j.startedAtMs = now;
     if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: now - j.enqueuedAtMs });
     const x = j.x;
@@ -329,7 +328,7 @@ export class Endpoint {
     j.status = 'IN_QUEUE';
     // Back in the queue now: delayTime of the re-run counts from here (job.ts `enqueuedAtMs`).
     j.enqueuedAtMs = this.sched.nowMs;
-    j.workerId = j.startedAtMs = undefined;
+    j.startedAtMs = undefined;
     x.chunksDone = 0;
     if (j.x) j.x.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'crash' });
@@ -369,13 +368,14 @@ export class Endpoint {
     this.dispatch();
   }
 
-  /** Detaches a running job from its worker (completion, cancel, timeout, hard delete). */
+  /**
+   * Detaches a running job from its worker (completion, cancel, timeout, hard delete) and returns
+   * the worker, which the job keeps naming (`workerId` of its body) once it ended.
+   */
   private stopRun(j: Job): Worker | undefined {
     this.sched.cancel(j.endTimer);
     j.endTimer = undefined;
-    const w = j.worker;
-    j.worker = undefined;
-    return w;
+    return j.status === 'IN_PROGRESS' ? j.worker : undefined;
   }
 
   /** A worker whose job ended takes the next queued job at once, or goes idle (or stops). */

@@ -23,7 +23,7 @@ export function statusBody(j: Job, id: string, nowMs: number, progress?: unknown
   if (delay !== undefined) b.delayTime = delay;
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
-  if (j.workerId !== undefined) b.workerId = j.workerId;
+  if (j.worker !== undefined) b.workerId = j.worker.id;
   if (j.status === 'COMPLETED') b.output = j.output;
   else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
   // While running, `error` holds the planned failure (job.ts): not shown.

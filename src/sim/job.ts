@@ -71,7 +71,6 @@ export interface Job {
   startedAtMs: number | undefined;
   /** ms running, once terminal (or so far, while running). */
   executionTimeMs: number | undefined;
-  workerId: string | undefined;
   output: unknown;
   /**
    * The failure message once FAILED or TIMED_OUT; while IN_PROGRESS, the run's planned failure
@@ -80,8 +79,9 @@ export interface Job {
   error: string | undefined;
   /** Virtual time at which the job is removed; the single source of truth for expiry. GONE once removed. */
   expiresAtMs: number;
-  // --- scheduling state (owned by the endpoint) ---
+  /** The worker of the current run, or of the last one once ended (its id is the body's `workerId`). */
   worker: Worker | undefined;
+  // --- scheduling state (owned by the endpoint) ---
   endTimer: Timer | undefined;
   /** Intrusive links of the job queue. */
   prev: Job | undefined;
@@ -98,7 +98,7 @@ export interface Job {
 export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
   return {
     id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
-    startedAtMs: undefined, executionTimeMs: undefined, workerId: undefined, output: undefined,
+    startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
     error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined, endTimer: undefined,
     prev: undefined, next: undefined, x: undefined,
   };
