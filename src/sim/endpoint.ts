@@ -149,6 +149,8 @@ export class Endpoint {
   retry(j: Job): boolean {
     if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
     j.status = 'IN_QUEUE';
+    // Its retention entry would come up before its new end (expiry-lanes.ts).
+    this.lanes.forget(j);
     j.output = j.error = j.worker = j.executionTimeMs = j.startedAtMs = undefined;
     if (j.x) j.x.chunksDone = 0;
     if (j.x) j.x.crashed = false;
