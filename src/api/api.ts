@@ -23,8 +23,6 @@ const NOOP: Pending = { abort() {} };
 
 export class Api {
   private readonly keys: readonly string[];
-  private lastAuth: string | undefined;
-  private lastAuthOk = false;
 
   constructor(readonly sim: Simulator, opts: ApiOptions = {}) {
     this.keys = opts.apiKeys ?? sim.config.apiKeys;
@@ -74,13 +72,12 @@ export class Api {
     return call.answered ? NOOP : call;
   }
 
-  /** `authorized` for this API's keys, remembering the last header (load loops send the same one). */
+  /**
+   * Every request is checked in constant time: no memo of the last good header, since comparing
+   * against one with `===` would leak, by timing, how much of it a guess got right.
+   */
   private authorized(authorization: string | undefined): boolean {
-    if (authorization !== this.lastAuth || authorization === undefined) {
-      this.lastAuth = authorization;
-      this.lastAuthOk = authorized(authorization, this.keys);
-    }
-    return this.lastAuthOk;
+    return authorized(authorization, this.keys);
   }
 
   private end(respond: Respond, r: ApiResponse): Pending {

@@ -2,24 +2,15 @@
  * The real CLI process (CONTRACT §1–§2): `node bin/loadlab.js serve …` after a build. The first
  * stdout line holds the base URL; SIGTERM answers held requests and exits 0; bad configs exit 2.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-serve-'));
-
-beforeAll(() => {
-  // tsc emits even when a teammate's unrelated file has a type error; the entry point is what matters.
-  try {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
-  } catch {
-    /* checked by the spawns below */
-  }
-}, 120_000);
 
 interface Proc {
   child: ChildProcess;
