@@ -24,11 +24,6 @@ export class Deque<T> {
     return this.n > 0 ? this.items[this.head] : undefined;
   }
 
-  /** The i-th item from the front (0 = oldest). */
-  at(i: number): T | undefined {
-    return i >= 0 && i < this.n ? this.items[(this.head + i) & this.mask] : undefined;
-  }
-
   /** Removes `x` wherever it is (O(n); for the rare case it is not at an end). */
   remove(x: T): void {
     let i = 0;
