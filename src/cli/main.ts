@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
-import { demoCommand } from './commands/demo.js';
 import { runCommandModule } from './commands/run.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -18,7 +17,6 @@ export async function main(argv: string[]): Promise<number> {
   const cli = yargs(argv)
     .scriptName('loadlab')
     .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).')
-    .command(demoCommand)
     .command(runCommandModule)
     .command((await import('./commands/blast.js')).blastCommandModule)
     .command((await import('./commands/serve.js')).serveCommand)
