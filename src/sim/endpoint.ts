@@ -70,7 +70,7 @@ export class Endpoint {
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
     this.limits = new Limits(cfg.limits);
     this.webhooks = new WebhookScheduler(cfg.webhook, sched, bus, sender);
-    this.lanes = new ExpiryLanes(sched, (j) => this.expire(j, 'retention'));
+    this.lanes = new ExpiryLanes(sched, (seq) => this.jobs.expiresAt(seq), this.onRetention);
     this.ttlSweep = new TtlSweep(sched, this.jobs, DEFAULT_TTL_MS, this.onTtl);
     const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
@@ -149,8 +149,6 @@ export class Endpoint {
   retry(j: Job): boolean {
     if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
     j.status = 'IN_QUEUE';
-    // Its retention entry would come up before its new end (expiry-lanes.ts).
-    this.lanes.forget(j);
     j.output = j.error = j.worker = j.executionTimeMs = j.startedAtMs = undefined;
     if (j.x) j.x.chunksDone = 0;
     if (j.x) j.x.crashed = false;
@@ -177,7 +175,8 @@ export class Endpoint {
   }
 
   /** `/status?ttl=`: the result is dropped `ms` from now (terminal) or from completion; it never extends retention. */
-  setResultTtl(j: Job, ms: number): void {
+  setResultTtl(job: Job, ms: number): void {
+    const j = this.jobs.own(job);
     if (!isTerminal(j.status)) {
       const x = extras(j);
       x.retentionOverrideMs = Math.min(ms, x.retentionOverrideMs ?? ms);
@@ -189,11 +188,12 @@ export class Endpoint {
     // ttl=0: gone now, not at the next scheduler step (a manual clock may not step for a while).
     if (ms === 0) return this.expire(j, 'retention');
     j.expiresAtMs = at;
-    this.lanes.add(j, ms);
+    this.lanes.add(j.seq, at, ms);
   }
 
   /** Partial outputs produced since the last call (`/stream`), oldest first. */
-  drainStream(j: Job): unknown[] {
+  drainStream(job: Job): unknown[] {
+    const j = this.jobs.own(job);
     const items: unknown[] = [];
     const n = this.chunkCount(j);
     if (n > 1) {
@@ -259,6 +259,18 @@ export class Endpoint {
     }
   }
 
+  /**
+   * Can an ended job become columns (job-table.ts)? Completed or cancelled, and nothing of its
+   * extras still shows: no held request, no stream position, no crash count (the body's
+   * `retries`), a single chunk. Its webhook was sent, its policy and directives have done their work.
+   */
+  private compactable(j: Job): boolean {
+    if (j.status !== 'COMPLETED' && j.status !== 'CANCELLED') return false;
+    const x = j.x;
+    if (x !== undefined && (x.waiters !== undefined || x.streamBuffer !== undefined || x.retries > 0)) return false;
+    return this.chunkCount(j) <= 1;
+  }
+
   private chunkCount(j: Job): number {
     return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
   }
@@ -306,9 +318,20 @@ export class Endpoint {
 
   private readonly onTtl = (j: Job): void => this.expire(j, 'ttl');
 
+  /** An expiry lane's deadline came for job `seq`: an object, or a compacted result. */
+  private readonly onRetention = (seq: number): void => {
+    const j = this.jobs.objectAt(seq);
+    if (j) return this.expire(j, 'retention');
+    if (this.bus.active) {
+      const c = this.jobs.compactedAt(seq);
+      if (c) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(c), reason: 'retention', status: c.status });
+    }
+    this.jobs.clear(seq);
+  };
+
   /** Arms the ttl deadline: the shared sweep for the default ttl, a timer of its own otherwise. */
   private watchTtl(j: Job): void {
-    if (ttlOf(j) === this.ttlSweep.ttlMs) this.ttlSweep.watch();
+    if (this.ttlSweep.covers(j)) this.ttlSweep.watch();
     else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
   }
   private readonly onComplete = (j: Job): void => {
@@ -352,13 +375,14 @@ export class Endpoint {
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
     if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: delayOf(j), executionTimeMs: j.executionTimeMs });
     const retention = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
-    if (now + retention < j.expiresAtMs) {
+    const inLane = now + retention < j.expiresAtMs;
+    if (inLane) {
       if (j.x) {
         this.sched.cancel(j.x.ttlTimer);
         j.x.ttlTimer = undefined;
       }
       j.expiresAtMs = now + retention;
-      this.lanes.add(j, retention);
+      this.lanes.add(j.seq, j.expiresAtMs, retention);
     }
     const webhook = j.x?.webhook;
     if (webhook) {
@@ -366,6 +390,8 @@ export class Endpoint {
       this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, now), input: j.input, webhook });
     }
     this.notify(j, 'terminal');
+    // A plain result whose lane removes it: its object goes, the result stays (job-table.ts).
+    if (inLane && this.compactable(j)) this.jobs.compact(j);
     this.reuse(w);
     this.dispatch();
   }

@@ -1,18 +1,16 @@
 /**
  * Result retention without a timer per job. Jobs that share a retention (30 min for /run, 60 s
  * for /runsync, or a `/status?ttl=` value) expire in the order they were added, so each retention
- * value is a FIFO lane of jobs with one timer for its head. The job's `expiresAtMs` is the truth
- * and the lane keeps no deadlines of its own (8 B less per retained job): an entry whose job was
- * removed meanwhile (GONE) or given a shorter retention elsewhere (`/status?ttl=`: an earlier
- * time) is harmless at the head; the only way to a later time, a retry, takes the job out of
- * its lanes (`forget`).
+ * value is a FIFO lane of (sequence number, deadline) with one timer for its head. The job's
+ * current expiry (`JobTable.expiresAt`) is the truth: an entry whose deadline no longer matches
+ * it is stale and skipped — the job was removed meanwhile, given a shorter retention in another
+ * lane (`/status?ttl=`), or retried (it ends again later and gets a new entry).
  */
-import { Deque } from './deque.js';
-import { GONE, type Job } from './job.js';
+import { DeadlineRing } from './deadline-ring.js';
 import type { Scheduler, Timer } from './scheduler.js';
 
 interface Lane {
-  jobs: Deque<Job>;
+  entries: DeadlineRing;
   /** Reused for every head; `armed` says whether it is in the queue. */
   timer: Timer | undefined;
   armed: boolean;
@@ -23,41 +21,37 @@ export class ExpiryLanes {
 
   constructor(
     private readonly sched: Scheduler,
-    private readonly expire: (j: Job) => void,
+    /** The job's expiry now (GONE once removed). */
+    private readonly expiresAt: (seq: number) => number,
+    private readonly expire: (seq: number) => void,
   ) {}
 
-  /** Expires `j` `retentionMs` from now (the caller sets `j.expiresAtMs` to the same instant). */
-  add(j: Job, retentionMs: number): void {
+  /** Expires job `seq` at `atMs` = now + `retentionMs` (its expiry in the table is the same instant). */
+  add(seq: number, atMs: number, retentionMs: number): void {
     let lane = this.lanes.get(retentionMs);
     if (!lane) {
-      lane = { jobs: new Deque(), timer: undefined, armed: false };
+      lane = { entries: new DeadlineRing(), timer: undefined, armed: false };
       this.lanes.set(retentionMs, lane);
     }
-    lane.jobs.push(j);
+    lane.entries.push(seq, atMs);
     if (!lane.armed) this.arm(lane);
   }
 
-  /** Takes `j` out of every lane (a retried job: it ends again later, with a later deadline). O(n), rare. */
-  forget(j: Job): void {
-    for (const lane of this.lanes.values()) {
-      if (lane.jobs.removeAll(j) > 0 && lane.armed) this.arm(lane);
-    }
-  }
-
   private arm(lane: Lane): void {
-    const head = lane.jobs.peek();
-    lane.armed = head !== undefined;
-    if (head === undefined) return;
-    // A GONE head (-1) is clamped to now: the next fire drops it.
-    const at = head.expiresAtMs;
+    lane.armed = lane.entries.length > 0;
+    if (!lane.armed) return;
+    const at = lane.entries.headAt();
     lane.timer = lane.timer ? this.sched.again(lane.timer, at) : this.sched.at(at, this.fire, lane);
   }
 
   private readonly fire = (lane: Lane): void => {
     const now = this.sched.nowMs;
-    for (let j = lane.jobs.peek(); j !== undefined && j.expiresAtMs <= now; j = lane.jobs.peek()) {
-      lane.jobs.shift();
-      if (j.expiresAtMs !== GONE) this.expire(j);
+    const e = lane.entries;
+    while (e.length > 0 && e.headAt() <= now) {
+      const seq = e.headSeq();
+      const at = e.headAt();
+      e.shift();
+      if (this.expiresAt(seq) === at) this.expire(seq);
     }
     this.arm(lane);
   };

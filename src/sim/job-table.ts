@@ -1,17 +1,46 @@
 /**
- * The live jobs of an endpoint, by id. Ids carry a sequence number (ids.ts), so the table is an
- * array indexed by sequence, trimmed at the front as the oldest jobs expire — retention expires
- * jobs roughly in submission order, so the array stays about as long as the retained set.
- * Reads look like a Map's (`get`, `has`, `size`, `values`).
+ * The retained jobs of an endpoint, by sequence number (ids carry it: ids.ts). A job is a `Job`
+ * object while it can still change; once it has ended plainly (completed or cancelled, no webhook,
+ * policy or stream state, retention decided by an expiry lane) the endpoint `compact`s it: its
+ * result moves into typed-array columns and the object becomes garbage while still young. A day
+ * of traffic retains millions of results for 30 min; as columns they cost ~45 B each and nothing
+ * for the garbage collector to trace (as objects: ~220 B each, copied and marked).
+ *
+ * `get` hands out the object, or for a compacted job a snapshot rebuilt from the columns (a
+ * fresh object that is not stored). Readers cannot tell the difference. A mutator must call `own`
+ * first, which stores the snapshot as the job's object again.
+ *
+ * Slots are indexed by `seq - base`; the front is trimmed as the oldest jobs expire (retention
+ * expires jobs roughly in submission order, so the span stays about as long as the retained set).
  */
+import type { JobKind } from './events.js';
 import type { JobIds } from './ids.js';
-import type { Job } from './job.js';
+import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
+import type { Worker } from './worker.js';
+
+const EMPTY = 0;
+const OBJECT = 1;
+/** A compacted slot's state: FIRST_COMPACT + status index × 3 + kind index. */
+const FIRST_COMPACT = 2;
+const COMPACT_STATUSES: readonly JobStatus[] = ['COMPLETED', 'CANCELLED'];
+const KINDS: readonly JobKind[] = ['run', 'runsync', 'openai'];
+/** Column value of a time the job never had (never started). */
+const NONE = -1;
 
 export class JobTable {
-  private slots: (Job | undefined)[] = [];
-  /** Sequence number of `slots[0]`. */
+  private state = new Uint8Array(1024);
+  /** The `Job` (OBJECT) or, compacted, its output (undefined when cancelled). */
+  private refs: unknown[] = [];
+  /** The worker of its last run (compacted). */
+  private workers: (Worker | undefined)[] = [];
+  private delay = new Int32Array(1024);
+  private exec = new Int32Array(1024);
+  private expires = new Float64Array(1024);
+  /** Sequence number of slot 0. */
   private base = 0;
+  /** First slot in use, and one past the last. */
   private head = 0;
+  private end = 0;
   private count = 0;
 
   constructor(private readonly ids: JobIds) {}
@@ -20,11 +49,15 @@ export class JobTable {
     return this.count;
   }
 
+  /** The job with this id (an object, or a snapshot of a compacted one), or undefined. */
   get(id: string): Job | undefined {
-    const i = this.ids.seqOf(id) - this.base;
-    if (i < this.head || i >= this.slots.length) return undefined;
-    const j = this.slots[i];
-    return j !== undefined && this.idOf(j) === id ? j : undefined;
+    const seq = this.ids.seqOf(id);
+    const i = seq - this.base;
+    if (seq < 0 || i < this.head || i >= this.end) return undefined;
+    const s = this.state[i]!;
+    if (s === EMPTY) return undefined;
+    const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
+    return this.idOf(j) === id ? j : undefined;
   }
 
   /** The job's id, built on first use and then kept on the job (see Job.id). */
@@ -41,51 +74,155 @@ export class JobTable {
     return this.ids.seqOf(id);
   }
 
+  /** First sequence number not in the table yet (every later job is newer). */
+  get endSeq(): number {
+    return this.base + this.end;
+  }
+
   add(j: Job): void {
     const i = j.seq - this.base;
     if (i < this.head) throw new Error(`job ${this.idOf(j)} is older than the table`);
-    while (this.slots.length < i) this.slots.push(undefined);
-    this.slots[i] = j;
+    if (i >= this.state.length) this.grow(i + 1);
+    // Dense arrays (a gap: another endpoint's sequence numbers): a sparse one turns into a dictionary.
+    while (this.refs.length < i) this.refs.push(undefined), this.workers.push(undefined);
+    this.state[i] = OBJECT;
+    this.refs[i] = j;
+    this.workers[i] = undefined;
+    if (i >= this.end) this.end = i + 1;
     this.count++;
   }
 
-  delete(j: Job): void {
+  /** The stored object of job `seq` (not a snapshot), or undefined. */
+  objectAt(seq: number): Job | undefined {
+    const i = seq - this.base;
+    return i >= this.head && i < this.end && this.state[i] === OBJECT ? (this.refs[i] as Job) : undefined;
+  }
+
+  /** A snapshot of job `seq` if it is compacted, else undefined. */
+  compactedAt(seq: number): Job | undefined {
+    const i = seq - this.base;
+    const s = i >= this.head && i < this.end ? this.state[i]! : EMPTY;
+    return s >= FIRST_COMPACT ? this.snapshot(i, s) : undefined;
+  }
+
+  /** When job `seq` is removed, or GONE if it is not in the table. */
+  expiresAt(seq: number): number {
+    const i = seq - this.base;
+    if (i < this.head || i >= this.end) return GONE;
+    const s = this.state[i]!;
+    return s === EMPTY ? GONE : s === OBJECT ? (this.refs[i] as Job).expiresAtMs : this.expires[i]!;
+  }
+
+  /**
+   * Moves an ended job's result into the columns; its object is dropped. Only a COMPLETED or
+   * CANCELLED job whose extras (if any) no longer show in any answer (the endpoint decides).
+   */
+  compact(j: Job): void {
     const i = j.seq - this.base;
-    if (this.slots[i] !== j) return;
-    this.slots[i] = undefined;
+    if (this.state[i] !== OBJECT || this.refs[i] !== j) return;
+    this.state[i] = FIRST_COMPACT + COMPACT_STATUSES.indexOf(j.status) * KINDS.length + KINDS.indexOf(j.kind);
+    this.refs[i] = j.output;
+    this.workers[i] = j.worker;
+    this.delay[i] = j.startedAtMs === undefined ? NONE : j.startedAtMs - j.enqueuedAtMs;
+    this.exec[i] = j.executionTimeMs ?? NONE;
+    this.expires[i] = j.expiresAtMs;
+  }
+
+  /** The stored object for `j`: a snapshot becomes the job's object again (before changing it). */
+  own(j: Job): Job {
+    const i = j.seq - this.base;
+    const s = this.state[i];
+    if (s === OBJECT) return this.refs[i] as Job;
+    if (s !== EMPTY && i >= this.head && i < this.end) {
+      this.state[i] = OBJECT;
+      this.refs[i] = j;
+      this.workers[i] = undefined;
+    }
+    return j;
+  }
+
+  delete(j: Job): void {
+    this.clear(j.seq);
+  }
+
+  /** Removes job `seq` (object or compacted). */
+  clear(seq: number): void {
+    const i = seq - this.base;
+    if (i < this.head || i >= this.end || this.state[i] === EMPTY) return;
+    this.state[i] = EMPTY;
+    this.refs[i] = undefined;
+    this.workers[i] = undefined;
     this.count--;
-    while (this.head < this.slots.length && this.slots[this.head] === undefined) this.head++;
-    if (this.head > 4096 && this.head * 2 > this.slots.length) {
-      this.slots = this.slots.slice(this.head);
-      this.base += this.head;
-      this.head = 0;
-    }
+    while (this.head < this.end && this.state[this.head] === EMPTY) this.head++;
+    if (this.head === this.end) {
+      // Empty: start over at the next sequence number (every slot is EMPTY already).
+      this.base += this.end;
+      this.head = this.end = 0;
+      this.refs.length = this.workers.length = 0;
+    } else if (this.head > 4096 && this.head * 2 > this.end) this.rebase();
   }
 
-  /** Live jobs, oldest submission first (ids built). */
+  /** Live jobs (objects or snapshots), oldest submission first, ids built. */
   *values(): IterableIterator<Job> {
-    for (const j of this.raw()) {
-      this.idOf(j);
-      yield j;
+    for (let i = this.head; i < this.end; i++) {
+      const j = this.at(i);
+      if (j) yield j;
     }
   }
 
-  /** Live jobs, oldest submission first, ids not built (internal sweeps). */
-  *raw(): IterableIterator<Job> {
-    for (let i = this.head; i < this.slots.length; i++) {
-      const j = this.slots[i];
-      if (j !== undefined) yield j;
-    }
-  }
-
-  /** Live jobs, newest submission first. */
+  /** Live jobs, newest submission first, ids built. */
   *newestFirst(): IterableIterator<Job> {
-    for (let i = this.slots.length - 1; i >= this.head; i--) {
-      const j = this.slots[i];
-      if (j !== undefined) {
-        this.idOf(j);
-        yield j;
-      }
+    for (let i = this.end - 1; i >= this.head; i--) {
+      const j = this.at(i);
+      if (j) yield j;
     }
   }
+
+  private at(i: number): Job | undefined {
+    const s = this.state[i]!;
+    if (s === EMPTY) return undefined;
+    const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
+    this.idOf(j);
+    return j;
+  }
+
+  private snapshot(i: number, s: number): Job {
+    const c = s - FIRST_COMPACT;
+    const status = COMPACT_STATUSES[Math.floor(c / KINDS.length)]!;
+    const kind = KINDS[c % KINDS.length]!;
+    const delay = this.delay[i]!;
+    const exec = this.exec[i]!;
+    return snapshotJob(this.base + i, kind, status, delay === NONE ? undefined : delay, exec === NONE ? undefined : exec,
+      this.refs[i], this.workers[i], this.expires[i]!);
+  }
+
+  private grow(min: number): void {
+    let cap = this.state.length;
+    while (cap < min) cap *= 2;
+    this.state = copyInto(new Uint8Array(cap), this.state);
+    this.delay = copyInto(new Int32Array(cap), this.delay);
+    this.exec = copyInto(new Int32Array(cap), this.exec);
+    this.expires = copyInto(new Float64Array(cap), this.expires);
+  }
+
+  /** Moves the slots in use to the front (amortised: only once half the span is free). */
+  private rebase(): void {
+    const h = this.head;
+    if (h === 0) return;
+    this.state.copyWithin(0, h, this.end);
+    this.state.fill(EMPTY, this.end - h, this.end);
+    this.delay.copyWithin(0, h, this.end);
+    this.exec.copyWithin(0, h, this.end);
+    this.expires.copyWithin(0, h, this.end);
+    this.refs.splice(0, h);
+    this.workers.splice(0, h);
+    this.base += h;
+    this.end -= h;
+    this.head = 0;
+  }
+}
+
+function copyInto<T extends Uint8Array | Int32Array | Float64Array>(to: T, from: T): T {
+  to.set(from as never);
+  return to;
 }

@@ -90,15 +90,31 @@ export interface Job {
 }
 
 /**
- * A new queued job. Built by an object literal on purpose: V8 learns that objects from this
- * allocation site live long and allocates them in old space directly (pretenuring), where a
- * class instance would be copied by two young-generation collections first (~4x the GC time).
+ * A new queued job. An object literal (one shape, shared with `snapshotJob`): most jobs end and
+ * are compacted into the job table's columns within seconds, so the object dies young.
  */
 export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
   return {
     id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
     startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
     error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined, endTimer: undefined,
+    prev: undefined, next: undefined, x: undefined,
+  };
+}
+
+/**
+ * A compacted job rebuilt from the job table's columns (job-table.ts). What a compacted job no
+ * longer has is gone for good: `input` and `s3Config` (undefined), `submittedAtMs` (NaN); its
+ * delay is kept as `startedAtMs - enqueuedAtMs` with `enqueuedAtMs` 0.
+ */
+export function snapshotJob(
+  seq: number, kind: JobKind, status: JobStatus, delayMs: number | undefined, executionTimeMs: number | undefined,
+  output: unknown, worker: Worker | undefined, expiresAtMs: number,
+): Job {
+  return {
+    id: '', seq, kind, status, input: undefined, s3Config: undefined, submittedAtMs: NaN, enqueuedAtMs: 0,
+    startedAtMs: delayMs, executionTimeMs, output,
+    error: undefined, expiresAtMs, worker, endTimer: undefined,
     prev: undefined, next: undefined, x: undefined,
   };
 }

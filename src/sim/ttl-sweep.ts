@@ -1,10 +1,11 @@
 /**
  * `policy.ttl` deadlines (counted from submission, a hard delete) of the jobs that use the default
- * ttl, without a timer per job. The job table is in submission order, so with one ttl value the
- * deadlines are in table order too: one timer for the oldest job's deadline; when it fires, jobs
- * are checked from the oldest until a deadline lies in the future. Almost every job is gone
- * (retention) long before its ttl, so a fire usually finds nothing and re-arms. Jobs with another
- * ttl get their own timer (endpoint.ts).
+ * ttl, without a timer per job. Sequence numbers follow submission, so with one ttl value the
+ * deadlines are in sequence order too: a cursor walks the job table by sequence number and one
+ * timer waits for the deadline of the job under it. Everything the cursor has passed is either
+ * gone, due already, or not the sweep's business (compacted: its retention ends first; another
+ * ttl: its own timer; an earlier retention: the expiry lanes). Each sequence number is passed once,
+ * so the sweep costs O(1) per job however many results are retained.
  */
 import { ttlOf, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
@@ -12,6 +13,8 @@ import type { Scheduler, Timer } from './scheduler.js';
 
 export class TtlSweep {
   private timer: Timer | undefined;
+  /** Every job with a lower sequence number needs no sweep. */
+  private cursor = 0;
 
   constructor(
     private readonly sched: Scheduler,
@@ -20,31 +23,35 @@ export class TtlSweep {
     private readonly expire: (j: Job) => void,
   ) {}
 
-  /** A job with this ttl entered (or re-entered) the table. */
-  watch(): void {
-    if (!this.timer) this.arm();
+  /** Can the sweep take `j` (default ttl, not behind the cursor)? Else it needs its own timer. */
+  covers(j: Job): boolean {
+    return ttlOf(j) === this.ttlMs && j.seq >= this.cursor;
   }
 
-  private arm(): void {
-    for (const j of this.table.raw()) {
-      if (ttlOf(j) !== this.ttlMs) continue;
-      this.timer = this.sched.at(j.submittedAtMs + this.ttlMs, this.fire);
-      return;
+  /** A job it covers entered (or re-entered) the table. */
+  watch(): void {
+    if (!this.timer) this.advance();
+  }
+
+  /** Moves the cursor over what is done, expiring what is due, and waits for the next deadline. */
+  private advance(): void {
+    const now = this.sched.nowMs;
+    const end = this.table.endSeq;
+    for (; this.cursor < end; this.cursor++) {
+      const j = this.table.objectAt(this.cursor);
+      if (j === undefined || ttlOf(j) !== this.ttlMs) continue;
+      const deadline = j.submittedAtMs + this.ttlMs;
+      if (deadline > now) {
+        this.timer = this.sched.at(deadline, this.fire);
+        return;
+      }
+      // A job whose retention ends earlier is the expiry lanes' business.
+      if (j.expiresAtMs === deadline) this.expire(j);
     }
   }
 
   private readonly fire = (): void => {
     this.timer = undefined;
-    const now = this.sched.nowMs;
-    const due: Job[] = [];
-    for (const j of this.table.raw()) {
-      if (ttlOf(j) !== this.ttlMs) continue;
-      const deadline = j.submittedAtMs + this.ttlMs;
-      if (deadline > now) break;
-      // A job whose retention ends earlier is the expiry lanes' business.
-      if (j.expiresAtMs === deadline) due.push(j);
-    }
-    for (const j of due) this.expire(j);
-    this.arm();
+    this.advance();
   };
 }
