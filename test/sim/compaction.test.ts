@@ -1,0 +1,80 @@
+/**
+ * Ended jobs kept as columns (job-table.ts): once a job has completed or been cancelled its object
+ * is dropped and its result lives on as numbers. Nothing a client sees may change: bodies, the
+ * stream's one-time output, `/requests`, `/status?ttl=`, expiry and its event.
+ */
+import { describe, expect, it } from 'vitest';
+import { harness } from '../helpers/harness.js';
+
+const MIN = 60_000;
+
+describe('results kept as columns', () => {
+  it('/status of an ended job answers the very body runsync answered at its end', () => {
+    const h = harness({ workersMin: 2, coldStartMs: 0 });
+    const held = h.runsync({ prompt: 'hi', sim: { durationMs: 1500 } });
+    h.at(400);
+    const queued = h.run({ sim: { durationMs: 500 } }).body.id as string;
+    h.at(2000);
+    expect(held.body).toMatchObject({ status: 'COMPLETED', executionTime: 1500, delayTime: 0, output: { prompt: 'hi', sim: { durationMs: 1500 } } });
+    expect(h.status(held.body.id).body).toEqual(held.body);
+    expect(h.status(queued).body).toEqual({ id: queued, status: 'COMPLETED', delayTime: 0, executionTime: 500, workerId: expect.any(String), output: { sim: { durationMs: 500 } } });
+  });
+
+  it('a job cancelled in the queue keeps no times or worker; one cancelled while running keeps both', () => {
+    const h = harness({ workersMax: 1, coldStartMs: 0 });
+    const running = h.run({ sim: { durationMs: 10_000 } }).body.id as string;
+    const queued = h.run({}).body.id as string;
+    h.at(3000);
+    h.req('POST', `/cancel/${queued}`);
+    h.req('POST', `/cancel/${running}`);
+    h.at(5000);
+    expect(h.status(queued).body).toEqual({ id: queued, status: 'CANCELLED' });
+    expect(h.status(running).body).toEqual({ id: running, status: 'CANCELLED', delayTime: 0, executionTime: 3000, workerId: expect.any(String) });
+  });
+
+  it('/stream gives a completed result once, then nothing, however often it is asked', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const id = h.run({ n: 1, sim: { durationMs: 100 } }).body.id as string;
+    h.at(1000);
+    expect(h.req('GET', `/stream/${id}`).body).toMatchObject({ status: 'COMPLETED', stream: [{ output: { n: 1, sim: { durationMs: 100 } } }] });
+    expect(h.req('GET', `/stream/${id}`).body).toMatchObject({ status: 'COMPLETED', stream: [] });
+    expect(h.status(id).body.output).toEqual({ n: 1, sim: { durationMs: 100 } });
+  });
+
+  it('/requests lists ended jobs with their ids; /status?ttl= and retention still remove them, with the event', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const seen = h.events();
+    const a = h.run({ sim: { durationMs: 100 } }).body.id as string;
+    const b = h.run({ sim: { durationMs: 100 } }).body.id as string;
+    h.at(1000);
+    expect(h.req('GET', '/requests').body).toEqual({ requests: [{ id: b, status: 'COMPLETED' }, { id: a, status: 'COMPLETED' }], total: 2 });
+    h.status(a, { ttl: '10000' });
+    h.at(11_000 - 1);
+    expect(h.status(a).status).toBe(200);
+    h.at(11_000);
+    expect(h.status(a).status).toBe(404);
+    h.at(200 + 30 * MIN);
+    expect(h.status(b).status).toBe(404);
+    const expired = seen.filter((e) => e.type === 'job.expired');
+    expect(expired).toEqual([
+      expect.objectContaining({ jobId: a, atMs: 11_000, reason: 'retention', status: 'COMPLETED' }),
+      expect.objectContaining({ jobId: b, atMs: 200 + 30 * MIN, reason: 'retention', status: 'COMPLETED' }),
+    ]);
+  });
+
+  it('a job that crashed once keeps its `retries` in the body after it ended', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const id = h.run({ sim: { durationMs: 1000, crash: true } }).body.id as string;
+    h.at(10_000);
+    expect(h.status(id).body).toMatchObject({ status: 'COMPLETED', retries: 1 });
+  });
+
+  it('a forged id carrying a real sequence number is still unknown', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const id = h.run({}).body.id as string;
+    h.at(10_000);
+    const forged = `${id[0] === 'a' ? 'b' : 'a'}${id.slice(1)}`;
+    expect(h.status(forged).status).toBe(404);
+    expect(h.status(id).status).toBe(200);
+  });
+});
