@@ -289,16 +289,21 @@ export class Endpoint {
     const x = j.x;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed);
     const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
+    let inMs: number;
     if (plan.crashAfterMs !== undefined && plan.crashAfterMs < timeoutMs) {
-      j.endTimer = this.sched.after(plan.crashAfterMs, () => this.crash(j));
+      w.runEnd = 'crash';
+      inMs = plan.crashAfterMs;
     } else if (plan.durationMs > timeoutMs) {
-      j.endTimer = this.sched.after(timeoutMs, () =>
-        this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${timeoutMs} ms exceeded`));
+      w.runEnd = 'timeout';
+      inMs = timeoutMs;
     } else {
+      w.runEnd = 'complete';
+      inMs = plan.durationMs;
       // The planned failure waits in `error` (not shown while running: job-body.ts).
       j.error = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
-      j.endTimer = this.sched.after(plan.durationMs, this.onComplete, j);
     }
+    // One timer per worker, re-armed for each run: no allocation per job.
+    w.runTimer = w.runTimer ? this.sched.again(w.runTimer, now + inMs) : this.sched.at(now + inMs, this.onRunEnd, w);
     if (plan.chunks > 1) this.scheduleChunk(j, plan.durationMs, plan.chunks, 1);
   }
 
@@ -334,18 +339,26 @@ export class Endpoint {
     if (this.ttlSweep.covers(j)) this.ttlSweep.watch();
     else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
   }
-  private readonly onComplete = (j: Job): void => {
+  /** The run's planned end came (worker.ts `runEnd`). */
+  private readonly onRunEnd = (w: Worker): void => {
+    const j = w.job!;
+    if (w.runEnd === 'complete') return this.complete(j);
+    if (w.runEnd === 'crash') return this.crash(j);
+    this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${this.executionTimeoutOf(j)} ms exceeded`);
+  };
+
+  private complete(j: Job): void {
     const error = j.error;
     if (error !== undefined) return this.finish(j, 'FAILED', undefined, error);
     const n = this.chunkCount(j);
     if (n > 1) extras(j).chunksDone = n;
     this.finish(j, 'COMPLETED', this.workload.output(j.input, j.x?.directives), undefined);
-  };
+  }
 
   /** The worker dies mid-job: the job goes back to the front of the queue; the worker restarts. */
   private crash(j: Job): void {
     const w = j.worker!;
-    j.endTimer = j.worker = undefined;
+    j.worker = undefined;
     const x = extras(j);
     x.crashed = true;
     x.retries++;
@@ -401,9 +414,10 @@ export class Endpoint {
    * the worker, which the job keeps naming (`workerId` of its body) once it ended.
    */
   private stopRun(j: Job): Worker | undefined {
-    this.sched.cancel(j.endTimer);
-    j.endTimer = undefined;
-    return j.status === 'IN_PROGRESS' ? j.worker : undefined;
+    if (j.status !== 'IN_PROGRESS') return undefined;
+    const w = j.worker;
+    this.sched.cancel(w?.runTimer);
+    return w;
   }
 
   /** A worker whose job ended takes the next queued job at once, or goes idle (or stops). */

@@ -120,7 +120,9 @@ export class JobTable {
   compact(j: Job): void {
     const i = j.seq - this.base;
     if (this.state[i] !== OBJECT || this.refs[i] !== j) return;
-    this.state[i] = FIRST_COMPACT + COMPACT_STATUSES.indexOf(j.status) * KINDS.length + KINDS.indexOf(j.kind);
+    const status = j.status === 'COMPLETED' ? 0 : 1;
+    const kind = j.kind === 'run' ? 0 : j.kind === 'runsync' ? 1 : 2;
+    this.state[i] = FIRST_COMPACT + status * KINDS.length + kind;
     this.refs[i] = j.output;
     this.workers[i] = j.worker;
     this.delay[i] = j.startedAtMs === undefined ? NONE : j.startedAtMs - j.enqueuedAtMs;

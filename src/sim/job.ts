@@ -81,7 +81,6 @@ export interface Job {
   /** The worker of the current run, or of the last one once ended (its id is the body's `workerId`). */
   worker: Worker | undefined;
   // --- scheduling state (owned by the endpoint) ---
-  endTimer: Timer | undefined;
   /** Intrusive links of the job queue. */
   prev: Job | undefined;
   next: Job | undefined;
@@ -97,7 +96,7 @@ export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unk
   return {
     id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
     startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
-    error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined, endTimer: undefined,
+    error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined,
     prev: undefined, next: undefined, x: undefined,
   };
 }
@@ -114,7 +113,7 @@ export function snapshotJob(
   return {
     id: '', seq, kind, status, input: undefined, s3Config: undefined, submittedAtMs: NaN, enqueuedAtMs: 0,
     startedAtMs: delayMs, executionTimeMs, output,
-    error: undefined, expiresAtMs, worker, endTimer: undefined,
+    error: undefined, expiresAtMs, worker,
     prev: undefined, next: undefined, x: undefined,
   };
 }

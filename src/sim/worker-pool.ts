@@ -56,7 +56,7 @@ export class WorkerPool {
 
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
-    const w: Worker = { id: `${this.endpointId}-w${this.nextId++}`, state: 'initializing', job: undefined, timer: undefined, idleSinceMs: 0 };
+    const w: Worker = { id: `${this.endpointId}-w${this.nextId++}`, state: 'initializing', job: undefined, timer: undefined, idleSinceMs: 0, runTimer: undefined, runEnd: 'complete' };
     this.workers.set(w.id, w);
     const fault = this.faultWanting();
     if (fault) {

@@ -16,4 +16,8 @@ export interface Worker {
   timer: Timer | undefined;
   /** When the worker last became idle (the idle timeout counts from here). */
   idleSinceMs: number;
+  /** Ends the current run; created for the first run and re-armed for each one after. */
+  runTimer: Timer | undefined;
+  /** What happens when `runTimer` fires, decided at the start of the run. */
+  runEnd: 'complete' | 'timeout' | 'crash';
 }

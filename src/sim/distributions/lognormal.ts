@@ -15,9 +15,22 @@ export const lognormal = defineDistribution({
   create: (spec, rng) => {
     const mu = Math.log(spec.medianMs);
     const sigma = (Math.log(spec.p95Ms) - mu) / Z95;
+    // Box-Muller gives two independent normals per pair of draws: the second (sin) is kept for
+    // the next call. [has spare (0/1), spare] in a Float64Array: a number field would box.
+    const spare = new Float64Array(2);
     return () => {
-      // Box-Muller; 1 - u keeps the log argument in (0, 1].
-      const n = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+      let n: number;
+      if (spare[0] === 1) {
+        spare[0] = 0;
+        n = spare[1]!;
+      } else {
+        // 1 - u keeps the log argument in (0, 1].
+        const r = Math.sqrt(-2 * Math.log(1 - rng.next()));
+        const a = 2 * Math.PI * rng.next();
+        n = r * Math.cos(a);
+        spare[0] = 1;
+        spare[1] = r * Math.sin(a);
+      }
       return clampMs(Math.exp(mu + sigma * n));
     };
   },
