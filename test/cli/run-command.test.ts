@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startServe } from './serve-process.js';
+import { parseOpenMetrics, samples } from '../report/openmetrics-check.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
@@ -92,6 +93,9 @@ describe('HTTP target against loadlab serve (127.0.0.1)', () => {
       expect(rep.flows.poll.outcomes).toEqual({ COMPLETED: 40 });
       expect(rep.flows.h.outcomes).toEqual({ ok: 10 });
       expect(Object.keys(rep.operations.status.byStatus)).toEqual(['200']);
+      const om = parseOpenMetrics(readFileSync(join(out, 'metrics.om'), 'utf8'));
+      expect(samples(om, 'loadlab_run_info')[0]!.labels).toMatchObject({ target: 'http', causes: 'reported' });
+      expect(samples(om, 'loadlab_client_requests_total').at(-1)!.value).toBe(rep.operations.run.requests + rep.operations.status.requests + rep.operations.health.requests);
     } finally {
       srv.kill('SIGTERM');
     }
@@ -116,16 +120,19 @@ describe('run --lockstep against loadlab serve --clock manual', () => {
     });
     const srv = await startServe(['--clock', 'manual', '--config', f, '--seed', '3', '--api-key', 'k']);
     try {
-      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', srv.base, '--lockstep', '--api-key', 'k', '--out', join(dir, 'ls')], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', srv.base, '--lockstep', '--api-key', 'k', '--out', join(dir, 'ls'), '--start-time', '0'], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/lockstep, seed 3, \d+ s virtual/);
-      cli('run', f, '--out', join(dir, 'ip'));
+      cli('run', f, '--out', join(dir, 'ip'), '--start-time', '0');
       const read = (o: string) => JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8'));
       const ls = read('ls');
       const ip = read('ip');
       expect(ls.target).toEqual({ kind: 'lockstep', url: srv.base, causes: 'reported' });
       for (const k of ['operations', 'flows', 'jobs', 'arrivals', 'elapsedMs']) expect(ls[k], k).toEqual(ip[k]);
       expect(ip.jobs.accepted).toBeGreaterThan(60);
+      // metrics.om too, but for the target and the in-process-only queue probes.
+      const om = (o: string) => readFileSync(join(dir, o, 'metrics.om'), 'utf8').split('\n').filter((l) => !/^loadlab_(run_info|client_queue_jobs_max)\b|^# \w+ loadlab_client_queue_jobs_max /.test(l));
+      expect(om('ls')).toEqual(om('ip'));
     } finally {
       srv.stop();
     }

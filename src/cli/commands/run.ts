@@ -1,8 +1,8 @@
 /**
  * `loadlab run SCENARIO` (CONTRACT §5): validates the scenario (exit 2 with file, field and
  * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
- * report.json and report.md under `--out`, prints a short summary, and exits 99 when a
- * threshold failed. A live progress line shows on a TTY, never under CI.
+ * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary, and
+ * exits 99 when a threshold failed. A live progress line shows on a TTY, never under CI.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,11 +14,13 @@ import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { renderHtml } from '../../report/render-html.js';
 import { renderJunit } from '../../report/render-junit.js';
+import { renderOpenMetrics } from '../../report/render-openmetrics.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { httpTargetFor, isLoopback } from '../../load/http-target.js';
+import { DEFAULT_CONNECTIONS, httpTargetFor, isLoopback } from '../../load/http-target.js';
 import { renderPlan } from '../../load/plan.js';
 import { lockstepTargetFor } from '../../load/lockstep-target.js';
+import { defaultStartTime, parseStartTime } from '../start-time.js';
 
 export interface RunArgs {
   scenario: string;
@@ -30,7 +32,9 @@ export interface RunArgs {
   'dry-run'?: boolean;
   yes?: boolean;
   lockstep?: boolean;
+  connections?: number;
   junit?: string;
+  'start-time'?: string;
 }
 
 function progressLine(p: Progress): string {
@@ -38,7 +42,7 @@ function progressLine(p: Progress): string {
   return `\r  t=${(p.nowMs / 1000).toFixed(0)} s (wall ${(p.wallMs / 1000).toFixed(1)} s)  requests ${p.requests}  429s ${p.limited}${q}   `;
 }
 
-export function summary(r: RunResult, dir: string): string {
+export function summary(r: RunResult, dir: string, startMs?: number): string {
   const ops = Object.entries(r.operations).map(([op, o]) => `${op} ${o.requests} (429: ${o.byStatus['429'] ?? 0}, p99 ${o.responseMs.summary.p99} ms)`);
   const failed = r.thresholds.filter((t) => !t.ok);
   return [
@@ -47,6 +51,7 @@ export function summary(r: RunResult, dir: string): string {
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
     ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
     `  report: ${join(dir, 'report.md')}`,
+    ...(startMs === undefined ? [] : [`  metrics: ${join(dir, 'metrics.om')} (${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()})`]),
   ].join('\n');
 }
 
@@ -56,11 +61,21 @@ export function loadOrExit(file: string): Scenario {
   return l.scenario;
 }
 
+/** `--connections`: the HTTP target's socket pool (lockstep keeps one socket per held request, uncapped). */
+function checkConnections(a: RunArgs): void {
+  const n = a.connections;
+  if (n === undefined) return;
+  if (!a.target || a.lockstep) throw new CliError('--connections: only with --target, without --lockstep (it sizes the HTTP target\'s socket pool)');
+  if (!(Number.isInteger(n) && n >= 1 && n <= 10_000)) throw new CliError(`--connections: an integer from 1 to 10000, got ${n}`);
+}
+
 export async function runCommand(a: RunArgs): Promise<number> {
   const sc = loadOrExit(a.scenario);
   if (a.endpoint) sc.endpoint.id = a.endpoint;
   const seed = a.seed ?? sc.seed;
+  const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
   if (a.lockstep && !a.target) throw new CliError('--lockstep needs --target (a `loadlab serve --clock manual`)');
+  checkConnections(a);
   const target = a.target ? (a.lockstep ? lockstepTargetFor(sc, a) : httpTargetFor(sc, a)) : undefined;
   if (a.target && !isLoopback(a.target)) {
     const plan = renderPlan(sc);
@@ -89,11 +104,13 @@ export async function runCommand(a: RunArgs): Promise<number> {
   writeFileSync(join(dir, 'report.json'), renderJson(r));
   writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
   writeFileSync(join(dir, 'report.html'), renderHtml(r));
+  const startMs = startTime ?? defaultStartTime(r.elapsedMs);
+  writeFileSync(join(dir, 'metrics.om'), renderOpenMetrics(r, startMs));
   if (a.junit) {
     mkdirSync(dirname(a.junit), { recursive: true });
     writeFileSync(a.junit, renderJunit(r));
   }
-  process.stdout.write(`${summary(r, dir)}\n`);
+  process.stdout.write(`${summary(r, dir, startMs)}\n`);
   return r.thresholds.some((t) => !t.ok) ? EXIT.THRESHOLD_FAILED : EXIT.OK;
 }
 
@@ -109,8 +126,13 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('api-key', { type: 'string', describe: 'API key for --target (default: RUNPOD_API_KEY)' })
       .option('endpoint', { type: 'string', describe: 'Endpoint id (default: the scenario\'s endpoint.id)' })
       .option('lockstep', { type: 'boolean', describe: 'With --target of `serve --clock manual`: step its clock from the runner (virtual time)' })
+      .option('connections', { type: 'number', describe: `With --target: most sockets open at once (default ${DEFAULT_CONNECTIONS}); each request in flight holds one, a held runsync or stream for its whole hold, and a request finding none free waits inside the client (counted in its service time)` })
       .option('dry-run', { type: 'boolean', describe: 'Print the plan (requests per operation, peak rates against the limits, worker-seconds) and stop' })
       .option('junit', { type: 'string', describe: 'Also write the thresholds as JUnit XML to this file (one test case each)' })
+      .option('start-time', {
+        type: 'string',
+        describe: 'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
+      })
       .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
   handler: async (a) => {
     const code = await runCommand(a);

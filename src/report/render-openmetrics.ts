@@ -1,0 +1,166 @@
+/**
+ * metrics.om (CONTRACT §5): a RunResult as OpenMetrics text with a timestamp on every sample, for
+ * `promtool tsdb create-blocks-from openmetrics`. The run's ms `t` (virtual in-process and in
+ * lockstep, wall for HTTP targets) is written at the instant `startMs + t`. A pure function of the
+ * RunResult and the start instant: the same report.json and start give the same bytes, and a
+ * metrics.om can be rebuilt from any report.json (merged shards included).
+ *
+ * Resolution follows what the RunResult holds; nothing is interpolated:
+ * - The timeline's columns are per window (10 s for `run`): counters get a 0 at the start and the
+ *   cumulative count at the end of every window (the last one ends with the run); gauges get the
+ *   window's maximum at its end, and no sample where nothing was observed.
+ * - Figures the report has only for the whole run (per operation and status, per flow, jobs by
+ *   status other than COMPLETED, webhook outcomes): counters with two points, 0 at the start and the
+ *   total at the end, so `increase()` over the run is right; job delay and execution as histograms
+ *   with the buckets of `serve`'s own (same two points; counts from the HDR histograms, so a value
+ *   within their 0.1 % resolution of a bucket bound may count on either side of it).
+ * - Client latencies have no per-window histograms in the timeline, so they are summaries with
+ *   the run's quantiles (quantile 0 = min, 1 = max) at the end only.
+ * Names: `serve`'s (src/telemetry/names.ts) where the meaning is the same, so one dashboard reads
+ * both; `loadlab_client_*` for what only the load client sees (README: "metrics.om").
+ * Every series carries `endpoint` and `scenario`: backfilled data has no scrape target to tell runs
+ * apart. No URL or key is written.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { DURATION_BUCKETS_S, METRIC } from '../telemetry/names.js';
+import { decode, type EncodedHistogram } from './histogram.js';
+import { canonicalNumber, OpenMetricsWriter, type Labels } from './openmetrics-text.js';
+import type { RunResult } from './run-result.js';
+
+/** Points of one series: [run ms, value], in increasing time. */
+type Points = (readonly [number, number])[];
+type Series = readonly [Labels, Points];
+
+const QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
+
+/** `name_total` of a serve counter → the family name. */
+const family = (sampleName: string) => sampleName.replace(/_total$/, '');
+
+export function renderOpenMetrics(r: RunResult, startMs: number): string {
+  const w = new OpenMetricsWriter();
+  const tl = r.timeline;
+  const n = tl.requests.length;
+  const winS = `${tl.windowMs / 1000} s`;
+  // Window i covers [i·W, (i+1)·W); its sample is at its end, the last one at the end of the run.
+  const windowEnd = (i: number) => Math.min((i + 1) * tl.windowMs, Math.max(r.elapsedMs, i * tl.windowMs + 1));
+  const endMs = n ? windowEnd(n - 1) : Math.max(r.elapsedMs, 1);
+  const base: Labels = [['endpoint', r.scenario.endpointId], ['scenario', r.scenario.name]];
+  const L = (...extra: (readonly [string, string])[]): Labels => [...base, ...extra];
+
+  const perWindow = (col: readonly number[]): Points => {
+    const pts: Points = [[0, 0]];
+    let sum = 0;
+    col.forEach((x, i) => pts.push([windowEnd(i), (sum += x)]));
+    return pts;
+  };
+  const maxima = (col: readonly number[]): Points => col.flatMap((x, i) => (x < 0 ? [] : [[windowEnd(i), x] as const]));
+  const whole = (total: number): Points => [[0, 0], [endMs, total]];
+  const sumCol = (col: readonly number[]) => col.reduce((a, b) => a + b, 0);
+
+  const counter = (name: string, help: string, series: readonly Series[]) => {
+    w.family(name, 'counter', help);
+    for (const [labels, pts] of series) for (const [t, v] of pts) w.sample(`${name}_total`, labels, v, startMs + t);
+  };
+  const gauge = (name: string, help: string, series: readonly Series[], unit?: string) => {
+    if (!series.some(([, pts]) => pts.length)) return;
+    w.family(name, 'gauge', help, unit);
+    for (const [labels, pts] of series) for (const [t, v] of pts) w.sample(name, labels, v, startMs + t);
+  };
+
+  w.family('loadlab_run', 'info', 'The run these metrics come from');
+  const info = L(['seed', String(r.scenario.seed)], ['kind', r.kind], ['target', r.target.kind], ['causes', r.target.causes]);
+  for (const t of [0, endMs]) w.sample('loadlab_run_info', info, 1, startMs + t);
+
+  // Per window, from the timeline.
+  counter('loadlab_client_requests', `Requests sent by the load client, every attempt (per ${winS} window)`, [[L(), perWindow(tl.requests)]]);
+  counter('loadlab_client_responses_2xx', `Answers with a 2xx status (per ${winS} window)`, [[L(), perWindow(tl.responses2xx)]]);
+  const causes = [['rate', tl.limitedRate], ['concurrency', tl.limitedConcurrency], ['queue', tl.limitedQueue], ['unknown', tl.limitedUnknown]] as const;
+  counter(family(METRIC.requestsLimited), `Answers 429 by the limit hit, as the client saw them; no operation label (per ${winS} window)`,
+    causes.filter(([c, col]) => c !== 'unknown' || sumCol(col) > 0).map(([c, col]) => [L(['cause', c]), perWindow(col)]));
+  counter('loadlab_client_timeouts', `Requests the client gave up waiting for (per ${winS} window)`, [[L(), perWindow(tl.clientTimeouts)]]);
+  counter(family(METRIC.jobsFinished), `Terminal statuses read by clients: COMPLETED per ${winS} window, other statuses at the start and end of the run`, [
+    [L(['status', 'COMPLETED']), perWindow(tl.jobsCompleted)],
+    ...Object.entries(r.jobs.finalStatus).filter(([s]) => s !== 'COMPLETED').map(([s, v]): Series => [L(['status', s]), whole(v)]),
+  ]);
+  counter('loadlab_client_jobs_failed', `Jobs read FAILED or TIMED_OUT (per ${winS} window)`, [[L(), perWindow(tl.jobsFailed)]]);
+  counter('loadlab_client_expiries_seen', `404s for jobs known to exist: the result expired before the client read it (per ${winS} window)`, [[L(), perWindow(tl.expiriesSeen)]]);
+  counter('loadlab_client_webhook_failures', `Webhook attempts the receiver failed (per ${winS} window)`, [[L(), perWindow(tl.webhookFailures)]]);
+  counter('loadlab_client_stream_chunks', `Partial outputs received from /stream or streamed chat (per ${winS} window)`, [[L(), perWindow(tl.streamChunks)]]);
+  counter('loadlab_client_arrivals_late', `Arrivals sent later than openModel.lateAfterMs after their intended time (per ${winS} window)`, [[L(), perWindow(tl.late)]]);
+  counter('loadlab_client_arrivals_dropped', `Arrivals never sent: held by the in-flight cap longer than openModel.maxWaitMs (per ${winS} window)`, [[L(), perWindow(tl.dropped)]]);
+  gauge('loadlab_client_queue_jobs_max', `Deepest queue a probe saw in the window (${winS}); none where no probe ran`, [[L(), maxima(tl.queueDepthMax)]]);
+  gauge('loadlab_client_in_flight_max', `Most requests in flight at once in the window (${winS}), seen at sends`, [[L(), maxima(tl.inFlightMax)]]);
+  if (r.target.kind !== 'http') {
+    gauge(METRIC.virtualTime, 'Virtual time since the start of the run (seconds)', [[L(), [[0, 0], ...Array.from({ length: n }, (_, i) => [windowEnd(i), windowEnd(i) / 1000] as const)]]], 'seconds');
+  }
+
+  // Whole run: 0 at the start, the total at the end.
+  const ops = Object.entries(r.operations);
+  counter('loadlab_client_responses', 'Answers by operation and HTTP status, status 0: no answer (timeout or transport error) (start and end of the run)',
+    ops.flatMap(([op, o]) => Object.entries(o.byStatus).map(([st, v]): Series => [L(['operation', op], ['status', st]), whole(v)])));
+  counter('loadlab_client_retries_429', 'Requests re-sent after a 429 and a back-off (start and end of the run)', ops.map(([op, o]) => [L(['operation', op]), whole(o.retried429)]));
+  counter(family(METRIC.jobsAccepted), 'Jobs the API accepted (an id came back); no kind label (start and end of the run)', [[L(), whole(r.jobs.accepted)]]);
+  counter(family(METRIC.jobsRequeued), '/retry calls that re-queued a FAILED or TIMED_OUT job (start and end of the run)', [[L(['reason', 'retry']), whole(r.jobs.retriedByClient)]]);
+  const wh = r.webhooks;
+  if (wh.attempts > 0) {
+    counter(family(METRIC.webhookAttempts), 'Webhook attempts by outcome: delivered, failed (retried later), gave-up (the last attempt failed) (start and end of the run)', [
+      [L(['outcome', 'delivered']), whole(wh.delivered)], [L(['outcome', 'failed']), whole(wh.failedAttempts - wh.gaveUp)], [L(['outcome', 'gave-up']), whole(wh.gaveUp)],
+    ]);
+  }
+  counter('loadlab_client_sessions', 'Client sessions by flow and how they ended (start and end of the run)',
+    Object.entries(r.flows).flatMap(([flow, f]) => Object.entries(f.outcomes).map(([o, v]): Series => [L(['flow', flow], ['outcome', o]), whole(v)])));
+
+  const histogram = (name: string, help: string, labels: Labels, e: EncodedHistogram) => {
+    if (!e.count) return;
+    const { cumulative, sumMs } = bucketCounts(e, DURATION_BUCKETS_S.map((s) => s * 1000));
+    w.family(name, 'histogram', help, 'seconds');
+    for (const [t, k] of [[0, 0], [endMs, 1]] as const) {
+      DURATION_BUCKETS_S.forEach((le, j) => w.sample(`${name}_bucket`, [...labels, ['le', canonicalNumber(le)]], k * cumulative[j]!, startMs + t));
+      w.sample(`${name}_bucket`, [...labels, ['le', '+Inf']], k * e.count, startMs + t);
+      w.sample(`${name}_count`, labels, k * e.count, startMs + t);
+      w.sample(`${name}_sum`, labels, (k * sumMs) / 1000, startMs + t);
+    }
+  };
+  histogram(METRIC.jobDelay, 'delayTime of terminal status bodies read by clients (start and end of the run)', L(), r.jobs.queueDelayMs);
+  histogram(METRIC.jobExecution, 'executionTime of terminal status bodies read by clients; no status label (start and end of the run)', L(), r.jobs.executionMs);
+
+  const summary = (name: string, help: string, series: readonly (readonly [Labels, EncodedHistogram])[]) => {
+    const used = series.filter(([, e]) => e.count > 0);
+    if (!used.length) return;
+    w.family(name, 'summary', help, 'seconds');
+    for (const [labels, e] of used) {
+      for (const [q, key] of QUANTILES) w.sample(name, [...labels, ['quantile', canonicalNumber(q)]], e.summary[key] / 1000, startMs + endMs);
+      w.sample(`${name}_count`, labels, e.count, startMs + endMs);
+      w.sample(`${name}_sum`, labels, bucketCounts(e, []).sumMs / 1000, startMs + endMs);
+    }
+  };
+  summary('loadlab_client_response_seconds', 'Intended send to answer, so waits before sending count (whole run, at its end)', ops.map(([op, o]) => [L(['operation', op]), o.responseMs]));
+  summary('loadlab_client_service_seconds', 'Actual send to answer (whole run, at its end)', ops.map(([op, o]) => [L(['operation', op]), o.serviceMs]));
+  summary('loadlab_client_cancel_latency_seconds', '/cancel sent to the answer CANCELLED (whole run, at its end)', [[L(), r.jobs.cancelLatencyMs]]);
+  summary('loadlab_client_webhook_lateness_seconds', 'Acknowledged webhook delivery minus job end (whole run, at its end)', [[L(), r.webhooks.latenessMs]]);
+  summary('loadlab_client_send_lag_seconds', 'Actual minus intended send time of every request (whole run, at its end)', [[L(), r.arrivals.sendLagMs]]);
+  return w.text();
+}
+
+/**
+ * Cumulative counts at each bound (a value counts at its HDR bucket's lowest equivalent, so a
+ * constant 60 000 ms lands in le=60) and the sum (median equivalents, as HDR's own mean).
+ */
+function bucketCounts(e: EncodedHistogram, boundsMs: readonly number[]): { cumulative: number[]; sumMs: number } {
+  const h = decode(e);
+  if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
+  const counts = new Array<number>(boundsMs.length).fill(0);
+  let sumMs = 0;
+  const it = h.recordedValuesIterator;
+  it.reset();
+  while (it.hasNext()) {
+    const v = it.next();
+    const c = v.countAtValueIteratedTo;
+    sumMs += h.medianEquivalentValue(v.valueIteratedTo) * c;
+    const low = h.lowestEquivalentValue(v.valueIteratedTo);
+    const j = boundsMs.findIndex((b) => low <= b);
+    if (j >= 0) counts[j]! += c;
+  }
+  let acc = 0;
+  return { cumulative: counts.map((c) => (acc += c)), sumMs };
+}
