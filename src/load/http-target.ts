@@ -12,13 +12,19 @@ import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './tar
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
+/**
+ * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
+ * one (a held runsync or stream for its whole hold); a request finding none free waits inside the
+ * client, and that wait counts in its service time.
+ */
+export const DEFAULT_CONNECTIONS = 256;
 
 export interface HttpTargetOptions {
   /** Base URL up to `/v2` (added when missing), e.g. `http://127.0.0.1:8080/v2`. */
   url: string;
   apiKey: string;
   endpointId: string;
-  /** Sockets kept open (default 64). */
+  /** Most sockets open at once (default DEFAULT_CONNECTIONS). */
   connections?: number;
   /** The server reports 429 causes (a `loadlab serve` on loopback). */
   causesReported?: boolean;
@@ -58,7 +64,7 @@ export class HttpTarget implements Target {
   constructor(readonly url: string, opts: HttpTargetOptions) {
     const { origin, prefix } = splitBase(opts.url);
     // undici's own header/body timeouts are off: held answers may take 300 s; the client timeout is ours.
-    this.pool = new Pool(origin, { connections: opts.connections ?? 64, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+    this.pool = new Pool(origin, { connections: opts.connections ?? DEFAULT_CONNECTIONS, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.causesReported = opts.causesReported ?? false;
@@ -154,9 +160,9 @@ export class HttpTarget implements Target {
 export { parseSse };
 
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
-export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string }): () => HttpTarget {
+export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number }): () => HttpTarget {
   const url = a.target!;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new Error('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
-  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url) });
+  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections: a.connections });
 }
