@@ -1,31 +1,27 @@
 /**
- * Lockstep: the runner drives a `serve --clock manual` instance in virtual time. Client events
- * (arrivals, polls, back-offs, timeouts) live on a local scheduler; the server's clock only moves
- * when the runner advances it, to the runner's own next event time (`until: "answer"` stops the
- * advance early at the first answer or webhook, so the runner reacts at the virtual ms it
- * happened). Before any advance the runner waits until the server has handled every request it
- * sent — a held request (runsync, stream) has no answer to wait for, so its arrival is confirmed
- * through the request counts of `GET /_sim/clock` — and until every answer the server wrote has
- * been read. Requests are sent one at a time, so the server handles them in the runner's order.
- * Client timers are mirrored as markers in the server's event queue, so a timer and a simulator
- * event on the same ms run in the in-process order. The job outcomes then equal an in-process
- * run of the same scenario and seed.
+ * Lockstep: the runner drives a `serve --clock manual` instance in virtual time, so the job
+ * outcomes equal an in-process run of the same scenario and seed.
+ *
+ * - Client timers (arrivals, polls, back-offs, cancels, client timeouts) are mirrored as markers
+ *   in the server's event queue (lockstep-timers.ts): a timer and a simulator event on one ms run
+ *   in the in-process order, and a timer runs when the server reports its marker fired.
+ * - The server's clock only moves when the runner advances it, to the runner's next timer;
+ *   `until: "answer"` stops the advance right after the first answer, webhook attempt or marker,
+ *   so the runner reacts at the virtual ms it happened.
+ * - Requests go out one at a time, in the order the in-process target would handle them; before
+ *   the next one (or an advance) this one was answered, or the server holds it (received, no
+ *   answer on its way: `GET /_sim/clock` counts). A held request gets its client timeout as a
+ *   marker right then — where in-process sets its timeout timer, right after the API took it.
  */
 import { Pool } from 'undici';
-import { Scheduler } from '../sim/scheduler.js';
-import { parseSse, splitBase } from './http-target.js';
+import { Exchange } from './http-exchange.js';
+import { splitBase } from './http-target.js';
+import { LockstepAdmin, type Counts } from './lockstep-admin.js';
+import { MirroredTimers, type TimerSpec } from './lockstep-timers.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
 
-interface Counts {
-  now: number;
-  received: number;
-  ended: number;
-  /** Client markers fired (see `at`). */
-  markers: number;
-}
-
-/** A request to send, or (`mark`) the time of a client timer to queue at the server. */
-type Outgoing = { req: TargetRequest; done: (res: TargetResponse) => void; answered: boolean; mark?: undefined } | { mark: number };
+/** A request to send, or a timer whose marker is to be queued at the server. */
+type Outgoing = { req: TargetRequest; x: Exchange } | TimerSpec;
 
 /** A wait for the server that takes longer than this (wall ms) is a broken lockstep. */
 const STALL_MS = 30_000;
@@ -38,22 +34,17 @@ export class LockstepTarget implements Target {
   webhookUrl: string | undefined = undefined;
   readonly endpointId: string;
   private readonly pool: Pool;
-  private readonly admin: Pool;
+  private readonly admin: LockstepAdmin;
   private readonly prefix: string;
   private readonly headers: Record<string, string>;
-  /** Client timers, each mirrored by a marker in the server's event queue. */
-  private readonly sched = new Scheduler();
-  /** Client timeouts: not mirrored (they run after the simulator's events of their ms). */
-  private readonly timeouts = new Scheduler();
-  /** Markers the server fired whose client timer has not run yet. */
-  private markersDue = 0;
-  private seenMarkers = 0;
+  private readonly timers = new MirroredTimers();
+  private readonly queue: Outgoing[] = [];
   private nowMs = 0;
+  /** Server counts when the run started, and latest read. */
   private base: Counts = { now: 0, received: 0, ended: 0, markers: 0 };
   private counts: Counts = { now: 0, received: 0, ended: 0, markers: 0 };
-  /** Counts may be stale: something was sent or answered since they were read. */
+  /** Counts may be stale: something was sent, answered or abandoned since they were read. */
   private dirty = true;
-  private readonly queue: Outgoing[] = [];
   private sent = 0;
   /** Answers read plus requests this side abandoned (client timeout). */
   private ended = 0;
@@ -64,35 +55,33 @@ export class LockstepTarget implements Target {
    */
   private advancing = false;
   private readonly deferred: (() => void)[] = [];
-  /** Local events processed and advances made (progress, tests). */
+  private closed = false;
+  /** Advances made (progress, tests). */
   advances = 0;
 
-  constructor(readonly url: string, opts: { apiKey: string; endpointId: string; connections?: number | null }) {
+  constructor(readonly url: string, opts: { apiKey: string; endpointId: string }) {
     const { origin, prefix } = splitBase(url);
-    // No cap on sockets: every held request (runsync, stream) keeps one, as many as the scenario holds.
-    this.pool = new Pool(origin, { connections: opts.connections ?? null, pipelining: 1, keepAliveTimeout: 60_000 });
-    this.admin = new Pool(origin, { connections: 2, pipelining: 1 });
+    this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
+    // No cap on sockets: every held request (runsync, stream) keeps one, as many as the scenario
+    // holds. No wall-clock timeouts either: a hold lasts virtual time, however long in wall time.
+    this.pool = new Pool(origin, { connections: null, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 0, bodyTimeout: 0 });
+    this.admin = new LockstepAdmin(origin, this.headers);
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
-    this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
   }
 
   now(): number {
     return this.nowMs;
   }
 
-  /**
-   * A client timer. Its marker is queued at the server (`POST /_sim/mark`) in order with the
-   * requests, so it takes the same turn among simulator events at its ms as in-process; the
-   * timer runs when the server reports its marker fired.
-   */
+  /** A client timer: its marker goes to the server in order with the requests (see flush). */
   at(atMs: number, fn: () => void): void {
-    this.sched.at(atMs, fn);
-    this.queue.push({ mark: Math.floor(atMs) });
+    this.queue.push({ atMs, fn });
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
-    this.queue.push({ req, done, answered: false });
+    const x = new Exchange(this.nowMs + req.timeoutMs, (ex, r) => this.finish(ex, r, done));
+    this.queue.push({ req, x });
   }
 
   probe(): EndpointProbe | undefined {
@@ -100,127 +89,107 @@ export class LockstepTarget implements Target {
   }
 
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
-    this.base = this.counts = await this.clock();
-    this.seenMarkers = this.base.markers;
+    this.base = this.counts = await this.admin.clock();
+    this.timers.start(this.base.markers);
     this.dirty = false;
+    /** At the hard end: the last advance there released nothing (every event of that ms ran). */
+    let quietAtEnd = false;
     for (;;) {
       if (this.queue.length > 0) {
         await this.flush();
         continue;
       }
-      if (this.dirty) {
-        this.counts = await this.clock();
-        this.noteMarkers();
-        this.dirty = false;
-      }
-      const inTransit = this.counts.ended - this.base.ended - this.ended;
+      if (this.dirty) await this.read();
+      const inTransit = this.inTransit();
       if (inTransit !== 0) {
         // > 0: answers on their way here; < 0: an abandoned request the server has not seen close yet.
         await this.wake(inTransit > 0 ? STALL_MS : 1, inTransit > 0);
         this.dirty = true;
         continue;
       }
-      // One local event at a time, each with its requests (and theirs) settled, as in-process.
-      if (this.markersDue > 0) {
-        this.markersDue--;
-        this.sched.step();
-        continue;
-      }
-      if ((this.timeouts.peekMs() ?? Infinity) <= this.nowMs) {
-        this.timeouts.step();
-        continue;
-      }
-      if (stop() || this.nowMs >= hardEndMs) break;
-      const next = Math.min(this.sched.peekMs() ?? Infinity, this.timeouts.peekMs() ?? Infinity, hardEndMs);
+      // One timer at a time, each with its requests (and theirs) settled, as in-process.
+      if (this.timers.runDue()) continue;
+      if (stop() || (this.nowMs >= hardEndMs && quietAtEnd)) break;
+      const next = Math.min(this.timers.peekMs() ?? Infinity, hardEndMs);
+      const before = this.counts;
       this.advancing = true;
       try {
-        this.counts = await this.post('/_sim/advance', { ms: Math.max(0, next - this.nowMs), until: 'answer' });
+        this.counts = await this.admin.advance(Math.max(0, next - this.nowMs));
       } finally {
         this.advancing = false;
       }
       this.nowMs = this.counts.now - this.base.now;
-      this.noteMarkers();
+      this.timers.fired(this.counts.markers);
+      quietAtEnd = this.nowMs >= hardEndMs && this.counts.ended === before.ended && this.counts.markers === before.markers;
       for (const f of this.deferred.splice(0)) f();
       if (++this.advances % 256 === 0) tick();
     }
   }
 
+  /** Server answers not read here yet (negative: abandoned requests the server has not seen close). */
+  private inTransit(): number {
+    return this.counts.ended - this.base.ended - this.ended;
+  }
+
+  private async read(): Promise<void> {
+    this.counts = await this.admin.clock();
+    this.timers.fired(this.counts.markers);
+    this.dirty = false;
+  }
+
   /**
-   * Sends queued requests one by one. Before the next goes, this one was answered, or the server
-   * holds it (it was received and no answer is on its way).
+   * Sends what is queued, in order: timers' markers in batches, requests one by one. Before the
+   * next goes, this one was answered, or the server holds it (it was received and no answer is on
+   * its way); a held request's client timeout then joins the front of the queue.
    */
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      if (this.queue[0]!.mark !== undefined) {
-        // Markers up to the next request go in one call (answered at once: they are in place).
-        const at: number[] = [];
-        while (this.queue.length > 0 && this.queue[0]!.mark !== undefined) at.push((this.queue.shift() as { mark: number }).mark);
-        this.counts = await this.post('/_sim/mark', { atMs: at.map((t) => t + this.base.now) });
-        this.noteMarkers();
+      if (!('req' in this.queue[0]!)) {
+        const batch: TimerSpec[] = [];
+        while (this.queue.length > 0 && !('req' in this.queue[0]!)) batch.push(this.queue.shift() as TimerSpec);
+        const at = this.timers.place(batch, this.nowMs);
+        this.counts = await this.admin.mark(at.map((t) => t + this.base.now));
+        this.timers.fired(this.counts.markers);
         continue;
       }
-      const o = this.queue.shift() as Exclude<Outgoing, { mark: number }>;
+      // A timed-out request is closed at the server before anything else is sent (in-process aborts it at once).
+      while (this.inTransit() < 0) {
+        await this.wake(1, false);
+        await this.read();
+      }
+      const { req, x } = this.queue.shift() as Extract<Outgoing, { req: TargetRequest }>;
       const n = ++this.sent;
       this.dirty = true;
-      this.dispatch(o);
+      const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
+      this.pool.dispatch({ method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? null : JSON.stringify(req.body) }, x);
       await this.wake(ANSWER_GRACE_MS, false);
       const t0 = performance.now();
-      while (!o.answered) {
-        if (performance.now() - t0 > STALL_MS) throw new Error(`lockstep: no sign of request ${n} (${o.req.method} ${o.req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`);
-        this.counts = await this.clock();
-        this.noteMarkers();
-        const inTransit = this.counts.ended - this.base.ended - this.ended;
-        if (this.counts.received - this.base.received >= n && inTransit === 0) break;
-        if (inTransit > 0) await this.wake(STALL_MS, true);
+      while (!x.finished) {
+        if (performance.now() - t0 > STALL_MS) throw new Error(`lockstep: no sign of request ${n} (${req.method} ${req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`);
+        await this.read();
+        if (this.counts.received - this.base.received >= n && this.inTransit() === 0) {
+          // Held: in-process sets the client timeout right after the API took the request.
+          this.queue.unshift({ atMs: x.deadlineMs, fn: () => x.finished || x.timeOut() });
+          break;
+        }
+        if (this.inTransit() > 0) await this.wake(STALL_MS, true);
       }
       this.dirty = true;
     }
   }
 
-  /** Markers fired since last seen: that many client timers are due. */
-  private noteMarkers(): void {
-    this.markersDue += this.counts.markers - this.seenMarkers;
-    this.seenMarkers = this.counts.markers;
-  }
-
-  private dispatch(o: Exclude<Outgoing, { mark: number }>): void {
-    const { req } = o;
-    const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
-    const ac = new AbortController();
-    let over = false;
-    const finish = (r: TargetResponse, abandoned = false): void => {
-      if (over) return;
-      if (this.advancing) return void this.deferred.push(() => finish(r, abandoned));
-      over = true;
-      o.answered = true;
-      this.ended++;
-      this.dirty = true;
-      if (!abandoned) this.timeouts.cancel(timer);
-      // Requests sent from this answer go first, as they would in-process (depth first).
-      const before = this.queue.length;
-      o.done(r);
-      if (this.queue.length > before) this.queue.unshift(...this.queue.splice(before));
-      this.notify?.();
-    };
-    // The client timeout is virtual, like the in-process target's.
-    const timer = this.timeouts.at(this.nowMs + req.timeoutMs, () => {
-      finish({ status: 0, timedOut: true }, true);
-      ac.abort();
-    });
-    this.pool
-      .request({ method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? undefined : JSON.stringify(req.body), signal: ac.signal })
-      .then(async (res) => {
-        const text = await res.body.text();
-        if (String(res.headers['content-type'] ?? '').includes('text/event-stream')) return finish({ status: res.statusCode, sse: parseSse(text) });
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = text;
-        }
-        finish({ status: res.statusCode, body });
-      })
-      .catch((e: Error) => finish({ status: 0, error: e.message }));
+  /** An answer, a transport error or the client timeout (`x.timeOut()`, a timer): the first one counts. */
+  private finish(x: Exchange, r: TargetResponse, done: (res: TargetResponse) => void): void {
+    if (x.finished || this.closed) return;
+    if (this.advancing) return void this.deferred.push(() => this.finish(x, r, done));
+    x.finished = true;
+    this.ended++;
+    this.dirty = true;
+    // Requests and timers set from this answer go first, as they would in-process (depth first).
+    const before = this.queue.length;
+    done(r);
+    if (this.queue.length > before) this.queue.unshift(...this.queue.splice(before));
+    this.notify?.();
   }
 
   /** Resolves at the next answer or after `ms` of wall time; `strict`: the timeout is a stall. */
@@ -239,24 +208,10 @@ export class LockstepTarget implements Target {
     });
   }
 
-  private clock(): Promise<Counts> {
-    return this.call('GET', '/_sim/clock');
-  }
-
-  private post(path: string, body: unknown): Promise<Counts> {
-    return this.call('POST', path, body);
-  }
-
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Counts> {
-    const res = await this.admin.request({ method, path, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const j = (await res.body.json()) as Partial<Counts> & { error?: string };
-    if (res.statusCode !== 200) throw new Error(`lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? ' (the server\'s clock is not manual: start it with --clock manual)' : ''}: ${j.error ?? ''}`);
-    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number') throw new Error('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
-    return j as Counts;
-  }
-
   async close(): Promise<void> {
-    await Promise.all([this.pool.destroy(), this.admin.destroy()]);
+    // Requests still held at the end stay unanswered, as in-process (not transport errors).
+    this.closed = true;
+    await Promise.all([this.pool.destroy(), this.admin.close()]);
   }
 }
 

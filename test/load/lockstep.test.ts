@@ -9,7 +9,7 @@ import { LockstepTarget } from '../../src/load/lockstep-target.js';
 import type { JobOutcome } from '../../src/load/recorder.js';
 import { runScenario } from '../../src/load/run-scenario.js';
 import { loadScenarioFile } from '../../src/load/scenario-loader.js';
-import type { Scenario } from '../../src/load/scenario-schema.js';
+import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario-schema.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { parseSimConfig } from '../../src/sim/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
@@ -95,5 +95,34 @@ describe('lockstep with serve --clock manual', () => {
     expect(a.operations.run!.limited.rate).toBeGreaterThan(1000);
     expect(byId(lock)).toEqual(byId(inProc));
     for (const op of Object.keys(a.operations)) expect(b.operations[op]!.limited, op).toEqual(a.operations[op]!.limited);
+  }, 120_000);
+
+  test('client timeouts (runsync, /status-sync and /stream timing out, on the very ms a server wait ends too; polls cut off at the hard end): every outcome equals in-process', async () => {
+    const sc = scenarioSchema.parse({
+      name: 'client-timeouts', seed: 7, durationMs: 60_000, drainMs: 30_000,
+      // 1.5 s jobs on two warm workers, fewer than the arrivals need: the queue grows, and so do the waits.
+      endpoint: { id: 'to', workersMin: 2, workersMax: 2, jobDurationMs: 1500, workload: { chunks: 4 } },
+      traffic: [
+        // Timeout = ?wait=: the server's wait and the client's timeout end on one ms; in-process the server's comes first.
+        { name: 'tie', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'runsync', waitMs: 1000, statusSyncWaitMs: 1000, timeoutMs: 1000 } },
+        { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'runsync', waitMs: 5000, timeoutMs: 2000 } },
+        { name: 'follow', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'runsync', waitMs: 1000, statusSyncWaitMs: 5000, timeoutMs: 2500 } },
+        { name: 'stream', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-stream', waitMs: 5000, timeoutMs: 1200 } },
+        // Whole-second polls, many still going at the hard end (in-process runs the timers of that ms too).
+        { name: 'poll', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } } },
+      ],
+    } satisfies ScenarioInput);
+    const { inProc, lock, a, b } = await both(sc);
+    expect(a.operations.runsync!.clientTimeouts).toBeGreaterThan(10);
+    expect(a.operations['status-sync']!.clientTimeouts).toBeGreaterThan(10);
+    expect(a.operations.stream!.clientTimeouts).toBeGreaterThan(0);
+    expect(a.flows.poll!.outcomes.unfinished).toBeGreaterThan(0);
+    expect(byId(lock)).toEqual(byId(inProc));
+    for (const op of Object.keys(a.operations)) {
+      expect(b.operations[op]!.clientTimeouts, op).toBe(a.operations[op]!.clientTimeouts);
+      expect(b.operations[op]!.byStatus, op).toEqual(a.operations[op]!.byStatus);
+    }
+    expect(b.flows).toEqual(a.flows);
+    expect(b.elapsedMs).toBe(a.elapsedMs);
   }, 120_000);
 });

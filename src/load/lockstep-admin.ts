@@ -1,0 +1,51 @@
+/**
+ * The admin API of a `serve --clock manual` as a lockstep runner uses it: the virtual clock with
+ * the server's request counts (`GET /_sim/clock`), advances that stop at the first observable
+ * event (`POST /_sim/advance {ms, until: "answer"}`) and client markers (`POST /_sim/mark`).
+ */
+import { Pool } from 'undici';
+
+/** The server's virtual time and request counts (absolute: since the server started). */
+export interface Counts {
+  now: number;
+  /** Requests handed to the API. */
+  received: number;
+  /** Of those, answered or abandoned by their client. */
+  ended: number;
+  /** Client markers fired. */
+  markers: number;
+}
+
+export class LockstepAdmin {
+  private readonly pool: Pool;
+
+  constructor(origin: string, private readonly headers: Record<string, string>) {
+    this.pool = new Pool(origin, { connections: 2, pipelining: 1 });
+  }
+
+  clock(): Promise<Counts> {
+    return this.call('GET', '/_sim/clock');
+  }
+
+  /** Runs the server's events up to now + `ms`, stopping right after the first answer, webhook attempt or marker. */
+  advance(ms: number): Promise<Counts> {
+    return this.call('POST', '/_sim/advance', { ms, until: 'answer' });
+  }
+
+  /** Queues markers at these virtual ms (server time), in this order. */
+  mark(atMs: number[]): Promise<Counts> {
+    return this.call('POST', '/_sim/mark', { atMs });
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Counts> {
+    const res = await this.pool.request({ method, path, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const j = (await res.body.json()) as Partial<Counts> & { error?: string };
+    if (res.statusCode !== 200) throw new Error(`lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? ' (the server\'s clock is not manual: start it with --clock manual)' : ''}: ${j.error ?? ''}`);
+    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number') throw new Error('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
+    return j as Counts;
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
