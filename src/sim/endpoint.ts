@@ -6,17 +6,17 @@
 import type { EndpointConfig, Operation } from './config.js';
 import { sampler } from './distributions/registry.js';
 import type { EventBus, JobKind, LimitCause } from './events.js';
-import { ExpiryLanes } from './expiry-lanes.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
-import { TtlSweep } from './ttl-sweep.js';
-import { chunksOf, delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobStatus, type JobWaiter } from './job.js';
+import { JobStreams } from './job-streams.js';
+import { Retention, type ExpiryReason } from './retention.js';
+import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
 import type { RandomSource } from './random.js';
-import { decide, requestCountTarget, type ScaleDecision } from './scaler.js';
-import type { Scheduler, Timer } from './scheduler.js';
+import { ScaleLoop } from './scaler.js';
+import type { Scheduler } from './scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler, type WebhookSender } from './webhooks.js';
 import type { Worker } from './worker.js';
@@ -48,12 +48,9 @@ export class Endpoint {
   readonly limits: Limits;
   readonly webhooks: WebhookScheduler;
   private readonly workload: Workload;
-  private readonly lanes: ExpiryLanes;
-  private readonly ttlSweep: TtlSweep;
-  private scaleTimer: Timer | undefined;
-  private scaling = false;
-  private readonly decision: ScaleDecision = { add: 0, recheckAtMs: undefined };
-  private readonly queueDelay: boolean;
+  private readonly retention: Retention;
+  private readonly streams: JobStreams;
+  private readonly scaler: ScaleLoop;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
 
   constructor(
@@ -65,26 +62,25 @@ export class Endpoint {
     ids: JobIds,
   ) {
     this.jobs = new JobTable(ids);
-    this.queueDelay = cfg.scaler.type === 'QUEUE_DELAY';
     const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
     this.limits = new Limits(cfg.limits);
     this.webhooks = new WebhookScheduler(cfg.webhook, sched, bus, sender);
-    this.lanes = new ExpiryLanes(sched, (seq) => this.jobs.expiresAt(seq), this.onRetention);
-    this.ttlSweep = new TtlSweep(sched, this.jobs, DEFAULT_TTL_MS, this.onTtl);
+    this.retention = new Retention(sched, this.jobs, cfg.retention, (j, why) => this.expire(j, why), (seq) => this.expireCompacted(seq));
+    this.streams = new JobStreams(cfg, sched, this.workload, this.jobs, bus, (j) => this.notify(j, 'chunk'));
     const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
       onReady: (w) => {
         this.dispatch();
         // REQUEST_COUNT has no idle timeout: a worker that boots into no work above the target stops.
-        const rc = cfg.scaler.type === 'REQUEST_COUNT';
-        if (rc && w.state === 'idle' && this.pool.total > requestCountTarget(cfg, this.queue, this.pool)) this.pool.stop(w);
+        if (this.scaler.surplus(w)) this.pool.stop(w);
       },
       onState: (w, from, to) => {
         if (bus.active) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
     });
-    this.scale();
+    this.scaler = new ScaleLoop(cfg, sched, this.queue, this.pool);
+    this.scaler.run();
   }
 
   get id(): string {
@@ -121,7 +117,7 @@ export class Endpoint {
     if (s.lowPriority) extras(j).lowPriority = true;
     if (s.webhook !== undefined) extras(j).webhook = s.webhook;
     if (s.directives !== undefined) extras(j).directives = s.directives;
-    this.watchTtl(j);
+    this.retention.watchTtl(j);
     this.jobs.add(j);
     if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), kind: j.kind, lowPriority: isLowPriority(j) });
     this.queue.push(j);
@@ -131,8 +127,7 @@ export class Endpoint {
 
   /** The body `/status` answers. */
   status(j: Job): StatusBody {
-    const progress = j.status === 'IN_PROGRESS' && chunksOf(j) > 0 ? this.progressOutput(j) : undefined;
-    return statusBody(j, this.jobs.idOf(j), this.sched.nowMs, progress);
+    return statusBody(j, this.jobs.idOf(j), this.sched.nowMs, this.streams.progress(j));
   }
 
   /** Cancels a queued or running job; a terminal job is left as it is. */
@@ -156,7 +151,7 @@ export class Endpoint {
     this.counters.retried++;
     // Back under the ttl deadline alone (counted from submission).
     j.expiresAtMs = j.submittedAtMs + ttlOf(j);
-    this.watchTtl(j);
+    this.retention.watchTtl(j);
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'retry' });
     this.queue.push(j);
     this.dispatch();
@@ -175,42 +170,18 @@ export class Endpoint {
   }
 
   /** `/status?ttl=`: the result is dropped `ms` from now (terminal) or from completion; it never extends retention. */
-  setResultTtl(job: Job, ms: number): void {
-    const j = this.jobs.own(job);
-    if (!isTerminal(j.status)) {
-      const x = extras(j);
-      x.retentionOverrideMs = Math.min(ms, x.retentionOverrideMs ?? ms);
-      return;
-    }
-    const at = this.sched.nowMs + ms;
-    if (at >= j.expiresAtMs) return;
-    this.sched.cancel(j.x?.ttlTimer);
-    // ttl=0: gone now, not at the next scheduler step (a manual clock may not step for a while).
-    if (ms === 0) return this.expire(j, 'retention');
-    j.expiresAtMs = at;
-    this.lanes.add(j.seq, at, ms);
+  setResultTtl(j: Job, ms: number): void {
+    this.retention.shorten(this.jobs.own(j), ms);
   }
 
   /** Partial outputs produced since the last call (`/stream`), oldest first. */
-  drainStream(job: Job): unknown[] {
-    const j = this.jobs.own(job);
-    const items: unknown[] = [];
-    const n = this.chunkCount(j);
-    if (n > 1) {
-      const done = chunksOf(j);
-      for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.x?.directives));
-      extras(j).streamBuffer = new Array(done);
-    } else if (j.status === 'COMPLETED' && !j.x?.streamBuffer) {
-      items.push(j.output);
-      extras(j).streamBuffer = [];
-    }
-    return items;
+  drainStream(j: Job): unknown[] {
+    return this.streams.drain(j);
   }
 
   /** True when `/stream` has nothing new and the job can still produce something. */
   streamIdle(j: Job): boolean {
-    if (isTerminal(j.status)) return false;
-    return this.chunkCount(j) <= 1 || chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
+    return this.streams.idle(j);
   }
 
   health(): HealthBody {
@@ -238,25 +209,7 @@ export class Endpoint {
       const j = this.queue.shift()!;
       this.start(this.pool.takeIdle()!, j);
     }
-    this.scale();
-  }
-
-  /** Applies scaling decisions one worker at a time (a worker with no cold start is ready at once and may change the next decision). */
-  private scale(): void {
-    // QUEUE_DELAY with no normal job waiting and workersMin met decides nothing (scaler.ts):
-    // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
-    if (this.scaling || (this.queue.normalLength === 0 && this.queueDelay && this.pool.total >= this.cfg.workersMin)) return;
-    this.scaling = true;
-    const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool, this.decision);
-    while (d.add > 0) {
-      this.pool.start();
-      decide(this.cfg, this.sched.nowMs, this.queue, this.pool, d);
-    }
-    this.scaling = false;
-    if (d.recheckAtMs !== undefined && (!this.scaleTimer || this.scaleTimer.idx < 0 || this.scaleTimer.atMs > d.recheckAtMs)) {
-      this.sched.cancel(this.scaleTimer);
-      this.scaleTimer = this.sched.at(d.recheckAtMs, () => this.scale());
-    }
+    this.scaler.run();
   }
 
   /**
@@ -268,15 +221,7 @@ export class Endpoint {
     if (j.status !== 'COMPLETED' && j.status !== 'CANCELLED') return false;
     const x = j.x;
     if (x !== undefined && (x.waiters !== undefined || x.streamBuffer !== undefined || x.retries > 0)) return false;
-    return this.chunkCount(j) <= 1;
-  }
-
-  private chunkCount(j: Job): number {
-    return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
-  }
-
-  private progressOutput(j: Job): unknown {
-    return this.workload.chunk(chunksOf(j), this.chunkCount(j), j.x?.directives);
+    return this.streams.chunkCount(j) <= 1;
   }
 
   private start(w: Worker, j: Job): void {
@@ -304,41 +249,18 @@ export class Endpoint {
     }
     // One timer per worker, re-armed for each run: no allocation per job.
     w.runTimer = w.runTimer ? this.sched.again(w.runTimer, now + inMs) : this.sched.at(now + inMs, this.onRunEnd, w);
-    if (plan.chunks > 1) this.scheduleChunk(j, plan.durationMs, plan.chunks, 1);
+    this.streams.started(j, plan.durationMs, plan.chunks);
   }
 
-  /** Chunk `i` of a streaming job lands at start + duration × i / chunks. */
-  private scheduleChunk(j: Job, durationMs: number, chunks: number, i: number): void {
-    if (i >= chunks) return; // the last chunk lands with completion
-    const at = j.startedAtMs! + Math.floor((durationMs * i) / chunks);
-    const startedAt = j.startedAtMs;
-    this.sched.at(at, () => {
-      if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt) return;
-      extras(j).chunksDone = i;
-      if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), chunk: i });
-      this.notify(j, 'chunk');
-      this.scheduleChunk(j, durationMs, chunks, i + 1);
-    });
-  }
-
-  private readonly onTtl = (j: Job): void => this.expire(j, 'ttl');
-
-  /** An expiry lane's deadline came for job `seq`: an object, or a compacted result. */
-  private readonly onRetention = (seq: number): void => {
-    const j = this.jobs.objectAt(seq);
-    if (j) return this.expire(j, 'retention');
+  /** Removes a compacted result (a lane's deadline came). */
+  private expireCompacted(seq: number): void {
     if (this.bus.active) {
       const c = this.jobs.compactedAt(seq);
       if (c) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(c), reason: 'retention', status: c.status });
     }
     this.jobs.clear(seq);
-  };
-
-  /** Arms the ttl deadline: the shared sweep for the default ttl, a timer of its own otherwise. */
-  private watchTtl(j: Job): void {
-    if (this.ttlSweep.covers(j)) this.ttlSweep.watch();
-    else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
   }
+
   /** The run's planned end came (worker.ts `runEnd`). */
   private readonly onRunEnd = (w: Worker): void => {
     const j = w.job!;
@@ -350,7 +272,7 @@ export class Endpoint {
   private complete(j: Job): void {
     const error = j.error;
     if (error !== undefined) return this.finish(j, 'FAILED', undefined, error);
-    const n = this.chunkCount(j);
+    const n = this.streams.chunkCount(j);
     if (n > 1) extras(j).chunksDone = n;
     this.finish(j, 'COMPLETED', this.workload.output(j.input, j.x?.directives), undefined);
   }
@@ -387,16 +309,7 @@ export class Endpoint {
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
     if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: delayOf(j), executionTimeMs: j.executionTimeMs });
-    const retention = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
-    const inLane = now + retention < j.expiresAtMs;
-    if (inLane) {
-      if (j.x) {
-        this.sched.cancel(j.x.ttlTimer);
-        j.x.ttlTimer = undefined;
-      }
-      j.expiresAtMs = now + retention;
-      this.lanes.add(j.seq, j.expiresAtMs, retention);
-    }
+    const inLane = this.retention.ended(j);
     const webhook = j.x?.webhook;
     if (webhook) {
       const id = this.jobs.idOf(j);
@@ -430,11 +343,11 @@ export class Endpoint {
       return;
     }
     this.pool.release(w);
-    if (this.cfg.scaler.type === 'REQUEST_COUNT' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool)) this.pool.stop(w);
+    if (this.scaler.surplus(w)) this.pool.stop(w);
   }
 
   /** Hard delete: ttl (even while running) or the end of retention. */
-  private expire(j: Job, reason: 'retention' | 'ttl'): void {
+  private expire(j: Job, reason: ExpiryReason): void {
     if (isGone(j)) return;
     if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason, status: j.status });
     const live = !isTerminal(j.status);

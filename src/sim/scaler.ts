@@ -10,6 +10,8 @@
  */
 import type { EndpointConfig } from './config.js';
 import type { JobQueue } from './job-queue.js';
+import type { Scheduler, Timer } from './scheduler.js';
+import type { Worker } from './worker.js';
 import type { WorkerPool } from './worker-pool.js';
 
 export interface ScaleDecision {
@@ -56,4 +58,47 @@ export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool
 export function requestCountTarget(cfg: EndpointConfig, queue: JobQueue, pool: WorkerPool): number {
   const t = Math.ceil((queue.normalLength + pool.counts.running) / cfg.scaler.value);
   return Math.min(cfg.workersMax, Math.max(cfg.workersMin, t));
+}
+
+/**
+ * Applies the decisions: after every dispatch, and again when a queued job reaches the
+ * QUEUE_DELAY threshold. Workers start one at a time (a worker with no cold start is ready at
+ * once and may change the next decision).
+ */
+export class ScaleLoop {
+  private timer: Timer | undefined;
+  private busy = false;
+  private readonly decision: ScaleDecision = { add: 0, recheckAtMs: undefined };
+  private readonly queueDelay: boolean;
+
+  constructor(
+    private readonly cfg: EndpointConfig,
+    private readonly sched: Scheduler,
+    private readonly queue: JobQueue,
+    private readonly pool: WorkerPool,
+  ) {
+    this.queueDelay = cfg.scaler.type === 'QUEUE_DELAY';
+  }
+
+  run(): void {
+    // QUEUE_DELAY with no normal job waiting and workersMin met decides nothing (`decide`):
+    // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
+    if (this.busy || (this.queue.normalLength === 0 && this.queueDelay && this.pool.total >= this.cfg.workersMin)) return;
+    this.busy = true;
+    const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool, this.decision);
+    while (d.add > 0) {
+      this.pool.start();
+      decide(this.cfg, this.sched.nowMs, this.queue, this.pool, d);
+    }
+    this.busy = false;
+    if (d.recheckAtMs !== undefined && (!this.timer || this.timer.idx < 0 || this.timer.atMs > d.recheckAtMs)) {
+      this.sched.cancel(this.timer);
+      this.timer = this.sched.at(d.recheckAtMs, () => this.run());
+    }
+  }
+
+  /** REQUEST_COUNT (no idle timeout): is idle worker `w` above the target, so it should stop? */
+  surplus(w: Worker): boolean {
+    return this.cfg.scaler.type === 'REQUEST_COUNT' && w.state === 'idle' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool);
+  }
 }

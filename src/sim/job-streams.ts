@@ -1,0 +1,72 @@
+/**
+ * Streaming output (spec §3 `/stream`, FACTS "Streaming"): a job of n > 1 chunks produces chunk i
+ * at start + duration × i / n (the last one with completion); `/stream` drains what is new since
+ * the last call. A single-chunk job streams its output once, when it completed. While running, the
+ * latest chunk is the status body's progress output.
+ */
+import type { EndpointConfig } from './config.js';
+import type { EventBus } from './events.js';
+import { chunksOf, extras, isTerminal, type Job } from './job.js';
+import type { JobTable } from './job-table.js';
+import type { Scheduler } from './scheduler.js';
+import type { Workload } from './workload.js';
+
+export class JobStreams {
+  constructor(
+    private readonly cfg: EndpointConfig,
+    private readonly sched: Scheduler,
+    private readonly workload: Workload,
+    private readonly jobs: JobTable,
+    private readonly bus: EventBus,
+    /** Tells the job's held requests that a chunk landed. */
+    private readonly chunkLanded: (j: Job) => void,
+  ) {}
+
+  chunkCount(j: Job): number {
+    return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
+  }
+
+  /** The latest chunk of a running job (its progress output), or undefined. */
+  progress(j: Job): unknown {
+    return j.status === 'IN_PROGRESS' && chunksOf(j) > 0 ? this.workload.chunk(chunksOf(j), this.chunkCount(j), j.x?.directives) : undefined;
+  }
+
+  /** Partial outputs produced since the last call, oldest first. */
+  drain(job: Job): unknown[] {
+    const j = this.jobs.own(job);
+    const items: unknown[] = [];
+    const n = this.chunkCount(j);
+    if (n > 1) {
+      const done = chunksOf(j);
+      for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.x?.directives));
+      extras(j).streamBuffer = new Array(done);
+    } else if (j.status === 'COMPLETED' && !j.x?.streamBuffer) {
+      items.push(j.output);
+      extras(j).streamBuffer = [];
+    }
+    return items;
+  }
+
+  /** True when `/stream` has nothing new and the job can still produce something. */
+  idle(j: Job): boolean {
+    if (isTerminal(j.status)) return false;
+    return this.chunkCount(j) <= 1 || chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
+  }
+
+  /** Schedules the chunks of a run that has just started. */
+  started(j: Job, durationMs: number, chunks: number): void {
+    if (chunks > 1) this.schedule(j, durationMs, chunks, 1);
+  }
+
+  private schedule(j: Job, durationMs: number, chunks: number, i: number): void {
+    if (i >= chunks) return; // the last chunk lands with completion
+    const startedAt = j.startedAtMs!;
+    this.sched.at(startedAt + Math.floor((durationMs * i) / chunks), () => {
+      if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt) return;
+      extras(j).chunksDone = i;
+      if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.cfg.id, jobId: this.jobs.idOf(j), chunk: i });
+      this.chunkLanded(j);
+      this.schedule(j, durationMs, chunks, i + 1);
+    });
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * How long a job stays (spec §3, FACTS "Retention"): `policy.ttl` counted from submission (a hard
+ * delete, even while it runs) and result retention counted from its end (30 min for `/run`, 60 s
+ * for `/runsync`, shortened by `/status?ttl=`). Whichever comes first removes it. The default
+ * ttl is swept (ttl-sweep.ts), another ttl gets a timer of its own, retention runs in FIFO lanes
+ * (expiry-lanes.ts).
+ */
+import type { EndpointConfig } from './config.js';
+import { ExpiryLanes } from './expiry-lanes.js';
+import { DEFAULT_TTL_MS, extras, isTerminal, type Job } from './job.js';
+import type { JobTable } from './job-table.js';
+import type { Scheduler } from './scheduler.js';
+import { TtlSweep } from './ttl-sweep.js';
+
+export type ExpiryReason = 'retention' | 'ttl';
+
+export class Retention {
+  private readonly lanes: ExpiryLanes;
+  private readonly sweep: TtlSweep;
+
+  constructor(
+    private readonly sched: Scheduler,
+    private readonly jobs: JobTable,
+    private readonly cfg: EndpointConfig['retention'],
+    /** Removes a job object (hard delete). */
+    private readonly expire: (j: Job, reason: ExpiryReason) => void,
+    /** Removes a compacted result (job-table.ts). */
+    private readonly expireCompacted: (seq: number) => void,
+  ) {
+    this.lanes = new ExpiryLanes(sched, (seq) => jobs.expiresAt(seq), this.onLane);
+    this.sweep = new TtlSweep(sched, jobs, DEFAULT_TTL_MS, this.onTtl);
+  }
+
+  /** Arms the ttl deadline (`j.expiresAtMs`) of a job that entered the queue: submission or retry. */
+  watchTtl(j: Job): void {
+    if (this.sweep.covers(j)) this.sweep.watch();
+    else if (!j.x?.ttlTimer || j.x.ttlTimer.idx < 0) extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onTtl, j);
+  }
+
+  /**
+   * The job has just ended: its retention starts. Returns true when retention removes it (a lane
+   * holds it), false when its ttl deadline comes first and stays in force.
+   */
+  ended(j: Job): boolean {
+    const now = this.sched.nowMs;
+    const ms = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.runsyncMs : this.cfg.runMs);
+    if (now + ms >= j.expiresAtMs) return false;
+    if (j.x) {
+      this.sched.cancel(j.x.ttlTimer);
+      j.x.ttlTimer = undefined;
+    }
+    j.expiresAtMs = now + ms;
+    this.lanes.add(j.seq, j.expiresAtMs, ms);
+    return true;
+  }
+
+  /** `/status?ttl=`: the result is dropped `ms` from now (ended) or from its end; never later than before. */
+  shorten(j: Job, ms: number): void {
+    if (!isTerminal(j.status)) {
+      const x = extras(j);
+      x.retentionOverrideMs = Math.min(ms, x.retentionOverrideMs ?? ms);
+      return;
+    }
+    const at = this.sched.nowMs + ms;
+    if (at >= j.expiresAtMs) return;
+    this.sched.cancel(j.x?.ttlTimer);
+    // ttl=0: gone now, not at the next scheduler step (a manual clock may not step for a while).
+    if (ms === 0) return this.expire(j, 'retention');
+    j.expiresAtMs = at;
+    this.lanes.add(j.seq, at, ms);
+  }
+
+  private readonly onTtl = (j: Job): void => this.expire(j, 'ttl');
+
+  /** A lane's deadline came for job `seq`: an object, or a compacted result. */
+  private readonly onLane = (seq: number): void => {
+    const j = this.jobs.objectAt(seq);
+    if (j) this.expire(j, 'retention');
+    else this.expireCompacted(seq);
+  };
+}
