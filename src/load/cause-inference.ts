@@ -2,8 +2,9 @@
  * Which limit a 429 hit. The simulator says so in the body (`cause`); a real deployment does not,
  * so the runner infers it from what the client itself has sent: the queue when the last /health
  * showed the queue past the throttle depth on a job-creating call, else concurrency when this
- * operation had as many requests in flight as its limit, else the rate when the current and the
- * previous window hold the limit, else unknown. The report says which method was used.
+ * operation had as many requests in flight as its limit, else the rate when what it sent in the
+ * limiter's window before the 429 (sliding) holds the limit, else unknown. The report says which
+ * method was used.
  */
 import type { LimitCauseName } from '../report/run-result.js';
 import type { TargetResponse } from './target.js';
@@ -16,7 +17,7 @@ export interface LimitView {
 export interface InferenceState {
   /** In flight for this operation when the request was sent (itself included). */
   inFlightAtSend: number;
-  /** Requests of this operation sent in the current and previous window. */
+  /** Requests of this operation sent in the limiter's window ending at the 429 (sliding). */
   recentSent: number;
   /** Queue depth from the latest /health answer, if any. */
   lastQueueDepth: number | undefined;

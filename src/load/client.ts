@@ -10,6 +10,7 @@ import type { RandomStream } from '../sim/random.js';
 import { backoffMs, type BackoffSpec } from './backoff.js';
 import { inferCause, reportedCause, type LimitView } from './cause-inference.js';
 import type { Recorder } from './recorder.js';
+import type { SendRates } from './send-rate.js';
 import type { Target, TargetRequest, TargetResponse } from './target.js';
 
 export interface On429 extends BackoffSpec {
@@ -51,6 +52,8 @@ export class Client {
     private readonly model: OpenModel,
     private readonly limits: Record<Operation, LimitView>,
     private readonly queueThrottleAt: number,
+    /** Requests sent per operation over the rate limiter's window (headroom, cause inference). */
+    private readonly rates: SendRates,
   ) {}
 
   /** `arrival`: the first request of a session; it counts as the arrival (late, dropped). */
@@ -98,6 +101,7 @@ export class Client {
     const sentMs = t.now();
     const rec = this.rec;
     rec.sent(req.op, intendedMs, sentMs);
+    this.rates.of(req.op).add(sentMs);
     if (o.arrival && n === 1) rec.arrivalSent(sentMs, sentMs - intendedMs);
     const inFlightAtSend = rec.ops.get(req.op)!.inFlight;
     t.send(req, (res) => {
@@ -117,10 +121,8 @@ export class Client {
 
   private cause(op: Operation, res: TargetResponse, inFlightAtSend: number, atMs: number): LimitCauseName {
     if (this.target.causesReported) return reportedCause(res) ?? 'unknown';
-    const w = this.rec.ops.get(op)!.perWindow;
-    const i = Math.floor(atMs / this.rec.windowMs);
     return inferCause(this.limits[op], {
-      inFlightAtSend, recentSent: (w[i] ?? 0) + (w[i - 1] ?? 0), lastQueueDepth: this.lastQueueDepth,
+      inFlightAtSend, recentSent: this.rates.of(op).inWindow(atMs), lastQueueDepth: this.lastQueueDepth,
       queueThrottleAt: this.queueThrottleAt, jobCreating: JOB_CREATING.has(op),
     });
   }

@@ -6,6 +6,7 @@ import type { Headroom, HeadroomRow } from '../report/run-result.js';
 import { DEFAULT_LIMITS, OPERATIONS, type EndpointConfig, type Operation } from '../sim/config.js';
 import type { LimitView } from './cause-inference.js';
 import type { Recorder } from './recorder.js';
+import type { SendRates } from './send-rate.js';
 
 export function limitsOf(cfg: EndpointConfig): Record<Operation, LimitView> {
   const l = cfg.limits;
@@ -25,16 +26,23 @@ export function queueThrottleAt(cfg: EndpointConfig): number {
   return Math.max(cfg.limits.queueMin, cfg.workersMax * cfg.limits.queuePerWorker) + 1;
 }
 
-export function headroom(rec: Recorder, cfg: EndpointConfig): Headroom {
+/**
+ * Peak rate, concurrency and queue depth against each limit. The peak rate is counted the way
+ * the endpoint's limiter counts (`limits.window`): the most requests in any window-long interval
+ * (sliding, the default) or in one aligned window (fixed); both it and the limit are shown per 10 s.
+ */
+export function headroom(rec: Recorder, rates: SendRates, cfg: EndpointConfig): Headroom {
   const limits = limitsOf(cfg);
+  const per10s = (n: number) => Math.round((n * 10_000) / cfg.limits.windowMs);
   const operations: HeadroomRow[] = [];
   for (const name of [...rec.ops.keys()].sort()) {
     const o = rec.ops.get(name)!;
+    const r = rates.of(name);
     const lim = limits[name as Operation] ?? { rate: null, concurrency: null };
     operations.push({
       operation: name,
-      peakPer10s: Math.round((o.perWindow.reduce((m, x) => (x > m ? x : m), 0) * 10_000) / rec.windowMs),
-      ratePer10s: lim.rate === null ? null : Math.round((lim.rate * 10_000) / cfg.limits.windowMs),
+      peakPer10s: per10s(cfg.limits.window === 'fixed' ? r.fixedPeak : r.slidingPeak),
+      ratePer10s: lim.rate === null ? null : per10s(lim.rate),
       peakInFlight: o.peakInFlight,
       concurrency: lim.concurrency,
     });

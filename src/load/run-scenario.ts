@@ -17,6 +17,7 @@ import { headroom, limitsOf, queueThrottleAt } from './headroom.js';
 import { InProcessTarget } from './in-process-target.js';
 import { FlowDriver } from './flow-driver.js';
 import { Recorder, type JobOutcome } from './recorder.js';
+import { SendRates } from './send-rate.js';
 import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './http-webhook-receiver.js';
 import type { Scenario } from './scenario-schema.js';
 import type { Target } from './target.js';
@@ -58,7 +59,8 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const seed = opts.seed ?? sc.seed;
   const target = (opts.target ?? inProcessTarget)(sc, seed);
   const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs);
-  const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint));
+  const rates = new SendRates(sc.endpoint.limits.windowMs);
+  const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint), rates);
   const webhooks: BehaviourEnv['webhooks'] = new Map();
   // Client-side randomness never comes from the simulator's streams, so it cannot shift them.
   const rand = new Simulator({ seed: `${seed}/clients`, apiKeys: [], endpoints: [] }).random;
@@ -117,7 +119,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     target: { kind: target.kind, ...('url' in target && typeof target.url === 'string' ? { url: target.url } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
     elapsedMs,
     ...sec,
-    headroom: headroom(rec, sc.endpoint),
+    headroom: headroom(rec, rates, sc.endpoint),
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
   };

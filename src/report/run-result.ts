@@ -91,7 +91,10 @@ export interface ArrivalStats {
 
 export interface HeadroomRow {
   operation: string;
-  /** Most requests sent in one 10 s window, and the documented limit per 10 s (null: none). */
+  /**
+   * Most requests sent in any interval of the limiter's window (sliding; one aligned window for a
+   * fixed limiter), and the documented limit; both per 10 s (limit null: none).
+   */
   peakPer10s: number;
   ratePer10s: number | null;
   /** Most requests in flight at once, and the concurrency limit. */
