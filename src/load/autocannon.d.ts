@@ -13,6 +13,16 @@ declare module 'autocannon' {
     body?: string | Buffer;
     /** Requests per second over all connections (closed model when unset). */
     overallRate?: number;
+    /** Requests sent in turn (fields default to the options above); `onResponse` sees each answer's body. */
+    requests?: AutocannonRequest[];
+  }
+  export interface AutocannonRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** Called before the instance's `response` event for the same answer. */
+    onResponse?(status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>): void;
   }
   export interface AutocannonHistogram {
     average: number; mean: number; stddev: number; min: number; max: number; total: number;

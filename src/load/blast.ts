@@ -2,14 +2,18 @@
  * `loadlab blast`: the raw throughput of one operation under autocannon (a closed model: each
  * connection sends its next request as soon as the previous one is answered). Every answer is
  * recorded into the same Recorder a scenario run uses, so the result is an ordinary RunResult
- * (`kind: "blast"`, timeline in 1 s windows of wall time) that every renderer reads.
+ * (`kind: "blast"`, timeline in 1 s windows of wall time) that every renderer reads. A 429's
+ * cause is read from its body when the target says it (a loopback `loadlab serve`), else
+ * inferred from what blast sent (cause-inference.ts); only 429 bodies are parsed.
  */
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { request } from 'undici';
-import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
+import { RUN_RESULT_VERSION, type LimitCauseName, type RunResult } from '../report/run-result.js';
 import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../sim/config.js';
+import { causeInBody, inferCause } from './cause-inference.js';
 import { splitBase } from './http-target.js';
 import { Recorder } from './recorder.js';
+import { SendRate } from './send-rate.js';
 
 /** Operations blast can aim at, with how each request looks. `{id}`: a job submitted first. */
 export const BLAST_OPS = {
@@ -40,10 +44,15 @@ export interface BlastOptions {
   padBytes?: number;
   /** Per-request timeout in seconds (autocannon's). */
   timeoutSec?: number;
+  /** The target names the limit in 429 bodies (a `loadlab serve`); else causes are inferred. */
+  causesReported: boolean;
 }
 
 /** Timeline windows of a blast (wall ms). */
 const BLAST_WINDOW_MS = 1000;
+/** The window of the documented rate limits (ms). */
+const LIMIT_WINDOW_MS = 10_000;
+const JOB_CREATING = new Set<BlastOp>(['run', 'runsync']);
 
 function bodyOf(o: BlastOptions): string {
   const input: Record<string, unknown> = { ...(o.input ?? { prompt: 'hello' }) };
@@ -70,17 +79,30 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
 
   const rec = new Recorder(BLAST_WINDOW_MS, 10);
   rec.flow('blast', { operation: o.op, behaviour: 'blast', arrival: 'closed-model' });
+  const sentRate = new SendRate(LIMIT_WINDOW_MS);
+  const lim = DEFAULT_LIMITS[o.op];
+  // The body of the latest 429 (its `onResponse` runs right before the `response` event).
+  let body429 = '';
   const t0 = performance.now();
   const inst = autocannon({
     url: origin + prefix + path, method: spec.method, headers, connections: o.connections, duration: o.durationSec,
     timeout: o.timeoutSec ?? 10, ...(spec.body ? { body } : {}),
+    requests: [{ onResponse: (status, text) => void (status === 429 && (body429 = text)) }],
   });
+  const cause = (endMs: number): LimitCauseName => {
+    if (o.causesReported) return causeInBody(body429) ?? 'unknown';
+    // Closed model: every connection has a request out.
+    return inferCause(lim, {
+      inFlightAtSend: o.connections, recentSent: sentRate.inWindow(endMs), lastQueueDepth: undefined, queueThrottleAt: Infinity, jobCreating: JOB_CREATING.has(o.op),
+    });
+  };
   // A closed model has no intended send time: each answer is recorded as sent `responseTime` ago.
   inst.on('response', (_c: unknown, status: number, _bytes: number, responseTimeMs: number) => {
     const end = performance.now() - t0;
     const sent = Math.max(0, end - responseTimeMs);
     rec.sent(o.op, sent, sent);
-    rec.answered(o.op, sent, sent, end, { status }, status === 429 ? 'unknown' : undefined);
+    sentRate.add(sent);
+    rec.answered(o.op, sent, sent, end, { status }, status === 429 ? cause(end) : undefined);
   });
   const ac: AutocannonResult = await inst;
   const elapsedMs = Math.round(performance.now() - t0);
@@ -88,18 +110,18 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
   const transport = ac.errors - ac.timeouts;
   const opStats = sec.operations[o.op];
   if (opStats) Object.assign(opStats, { clientTimeouts: ac.timeouts, transportErrors: transport });
-  const lim = DEFAULT_LIMITS[o.op];
   const result: RunResult = {
     version: RUN_RESULT_VERSION,
     kind: 'blast',
     scenario: { name: `blast-${o.op}`, seed: 0, durationMs: o.durationSec * 1000, endpointId: o.endpointId },
-    target: { kind: 'http', url: o.url, causes: 'inferred' },
+    target: { kind: 'http', url: o.url, causes: o.causesReported ? 'reported' : 'inferred' },
     elapsedMs,
     ...sec,
     flows: { blast: { ...sec.flows.blast!, sessions: o.connections, outcomes: {} } },
     headroom: {
       operations: [{
-        operation: o.op, peakPer10s: Math.max(0, ...(rec.ops.get(o.op)?.perWindow ?? [0])) * 10,
+        // Sliding: the most sent in any 10 s (a real deployment's limiter window type is not known).
+        operation: o.op, peakPer10s: sentRate.slidingPeak,
         ratePer10s: lim.rate, peakInFlight: rec.ops.get(o.op)?.peakInFlight ?? 0, concurrency: lim.concurrency,
       }],
       peakQueueDepth: null, queueThrottleAt: 0, peakRunningWorkers: null, workersMax: 0,

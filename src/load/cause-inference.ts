@@ -32,6 +32,15 @@ export function reportedCause(res: TargetResponse): LimitCauseName | undefined {
   return typeof c === 'string' && CAUSES.has(c) ? (c as LimitCauseName) : undefined;
 }
 
+/** The cause a 429 body names (JSON text), if it names one. */
+export function causeInBody(text: string): LimitCauseName | undefined {
+  try {
+    return reportedCause({ status: 429, body: JSON.parse(text) });
+  } catch {
+    return undefined;
+  }
+}
+
 export function inferCause(limit: LimitView, s: InferenceState): LimitCauseName {
   if (s.jobCreating && s.lastQueueDepth !== undefined && s.lastQueueDepth >= s.queueThrottleAt) return 'queue';
   if (limit.concurrency !== null && s.inFlightAtSend >= limit.concurrency) return 'concurrency';

@@ -50,7 +50,7 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
   const input = parseInput(a.body);
   const r = await blast({
     url: a.target, apiKey, endpointId: a.endpoint, op: a.op, connections: a.connections, durationSec: a.duration,
-    padBytes: a['body-bytes'], ...(input ? { input } : {}),
+    padBytes: a['body-bytes'], ...(input ? { input } : {}), causesReported: isLoopback(a.target),
   }).catch((e: Error) => {
     throw new CliError(e.message, EXIT.RUNTIME_ERROR);
   });
@@ -67,7 +67,7 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
 
 export const blastCommandModule: CommandModule<object, BlastArgs> = {
   command: 'blast',
-  describe: 'Raw throughput of one operation with autocannon (closed model) against --target URL',
+  describe: 'Raw throughput of one operation with autocannon (closed model) against --target URL; 429s by cause (a loopback `loadlab serve` names it, else inferred)',
   builder: (y) =>
     y
       .option('target', { type: 'string', demandOption: true, describe: 'Base URL, e.g. http://127.0.0.1:8080/v2' })
