@@ -316,6 +316,13 @@ describe('limits switches', () => {
     expect(held.every((r) => r.res === undefined)).toBe(true);
   });
 
+  it('enabled: false keeps the payload limits: they protect the simulator, they are not a quota', () => {
+    const h = harness({ limits: { enabled: false } });
+    const big = h.raw({ method: 'POST', path: '/v2/ep/run', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 10 * 1024 * 1024 + 1 });
+    expect(big.status).toBe(413);
+    expect(h.raw({ method: 'POST', path: '/v2/ep/runsync', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 20 * 1024 * 1024 + 1 }).status).toBe(413);
+  });
+
   it('scale multiplies every rate and concurrency limit', () => {
     const h = harness({ limits: { ...noQueueLimit, scale: 0.1 } });
     expect(count(fire(101, () => h.run({})), 200)).toBe(100);
