@@ -9,8 +9,8 @@ import { Deque } from '../sim/deque.js';
 import type { RandomStream } from '../sim/random.js';
 import { backoffMs, type BackoffSpec } from './backoff.js';
 import { inferCause, reportedCause, type LimitView } from './cause-inference.js';
-import type { Recorder } from './recorder.js';
-import type { SendRates } from './send-rate.js';
+import type { OpAcc, Recorder } from './recorder.js';
+import type { SendRate, SendRates } from './send-rate.js';
 import type { Target, TargetRequest, TargetResponse } from './target.js';
 
 export interface On429 extends BackoffSpec {
@@ -21,7 +21,6 @@ export interface On429 extends BackoffSpec {
 export interface CallOptions {
   on429: On429;
   rng: RandomStream;
-  arrival?: boolean;
 }
 
 export interface OpenModel {
@@ -32,7 +31,7 @@ export interface OpenModel {
 }
 
 /** A session: answers that come after it ended are not handed on. */
-interface Live {
+export interface Live {
   readonly done: boolean;
 }
 
@@ -40,9 +39,38 @@ interface Live {
 export type ClientResponse = TargetResponse & { dropped?: boolean };
 
 const JOB_CREATING = new Set<Operation>(['run', 'runsync', 'openai']);
+const NONE = (): void => {};
+
+/**
+ * One request on its way: what the client needs again when the answer comes, and the one answer
+ * callback handed to the target. A caller that has one request out at a time (a poller) keeps
+ * one and passes it to every call, so a request allocates nothing in the client; other calls get
+ * a fresh one.
+ */
+export class Exchange {
+  req: TargetRequest | undefined = undefined;
+  o: CallOptions | undefined = undefined;
+  arrival = false;
+  cb: (r: ClientResponse) => void = NONE;
+  s: Live | undefined = undefined;
+  /** Attempt number (429 re-sends), from 1. */
+  n = 1;
+  intendedMs = 0;
+  sentMs = 0;
+  inFlightAtSend = 0;
+  acc: OpAcc | undefined = undefined;
+  /** From `call` until the answer is handed on (or dropped). */
+  busy = false;
+  /** The target's `done` for this exchange: made once, whatever the number of requests. */
+  readonly done: (res: TargetResponse) => void;
+
+  constructor(client: Client) {
+    this.done = (res) => client.answered(this, res);
+  }
+}
 
 export class Client {
-  private readonly waiting = new Deque<() => void>();
+  private readonly waiting = new Deque<Exchange>();
   /** Queue depth from the latest /health answer (cause inference against real deployments). */
   lastQueueDepth: number | undefined;
 
@@ -56,67 +84,105 @@ export class Client {
     private readonly rates: SendRates,
   ) {}
 
-  /** `arrival`: the first request of a session; it counts as the arrival (late, dropped). */
-  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: (r: ClientResponse) => void, session?: Live): void {
-    // Per-flow options objects are shared; only an arrival needs its own (no copy per request).
-    this.attempt(req, arrival ? (o.arrival ? o : this.arrivalOpts(o)) : o, cb, 1, this.target.now(), session);
+  /**
+   * Sends `req` (with 429 re-sends) and hands the answer to `cb` unless `session` ended by then.
+   * `arrival`: the first request of a session; it counts as the arrival (late, dropped).
+   * `x`: an exchange of the caller's to reuse; it must not be in flight.
+   */
+  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: (r: ClientResponse) => void, session?: Live, x?: Exchange): void {
+    const ex = x ?? new Exchange(this);
+    if (ex.busy) throw new Error(`exchange reused while a ${ex.req?.op} request is in flight`);
+    ex.busy = true;
+    ex.req = req;
+    ex.o = o;
+    ex.arrival = arrival;
+    ex.cb = cb;
+    ex.s = session;
+    ex.n = 1;
+    ex.intendedMs = this.target.now();
+    this.attempt(ex);
   }
 
-  private readonly arrivalVariant = new WeakMap<CallOptions, CallOptions>();
-
-  private arrivalOpts(o: CallOptions): CallOptions {
-    let a = this.arrivalVariant.get(o);
-    if (!a) this.arrivalVariant.set(o, (a = { ...o, arrival: true }));
-    return a;
-  }
-
-  private attempt(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number, s: Live | undefined): void {
+  private attempt(ex: Exchange): void {
     const cap = this.model.maxInFlight;
     if (cap !== undefined && this.rec.inFlight >= cap) {
-      this.waiting.push(() => this.release(req, o, cb, n, intendedMs, s));
+      this.waiting.push(ex);
       return;
     }
-    this.send(req, o, cb, n, intendedMs, s);
+    this.send(ex);
   }
 
   /** A waiting request gets a slot: sent, or dropped when it waited too long. */
-  private release(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number, s: Live | undefined): void {
+  private release(ex: Exchange): void {
     const now = this.target.now();
-    if (now - intendedMs > this.model.maxWaitMs) {
-      if (o.arrival && n === 1) this.rec.dropped(now);
-      if (!s?.done) cb({ status: 0, dropped: true });
+    if (now - ex.intendedMs > this.model.maxWaitMs) {
+      if (ex.arrival && ex.n === 1) this.rec.dropped(now);
+      this.handOn(ex, { status: 0, dropped: true });
       this.pump();
       return;
     }
-    this.send(req, o, cb, n, intendedMs, s);
+    this.send(ex);
   }
 
   private pump(): void {
     const cap = this.model.maxInFlight;
-    while (cap !== undefined && this.rec.inFlight < cap && this.waiting.length > 0) this.waiting.shift()!();
+    while (cap !== undefined && this.rec.inFlight < cap && this.waiting.length > 0) this.release(this.waiting.shift()!);
   }
 
-  private send(req: TargetRequest, o: CallOptions, cb: (r: ClientResponse) => void, n: number, intendedMs: number, s: Live | undefined): void {
+  /** The recorder's and the send-rate accumulators of an operation: one lookup per request. */
+  private perOp(op: string): { acc: OpAcc; rate: SendRate } {
+    let o = this.ops.get(op);
+    if (!o) this.ops.set(op, (o = { acc: this.rec.op(op), rate: this.rates.of(op) }));
+    return o;
+  }
+
+  private readonly ops = new Map<string, { acc: OpAcc; rate: SendRate }>();
+
+  private send(ex: Exchange): void {
     const t = this.target;
     const sentMs = t.now();
     const rec = this.rec;
-    rec.sent(req.op, intendedMs, sentMs);
-    this.rates.of(req.op).add(sentMs);
-    if (o.arrival && n === 1) rec.arrivalSent(sentMs, sentMs - intendedMs);
-    const inFlightAtSend = rec.ops.get(req.op)!.inFlight;
-    t.send(req, (res) => {
-      const endMs = t.now();
-      const cause = res.status === 429 ? this.cause(req.op, res, inFlightAtSend, endMs) : undefined;
-      rec.answered(req.op, intendedMs, sentMs, endMs, res, cause);
-      this.pump();
-      if (res.status === 429 && n < o.on429.maxAttempts) {
-        rec.retried429(req.op);
-        const at = endMs + backoffMs(o.on429, n, o.rng);
-        t.at(at, () => this.attempt(req, o, cb, n + 1, at, s));
-        return;
-      }
-      if (!s?.done) cb(res);
-    });
+    const req = ex.req!;
+    const op = this.perOp(req.op);
+    const acc = op.acc;
+    rec.sentOp(acc, ex.intendedMs, sentMs);
+    op.rate.add(sentMs);
+    if (ex.arrival && ex.n === 1) rec.arrivalSent(sentMs, sentMs - ex.intendedMs);
+    ex.acc = acc;
+    ex.sentMs = sentMs;
+    ex.inFlightAtSend = acc.inFlight;
+    t.send(req, ex.done);
+  }
+
+  /** The target answered `ex` (its `done`). */
+  answered(ex: Exchange, res: TargetResponse): void {
+    const t = this.target;
+    const endMs = t.now();
+    const status = res.status;
+    const req = ex.req!;
+    const acc = ex.acc!;
+    const cause = status === 429 ? this.cause(req.op, res, ex.inFlightAtSend, endMs) : undefined;
+    this.rec.answeredOp(acc, ex.intendedMs, ex.sentMs, endMs, res, cause);
+    if (this.waiting.length > 0) this.pump();
+    const o = ex.o!;
+    if (status === 429 && ex.n < o.on429.maxAttempts) {
+      acc.retried429++;
+      const at = endMs + backoffMs(o.on429, ex.n, o.rng);
+      ex.n++;
+      ex.intendedMs = at;
+      t.at(at, () => this.attempt(ex));
+      return;
+    }
+    this.handOn(ex, res);
+  }
+
+  /** Frees the exchange (its owner may send again from `cb`), then hands the answer on. */
+  private handOn(ex: Exchange, res: ClientResponse): void {
+    const { cb, s } = ex;
+    ex.busy = false;
+    ex.cb = NONE;
+    ex.s = undefined;
+    if (!s?.done) cb(res);
   }
 
   private cause(op: Operation, res: TargetResponse, inFlightAtSend: number, atMs: number): LimitCauseName {

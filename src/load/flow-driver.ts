@@ -4,7 +4,7 @@
  */
 import type { ArrivalGenerator } from './arrivals/types.js';
 import type { Session } from './behaviours/types.js';
-import type { Recorder } from './recorder.js';
+import type { FlowAcc, Recorder } from './recorder.js';
 import type { Target } from './target.js';
 
 export interface Live {
@@ -26,6 +26,7 @@ export class FlowDriver {
   constructor(
     readonly name: string, private readonly start: (s: Session) => void, private readonly gen: ArrivalGenerator,
     private readonly durationMs: number, private readonly target: Target, readonly rec: Recorder, readonly live: Live,
+    readonly acc: FlowAcc,
   ) {}
 
   schedule(): void {
@@ -44,7 +45,7 @@ export class FlowDriver {
     rec.arrival();
     this.live.active++;
     const s = new FlowSession(this, this.seq++, this.intendedMs);
-    rec.sessionStarted(this.name);
+    rec.sessionStarted(this.acc);
     const p = target.probe();
     if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
     this.start(s);
@@ -62,6 +63,6 @@ class FlowSession implements Session {
     if (this.done) return;
     this.done = true;
     this.flow.live.active--;
-    this.flow.rec.sessionEnded(this.flow.name, outcome);
+    this.flow.rec.sessionEnded(this.flow.acc, outcome);
   }
 }

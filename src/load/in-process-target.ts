@@ -14,6 +14,12 @@ export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
 const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
+/** A request's form for the Api, kept on the request (`wire`) for re-sends. */
+interface Wire {
+  req: ApiRequest;
+  /** May the Api hold it (answer later)? */
+  held: boolean;
+}
 /** Events between progress ticks (a tick reads the wall clock). */
 const TICK_EVERY = 8192;
 
@@ -42,19 +48,19 @@ export class InProcessTarget implements Target {
   }
 
   send(req: TargetRequest & { bodyBytes?: number }, done: (res: TargetResponse) => void): void {
+    // The Api never changes a request, so a re-sent request object (a poll) reuses its wire form.
+    const wire = (req.wire as Wire | undefined) ?? (req.wire = this.wire(req));
+    // Only held operations can answer after handle() returns; every other one answers before it
+    // returns, so it needs neither a timeout timer nor a wrapper around `done`.
+    if (!wire.held) {
+      this.api.handle(wire.req, done);
+      return;
+    }
     const sched = this.sim.sched;
     let finished = false;
     let timer: ReturnType<typeof sched.at> | undefined;
-    // The Api never changes a request, so a re-sent request object (a poll) reuses its wire form.
-    const wire = (req.wire as ApiRequest | undefined) ?? (req.wire = { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes });
-    // Only these operations can be held by the Api; every other one answers before handle()
-    // returns, so it needs neither a timeout timer nor a wrapper around `done`.
-    if (!HELD_OPS.has(req.op)) {
-      this.api.handle(wire as ApiRequest, done);
-      return;
-    }
     const pending = this.api.handle(
-      wire as ApiRequest,
+      wire.req,
       (r) => {
         if (finished) return;
         finished = true;
@@ -71,8 +77,21 @@ export class InProcessTarget implements Target {
     });
   }
 
+  private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
+    return {
+      req: { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes },
+      held: HELD_OPS.has(req.op),
+    };
+  }
+
+  /** The same object every call, refilled (callers read it at once; a probe per arrival allocates nothing). */
+  private readonly seen: EndpointProbe = { queueDepth: 0, runningWorkers: 0 };
+
   probe(): EndpointProbe {
-    return { queueDepth: this.ep.queue.length, runningWorkers: this.ep.pool.counts.running };
+    const p = this.seen;
+    p.queueDepth = this.ep.queue.length;
+    p.runningWorkers = this.ep.pool.counts.running;
+    return p;
   }
 
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {

@@ -7,7 +7,7 @@ import { encode } from '../report/histogram.js';
 import { MsHistogram } from './ms-histogram.js';
 import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../report/run-result.js';
 import type { TargetResponse } from './target.js';
-import { TimelineRecorder, type CounterColumn } from './timeline-recorder.js';
+import { COL, TimelineRecorder } from './timeline-recorder.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -19,31 +19,58 @@ export interface JobOutcome {
   executionTimeMs: number | undefined;
 }
 
-interface OpAcc {
-  requests: number;
-  byStatus: Map<number, number>;
-  limited: Record<LimitCauseName, number>;
-  retried429: number;
-  clientTimeouts: number;
-  transportErrors: number;
-  responseMs: MsHistogram;
-  serviceMs: MsHistogram;
-  /** Requests sent per window (headroom). */
-  perWindow: number[];
-  inFlight: number;
-  peakInFlight: number;
+/** One operation's counters. Statuses are counted in an array by code (no Map update per answer). */
+export class OpAcc {
+  requests = 0;
+  private readonly statusCounts = new Float64Array(STATUS_SLOTS);
+  /** Statuses outside 0–999 (never from a well-behaved server). */
+  private readonly otherStatus = new Map<number, number>();
+  readonly limited: Record<LimitCauseName, number> = { rate: 0, concurrency: 0, queue: 0, unknown: 0 };
+  retried429 = 0;
+  clientTimeouts = 0;
+  transportErrors = 0;
+  readonly responseMs = new MsHistogram();
+  readonly serviceMs = new MsHistogram();
+  inFlight = 0;
+  peakInFlight = 0;
+
+  countStatus(status: number): void {
+    if (status >= 0 && status < STATUS_SLOTS && Number.isInteger(status)) this.statusCounts[status]!++;
+    else this.otherStatus.set(status, (this.otherStatus.get(status) ?? 0) + 1);
+  }
+
+  /** Answers with this status so far. */
+  status(status: number): number {
+    return status >= 0 && status < STATUS_SLOTS && Number.isInteger(status) ? this.statusCounts[status]! : (this.otherStatus.get(status) ?? 0);
+  }
+
+  /** Every status seen at least once, with its count. */
+  get byStatus(): Map<number, number> {
+    const m = new Map(this.otherStatus);
+    this.statusCounts.forEach((n, s) => n > 0 && m.set(s, n));
+    return m;
+  }
 }
 
-const LIMITED_COL: Record<LimitCauseName, CounterColumn> = {
-  rate: 'limitedRate', concurrency: 'limitedConcurrency', queue: 'limitedQueue', unknown: 'limitedUnknown',
+const STATUS_SLOTS = 1000;
+
+const LIMITED_COL: Record<LimitCauseName, number> = {
+  rate: COL.limitedRate, concurrency: COL.limitedConcurrency, queue: COL.limitedQueue, unknown: COL.limitedUnknown,
 };
+
+/** One flow's sessions and their outcomes. */
+export interface FlowAcc {
+  meta: Omit<FlowStats, 'sessions' | 'outcomes'>;
+  sessions: number;
+  outcomes: Map<string, number>;
+}
 
 export class Recorder {
   readonly ops = new Map<string, OpAcc>();
   readonly tl: TimelineRecorder;
   inFlight = 0;
   private readonly arrivals = { intended: 0, sent: 0, late: 0, dropped: 0, sendLagMs: new MsHistogram() };
-  private readonly flows = new Map<string, { meta: Omit<FlowStats, 'sessions' | 'outcomes'>; sessions: number; outcomes: Map<string, number> }>();
+  private readonly flows = new Map<string, FlowAcc>();
   private readonly jobs = {
     accepted: 0, finalStatus: new Map<string, number>(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
     retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: new MsHistogram(), cancelled: 0,
@@ -57,52 +84,55 @@ export class Recorder {
     this.tl = new TimelineRecorder(windowMs);
   }
 
-  flow(name: string, meta: Omit<FlowStats, 'sessions' | 'outcomes'>): void {
-    this.flows.set(name, { meta, sessions: 0, outcomes: new Map() });
+  /** Registers a flow; its accumulator is for the flow's driver (sessionStarted, sessionEnded). */
+  flow(name: string, meta: Omit<FlowStats, 'sessions' | 'outcomes'>): FlowAcc {
+    const f = { meta, sessions: 0, outcomes: new Map<string, number>() };
+    this.flows.set(name, f);
+    return f;
   }
 
-  private op(name: string): OpAcc {
+  /** The accumulator of operation `name` (hot callers look it up once per request). */
+  op(name: string): OpAcc {
     let o = this.ops.get(name);
-    if (!o) {
-      o = {
-        requests: 0, byStatus: new Map(), limited: { rate: 0, concurrency: 0, queue: 0, unknown: 0 }, retried429: 0,
-        clientTimeouts: 0, transportErrors: 0, responseMs: new MsHistogram(), serviceMs: new MsHistogram(), perWindow: [], inFlight: 0, peakInFlight: 0,
-      };
-      this.ops.set(name, o);
-    }
+    if (!o) this.ops.set(name, (o = new OpAcc()));
     return o;
   }
 
   /** A request leaves the client at `sentMs` (intended at `intendedMs`). */
   sent(op: string, intendedMs: number, sentMs: number): void {
-    const o = this.op(op);
+    this.sentOp(this.op(op), intendedMs, sentMs);
+  }
+
+  sentOp(o: OpAcc, intendedMs: number, sentMs: number): void {
     o.requests++;
-    const w = Math.floor(sentMs / this.windowMs);
-    while (o.perWindow.length <= w) o.perWindow.push(0);
-    o.perWindow[w]!++;
+    const tl = this.tl;
+    const i = tl.window(sentMs);
     if (++o.inFlight > o.peakInFlight) o.peakInFlight = o.inFlight;
-    this.inFlight++;
-    this.tl.add('requests', sentMs);
-    this.tl.max('inFlightMax', sentMs, this.inFlight);
+    tl.addAt(COL.requests, i);
+    tl.maxAt(COL.inFlightMax, i, ++this.inFlight);
     this.arrivals.sendLagMs.record(sentMs - intendedMs);
   }
 
   answered(op: string, intendedMs: number, sentMs: number, endMs: number, res: TargetResponse, cause: LimitCauseName | undefined): void {
-    const o = this.op(op);
+    this.answeredOp(this.op(op), intendedMs, sentMs, endMs, res, cause);
+  }
+
+  answeredOp(o: OpAcc, intendedMs: number, sentMs: number, endMs: number, res: TargetResponse, cause: LimitCauseName | undefined): void {
     o.inFlight--;
     this.inFlight--;
-    o.byStatus.set(res.status, (o.byStatus.get(res.status) ?? 0) + 1);
+    const status = res.status;
+    o.countStatus(status);
     o.responseMs.record(endMs - intendedMs);
     o.serviceMs.record(endMs - sentMs);
-    if (res.status >= 200 && res.status < 300) this.tl.add('responses2xx', endMs);
-    else if (res.status === 429) {
+    if (status >= 200 && status < 300) this.tl.add(COL.responses2xx, endMs);
+    else if (status === 429) {
       const c = cause ?? 'unknown';
       o.limited[c]++;
       this.tl.add(LIMITED_COL[c], endMs);
     } else if (res.timedOut) {
       o.clientTimeouts++;
-      this.tl.add('clientTimeouts', endMs);
-    } else if (res.status === 0) o.transportErrors++;
+      this.tl.add(COL.clientTimeouts, endMs);
+    } else if (status === 0) o.transportErrors++;
   }
 
   retried429(op: string): void {
@@ -118,21 +148,21 @@ export class Recorder {
     this.arrivals.sent++;
     if (lagMs > this.lateAfterMs) {
       this.arrivals.late++;
-      this.tl.add('late', atMs);
+      this.tl.add(COL.late, atMs);
     }
   }
 
   dropped(atMs: number): void {
     this.arrivals.dropped++;
-    this.tl.add('dropped', atMs);
+    this.tl.add(COL.dropped, atMs);
   }
 
-  sessionStarted(flow: string): void {
-    this.flows.get(flow)!.sessions++;
+  sessionStarted(flow: FlowAcc): void {
+    flow.sessions++;
   }
 
-  sessionEnded(flow: string, outcome: string): void {
-    const m = this.flows.get(flow)!.outcomes;
+  sessionEnded(flow: FlowAcc, outcome: string): void {
+    const m = flow.outcomes;
     m.set(outcome, (m.get(outcome) ?? 0) + 1);
   }
 
@@ -149,13 +179,13 @@ export class Recorder {
     this.jobs.finalStatus.set(status, (this.jobs.finalStatus.get(status) ?? 0) + 1);
     if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
     if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
-    if (status === 'COMPLETED') this.tl.add('jobsCompleted', atMs);
-    else if (status === 'FAILED' || status === 'TIMED_OUT') this.tl.add('jobsFailed', atMs);
+    if (status === 'COMPLETED') this.tl.add(COL.jobsCompleted, atMs);
+    else if (status === 'FAILED' || status === 'TIMED_OUT') this.tl.add(COL.jobsFailed, atMs);
   }
 
   expirySeen(atMs: number): void {
     this.jobs.retentionExpiriesSeen++;
-    this.tl.add('expiriesSeen', atMs);
+    this.tl.add(COL.expiriesSeen, atMs);
   }
 
   retriedByClient(): void {
@@ -176,7 +206,7 @@ export class Recorder {
       if (latenessMs !== undefined) w.latenessMs.record(latenessMs);
     } else {
       w.failedAttempts++;
-      this.tl.add('webhookFailures', atMs);
+      this.tl.add(COL.webhookFailures, atMs);
       if (lastAttempt) w.gaveUp++;
     }
   }
@@ -184,11 +214,11 @@ export class Recorder {
   stream(atMs: number, chunks: number): void {
     this.streams.calls++;
     this.streams.chunks += chunks;
-    if (chunks) this.tl.add('streamChunks', atMs, chunks);
+    if (chunks) this.tl.add(COL.streamChunks, atMs, chunks);
   }
 
   endpointSeen(atMs: number, queueDepth: number, running: number): void {
-    this.tl.max('queueDepthMax', atMs, queueDepth);
+    this.tl.max(COL.queueDepthMax, atMs, queueDepth);
     if (queueDepth > this.peakQueueDepth) this.peakQueueDepth = queueDepth;
     if (running > this.peakRunning) this.peakRunning = running;
   }

@@ -83,9 +83,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const live = { active: 0, generating: sc.traffic.length };
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
-    rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
+    const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
     const gen = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
-    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live).schedule();
+    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc).schedule();
   }
   const active = () => live.active;
 
@@ -97,7 +97,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     let limited = 0;
     for (const o of rec.ops.values()) {
       requests += o.requests;
-      limited += o.byStatus.get(429) ?? 0;
+      limited += o.status(429);
     }
     opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
   };

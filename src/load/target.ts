@@ -48,6 +48,7 @@ export interface Target {
   /** Runs `fn` at `atMs` on this target's clock. */
   at(atMs: number, fn: () => void): void;
   send(req: TargetRequest, done: (res: TargetResponse) => void): void;
+  /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;
   /**
    * Runs the clock until `stop()` is true after the traffic phase or `hardEndMs` is reached.

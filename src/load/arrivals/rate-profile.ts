@@ -47,24 +47,7 @@ export class RateProfile {
 
   /** Arrival times until `endMs`: evenly spaced in cumulative intensity, or Poisson when `rng` is given. */
   generator(endMs: number, rng?: RandomStream): ArrivalGenerator {
-    let target = 0;
-    let seg = 0;
-    let done = false;
-    const step = rng ? () => -Math.log(1 - rng.next()) : () => 1;
-    if (rng) target = step();
-    return {
-      next: () => {
-        if (done) return undefined;
-        const t = this.inverse(target, seg);
-        if (t === undefined || t.atMs >= endMs) {
-          done = true;
-          return undefined;
-        }
-        seg = t.seg;
-        target += step();
-        return t.atMs;
-      },
-    };
+    return new ProfileArrivals(this, endMs, rng);
   }
 
   private segmentAt(tMs: number): number {
@@ -82,17 +65,56 @@ export class RateProfile {
     return { b, a };
   }
 
-  /** Where the cumulative intensity reaches `target`, searching forward from segment `from`. */
-  private inverse(target: number, from: number): { atMs: number; seg: number } | undefined {
+  /**
+   * Where the cumulative intensity reaches `target`, searching forward from segment `from`;
+   * NaN when the rate is zero from there on. The segment found is left in `lastSeg` (no result
+   * object per arrival).
+   */
+  inverse(target: number, from: number): number {
     let i = from;
     while (i + 1 < this.pts.length && this.cum[i + 1]! <= target) i++;
-    const { b, a } = this.coeffs(i);
+    this.lastSeg = i;
+    const p = this.pts[i]!;
+    const q = this.pts[i + 1];
+    const b = p.perSec / 1000;
+    const a = q ? (q.perSec - p.perSec) / 1000 / (q.atMs - p.atMs) : 0;
     const rest = target - this.cum[i]!;
-    if (rest === 0) return { atMs: this.pts[i]!.atMs, seg: i };
+    if (rest === 0) return p.atMs;
     // Solve a x²/2 + b x = rest in the form that stays stable when a → 0.
     const disc = b * b + 2 * a * rest;
     const denom = b + Math.sqrt(disc > 0 ? disc : 0);
-    if (!(denom > 0)) return undefined; // zero rate from here on
-    return { atMs: this.pts[i]!.atMs + (2 * rest) / denom, seg: i };
+    if (!(denom > 0)) return NaN; // zero rate from here on
+    return p.atMs + (2 * rest) / denom;
+  }
+
+  /** The segment of the last `inverse`. */
+  lastSeg = 0;
+}
+
+/** A profile's arrivals: the running target of cumulative intensity and the segment it is in. */
+class ProfileArrivals implements ArrivalGenerator {
+  private target = 0;
+  private seg = 0;
+  private done = false;
+
+  constructor(private readonly profile: RateProfile, private readonly endMs: number, private readonly rng: RandomStream | undefined) {
+    if (rng) this.target = this.step();
+  }
+
+  private step(): number {
+    return this.rng ? -Math.log(1 - this.rng.next()) : 1;
+  }
+
+  next(): number | undefined {
+    if (this.done) return undefined;
+    const p = this.profile;
+    const t = p.inverse(this.target, this.seg);
+    if (Number.isNaN(t) || t >= this.endMs) {
+      this.done = true;
+      return undefined;
+    }
+    this.seg = p.lastSeg;
+    this.target += this.step();
+    return t;
   }
 }

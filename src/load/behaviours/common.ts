@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { CallOptions, ClientResponse } from '../client.js';
-import { compileTemplate } from './template.js';
+import { compileTemplate, type Template } from './template.js';
 import type { BehaviourEnv } from './types.js';
 
 const ms = z.number().int().nonnegative();
@@ -43,8 +43,11 @@ export const commonFields = {
 
 export type Payload = z.infer<typeof payloadSchema>;
 
-/** Builds request bodies from the template (compiled once, see template.ts); the size in bytes is measured once per flow. */
-export function bodyBuilder(p: Payload, flow: string, extra: Record<string, unknown> = {}): { body(seq: number): Record<string, unknown>; bytes: number } {
+/**
+ * Builds request bodies from the template (compiled once, see template.ts); the size in bytes is
+ * measured once per flow. `body.constant`: every session sends the same body object.
+ */
+export function bodyBuilder(p: Payload, flow: string, extra: Record<string, unknown> = {}): { body: Template<Record<string, unknown>>; bytes: number } {
   const input: Record<string, unknown> = { ...p.input };
   if (p.sim) input.sim = p.sim;
   if (p.padBytes) input.pad = 'x'.repeat(p.padBytes);
@@ -55,7 +58,7 @@ export function bodyBuilder(p: Payload, flow: string, extra: Record<string, unkn
   return { body: compileTemplate(base, flow.replaceAll('"', '')), bytes };
 }
 
-export function callOptions(spec: { on429: CallOptions['on429'] }, env: BehaviourEnv): Omit<CallOptions, 'arrival'> {
+export function callOptions(spec: { on429: CallOptions['on429'] }, env: BehaviourEnv): CallOptions {
   return { on429: spec.on429, rng: env.rng };
 }
 

@@ -4,14 +4,15 @@
  * optional cancel, /retry of FAILED or TIMED_OUT jobs, and the client's give-up deadline.
  */
 import { z } from 'zod';
-import type { CallOptions, ClientResponse } from '../client.js';
+import { Exchange, type CallOptions, type ClientResponse } from '../client.js';
 import type { TargetRequest } from '../target.js';
 import { backoffMs } from '../backoff.js';
 import { backoffFields } from './common.js';
+import { acceptedId } from './submit.js';
 import { call, type BehaviourEnv, type Session } from './types.js';
 
 const ms = z.number().int().nonnegative();
-type Opts = Omit<CallOptions, 'arrival'>;
+type Opts = CallOptions;
 
 /** Gaps between polls: first after `baseMs`, growing by `factor` up to `maxMs`, minus jitter. */
 export const pollSchema = z
@@ -84,42 +85,67 @@ export function maybeCancel(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx,
   });
 }
 
-/** Polls `/status` until the job is terminal (then `onTerminal`), expired, or the session ends. */
-export function pollUntilTerminal(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx, poll: z.infer<typeof pollSchema>, timeoutMs: number): void {
-  new Poller(env, s, o, job, poll, timeoutMs).next();
-}
+export type PollSpec = z.infer<typeof pollSchema>;
 
 /**
- * One job's polling. The request object and both callbacks are made once per job, not once per
- * poll: polls are most of the requests of a typical run, and allocation is what the run loop pays
- * for most (profiled).
+ * One run-poll job: submits, then polls `/status` until the job is terminal (then `onTerminal`),
+ * expired, or the session ends. It is its own JobCtx, and the request objects, the callbacks and
+ * the client exchange are made once per job, not once per poll: polls are most of the requests
+ * of a typical run, and allocation is what the run loop pays for most (profiled).
  */
-class Poller {
+export class PollingJob implements JobCtx {
+  id = '';
+  acceptedAtMs = 0;
+  retriesLeft: number;
   private attempt = 1;
-  private readonly req: TargetRequest;
-  private readonly fire = (): void => {
-    if (!this.s.done) call(this.env, this.s, this.o, this.req, this.answer);
+  private req: TargetRequest | undefined;
+  /** One request out at a time (submit, then each poll): one exchange for all of them. */
+  private readonly x: Exchange;
+
+  constructor(
+    private readonly env: BehaviourEnv, private readonly s: Session, private readonly o: Opts,
+    private readonly spec: { poll: PollSpec; timeoutMs: number; retryFailed: number; cancel?: { afterMs: number; probability: number } },
+  ) {
+    this.retriesLeft = spec.retryFailed;
+    this.x = new Exchange(env.client);
+  }
+
+  submit(req: TargetRequest & { bodyBytes?: number }): void {
+    call(this.env, this.s, this.o, req, this.submitted, this.x);
+  }
+
+  private readonly submitted = (r: ClientResponse): void => {
+    const { env, s, spec } = this;
+    const id = acceptedId(env, s, r);
+    if (id === undefined) return;
+    this.id = id;
+    this.acceptedAtMs = env.target.now();
+    maybeCancel(env, s, this.o, this, spec.cancel, spec.timeoutMs);
+    this.req = { op: 'status', method: 'GET', path: `/status/${id}`, timeoutMs: spec.timeoutMs };
+    this.next();
   };
+
+  private readonly fire = (): void => {
+    if (!this.s.done) call(this.env, this.s, this.o, this.req!, this.answer, this.x);
+  };
+
   private readonly answer = (r: ClientResponse): void => {
     const { env, s } = this;
     const k = observe(env, r);
     if (k === 'expired') return s.end('expired');
     if (k === 'terminal') {
+      const status = (r.body as StatusLike).status!;
+      // No /retry wanted: end here, without the resume callback onTerminal would need.
+      if ((status !== 'FAILED' && status !== 'TIMED_OUT') || this.retriesLeft <= 0) return s.end(status);
       this.attempt = 1;
-      return onTerminal(env, s, this.o, this.job, (r.body as StatusLike).status!, this.timeoutMs, () => this.next());
+      return onTerminal(env, s, this.o, this, status, this.spec.timeoutMs, () => this.next());
     }
     this.attempt++;
     this.next();
   };
 
-  constructor(
-    private readonly env: BehaviourEnv, private readonly s: Session, private readonly o: Opts, private readonly job: JobCtx,
-    private readonly poll: z.infer<typeof pollSchema>, private readonly timeoutMs: number,
-  ) {
-    this.req = { op: 'status', method: 'GET', path: `/status/${job.id}`, timeoutMs };
-  }
-
-  next(): void {
-    this.env.target.at(this.env.target.now() + backoffMs(this.poll, this.attempt, this.env.rng), this.fire);
+  private next(): void {
+    const t = this.env.target;
+    t.at(t.now() + backoffMs(this.spec.poll, this.attempt, this.env.rng), this.fire);
   }
 }

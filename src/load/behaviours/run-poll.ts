@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyBuilder, callOptions, commonFields } from './common.js';
-import { jobFields, maybeCancel, pollSchema, pollUntilTerminal, startGiveUp } from './job-follow.js';
-import { submit } from './submit.js';
+import { jobFields, pollSchema, PollingJob, startGiveUp } from './job-follow.js';
+import { submitRequests } from './submit.js';
 import { defineBehaviour } from './types.js';
 
 /**
@@ -14,12 +14,10 @@ export const runPoll = defineBehaviour({
   create: (spec, env) => {
     const o = callOptions(spec, env);
     const b = bodyBuilder(spec.payload, env.flow);
+    const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      submit(env, s, o, { path: '/run', body: b.body(s.seq), bodyBytes: b.bytes, timeoutMs: spec.timeoutMs, retryFailed: spec.retryFailed }, (job) => {
-        maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
-        pollUntilTerminal(env, s, o, job, spec.poll, spec.timeoutMs);
-      });
+      new PollingJob(env, s, o, spec).submit(request(s.seq));
     };
   },
 });

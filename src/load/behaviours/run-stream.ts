@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyBuilder, callOptions, commonFields } from './common.js';
 import { jobFields, maybeCancel, observe, startGiveUp, type JobCtx, type StatusLike } from './job-follow.js';
-import { submit } from './submit.js';
+import { submit, submitRequests } from './submit.js';
 import { call, defineBehaviour, type BehaviourEnv, type Session } from './types.js';
 import type { CallOptions } from '../client.js';
 
@@ -20,9 +20,10 @@ export const runStream = defineBehaviour({
     const o = callOptions(spec, env);
     const b = bodyBuilder(spec.payload, env.flow);
     const query = spec.waitMs !== undefined ? { wait: String(spec.waitMs) } : undefined;
+    const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      submit(env, s, o, { path: '/run', body: b.body(s.seq), bodyBytes: b.bytes, timeoutMs: spec.timeoutMs, retryFailed: 0 }, (job) => {
+      submit(env, s, o, request(s.seq), 0, (job) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         drain(env, s, o, job, query, spec.timeoutMs);
       });
@@ -30,7 +31,7 @@ export const runStream = defineBehaviour({
   },
 });
 
-function drain(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number): void {
+function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number): void {
   call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, query, timeoutMs }, (r) => {
     const items = (r.body as { stream?: unknown[] } | undefined)?.stream;
     if (r.status === 200) env.rec.stream(env.target.now(), Array.isArray(items) ? items.length : 0);

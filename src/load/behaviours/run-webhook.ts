@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyBuilder, callOptions, commonFields } from './common.js';
 import { jobFields, maybeCancel, startGiveUp, type StatusLike } from './job-follow.js';
-import { submit } from './submit.js';
+import { submit, submitRequests } from './submit.js';
 import { defineBehaviour } from './types.js';
 
 /**
@@ -17,9 +17,10 @@ export const runWebhook = defineBehaviour({
     const url = env.target.webhookUrl;
     if (!url) throw new Error(`flow ${env.flow}: this target has no webhook receiver`);
     const b = bodyBuilder(spec.payload, env.flow, { webhook: url });
+    const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      submit(env, s, o, { path: '/run', body: b.body(s.seq), bodyBytes: b.bytes, timeoutMs: spec.timeoutMs, retryFailed: 0 }, (job) => {
+      submit(env, s, o, request(s.seq), 0, (job) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         env.webhooks.set(job.id, (attempt, ok, last, body) => {
           const now = env.target.now();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CallOptions } from '../client.js';
 import { bodyBuilder, callOptions, commonFields } from './common.js';
 import { jobFields, maybeCancel, observe, onTerminal, startGiveUp, type JobCtx, type StatusLike } from './job-follow.js';
-import { submit } from './submit.js';
+import { submit, submitRequests } from './submit.js';
 import { call, defineBehaviour, type BehaviourEnv, type Session } from './types.js';
 
 const wait = z.number().int().min(1000).max(300_000);
@@ -25,10 +25,10 @@ export const runsync = defineBehaviour({
     const b = bodyBuilder(spec.payload, env.flow);
     const q = spec.waitMs !== undefined ? { wait: String(spec.waitMs) } : undefined;
     const fq = spec.statusSyncWaitMs !== undefined ? { wait: String(spec.statusSyncWaitMs) } : undefined;
+    const request = submitRequests('/runsync', b, spec.timeoutMs, q);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      const body = b.body(s.seq);
-      submit(env, s, o, { path: '/runsync', query: q, body, bodyBytes: b.bytes, timeoutMs: spec.timeoutMs, retryFailed: spec.retryFailed }, (job, r) => {
+      submit(env, s, o, request(s.seq), spec.retryFailed, (job, r) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         handle(env, s, o, job, r, fq, spec.timeoutMs);
       });
@@ -36,7 +36,7 @@ export const runsync = defineBehaviour({
   },
 });
 
-function handle(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, job: JobCtx, r: Parameters<typeof observe>[1], q: Record<string, string> | undefined, timeoutMs: number): void {
+function handle(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, r: Parameters<typeof observe>[1], q: Record<string, string> | undefined, timeoutMs: number): void {
   const k = observe(env, r);
   if (k === 'expired') return s.end('expired');
   if (k === 'terminal') return onTerminal(env, s, o, job, (r.body as StatusLike).status!, timeoutMs, () => follow(env, s, o, job, q, timeoutMs));
@@ -45,6 +45,6 @@ function handle(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, 
   env.target.at(env.target.now() + 1000, () => !s.done && follow(env, s, o, job, q, timeoutMs));
 }
 
-function follow(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, job: JobCtx, q: Record<string, string> | undefined, timeoutMs: number): void {
+function follow(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, q: Record<string, string> | undefined, timeoutMs: number): void {
   call(env, s, o, { op: 'status-sync', method: 'GET', path: `/status-sync/${job.id}`, query: q, timeoutMs }, (r) => handle(env, s, o, job, r, q, timeoutMs));
 }

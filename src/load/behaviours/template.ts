@@ -14,6 +14,10 @@ function compileString(s: string, flow: string): Compiled {
   const text = s.includes('{{flow}}') ? s.replaceAll('{{flow}}', flow) : s;
   if (!text.includes(SEQ)) return { dynamic: false, value: text };
   const parts = text.split(SEQ);
+  if (parts.length === 2) {
+    const [head, tail] = parts as [string, string];
+    return { dynamic: true, build: (seq) => head + seq + tail };
+  }
   return { dynamic: true, build: (seq) => parts.join(String(seq)) };
 }
 
@@ -29,19 +33,28 @@ function compile(v: unknown, flow: string): Compiled {
   if (!entries.some(([k, x]) => k.dynamic || x.dynamic)) {
     return { dynamic: false, value: Object.fromEntries(entries.map(([k, x]) => [(k as { value: string }).value, (x as { value: unknown }).value])) };
   }
+  const keys = entries.map(([k]) => k);
+  const values = entries.map(([, x]) => x);
   return {
     dynamic: true,
     build: (seq) => {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of entries) o[k.dynamic ? (k.build(seq) as string) : (k.value as string)] = x.dynamic ? x.build(seq) : x.value;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        const x = values[i]!;
+        o[k.dynamic ? (k.build(seq) as string) : (k.value as string)] = x.dynamic ? x.build(seq) : x.value;
+      }
       return o;
     },
   };
 }
 
+/** A compiled template; `constant`: it gives the same object for every `seq`. */
+export type Template<T> = ((seq: number) => T) & { readonly constant: boolean };
+
 /** `(seq) => body`: the same object every time when nothing depends on `seq`. */
-export function compileTemplate<T>(value: T, flow: string): (seq: number) => T {
+export function compileTemplate<T>(value: T, flow: string): Template<T> {
   const c = compile(value, flow);
-  if (!c.dynamic) return () => c.value as T;
-  return c.build as (seq: number) => T;
+  if (!c.dynamic) return Object.assign(() => c.value as T, { constant: true });
+  return Object.assign(c.build as (seq: number) => T, { constant: false });
 }

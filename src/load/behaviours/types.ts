@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../../sim/config.js';
 import type { RandomStream } from '../../sim/random.js';
-import type { Client, ClientResponse } from '../client.js';
+import type { Client, ClientResponse, Exchange } from '../client.js';
 import type { Recorder } from '../recorder.js';
 import type { Target, TargetRequest } from '../target.js';
 import type { CallOptions } from '../client.js';
@@ -44,9 +44,12 @@ export function defineBehaviour<S extends z.ZodType>(kind: BehaviourKind<S>): Be
   return kind;
 }
 
-/** Sends through the client; the answer is dropped if the session already ended (checked by the client: no closure per call). */
-export function call(env: BehaviourEnv, s: Session, o: Omit<CallOptions, 'arrival'>, req: TargetRequest & { bodyBytes?: number }, cb: (r: ClientResponse) => void): void {
+/**
+ * Sends through the client; the answer is dropped if the session already ended (checked by the
+ * client: no closure per call). `x`: the caller's exchange to reuse (one request out at a time).
+ */
+export function call(env: BehaviourEnv, s: Session, o: CallOptions, req: TargetRequest & { bodyBytes?: number }, cb: (r: ClientResponse) => void, x?: Exchange): void {
   const arrival = s.first;
   s.first = false;
-  env.client.call(req, o, arrival, cb, s);
+  env.client.call(req, o, arrival, cb, s, x);
 }
