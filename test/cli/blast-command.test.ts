@@ -16,10 +16,8 @@ let limited: ServeProcess;
 beforeAll(async () => {
   const config = join(dir, 'throttled.json');
   writeFileSync(config, JSON.stringify({ seed: 1, endpoints: [{ id: 'q', workersMax: 1, jobDurationMs: 600_000, limits: { queueMin: 2, queuePerWorker: 1 } }, { id: 'p' }] }));
-  [srv, limited] = await Promise.all([
-    startServe(['--clock', 'real', '--limits', 'off', '--api-key', 'k']),
-    startServe(['--clock', 'real', '--config', config, '--api-key', 'k']),
-  ]);
+  srv = await startServe(['--clock', 'real', '--limits', 'off', '--api-key', 'k']);
+  limited = await startServe(['--clock', 'real', '--config', config, '--api-key', 'k']);
 }, 120_000);
 afterAll(() => {
   srv?.stop();
