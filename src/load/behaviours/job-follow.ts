@@ -111,25 +111,16 @@ export class PollingJob implements JobCtx {
   }
 
   submit(req: TargetRequest & { bodyBytes?: number }): void {
-    call(this.env, this.s, this.o, req, this.submitted, this.x);
+    call(this.env, this.s, this.o, req, this.answer, this.x);
   }
-
-  private readonly submitted = (r: ClientResponse): void => {
-    const { env, s, spec } = this;
-    const id = acceptedId(env, s, r);
-    if (id === undefined) return;
-    this.id = id;
-    this.acceptedAtMs = env.target.now();
-    maybeCancel(env, s, this.o, this, spec.cancel, spec.timeoutMs);
-    this.req = { op: 'status', method: 'GET', path: `/status/${id}`, timeoutMs: spec.timeoutMs };
-    this.next();
-  };
 
   private readonly fire = (): void => {
     if (!this.s.done) call(this.env, this.s, this.o, this.req!, this.answer, this.x);
   };
 
+  /** The answer to the submission (no status request yet), then to each poll. */
   private readonly answer = (r: ClientResponse): void => {
+    if (this.req === undefined) return this.submitted(r);
     const { env, s } = this;
     const k = observe(env, r);
     if (k === 'expired') return s.end('expired');
@@ -143,6 +134,18 @@ export class PollingJob implements JobCtx {
     this.attempt++;
     this.next();
   };
+
+  private submitted(r: ClientResponse): void {
+    const { env, s, spec } = this;
+    const id = acceptedId(env, s, r);
+    if (id === undefined) return;
+    this.id = id;
+    this.acceptedAtMs = env.target.now();
+    maybeCancel(env, s, this.o, this, spec.cancel, spec.timeoutMs);
+    // `wire` declared up front: the target adds it on the first poll (no new property then).
+    this.req = { op: 'status', method: 'GET', path: `/status/${id}`, timeoutMs: spec.timeoutMs, wire: undefined };
+    this.next();
+  }
 
   private next(): void {
     const t = this.env.target;

@@ -16,7 +16,7 @@ export type SubmitRequest = TargetRequest & { bodyBytes: number };
 export function submitRequests(
   path: '/run' | '/runsync', b: { body: Template<Record<string, unknown>>; bytes: number }, timeoutMs: number, query?: Record<string, string>,
 ): (seq: number) => SubmitRequest {
-  const make = (seq: number): SubmitRequest => ({ op: path === '/run' ? 'run' : 'runsync', method: 'POST', path, query, body: b.body(seq), bodyBytes: b.bytes, timeoutMs });
+  const make = (seq: number): SubmitRequest => ({ op: path === '/run' ? 'run' : 'runsync', method: 'POST', path, query, body: b.body(seq), bodyBytes: b.bytes, timeoutMs, wire: undefined });
   if (!b.body.constant) return make;
   const shared = make(0);
   return () => shared;
