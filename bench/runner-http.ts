@@ -14,7 +14,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { HttpTarget } from '../src/load/http-target.js';
+import type { Exchange } from '../src/load/http-exchange.js';
+import { HttpTarget, type Wire } from '../src/load/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
 import { scenarioSchema } from '../src/load/scenario-schema.js';
 
@@ -36,16 +37,18 @@ function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve) => child.stdout!.once('data', (d: Buffer) => resolve({ url: `http://127.0.0.1:${d.toString().trim()}`, child })));
 }
 
-/** A HttpTarget that measures how late each scheduled event (an arrival: the send) runs. */
+/**
+ * A HttpTarget that measures each arrival's send lag: from its intended time (the event's time
+ * on the target's queue, fractional ms) to the moment its request is handed to undici.
+ */
 class LagTarget extends HttpTarget {
   readonly lags: number[] = [];
   readonly times: number[] = [];
-  override at(atMs: number, fn: () => void): void {
-    super.at(atMs, () => {
-      this.lags.push(this.now() - atMs);
-      this.times.push(atMs);
-      fn();
-    });
+  protected override dispatch(wire: Wire, x: Exchange): void {
+    const at = this.queue.runningAtMs;
+    this.lags.push(this.now() - at);
+    this.times.push(at);
+    super.dispatch(wire, x);
   }
 }
 

@@ -33,6 +33,8 @@ export interface OpenModel {
 /** A session: answers that come after it ended are not handed on. */
 export interface Live {
   readonly done: boolean;
+  /** When the session's arrival was due: its first request's send lag is measured from here. */
+  readonly intendedMs: number;
 }
 
 /** `status 0, dropped`: the in-flight cap never let it out. */
@@ -99,7 +101,8 @@ export class Client {
     ex.cb = cb;
     ex.s = session;
     ex.n = 1;
-    ex.intendedMs = this.target.now();
+    // An arrival is late from its intended time (in wall time the event runs after it), not from now.
+    ex.intendedMs = arrival && session ? session.intendedMs : this.target.now();
     this.attempt(ex);
   }
 

@@ -1,17 +1,32 @@
 /**
  * One request/answer over undici's low-level `dispatch` (no promise chain, no stream object, no
- * AbortController or timer per request: the HTTP target sweeps deadlines in one interval). The
- * answer is parsed as JSON, or as server-sent events when the content type says so.
+ * AbortController or timer per request: the HTTP target sweeps deadlines in one pass). The answer
+ * is parsed as JSON, or as server-sent events when the content type says so.
+ *
+ * The handler uses the callbacks undici's core calls itself (onConnect, onHeaders, onData,
+ * onComplete, onError; typed as deprecated in undici 7): a handler with the newer onRequestStart
+ * family is wrapped per request in an adapter that also turns the raw headers (and trailers) into
+ * an object. Here the raw headers are scanned for the one header read (content-type), and the
+ * generator's per-request work and garbage stay smaller (see bench/README.md, HTTP generator).
  */
 import type { Dispatcher } from 'undici';
 import type { TargetResponse } from './target.js';
 
+const EMPTY = Buffer.alloc(0);
+
 export class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private sse = false;
-  private readonly chunks: Buffer[] = [];
-  private controller: Dispatcher.DispatchController | undefined;
+  /** The body: the first chunk, then the rest (most answers come in one chunk). */
+  private first: Buffer = EMPTY;
+  private rest: Buffer[] | undefined = undefined;
+  private abort: ((err?: Error) => void) | undefined = undefined;
   finished = false;
+  /** Links of the target's list of open requests (deadline sweep). */
+  prev: Exchange | undefined = undefined;
+  next: Exchange | undefined = undefined;
+  /** The owner's callback for this request (lets the owner share one `done` among requests). */
+  cb: ((res: TargetResponse) => void) | undefined = undefined;
 
   constructor(
     /** Wall ms (target clock) after which the client gives up. */
@@ -19,23 +34,30 @@ export class Exchange implements Dispatcher.DispatchHandler {
     private readonly done: (x: Exchange, r: TargetResponse) => void,
   ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.finished) controller.abort(new Error('client timeout'));
+  onConnect(abort: (err?: Error) => void): void {
+    this.abort = abort;
+    if (this.finished) abort(new Error('client timeout'));
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.status = statusCode;
-    const ct = headers['content-type'];
-    this.sse = typeof ct === 'string' && ct.includes('text/event-stream');
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const k = rawHeaders[i]!;
+      if (k.length === 12 && (k[0]! | 0x20) === 0x63 && k.toString('latin1').toLowerCase() === 'content-type') {
+        this.sse = rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream');
+      }
+    }
+    return true;
   }
 
-  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
+  onData(chunk: Buffer): boolean {
+    if (this.first.length === 0) this.first = chunk;
+    else (this.rest ??= []).push(chunk);
+    return true;
   }
 
-  onResponseEnd(): void {
-    const text = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+  onComplete(): void {
+    const text = this.rest === undefined ? this.first.toString('utf8') : Buffer.concat([this.first, ...this.rest]).toString('utf8');
     if (this.sse) return this.done(this, { status: this.status, sse: parseSse(text) });
     let body: unknown;
     try {
@@ -46,14 +68,14 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.done(this, { status: this.status, body });
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+  onError(err: Error): void {
     this.done(this, { status: 0, error: err.message });
   }
 
   /** The client timeout: answer `timedOut` now and drop the request. */
   timeOut(): void {
     this.done(this, { status: 0, timedOut: true });
-    this.controller?.abort(new Error('client timeout'));
+    this.abort?.(new Error('client timeout'));
   }
 }
 

@@ -1,17 +1,22 @@
 /**
  * The HTTP target: a `loadlab serve` instance or a real deployment, through one undici Pool with
- * keep-alive. Arrivals run in wall time on a local event queue pumped by timers (setImmediate
- * when the next event is under 2 ms away, so the send lag stays below a millisecond). A real
- * deployment does not say which limit a 429 hit: causes are inferred (see cause-inference.ts).
+ * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early) pumped
+ * by a setImmediate spin when the next event is under 2 ms away (timers are too coarse for sub-ms
+ * send lag), else by one timer; due events also run between answers, so a burst of answers read
+ * in one pass of the event loop does not hold sends back. A real deployment does not say which
+ * limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { Exchange, parseSse } from './http-exchange.js';
-import { Scheduler } from '../sim/scheduler.js';
+import { WallQueue } from './wall-queue.js';
 import type { Scenario } from './scenario-schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
+/** The next event is nearer than this (ms): spin on setImmediate instead of sleeping on a timer. */
+const SPIN_MS = 2;
+
 /**
  * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
  * one (a held runsync or stream for its whole hold); a request finding none free waits inside the
@@ -47,19 +52,30 @@ export function splitBase(url: string): { origin: string; prefix: string } {
   return { origin: u.origin, prefix };
 }
 
+/** What undici is handed for a request: built once per request object (a re-sent poll reuses it). */
+export type Wire = Dispatcher.DispatchOptions;
+
 export class HttpTarget implements Target {
   readonly kind: 'http' | 'lockstep' = 'http';
   readonly causesReported: boolean;
   webhookUrl: string | undefined = undefined;
   readonly endpointId: string;
   readonly pool: Pool;
-  protected readonly sched = new Scheduler();
+  protected readonly queue = new WallQueue();
   protected readonly prefix: string;
-  protected readonly headers: Record<string, string>;
+  /** Headers of requests without a body, and of those with a (JSON) body. */
+  private readonly bare: Record<string, string>;
+  private readonly json: Record<string, string>;
   private readonly t0 = performance.now();
   private wake: (() => void) | undefined;
+  /** Set while events run (no nested pump from an answer undici reports during a send). */
+  private pumping = false;
+  /** After close(): the pool's "destroyed" errors of requests still held are not answers. */
+  private closed = false;
   inFlight = 0;
-  private readonly open = new Set<Exchange>();
+  /** Open requests, oldest first (the deadline sweep walks it). */
+  private head: Exchange | undefined = undefined;
+  private tail: Exchange | undefined = undefined;
 
   constructor(readonly url: string, opts: HttpTargetOptions) {
     const { origin, prefix } = splitBase(opts.url);
@@ -68,7 +84,8 @@ export class HttpTarget implements Target {
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.causesReported = opts.causesReported ?? false;
-    this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
+    this.bare = { authorization: `Bearer ${opts.apiKey}` };
+    this.json = { ...this.bare, 'content-type': 'application/json' };
   }
 
   now(): number {
@@ -76,29 +93,76 @@ export class HttpTarget implements Target {
   }
 
   at(atMs: number, fn: () => void): void {
-    this.sched.at(atMs, fn);
-    this.wake?.();
+    this.queue.push(atMs, fn);
+    if (!this.pumping) this.wake?.();
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
-    const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
-    const x = new Exchange(this.now() + req.timeoutMs, (ex, r) => {
-      if (ex.finished) return;
-      ex.finished = true;
-      this.open.delete(ex);
-      this.inFlight--;
-      done(r);
-      this.wake?.();
-    });
+    const wire = (req.wire as Wire | undefined) ?? (req.wire = this.wire(req));
+    const x = new Exchange(this.now() + req.timeoutMs, this.finish);
+    x.cb = done;
     this.inFlight++;
-    this.open.add(x);
-    this.pool.dispatch({ method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? null : JSON.stringify(req.body) }, x);
+    this.link(x);
+    this.dispatch(wire, x);
+  }
+
+  /** Hands a request to undici: the moment its send lag is measured to (bench/runner-http.ts). */
+  protected dispatch(wire: Wire, x: Exchange): void {
+    this.pool.dispatch(wire, x);
+  }
+
+  private wire(req: TargetRequest): Wire {
+    const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
+    const body = req.body === undefined ? null : Buffer.from(JSON.stringify(req.body));
+    return { method: req.method, path: this.prefix + req.path + qs, headers: body ? this.json : this.bare, body };
+  }
+
+  /** An answer, a transport error or the client timeout: the first one counts. */
+  private readonly finish = (x: Exchange, r: TargetResponse): void => {
+    if (x.finished || this.closed) return;
+    x.finished = true;
+    this.unlink(x);
+    this.inFlight--;
+    const done = x.cb!;
+    x.cb = undefined;
+    done(r);
+    // Sends that fell due while answers were read go now, not after the whole batch of answers.
+    if (!this.pumping && this.queue.nextAtMs() <= this.now()) this.runDue();
+    this.wake?.();
+  };
+
+  private runDue(): void {
+    this.pumping = true;
+    try {
+      this.queue.runDue(this.now());
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private link(x: Exchange): void {
+    x.prev = this.tail;
+    if (this.tail) this.tail.next = x;
+    else this.head = x;
+    this.tail = x;
+  }
+
+  private unlink(x: Exchange): void {
+    if (x.prev) x.prev.next = x.next;
+    else this.head = x.next;
+    if (x.next) x.next.prev = x.prev;
+    else this.tail = x.prev;
+    x.prev = x.next = undefined;
   }
 
   /** Client timeouts: one sweep over the open requests every SWEEP_MS instead of a timer each. */
   private sweep(): void {
     const now = this.now();
-    for (const x of this.open) if (x.deadlineMs <= now) x.timeOut();
+    for (let x = this.head; x; ) {
+      const next = x.next;
+      if (x.deadlineMs <= now) x.timeOut();
+      x = next;
+    }
   }
 
   probe(): EndpointProbe | undefined {
@@ -106,9 +170,9 @@ export class HttpTarget implements Target {
   }
 
   /**
-   * Runs due events, then sleeps until the next one: a setImmediate spin when it is under 2 ms
-   * away (timers are too coarse for sub-ms send lag), else one timer 1.5 ms early. A new event or
-   * an answer (`wake`) may need an earlier wake-up or end the run.
+   * Runs due events, then sleeps until the next one: a setImmediate spin when it is under
+   * SPIN_MS away, else one timer 1.5 ms early. A new event or an answer (`wake`) may need an
+   * earlier wake-up or end the run.
    */
   drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     return new Promise((resolve) => {
@@ -122,8 +186,7 @@ export class HttpTarget implements Target {
         if (timeout) clearTimeout(timeout);
         timeout = undefined;
         timeoutAt = Infinity;
-        const now = this.now();
-        while ((this.sched.peekMs() ?? Infinity) <= now) this.sched.step();
+        this.runDue();
         if (stop() || this.now() >= hardEndMs) {
           clearInterval(ticker);
           clearInterval(sweeper);
@@ -136,8 +199,8 @@ export class HttpTarget implements Target {
       const arm = (checkStop: boolean): void => {
         if (immediate) return;
         const now = this.now();
-        const delay = Math.min(this.sched.peekMs() ?? Infinity, hardEndMs) - now;
-        if (delay < 2 || (checkStop && stop())) {
+        const delay = Math.min(this.queue.nextAtMs(), hardEndMs) - now;
+        if (delay < SPIN_MS || (checkStop && stop())) {
           immediate = setImmediate(pump);
           return;
         }
@@ -153,6 +216,9 @@ export class HttpTarget implements Target {
   }
 
   async close(): Promise<void> {
+    // Requests still held at the end stay unanswered (the session unfinished), as in-process:
+    // not the transport errors that destroying the pool hands them.
+    this.closed = true;
     await this.pool.destroy();
   }
 }

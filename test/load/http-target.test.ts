@@ -1,4 +1,7 @@
-/** The HTTP target against a real `serve` (real clock) on 127.0.0.1: client timeouts and server-sent events. */
+/**
+ * The HTTP target against a real `serve` (real clock) on 127.0.0.1: client timeouts, server-sent
+ * events, requests still held when the run ends, and send lag measured from the intended time.
+ */
 import { afterAll, describe, expect, test } from 'vitest';
 import { HttpTarget } from '../../src/load/http-target.js';
 import { runScenario } from '../../src/load/run-scenario.js';
@@ -9,8 +12,8 @@ import { startServer, type RunningServer } from '../../src/server/server.js';
 let srv: RunningServer | undefined;
 afterAll(async () => srv?.close());
 
-async function run(traffic: unknown[]) {
-  const sc = scenarioSchema.parse({ name: 'http', durationMs: 1000, drainMs: 5000, endpoint: { id: 'ep', workersMax: 4 }, traffic });
+async function run(traffic: unknown[], drainMs = 5000) {
+  const sc = scenarioSchema.parse({ name: 'http', durationMs: 1000, drainMs, endpoint: { id: 'ep', workersMax: 4 }, traffic });
   const parsed = parseSimConfig({ seed: 1, endpoints: [sc.endpoint] });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   srv ??= await startServer({ config: parsed.config, port: 0, clock: 'real' });
@@ -33,5 +36,24 @@ describe('HTTP target', () => {
     expect(r.flows.c!.outcomes).toEqual({ COMPLETED: 2 });
     expect(r.streams.calls).toBe(2);
     expect(r.streams.chunks).toBeGreaterThan(2);
+  }, 20_000);
+  test('requests still held when the run ends are unanswered (session unfinished), not transport errors', async () => {
+    const r = await run([{ name: 'h', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'runsync', waitMs: 60_000, payload: { sim: { durationMs: 30_000 } } } }], 300);
+    expect(r.operations.runsync!.requests).toBe(4);
+    expect(r.operations.runsync!.transportErrors).toBe(0);
+    expect(r.operations.runsync!.byStatus).toEqual({});
+    expect(r.flows.h!.outcomes).toEqual({ unfinished: 4 });
+  }, 20_000);
+  test('an arrival held up by a busy event loop is late by the time since it was due, not since its event ran', async () => {
+    // 100 arrivals/s; the loop is blocked for 80 ms at 300 ms: the arrivals due meanwhile go late.
+    const block = setTimeout(() => {
+      const t = performance.now();
+      while (performance.now() - t < 80);
+    }, 300);
+    const r = await run([{ name: 'h', arrival: { process: 'constant', ratePerSec: 100 }, client: { behaviour: 'health' } }]);
+    clearTimeout(block);
+    expect(r.arrivals.intended).toBe(100);
+    expect(r.arrivals.late).toBeGreaterThanOrEqual(5);
+    expect(r.arrivals.sendLagMs.summary.max).toBeGreaterThanOrEqual(60);
   }, 20_000);
 });
