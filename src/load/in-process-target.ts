@@ -97,10 +97,7 @@ export class InProcessTarget implements Target {
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     const s = this.sim.sched;
     let n = 0;
-    for (;;) {
-      const next = s.peekMs();
-      if (next === undefined || next > hardEndMs || stop()) break;
-      s.step();
+    while (!stop() && s.stepUntil(hardEndMs)) {
       if (++n === TICK_EVERY) {
         n = 0;
         tick();

@@ -52,6 +52,26 @@ export class JobIds {
 
   /** The id of sequence number `seq` (the same string `next` gave it). */
   format(seq: number, sync: boolean): string {
+    const k = this.fill(seq, sync);
+    // Plain ids (the hot path) spell out the arguments: cheaper than `apply`'s spread of an array.
+    return sync
+      ? String.fromCharCode.apply(null, k)
+      : String.fromCharCode(
+        k[0]!, k[1]!, k[2]!, k[3]!, k[4]!, k[5]!, k[6]!, k[7]!, k[8]!, k[9]!, k[10]!, k[11]!, k[12]!,
+        k[13]!, k[14]!, k[15]!, k[16]!, k[17]!, k[18]!, k[19]!, k[20]!, k[21]!, k[22]!, k[23]!, k[24]!, k[25]!,
+        k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
+  }
+
+  /** Is `id` exactly `format(seq, sync)`? Compared character by character, no string built (lookups). */
+  matches(id: string, seq: number, sync: boolean): boolean {
+    const codes = this.fill(seq, sync);
+    if (id.length !== codes.length) return false;
+    for (let i = codes.length - 1; i >= 0; i--) if (id.charCodeAt(i) !== codes[i]) return false;
+    return true;
+  }
+
+  /** Writes the character codes of the id of `seq` into the reused array, and returns it. */
+  private fill(seq: number, sync: boolean): number[] {
     const codes = sync ? this.sync : this.plain;
     const o = codes.length - ID_LENGTH;
     const a = mix(seq ^ this.keys[0]!);
@@ -64,14 +84,7 @@ export class JobIds {
     hex3(codes, o + 20, c >>> 16);
     hex4(codes, o + 24, c);
     hex8(codes, o + 28, (seq ^ this.mask) >>> 0);
-    // Plain ids (the hot path) spell out the arguments: cheaper than `apply`'s spread of an array.
-    const k = codes;
-    return sync
-      ? String.fromCharCode.apply(null, k)
-      : String.fromCharCode(
-        k[0]!, k[1]!, k[2]!, k[3]!, k[4]!, k[5]!, k[6]!, k[7]!, k[8]!, k[9]!, k[10]!, k[11]!, k[12]!,
-        k[13]!, k[14]!, k[15]!, k[16]!, k[17]!, k[18]!, k[19]!, k[20]!, k[21]!, k[22]!, k[23]!, k[24]!, k[25]!,
-        k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
+    return codes;
   }
 
   /** The sequence number an id of this run carries, or -1 when it cannot be one of ours. */

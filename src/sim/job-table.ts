@@ -57,7 +57,11 @@ export class JobTable {
     const s = this.state[i]!;
     if (s === EMPTY) return undefined;
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
-    return this.idOf(j) === id ? j : undefined;
+    if (j.id !== '') return j.id === id ? j : undefined;
+    // Checked without building the id string; the job keeps the caller's (answers name it).
+    if (!this.ids.matches(id, seq, j.kind === 'runsync')) return undefined;
+    j.id = id;
+    return j;
   }
 
   /** The job's id, built on first use and then kept on the job (see Job.id). */

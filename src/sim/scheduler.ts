@@ -108,6 +108,14 @@ export class Scheduler {
     for (let t = this.peek(); t !== undefined && n++ < maxEvents; t = this.peek()) this.run(t);
   }
 
+  /** Runs the next event if it is due at or before `limitMs`; false when none is (one search, not peek + step). */
+  stepUntil(limitMs: number): boolean {
+    const t = this.peek();
+    if (t === undefined || t.atMs > limitMs) return false;
+    this.run(t);
+    return true;
+  }
+
   /** Runs the next event; false when idle. */
   step(): boolean {
     const t = this.peek();

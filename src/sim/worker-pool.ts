@@ -18,7 +18,8 @@ export interface PoolHost {
 export type WorkerCounts = Record<WorkerState, number>;
 
 export class WorkerPool {
-  readonly workers = new Map<string, Worker>();
+  /** Every worker, whatever its state (a Set: identity hashing, not a string key per start). */
+  readonly workers = new Set<Worker>();
   readonly counts: WorkerCounts = { initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0 };
   /**
    * Idle workers, oldest idle first. Jobs go to the newest (LIFO), so the oldest reach their idle
@@ -57,7 +58,7 @@ export class WorkerPool {
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
     const w: Worker = { id: `${this.endpointId}-w${this.nextId++}`, state: 'initializing', job: undefined, timer: undefined, idleSinceMs: 0, runTimer: undefined, runEnd: 'complete' };
-    this.workers.set(w.id, w);
+    this.workers.add(w);
     const fault = this.faultWanting();
     if (fault) {
       this.counts[fault.kind]++;
@@ -93,7 +94,7 @@ export class WorkerPool {
     }
     this.sched.cancel(w.timer);
     this.counts[w.state]--;
-    this.workers.delete(w.id);
+    this.workers.delete(w);
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
   }
@@ -109,14 +110,15 @@ export class WorkerPool {
   private boot(w: Worker): void {
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
-    const ready = () => {
-      w.timer = undefined;
-      this.makeIdle(w);
-      this.host.onReady(w);
-    };
-    if (ms === 0) ready();
-    else w.timer = this.sched.after(ms, ready);
+    if (ms === 0) this.booted(w);
+    else w.timer = this.sched.after(ms, this.booted, w);
   }
+
+  private readonly booted = (w: Worker): void => {
+    w.timer = undefined;
+    this.makeIdle(w);
+    this.host.onReady(w);
+  };
 
   /** True (and consumes the stop) when a worker stopped within the FlashBoot window. */
   private flashCandidate(): boolean {
@@ -177,7 +179,7 @@ export class WorkerPool {
 
   /** A fault window closes: its workers boot again. */
   private faultEnds(f: FaultConfig): void {
-    for (const w of this.workers.values()) {
+    for (const w of this.workers) {
       if (w.state !== f.kind || this.faultWanting()) continue;
       this.setState(w, 'initializing');
       this.boot(w);
