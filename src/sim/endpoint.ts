@@ -127,7 +127,7 @@ export class Endpoint {
 
   /** The body `/status` answers. */
   status(j: Job): StatusBody {
-    return statusBody(j, this.jobs.idOf(j), this.sched.nowMs, this.streams.progress(j));
+    return statusBody(j, this.jobs.idOf(j), this.jobs.workerIdOf(j), this.sched.nowMs, this.streams.progress(j));
   }
 
   /** Cancels a queued or running job; a terminal job is left as it is. */
@@ -313,7 +313,7 @@ export class Endpoint {
     const webhook = j.x?.webhook;
     if (webhook) {
       const id = this.jobs.idOf(j);
-      this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, now), input: j.input, webhook });
+      this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, j.worker?.id, now), input: j.input, webhook });
     }
     this.notify(j, 'terminal');
     // A plain result whose lane removes it: its object goes, the result stays (job-table.ts).

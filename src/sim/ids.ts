@@ -62,14 +62,6 @@ export class JobIds {
         k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
   }
 
-  /** Is `id` exactly `format(seq, sync)`? Compared character by character, no string built (lookups). */
-  matches(id: string, seq: number, sync: boolean): boolean {
-    const codes = this.fill(seq, sync);
-    if (id.length !== codes.length) return false;
-    for (let i = codes.length - 1; i >= 0; i--) if (id.charCodeAt(i) !== codes[i]) return false;
-    return true;
-  }
-
   /** Writes the character codes of the id of `seq` into the reused array, and returns it. */
   private fill(seq: number, sync: boolean): number[] {
     const codes = sync ? this.sync : this.plain;

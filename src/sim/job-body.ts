@@ -17,13 +17,13 @@ export interface StatusBody {
   retries?: number;
 }
 
-export function statusBody(j: Job, id: string, nowMs: number, progress?: unknown): StatusBody {
+export function statusBody(j: Job, id: string, workerId: string | undefined, nowMs: number, progress?: unknown): StatusBody {
   const b: StatusBody = { id, status: j.status };
   const delay = delayOf(j);
   if (delay !== undefined) b.delayTime = delay;
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
-  if (j.worker !== undefined) b.workerId = j.worker.id;
+  if (workerId !== undefined) b.workerId = workerId;
   if (j.status === 'COMPLETED') b.output = j.output;
   else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
   // While running, `error` holds the planned failure (job.ts): not shown.

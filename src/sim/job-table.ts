@@ -16,7 +16,6 @@
 import type { JobKind } from './events.js';
 import type { JobIds } from './ids.js';
 import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
-import type { Worker } from './worker.js';
 
 const EMPTY = 0;
 const OBJECT = 1;
@@ -31,8 +30,11 @@ export class JobTable {
   private state = new Uint8Array(1024);
   /** The `Job` (OBJECT) or, compacted, its output (undefined when cancelled). */
   private refs: unknown[] = [];
-  /** The worker of its last run (compacted). */
-  private workers: (Worker | undefined)[] = [];
+  /**
+   * The id of the worker of its last run (compacted). The id, not the worker: a REQUEST_COUNT
+   * endpoint stops a worker after each job, and 30 min of stopped workers would stay alive.
+   */
+  private workerIds: (string | undefined)[] = [];
   private delay = new Int32Array(1024);
   private exec = new Int32Array(1024);
   private expires = new Float64Array(1024);
@@ -58,8 +60,8 @@ export class JobTable {
     if (s === EMPTY) return undefined;
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
     if (j.id !== '') return j.id === id ? j : undefined;
-    // Checked without building the id string; the job keeps the caller's (answers name it).
-    if (!this.ids.matches(id, seq, j.kind === 'runsync')) return undefined;
+    // The job keeps the caller's string (answers name it): no second build for the body.
+    if (this.ids.format(seq, j.kind === 'runsync') !== id) return undefined;
     j.id = id;
     return j;
   }
@@ -88,10 +90,10 @@ export class JobTable {
     if (i < this.head) throw new Error(`job ${this.idOf(j)} is older than the table`);
     if (i >= this.state.length) this.grow(i + 1);
     // Dense arrays (a gap: another endpoint's sequence numbers): a sparse one turns into a dictionary.
-    while (this.refs.length < i) this.refs.push(undefined), this.workers.push(undefined);
+    while (this.refs.length < i) this.refs.push(undefined), this.workerIds.push(undefined);
     this.state[i] = OBJECT;
     this.refs[i] = j;
-    this.workers[i] = undefined;
+    this.workerIds[i] = undefined;
     if (i >= this.end) this.end = i + 1;
     this.count++;
   }
@@ -128,10 +130,17 @@ export class JobTable {
     const kind = j.kind === 'run' ? 0 : j.kind === 'runsync' ? 1 : 2;
     this.state[i] = FIRST_COMPACT + status * KINDS.length + kind;
     this.refs[i] = j.output;
-    this.workers[i] = j.worker;
+    this.workerIds[i] = j.worker?.id;
     this.delay[i] = j.startedAtMs === undefined ? NONE : j.startedAtMs - j.enqueuedAtMs;
     this.exec[i] = j.executionTimeMs ?? NONE;
     this.expires[i] = j.expiresAtMs;
+  }
+
+  /** The id of the worker of `j`'s last run (a compacted job has its id in the columns), or undefined. */
+  workerIdOf(j: Job): string | undefined {
+    if (j.worker) return j.worker.id;
+    const i = j.seq - this.base;
+    return i >= this.head && i < this.end ? this.workerIds[i] : undefined;
   }
 
   /** The stored object for `j`: a snapshot becomes the job's object again (before changing it). */
@@ -142,7 +151,6 @@ export class JobTable {
     if (s !== EMPTY && i >= this.head && i < this.end) {
       this.state[i] = OBJECT;
       this.refs[i] = j;
-      this.workers[i] = undefined;
     }
     return j;
   }
@@ -157,14 +165,14 @@ export class JobTable {
     if (i < this.head || i >= this.end || this.state[i] === EMPTY) return;
     this.state[i] = EMPTY;
     this.refs[i] = undefined;
-    this.workers[i] = undefined;
+    this.workerIds[i] = undefined;
     this.count--;
     while (this.head < this.end && this.state[this.head] === EMPTY) this.head++;
     if (this.head === this.end) {
       // Empty: start over at the next sequence number (every slot is EMPTY already).
       this.base += this.end;
       this.head = this.end = 0;
-      this.refs.length = this.workers.length = 0;
+      this.refs.length = this.workerIds.length = 0;
     } else if (this.head > 4096 && this.head * 2 > this.end) this.rebase();
   }
 
@@ -199,7 +207,7 @@ export class JobTable {
     const delay = this.delay[i]!;
     const exec = this.exec[i]!;
     return snapshotJob(this.base + i, kind, status, delay === NONE ? undefined : delay, exec === NONE ? undefined : exec,
-      this.refs[i], this.workers[i], this.expires[i]!);
+      this.refs[i], this.expires[i]!);
   }
 
   private grow(min: number): void {
@@ -221,7 +229,7 @@ export class JobTable {
     this.exec.copyWithin(0, h, this.end);
     this.expires.copyWithin(0, h, this.end);
     this.refs.splice(0, h);
-    this.workers.splice(0, h);
+    this.workerIds.splice(0, h);
     this.base += h;
     this.end -= h;
     this.head = 0;

@@ -104,16 +104,17 @@ export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unk
 /**
  * A compacted job rebuilt from the job table's columns (job-table.ts). What a compacted job no
  * longer has is gone for good: `input` and `s3Config` (undefined), `submittedAtMs` (NaN); its
- * delay is kept as `startedAtMs - enqueuedAtMs` with `enqueuedAtMs` 0.
+ * delay is kept as `startedAtMs - enqueuedAtMs` with `enqueuedAtMs` 0; its worker's id is the
+ * table's (`JobTable.workerIdOf`).
  */
 export function snapshotJob(
   seq: number, kind: JobKind, status: JobStatus, delayMs: number | undefined, executionTimeMs: number | undefined,
-  output: unknown, worker: Worker | undefined, expiresAtMs: number,
+  output: unknown, expiresAtMs: number,
 ): Job {
   return {
     id: '', seq, kind, status, input: undefined, s3Config: undefined, submittedAtMs: NaN, enqueuedAtMs: 0,
     startedAtMs: delayMs, executionTimeMs, output,
-    error: undefined, expiresAtMs, worker,
+    error: undefined, expiresAtMs, worker: undefined,
     prev: undefined, next: undefined, x: undefined,
   };
 }
