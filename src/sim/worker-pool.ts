@@ -169,6 +169,8 @@ export class WorkerPool {
   }
 
   private faultWanting(): FaultConfig | undefined {
+    // Most endpoints have no faults, and this runs on every worker start.
+    if (this.cfg.faults.length === 0) return undefined;
     return this.cfg.faults.find((f) => this.active(f) && this.counts[f.kind] < f.workers);
   }
 
