@@ -6,9 +6,24 @@
 export function keyOf(authorization: string | undefined): string | undefined {
   if (!authorization) return undefined;
   const h = authorization.trim();
-  if (h.toLowerCase() === 'bearer') return undefined;
-  const k = h.length > 7 && h.slice(0, 7).toLowerCase() === 'bearer ' ? h.slice(7).trimStart() : h;
-  return k.length > 0 ? k : undefined;
+  if (h.length >= 6 && startsWithBearer(h)) {
+    if (h.length === 6) return undefined; // "Bearer" and no key
+    if (h.charCodeAt(6) === SPACE) {
+      const k = h.slice(7).trimStart();
+      return k.length > 0 ? k : undefined;
+    }
+  }
+  return h.length > 0 ? h : undefined;
+}
+
+const SPACE = 0x20;
+/** ASCII letters only: `c | 0x20` is the lower case of a letter and no other code maps onto one. */
+const BEARER = [...'bearer'].map((c) => c.charCodeAt(0));
+
+/** Whether `h` starts with "bearer" in any case (no lower-cased copy of the header made). */
+function startsWithBearer(h: string): boolean {
+  for (let i = 0; i < 6; i++) if ((h.charCodeAt(i) | 0x20) !== BEARER[i]) return false;
+  return true;
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

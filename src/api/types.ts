@@ -19,6 +19,8 @@ export interface ApiResponse {
   status: number;
   /** JSON body. */
   body?: unknown;
+  /** `body` already serialised (hot routes answer it so the HTTP layer need not stringify). */
+  json?: string;
   /** Server-sent events (`text/event-stream`), each the `data:` of one event. */
   sse?: string[];
 }

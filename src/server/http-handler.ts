@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/api.js';
 import { parsePath } from '../api/route-table.js';
-import type { ApiResponse, Pending } from '../api/types.js';
+import type { ApiRequest, ApiResponse, Pending } from '../api/types.js';
 import type { Simulator } from '../sim/simulator.js';
 import { BatchedCounter } from '../telemetry/batched-counter.js';
 import type { Metrics } from '../telemetry/registry.js';
@@ -21,6 +21,8 @@ import { parseTarget } from './request-target.js';
 
 /** Body limit of requests whose route is unknown (they are answered 4xx anyway), bytes. */
 const UNKNOWN_ROUTE_BODY_BYTES = 1024 * 1024;
+
+const requestLabels = (route: string, status: number) => ({ route, status: String(status) });
 
 export interface RequestRecord {
   route: string;
@@ -51,10 +53,16 @@ export interface HandlerState {
 export function createHandler(deps: HandlerDeps, state: HandlerState): (req: IncomingMessage, res: ServerResponse) => void {
   const { api, sim, clock, metrics } = deps;
 
+  // Per-request counts are summed here and handed to prom-client at scrape time.
   const requests = new BatchedCounter(metrics.httpRequests);
-  metrics.beforeScrape.push(() => requests.flush());
+  let bodyBytes = 0;
+  metrics.beforeScrape.push(() => {
+    requests.flush();
+    if (bodyBytes > 0) metrics.httpRequestBodyBytes.inc(bodyBytes);
+    bodyBytes = 0;
+  });
   const record = (route: string, method: string, status: number, startMs: number) => {
-    requests.inc(route + status, () => ({ route, status: String(status) }));
+    requests.inc(route, status, requestLabels);
     const endMs = sim.nowMs;
     // Only requests that were held (answered at a later virtual time) go into the histogram.
     if (endMs > startMs) metrics.httpRequestDuration.observe({ route }, (endMs - startMs) / 1000);
@@ -73,8 +81,7 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     const max = p?.route && ep ? p.route.maxBodyBytes(ep.cfg.limits) : UNKNOWN_ROUTE_BODY_BYTES;
     const label = p?.route?.op ?? 'unknown';
     readBody(req, max, (b: Body) => {
-      if (b.kind === 'aborted') return;
-      metrics.httpRequestBodyBytes.inc(b.kind === 'ok' ? b.bytes : 0);
+      if (b.kind === 'ok') bodyBytes += b.bytes;
       if (state.closing) return simple(res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'), true);
       if (b.kind === 'ok' && b.text !== undefined && jsonTooDeep(b.text)) {
         return simple(res, label, method, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
@@ -83,23 +90,23 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       const startMs = sim.nowMs;
       const tooLarge = b.kind === 'too-large';
       let answered = false;
+      let held = false;
       const respond = (r: ApiResponse) => {
         if (answered) return;
         answered = true;
-        state.held.delete(respond);
+        if (held) state.held.delete(respond);
         reply(res, r, tooLarge);
         record(label, method, r.status, startMs);
       };
-      const pending: Pending = api.handle(
-        {
-          method, path, query, authorization: req.headers.authorization,
-          // Too large: the API answers in its order (401, 404, 405, then 413) from the size alone.
-          ...(b.kind === 'ok' ? { rawBody: b.text ?? '', bodyBytes: b.bytes } : { bodyBytes: b.bytes }),
-        },
-        respond,
-      );
+      const authorization = req.headers.authorization;
+      // Too large: the API answers in its order (401, 404, 405, then 413) from the size alone.
+      const request: ApiRequest = b.kind === 'ok'
+        ? { method, path, query, authorization, rawBody: b.text ?? '', bodyBytes: b.bytes }
+        : { method, path, query, authorization, bodyBytes: b.bytes };
+      const pending: Pending = api.handle(request, respond);
       clock.poke();
       if (answered) return;
+      held = true;
       state.held.add(respond);
       res.on('close', () => {
         if (answered) return;
@@ -114,7 +121,6 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
   function adminRoute(req: IncomingMessage, res: ServerResponse, path: string): void {
     const method = req.method ?? 'GET';
     readBody(req, ADMIN_BODY_BYTES, (b) => {
-      if (b.kind === 'aborted') return;
       if (b.kind === 'too-large') return simple(res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'), true);
       const r = admin(deps, method, path, req.headers.authorization, b.text);
       if (r instanceof Promise) {

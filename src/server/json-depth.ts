@@ -15,6 +15,7 @@ const CLOSE_OBJ = 0x7d;
 const CLOSE_ARR = 0x5d;
 
 export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  if (text.length <= max) return false; // each level takes at least one character
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

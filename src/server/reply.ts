@@ -24,7 +24,7 @@ export function reply(res: ServerResponse, r: ApiResponse, close = false): void 
   }
   let text: string;
   try {
-    text = r.body === undefined ? '' : JSON.stringify(r.body);
+    text = r.json ?? (r.body === undefined ? '' : JSON.stringify(r.body));
   } catch (e) {
     // Never leave a client hanging on a body that cannot be serialised (the core answered it).
     text = JSON.stringify({ error: `response not serialisable: ${(e as Error).message}`, code: 'SRV_ERR_INTERNAL' });

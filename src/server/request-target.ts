@@ -21,6 +21,9 @@ function decode(s: string, plusIsSpace: boolean): string | undefined {
   }
 }
 
+/** The query of a target without one: shared, frozen (readers only look keys up). */
+const NO_QUERY: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
+
 export function parseTarget(url: string | undefined): Target {
   const raw = url ?? '/';
   if (raw.length > MAX_TARGET_CHARS) return { ok: false, reason: 'too-long' };
@@ -28,17 +31,16 @@ export function parseTarget(url: string | undefined): Target {
   const rawPath = q < 0 ? raw : raw.slice(0, q);
   const path = decode(rawPath, false);
   if (path === undefined) return { ok: false, reason: 'bad-encoding' };
+  if (q < 0 || q === raw.length - 1) return { ok: true, path, query: NO_QUERY };
   // A null-prototype object: keys such as `__proto__` or `constructor` are plain data here.
   const query: Record<string, string> = Object.create(null) as Record<string, string>;
-  if (q >= 0 && q < raw.length - 1) {
-    for (const pair of raw.slice(q + 1).split('&')) {
-      if (pair === '') continue;
-      const eq = pair.indexOf('=');
-      const k = decode(eq < 0 ? pair : pair.slice(0, eq), true);
-      const v = decode(eq < 0 ? '' : pair.slice(eq + 1), true);
-      if (k === undefined || v === undefined) return { ok: false, reason: 'bad-encoding' };
-      if (!(k in query)) query[k] = v; // first occurrence wins
-    }
+  for (const pair of raw.slice(q + 1).split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const k = decode(eq < 0 ? pair : pair.slice(0, eq), true);
+    const v = decode(eq < 0 ? '' : pair.slice(eq + 1), true);
+    if (k === undefined || v === undefined) return { ok: false, reason: 'bad-encoding' };
+    if (!(k in query)) query[k] = v; // first occurrence wins
   }
   return { ok: true, path, query };
 }

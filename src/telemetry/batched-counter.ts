@@ -1,27 +1,40 @@
 /**
- * A labelled prom-client counter whose increments are summed in a plain Map and handed to
+ * A labelled prom-client counter whose increments are summed in plain Maps and handed to
  * prom-client at scrape time. prom-client hashes and validates the label object on every `inc`;
- * on the request path of `serve` that is a measurable share of the work, a Map lookup is not.
+ * on the request path of `serve` that is a measurable share of the work, two Map lookups on
+ * values the caller already has (no key string built per call) are not.
  */
 import type { Counter } from 'prom-client';
 
+interface Pending<L extends string> {
+  labels: Record<L, string>;
+  n: number;
+}
+
 export class BatchedCounter<L extends string> {
-  private readonly pending = new Map<string, { labels: Record<L, string>; n: number }>();
+  private readonly pending = new Map<string, Map<string | number, Pending<L>>>();
 
   constructor(private readonly counter: Counter<L>) {}
 
-  /** `key` must identify `labels` (e.g. their values joined); `labels` is read only on first use. */
-  inc(key: string, labels: () => Record<L, string>, n = 1): void {
-    const p = this.pending.get(key);
-    if (p) p.n += n;
-    else this.pending.set(key, { labels: labels(), n });
+  /**
+   * `a` and `b` together must identify the labels, which `labels(a, b)` makes on first use
+   * (pass a function made once, not a closure per call).
+   */
+  inc<A extends string, B extends string | number>(a: A, b: B, labels: (a: A, b: B) => Record<L, string>, n = 1): void {
+    let inner = this.pending.get(a);
+    if (inner === undefined) this.pending.set(a, (inner = new Map()));
+    const p = inner.get(b);
+    if (p !== undefined) p.n += n;
+    else inner.set(b, { labels: labels(a, b), n });
   }
 
   /** Moves the sums into prom-client (call before every scrape). */
   flush(): void {
-    for (const p of this.pending.values()) {
-      if (p.n > 0) this.counter.inc(p.labels, p.n);
-      p.n = 0;
+    for (const inner of this.pending.values()) {
+      for (const p of inner.values()) {
+        if (p.n > 0) this.counter.inc(p.labels, p.n);
+        p.n = 0;
+      }
     }
   }
 }

@@ -15,6 +15,8 @@ export interface EventSource {
 /** Point-in-time values read at scrape time (queue length is not cheaply derived from events). */
 export type QueueSnapshot = () => Iterable<[endpointId: string, queued: number]>;
 
+const acceptedLabels = (endpoint: string, kind: string) => ({ endpoint, kind });
+
 /** Subscribes `m` to `src`; returns the unsubscribe function. */
 export function collectSimMetrics(src: EventSource, m: Metrics, queues?: QueueSnapshot): () => void {
   // The commonest event (one per accepted job) is summed locally and flushed at scrape time.
@@ -25,7 +27,7 @@ export function collectSimMetrics(src: EventSource, m: Metrics, queues?: QueueSn
     if (queues) for (const [endpoint, n] of queues()) m.queueJobs.set({ endpoint }, n);
   });
   return src.bus.on((e) => {
-    if (e.type === 'job.accepted') accepted.inc(`${e.endpointId}\u0000${e.kind}`, () => ({ endpoint: e.endpointId, kind: e.kind }));
+    if (e.type === 'job.accepted') accepted.inc(e.endpointId, e.kind, acceptedLabels);
     else observe(m, e);
   });
 }

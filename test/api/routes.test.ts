@@ -432,7 +432,12 @@ describe('authentication (spec §5)', () => {
     const h = harness();
     expect(h.req('GET', '/health', undefined, undefined, `Bearer ${KEY}`).status).toBe(200);
     expect(h.req('GET', '/health', undefined, undefined, `bearer ${KEY}`).status).toBe(200);
+    expect(h.req('GET', '/health', undefined, undefined, `BEARER ${KEY}`).status).toBe(200);
+    expect(h.req('GET', '/health', undefined, undefined, ` Bearer   ${KEY} `).status).toBe(200);
     expect(h.req('GET', '/health', undefined, undefined, KEY).status).toBe(200);
+    // Only a space separates the scheme: anything else makes the whole header the (wrong) key.
+    expect(h.req('GET', '/health', undefined, undefined, `Bearer\t${KEY}`).status).toBe(401);
+    expect(h.req('GET', '/health', undefined, undefined, `Bearer_${KEY}`).status).toBe(401);
   });
 
   it.each(routes)('%s %s: missing, empty or wrong key → 401 API_ERR_UNAUTHORIZED', (method, path) => {

@@ -29,7 +29,8 @@ export function run(ctx: RouteContext): void {
   const s = c.value;
   const j = createJob(ctx, s);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
-  if (j) ctx.respond({ status: 200, body: { id: s.id, status: 'IN_QUEUE' } });
+  // Ids are made of [0-9a-f-] and the "-u1"-style suffix: nothing in them needs escaping in JSON.
+  if (j) ctx.respond({ status: 200, body: { id: s.id, status: 'IN_QUEUE' }, json: `{"id":"${s.id}","status":"IN_QUEUE"}` });
 }
 
 export function runsync(ctx: RouteContext): void {
