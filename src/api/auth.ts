@@ -26,10 +26,14 @@ function startsWithBearer(h: string): boolean {
   return true;
 }
 
+/**
+ * Every position of the longer string is compared (a missing character counts as 0) and nothing
+ * ends the loop early: the time depends on the lengths only, never on where the strings differ.
+ */
 export function constantTimeEqual(a: string, b: string): boolean {
+  const n = a.length > b.length ? a.length : b.length;
   let diff = a.length ^ b.length;
-  const n = Math.max(a.length, b.length);
-  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i % (a.length || 1)) || 0) ^ (b.charCodeAt(i % (b.length || 1)) || 0);
+  for (let i = 0; i < n; i++) diff |= (i < a.length ? a.charCodeAt(i) : 0) ^ (i < b.length ? b.charCodeAt(i) : 0);
   return diff === 0;
 }
 
