@@ -2,8 +2,13 @@
  * HTTP throughput of `loadlab serve` (limits off) next to the floor: a bare node:http server that
  * parses the same JSON and answers a body of the same size. /run (POST) and /status (GET), with
  * autocannon, each server in its own process, one after the other. Target: serve ≥ 0.8× floor.
- * Usage: node dist/bench/http-serve.js [seconds=5] [connections=32] [rounds=3]
+ * Rounds alternate which server goes first; serve/floor is the median of the ratios of the two
+ * rounds of a pair (run back to back, so a change in the machine's load hits both alike). On
+ * Linux it also reports each server's main-thread CPU time per request (/proc schedstat): that
+ * figure barely depends on what else the machine runs, req/s does.
+ * Usage: node dist/bench/http-serve.js [seconds=5] [connections=32] [rounds=5]
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,20 +26,31 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const KEY = 'bench-key';
+const HAS_PROC = existsSync('/proc/self/task');
 
-async function load(url: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, connections: number) {
+/** Main-thread CPU time of a process so far, µs (run time from schedstat); NaN off Linux. */
+function mainThreadCpuUs(pid: number): number {
+  if (!HAS_PROC) return NaN;
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+}
+
+async function load(pid: number, url: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, connections: number) {
+  const cpu0 = mainThreadCpuUs(pid);
   const r = await autocannon({
     url, method, connections, duration: seconds,
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     ...(body !== undefined ? { body } : {}),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts };
+  const cpuUs = (mainThreadCpuUs(pid) - cpu0) / r.requests.total;
+  return { rps: r.requests.average, p99: r.latency.p99, cpuUs, bad: r.non2xx + r.errors + r.timeouts };
 }
+type Round = Awaited<ReturnType<typeof load>>;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 5);
   const connections = Number(process.argv[3] ?? 32);
-  const rounds = Number(process.argv[4] ?? 3);
+  const rounds = Number(process.argv[4] ?? 5);
   const runBody = JSON.stringify({ input: { prompt: 'hello world', n: 1 } });
 
   const serve = await spawnFirstLine(['bin/loadlab.js', 'serve', '--port', '0', '--limits', 'off', '--api-key', KEY]);
@@ -49,7 +65,9 @@ async function main(): Promise<void> {
   const floorBase = `http://127.0.0.1:${floor.line.trim()}/v2`;
 
   const rows: string[] = [];
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const cpuRows: string[] = [];
+  const servePid = serve.child.pid!;
+  const floorPid = floor.child.pid!;
   try {
     for (const [name, method, path, body] of [
       ['/run', 'POST', '/ep/run', runBody],
@@ -57,33 +75,47 @@ async function main(): Promise<void> {
     ] as const) {
       // A warm-up each (JIT, connection pools), not counted; then rounds alternate which server
       // goes first, so drift in the machine's load hits both alike.
-      await load(floorBase + path, method, body, 2, connections);
-      await load(base + path, method, body, 2, connections);
-      const f: Awaited<ReturnType<typeof load>>[] = [];
-      const s: Awaited<ReturnType<typeof load>>[] = [];
+      const runFloor = () => load(floorPid, floorBase + path, method, body, seconds, connections);
+      const runServe = () => load(servePid, base + path, method, body, seconds, connections);
+      await load(floorPid, floorBase + path, method, body, 2, connections);
+      await load(servePid, base + path, method, body, 2, connections);
+      const f: Round[] = [];
+      const s: Round[] = [];
       for (let round = 0; round < rounds; round++) {
         if (round % 2 === 0) {
-          f.push(await load(floorBase + path, method, body, seconds, connections));
-          s.push(await load(base + path, method, body, seconds, connections));
+          f.push(await runFloor());
+          s.push(await runServe());
         } else {
-          s.push(await load(base + path, method, body, seconds, connections));
-          f.push(await load(floorBase + path, method, body, seconds, connections));
+          s.push(await runServe());
+          f.push(await runFloor());
         }
       }
-      const fr = median(f.map((x) => x.rps));
-      const sr = median(s.map((x) => x.rps));
+      const ratio = median(s.map((x, i) => x.rps / f[i]!.rps));
       const bad = [...f, ...s].reduce((a, x) => a + x.bad, 0);
-      rows.push(`| ${name} | ${fr.toFixed(0)} | ${median(f.map((x) => x.p99))} | ${sr.toFixed(0)} | ${median(s.map((x) => x.p99))} | ${(sr / fr).toFixed(2)}× | ${bad} |`);
+      const each = (xs: Round[]) => xs.map((x) => x.rps.toFixed(0)).join(' ');
+      rows.push(`| ${name} | ${median(f.map((x) => x.rps)).toFixed(0)} | ${median(f.map((x) => x.p99))} | ${median(s.map((x) => x.rps)).toFixed(0)} | ${median(s.map((x) => x.p99))} | ${ratio.toFixed(2)}× | ${bad} | ${each(f)} / ${each(s)} |`);
+      if (HAS_PROC) {
+        const fc = median(f.map((x) => x.cpuUs));
+        const sc = median(s.map((x) => x.cpuUs));
+        cpuRows.push(`| ${name} | ${fc.toFixed(1)} | ${sc.toFixed(1)} | ${(sc / fc).toFixed(2)}× |`);
+      }
     }
   } finally {
     await stop(serve.child);
     await stop(floor.child);
   }
-  console.log(`HTTP throughput: median of ${rounds} alternating rounds of ${seconds} s, ${connections} connections; autocannon in this process, each server in its own (serve: limits off, real clock ×1).`);
+  console.log(`HTTP throughput: ${rounds} alternating rounds of ${seconds} s, ${connections} connections; autocannon in this process, each server in its own (serve: limits off, real clock ×1).`);
   console.log(`Answer sizes: /run ${Buffer.byteLength(runText)} B, /status ${Buffer.byteLength(statusText)} B (the floor answers the same sizes).`);
-  console.log('| route | floor req/s | floor p99 ms | serve req/s | serve p99 ms | serve/floor | non-2xx+errors |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('req/s and p99: medians over the rounds; serve/floor: median of the per-pair ratios.');
+  console.log('| route | floor req/s | floor p99 ms | serve req/s | serve p99 ms | serve/floor | non-2xx+errors | rounds: floor / serve req/s |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  if (cpuRows.length > 0) {
+    console.log('\nMain-thread CPU per request (µs, median over the rounds; /proc/PID/task/PID/schedstat):');
+    console.log('| route | floor | serve | serve/floor |');
+    console.log('|---|---|---|---|');
+    for (const r of cpuRows) console.log(r);
+  }
 }
 
 void main().catch((e: Error) => {
