@@ -16,7 +16,10 @@ async function run(traffic: unknown[], drainMs = 5000) {
   const sc = scenarioSchema.parse({ name: 'http', durationMs: 1000, drainMs, endpoint: { id: 'ep', workersMax: 4 }, traffic });
   const parsed = parseSimConfig({ seed: 1, endpoints: [sc.endpoint] });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  srv ??= await startServer({ config: parsed.config, port: 0, clock: 'real' });
+  // A fresh server per test: jobs an earlier test left running (its clients timed out) would hold
+  // the workers and delay this test's jobs past its drain.
+  await srv?.close();
+  srv = await startServer({ config: parsed.config, port: 0, clock: 'real' });
   const url = srv.baseUrl;
   return runScenario(sc, { target: () => new HttpTarget(url, { url, apiKey: 'k', endpointId: 'ep', causesReported: true }) });
 }
