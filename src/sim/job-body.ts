@@ -5,6 +5,7 @@
  * `input`, `webhook` and `s3Config` are never part of it.
  */
 import { delayOf, retriesOf, type Job } from './job.js';
+import { outputValue } from './workload.js';
 
 export interface StatusBody {
   id: string;
@@ -24,7 +25,7 @@ export function statusBody(j: Job, id: string, workerId: string | undefined, now
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
   if (workerId !== undefined) b.workerId = workerId;
-  if (j.status === 'COMPLETED') b.output = j.output;
+  if (j.status === 'COMPLETED') b.output = outputValue(j.output);
   else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
   // While running, `error` holds the planned failure (job.ts): not shown.
   if (j.error !== undefined && j.status !== 'IN_PROGRESS') b.error = j.error;

@@ -9,7 +9,7 @@ import type { EventBus } from './events.js';
 import { chunksOf, extras, isTerminal, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
 import type { Scheduler } from './scheduler.js';
-import type { Workload } from './workload.js';
+import { outputValue, type Workload } from './workload.js';
 
 export class JobStreams {
   constructor(
@@ -41,7 +41,7 @@ export class JobStreams {
       for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.x?.directives));
       extras(j).streamBuffer = new Array(done);
     } else if (j.status === 'COMPLETED' && !j.x?.streamBuffer) {
-      items.push(j.output);
+      items.push(outputValue(j.output));
       extras(j).streamBuffer = [];
     }
     return items;

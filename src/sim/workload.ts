@@ -68,6 +68,21 @@ export interface ExecutionPlan {
 
 export const DEFAULT_FAILURE = 'simulated failure';
 
+/**
+ * A synthetic output (`outputBytes` characters): kept as its size and spelt out for each answer
+ * (`outputValue`). Kept as a string, the first answer would flatten it to its full size (up to
+ * 64 MiB) and the job would hold that for its whole retention: a few such jobs a second, polled
+ * once, would fill the server's memory.
+ */
+export class SyntheticOutput {
+  constructor(readonly bytes: number) {}
+}
+
+/** A job's output as answers show it. */
+export function outputValue(output: unknown): unknown {
+  return output instanceof SyntheticOutput ? 'x'.repeat(output.bytes) : output;
+}
+
 export class Workload {
   private readonly last: ExecutionPlan = { durationMs: 0, failed: false, error: undefined, chunks: 1, crashAfterMs: undefined };
 
@@ -96,10 +111,10 @@ export class Workload {
     return d?.outputBytes ?? (d?.output === undefined ? this.cfg.workload.outputBytes : undefined);
   }
 
-  /** The final output of a successful run. */
+  /** The final output of a successful run (a `SyntheticOutput` stands for a string of its size). */
   output(input: unknown, d: SimDirectives | undefined): unknown {
     const bytes = this.outputBytes(d);
-    if (bytes !== undefined) return 'x'.repeat(bytes);
+    if (bytes !== undefined) return new SyntheticOutput(bytes);
     return d?.output !== undefined ? d.output : input;
   }
 
