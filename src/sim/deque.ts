@@ -34,19 +34,6 @@ export class Deque<T> {
     this.n--;
   }
 
-  /** Removes every occurrence of `x` (O(n)); returns how many. */
-  removeAll(x: T): number {
-    let w = 0;
-    for (let r = 0; r < this.n; r++) {
-      const v = this.items[(this.head + r) & this.mask];
-      if (v !== x) this.items[(this.head + w++) & this.mask] = v;
-    }
-    const removed = this.n - w;
-    for (let i = w; i < this.n; i++) this.items[(this.head + i) & this.mask] = undefined;
-    this.n = w;
-    return removed;
-  }
-
   /** Removes and returns the newest item. */
   pop(): T | undefined {
     if (this.n === 0) return undefined;
