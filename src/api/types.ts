@@ -19,8 +19,6 @@ export interface ApiResponse {
   status: number;
   /** JSON body. */
   body?: unknown;
-  /** `body` already serialised (hot routes answer it so the HTTP layer need not stringify). */
-  json?: string;
   /** Server-sent events (`text/event-stream`), each the `data:` of one event. */
   sse?: string[];
 }
@@ -30,4 +28,16 @@ export type Respond = (r: ApiResponse) => void;
 /** What `handle` gives back: a way to abandon a held request (the client went away). */
 export interface Pending {
   abort(): void;
+}
+
+/**
+ * The body of an accepted `/run`: `{id, status: "IN_QUEUE"}`. A class so the HTTP layer can write
+ * it without `JSON.stringify` (the hot route) while in-process callers pay nothing extra.
+ */
+export class QueuedAnswer {
+  readonly id: string;
+  readonly status = 'IN_QUEUE';
+  constructor(id: string) {
+    this.id = id;
+  }
 }

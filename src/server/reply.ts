@@ -3,7 +3,7 @@
  * for `sse`. A response whose client has gone is dropped silently.
  */
 import type { ServerResponse } from 'node:http';
-import type { ApiResponse } from '../api/types.js';
+import { QueuedAnswer, type ApiResponse } from '../api/types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -24,7 +24,9 @@ export function reply(res: ServerResponse, r: ApiResponse, close = false): void 
   }
   let text: string;
   try {
-    text = r.json ?? (r.body === undefined ? '' : JSON.stringify(r.body));
+    // Ids are made of [0-9a-z-]: nothing in them needs escaping in JSON.
+    const b = r.body;
+    text = b instanceof QueuedAnswer ? `{"id":"${b.id}","status":"IN_QUEUE"}` : b === undefined ? '' : JSON.stringify(b);
   } catch (e) {
     // Never leave a client hanging on a body that cannot be serialised (the core answered it).
     text = JSON.stringify({ error: `response not serialisable: ${(e as Error).message}`, code: 'SRV_ERR_INTERNAL' });

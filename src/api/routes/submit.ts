@@ -6,6 +6,7 @@ import { checkJobBody, intParam } from '../validate.js';
 import { badField, limited } from '../errors.js';
 import type { RouteContext } from '../context.js';
 import { hold } from '../hold.js';
+import { QueuedAnswer } from '../types.js';
 
 /** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
 export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as const;
@@ -29,8 +30,7 @@ export function run(ctx: RouteContext): void {
   const s = c.value;
   const j = createJob(ctx, s);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
-  // Ids are made of [0-9a-f-] and the "-u1"-style suffix: nothing in them needs escaping in JSON.
-  if (j) ctx.respond({ status: 200, body: { id: s.id, status: 'IN_QUEUE' }, json: `{"id":"${s.id}","status":"IN_QUEUE"}` });
+  if (j) ctx.respond({ status: 200, body: new QueuedAnswer(s.id) });
 }
 
 export function runsync(ctx: RouteContext): void {
