@@ -43,7 +43,7 @@ export class Api {
   }
 
   private route(req: ApiRequest, respond: Respond): Pending {
-    const p = parsePath(req.path);
+    const p = req.parsed ?? parsePath(req.path);
     if (!p) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
     if (!this.authorized(req.authorization)) return this.end(respond, apiError('API_ERR_UNAUTHORIZED'));
     const ep = this.sim.endpoints.get(p.endpointId);

@@ -1,4 +1,5 @@
 /** The job API without a transport: a request in, a response out (maybe later). */
+import type { ParsedPath } from './route-table.js';
 
 export interface ApiRequest {
   method: string;
@@ -13,6 +14,11 @@ export interface ApiRequest {
   rawBody?: string;
   /** Body size in bytes, for the payload limits; measured from `rawBody` when absent. */
   bodyBytes?: number;
+  /**
+   * `parsePath(path)`, when the caller has it already: an in-process caller that sends one
+   * request object again and again (a poll) splits its path once, not on every call.
+   */
+  parsed?: ParsedPath;
 }
 
 export interface ApiResponse {

@@ -4,6 +4,7 @@
  */
 import { Api } from '../api/api.js';
 import type { ApiRequest } from '../api/types.js';
+import { parsePath } from '../api/route-table.js';
 import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -78,8 +79,9 @@ export class InProcessTarget implements Target {
   }
 
   private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
+    const path = this.prefix + req.path;
     return {
-      req: { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes },
+      req: { method: req.method, path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes, parsed: parsePath(path) },
       held: HELD_OPS.has(req.op),
     };
   }
