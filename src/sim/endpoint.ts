@@ -61,7 +61,7 @@ export class Endpoint {
     sender: () => WebhookSender,
     ids: JobIds,
   ) {
-    this.jobs = new JobTable(ids);
+    this.jobs = new JobTable(ids, cfg.id);
     const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
     this.limits = new Limits(cfg.limits);

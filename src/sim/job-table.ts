@@ -16,6 +16,7 @@
 import type { JobKind } from './events.js';
 import type { JobIds } from './ids.js';
 import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
+import { workerId, workerIdPrefix } from './worker.js';
 
 const EMPTY = 0;
 const OBJECT = 1;
@@ -31,10 +32,11 @@ export class JobTable {
   /** The `Job` (OBJECT) or, compacted, its output (undefined when cancelled). */
   private refs: unknown[] = [];
   /**
-   * The id of the worker of its last run (compacted). The id, not the worker: a REQUEST_COUNT
-   * endpoint stops a worker after each job, and 30 min of stopped workers would stay alive.
+   * The number of the worker of its last run (compacted; 0: none). Not the worker, nor its id
+   * string: a REQUEST_COUNT endpoint starts and stops a worker per job, and 30 min of stopped
+   * workers, or of their id strings, would stay alive and be copied by the garbage collector.
    */
-  private workerIds: (string | undefined)[] = [];
+  private workerNs = new Float64Array(1024);
   private delay = new Int32Array(1024);
   private exec = new Int32Array(1024);
   private expires = new Float64Array(1024);
@@ -45,7 +47,12 @@ export class JobTable {
   private end = 0;
   private count = 0;
 
-  constructor(private readonly ids: JobIds) {}
+  /** Worker ids of compacted jobs are `{prefix}{n}` (worker.ts). */
+  private readonly workerPrefix: string;
+
+  constructor(private readonly ids: JobIds, endpointId: string) {
+    this.workerPrefix = workerIdPrefix(endpointId);
+  }
 
   get size(): number {
     return this.count;
@@ -90,10 +97,10 @@ export class JobTable {
     if (i < this.head) throw new Error(`job ${this.idOf(j)} is older than the table`);
     if (i >= this.state.length) this.grow(i + 1);
     // Dense arrays (a gap: another endpoint's sequence numbers): a sparse one turns into a dictionary.
-    while (this.refs.length < i) this.refs.push(undefined), this.workerIds.push(undefined);
+    while (this.refs.length < i) this.refs.push(undefined);
     this.state[i] = OBJECT;
     this.refs[i] = j;
-    this.workerIds[i] = undefined;
+    this.workerNs[i] = 0;
     if (i >= this.end) this.end = i + 1;
     this.count++;
   }
@@ -130,7 +137,7 @@ export class JobTable {
     const kind = j.kind === 'run' ? 0 : j.kind === 'runsync' ? 1 : 2;
     this.state[i] = FIRST_COMPACT + status * KINDS.length + kind;
     this.refs[i] = j.output;
-    this.workerIds[i] = j.worker?.id;
+    this.workerNs[i] = j.worker?.n ?? 0;
     this.delay[i] = j.startedAtMs === undefined ? NONE : j.startedAtMs - j.enqueuedAtMs;
     this.exec[i] = j.executionTimeMs ?? NONE;
     this.expires[i] = j.expiresAtMs;
@@ -140,7 +147,8 @@ export class JobTable {
   workerIdOf(j: Job): string | undefined {
     if (j.worker) return j.worker.id;
     const i = j.seq - this.base;
-    return i >= this.head && i < this.end ? this.workerIds[i] : undefined;
+    const n = i >= this.head && i < this.end ? this.workerNs[i]! : 0;
+    return n > 0 ? workerId(this.workerPrefix, n) : undefined;
   }
 
   /** The stored object for `j`: a snapshot becomes the job's object again (before changing it). */
@@ -165,14 +173,13 @@ export class JobTable {
     if (i < this.head || i >= this.end || this.state[i] === EMPTY) return;
     this.state[i] = EMPTY;
     this.refs[i] = undefined;
-    this.workerIds[i] = undefined;
     this.count--;
     while (this.head < this.end && this.state[this.head] === EMPTY) this.head++;
     if (this.head === this.end) {
       // Empty: start over at the next sequence number (every slot is EMPTY already).
       this.base += this.end;
       this.head = this.end = 0;
-      this.refs.length = this.workerIds.length = 0;
+      this.refs.length = 0;
     } else if (this.head > 4096 && this.head * 2 > this.end) this.rebase();
   }
 
@@ -217,6 +224,7 @@ export class JobTable {
     this.delay = copyInto(new Int32Array(cap), this.delay);
     this.exec = copyInto(new Int32Array(cap), this.exec);
     this.expires = copyInto(new Float64Array(cap), this.expires);
+    this.workerNs = copyInto(new Float64Array(cap), this.workerNs);
   }
 
   /** Moves the slots in use to the front (amortised: only once half the span is free). */
@@ -228,8 +236,8 @@ export class JobTable {
     this.delay.copyWithin(0, h, this.end);
     this.exec.copyWithin(0, h, this.end);
     this.expires.copyWithin(0, h, this.end);
+    this.workerNs.copyWithin(0, h, this.end);
     this.refs.splice(0, h);
-    this.workerIds.splice(0, h);
     this.base += h;
     this.end -= h;
     this.head = 0;

@@ -7,7 +7,7 @@ import type { EndpointConfig, FaultConfig } from './config.js';
 import { Deque } from './deque.js';
 import type { Sampler } from './distributions/types.js';
 import type { Scheduler, Timer } from './scheduler.js';
-import type { Worker, WorkerState } from './worker.js';
+import { Worker, workerIdPrefix, type WorkerState } from './worker.js';
 
 export interface PoolHost {
   /** A worker became ready (after its start or a fault ended): give it work. */
@@ -30,6 +30,8 @@ export class WorkerPool {
   /** Stop times of recent workers, oldest first: FlashBoot candidates. */
   private readonly recentStops = new Deque<number>();
   private nextId = 1;
+  /** Worker ids are `{endpoint id}-w{n}`. */
+  private readonly prefix: string;
 
   constructor(
     private readonly endpointId: string,
@@ -39,6 +41,7 @@ export class WorkerPool {
     private readonly flashStart: Sampler | undefined,
     private readonly host: PoolHost,
   ) {
+    this.prefix = workerIdPrefix(endpointId);
     for (const f of cfg.faults) {
       if (f.fromMs > 0) sched.at(f.fromMs, () => this.faultBegins(f));
       if (f.toMs !== undefined) sched.at(f.toMs, () => this.faultEnds(f));
@@ -57,7 +60,7 @@ export class WorkerPool {
 
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
-    const w: Worker = { id: `${this.endpointId}-w${this.nextId++}`, state: 'initializing', job: undefined, timer: undefined, idleSinceMs: 0, runTimer: undefined, runEnd: 'complete' };
+    const w = new Worker(this.prefix, this.nextId++);
     this.workers.add(w);
     const fault = this.faultWanting();
     if (fault) {

@@ -8,16 +8,41 @@ import type { Timer } from './scheduler.js';
  */
 export type WorkerState = 'initializing' | 'idle' | 'running' | 'throttled' | 'unhealthy';
 
-export interface Worker {
-  readonly id: string;
-  state: WorkerState;
-  job: Job | undefined;
+/**
+ * A class, not an object literal, so its id is built only when something shows it (a status
+ * body, an event): a REQUEST_COUNT endpoint starts a worker per job, and most are never named.
+ */
+export class Worker {
+  state: WorkerState = 'initializing';
+  job: Job | undefined = undefined;
   /** Cold start end, while initializing. */
-  timer: Timer | undefined;
+  timer: Timer | undefined = undefined;
   /** When the worker last became idle (the idle timeout counts from here). */
-  idleSinceMs: number;
+  idleSinceMs = 0;
   /** Ends the current run; created for the first run and re-armed for each one after. */
-  runTimer: Timer | undefined;
+  runTimer: Timer | undefined = undefined;
   /** What happens when `runTimer` fires, decided at the start of the run. */
-  runEnd: 'complete' | 'timeout' | 'crash';
+  runEnd: 'complete' | 'timeout' | 'crash' = 'complete';
+  private name: string | undefined = undefined;
+
+  constructor(
+    /** `{endpoint id}-w`: the id without the number. */
+    readonly prefix: string,
+    /** The worker's number in its endpoint, from 1. */
+    readonly n: number,
+  ) {}
+
+  /** `{endpoint id}-w{n}`. */
+  get id(): string {
+    return this.name ??= workerId(this.prefix, this.n);
+  }
+}
+
+export function workerIdPrefix(endpointId: string): string {
+  return `${endpointId}-w`;
+}
+
+/** The id of worker `n` (the string is flat: ids are compared and written often). */
+export function workerId(prefix: string, n: number): string {
+  return `${prefix}${n}`;
 }
