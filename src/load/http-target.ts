@@ -1,21 +1,22 @@
 /**
  * The HTTP target: a `loadlab serve` instance or a real deployment, through one undici Pool with
  * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early) pumped
- * by a setImmediate spin when the next event is under 2 ms away (timers are too coarse for sub-ms
- * send lag), else by one timer; due events also run between answers, so a burst of answers read
+ * by an alarm thread (http-alarm.ts: timers are too coarse for sub-ms send lag, a setImmediate
+ * spin too costly); due events also run between answers, so a burst of answers read
  * in one pass of the event loop does not hold sends back. A real deployment does not say which
  * limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
 import { Exchange, parseSse } from './http-exchange.js';
 import { WallQueue } from './wall-queue.js';
+import { WallAlarm } from './http-alarm.js';
 import type { Scenario } from './scenario-schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
-/** The next event is nearer than this (ms): spin on setImmediate instead of sleeping on a timer. */
-const SPIN_MS = 2;
+/** The next event is nearer than this (ms): a setImmediate pass instead of the alarm. */
+const SPIN_MS = 0.05;
 
 /**
  * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
@@ -68,6 +69,7 @@ export class HttpTarget implements Target {
   private readonly json: Record<string, string>;
   private readonly t0 = performance.now();
   private wake: (() => void) | undefined;
+  private alarm: WallAlarm | undefined = undefined;
   /** Set while events run (no nested pump from an answer undici reports during a send). */
   private pumping = false;
   /** After close(): the pool's "destroyed" errors of requests still held are not answers. */
@@ -170,26 +172,26 @@ export class HttpTarget implements Target {
   }
 
   /**
-   * Runs due events, then sleeps until the next one: a setImmediate spin when it is under
-   * SPIN_MS away, else one timer 1.5 ms early. A new event or an answer (`wake`) may need an
-   * earlier wake-up or end the run.
+   * Runs due events, then sleeps until the next one: on the alarm (http-alarm.ts) while the
+   * event loop waits in poll, or a setImmediate pass when it is under SPIN_MS away. A new event
+   * or an answer (`wake`) may need an earlier wake-up or end the run.
    */
   drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
+    const alarm = (this.alarm ??= new WallAlarm());
     return new Promise((resolve) => {
       let immediate: NodeJS.Immediate | undefined;
-      let timeout: NodeJS.Timeout | undefined;
-      let timeoutAt = Infinity;
+      /** Time the alarm is set for (target clock); Infinity: none. */
+      let alarmAt = Infinity;
       const ticker = setInterval(tick, 250);
       const sweeper = setInterval(() => this.sweep(), SWEEP_MS);
       const pump = (): void => {
         immediate = undefined;
-        if (timeout) clearTimeout(timeout);
-        timeout = undefined;
-        timeoutAt = Infinity;
+        alarmAt = Infinity;
         this.runDue();
         if (stop() || this.now() >= hardEndMs) {
           clearInterval(ticker);
           clearInterval(sweeper);
+          alarm.clear();
           this.wake = undefined;
           resolve();
           return;
@@ -198,17 +200,14 @@ export class HttpTarget implements Target {
       };
       const arm = (checkStop: boolean): void => {
         if (immediate) return;
-        const now = this.now();
-        const delay = Math.min(this.queue.nextAtMs(), hardEndMs) - now;
-        if (delay < SPIN_MS || (checkStop && stop())) {
+        const at = Math.min(this.queue.nextAtMs(), hardEndMs);
+        if (at - this.now() < SPIN_MS || (checkStop && stop())) {
           immediate = setImmediate(pump);
           return;
         }
-        const at = now + Math.min(delay - 1.5, 1000);
-        if (timeout && timeoutAt <= at) return;
-        if (timeout) clearTimeout(timeout);
-        timeoutAt = at;
-        timeout = setTimeout(pump, at - now);
+        if (alarmAt <= at) return;
+        alarmAt = at;
+        alarm.set(this.t0 + at, pump);
       };
       this.wake = () => arm(true);
       pump();
@@ -219,7 +218,7 @@ export class HttpTarget implements Target {
     // Requests still held at the end stay unanswered (the session unfinished), as in-process:
     // not the transport errors that destroying the pool hands them.
     this.closed = true;
-    await this.pool.destroy();
+    await Promise.all([this.pool.destroy(), this.alarm?.close()]);
   }
 }
 
