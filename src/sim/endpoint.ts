@@ -279,7 +279,7 @@ export class Endpoint {
 
   /** The worker dies mid-job: the job goes back to the front of the queue; the worker restarts. */
   private crash(j: Job): void {
-    const w = j.worker!;
+    const w = j.worker as Worker;
     j.worker = undefined;
     const x = extras(j);
     x.crashed = true;
@@ -313,7 +313,7 @@ export class Endpoint {
     const webhook = j.x?.webhook;
     if (webhook) {
       const id = this.jobs.idOf(j);
-      this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, j.worker?.id, now), input: j.input, webhook });
+      this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, this.jobs.workerIdOf(j), now), input: j.input, webhook });
     }
     this.notify(j, 'terminal');
     // A plain result whose lane removes it: its object goes, the result stays (job-table.ts).
@@ -324,12 +324,13 @@ export class Endpoint {
 
   /**
    * Detaches a running job from its worker (completion, cancel, timeout, hard delete) and returns
-   * the worker, which the job keeps naming (`workerId` of its body) once it ended.
+   * the worker; the job keeps its number (`workerId` of its body) once it ended.
    */
   private stopRun(j: Job): Worker | undefined {
     if (j.status !== 'IN_PROGRESS') return undefined;
-    const w = j.worker;
-    this.sched.cancel(w?.runTimer);
+    const w = j.worker as Worker;
+    this.sched.cancel(w.runTimer);
+    j.worker = w.n;
     return w;
   }
 

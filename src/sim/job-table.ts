@@ -137,7 +137,8 @@ export class JobTable {
     const kind = j.kind === 'run' ? 0 : j.kind === 'runsync' ? 1 : 2;
     this.state[i] = FIRST_COMPACT + status * KINDS.length + kind;
     this.refs[i] = j.output;
-    this.workerNs[i] = j.worker?.n ?? 0;
+    const w = j.worker;
+    this.workerNs[i] = typeof w === 'number' ? w : w === undefined ? 0 : w.n;
     this.delay[i] = j.startedAtMs === undefined ? NONE : j.startedAtMs - j.enqueuedAtMs;
     this.exec[i] = j.executionTimeMs ?? NONE;
     this.expires[i] = j.expiresAtMs;
@@ -145,7 +146,9 @@ export class JobTable {
 
   /** The id of the worker of `j`'s last run (a compacted job has its id in the columns), or undefined. */
   workerIdOf(j: Job): string | undefined {
-    if (j.worker) return j.worker.id;
+    const w = j.worker;
+    if (typeof w === 'object') return w.id;
+    if (typeof w === 'number') return workerId(this.workerPrefix, w);
     const i = j.seq - this.base;
     const n = i >= this.head && i < this.end ? this.workerNs[i]! : 0;
     return n > 0 ? workerId(this.workerPrefix, n) : undefined;

@@ -78,8 +78,12 @@ export interface Job {
   error: string | undefined;
   /** Virtual time at which the job is removed; the single source of truth for expiry. GONE once removed. */
   expiresAtMs: number;
-  /** The worker of the current run, or of the last one once ended (its id is the body's `workerId`). */
-  worker: Worker | undefined;
+  /**
+   * The worker of the current run; once the run ended, that worker's number (its id is the
+   * body's `workerId`: `JobTable.workerIdOf`). Not the worker itself: stopped workers are reused
+   * for later starts (worker-pool.ts).
+   */
+  worker: Worker | number | undefined;
   // --- scheduling state (owned by the endpoint) ---
   /** Intrusive links of the job queue. */
   prev: Job | undefined;

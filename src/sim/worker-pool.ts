@@ -30,6 +30,11 @@ export class WorkerPool {
   /** Stop times of recent workers, oldest first: FlashBoot candidates. */
   private readonly recentStops = new Deque<number>();
   private nextId = 1;
+  /**
+   * Stopped workers' objects, reused by later starts. Nothing else holds a stopped worker: an
+   * ended job keeps its worker's number, events carry the id string.
+   */
+  private readonly spare: Worker[] = [];
   /** Worker ids are `{endpoint id}-w{n}`. */
   private readonly prefix: string;
 
@@ -60,7 +65,8 @@ export class WorkerPool {
 
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
-    const w = new Worker(this.prefix, this.nextId++);
+    const n = this.nextId++;
+    const w = this.spare.pop()?.renew(n) ?? new Worker(this.prefix, n);
     this.workers.add(w);
     const fault = this.faultWanting();
     if (fault) {
@@ -96,10 +102,12 @@ export class WorkerPool {
       else this.idle.remove(w);
     }
     this.sched.cancel(w.timer);
+    this.sched.cancel(w.runTimer);
     this.counts[w.state]--;
     this.workers.delete(w);
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
+    if (w.job === undefined) this.spare.push(w);
   }
 
   /** A worker died mid-job: it restarts from cold (the job is the endpoint's business). */
@@ -114,11 +122,10 @@ export class WorkerPool {
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
     if (ms === 0) this.booted(w);
-    else w.timer = this.sched.after(ms, this.booted, w);
+    else w.timer = w.timer ? this.sched.again(w.timer, this.sched.nowMs + ms) : this.sched.after(ms, this.booted, w);
   }
 
   private readonly booted = (w: Worker): void => {
-    w.timer = undefined;
     this.makeIdle(w);
     this.host.onReady(w);
   };

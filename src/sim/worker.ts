@@ -15,7 +15,7 @@ export type WorkerState = 'initializing' | 'idle' | 'running' | 'throttled' | 'u
 export class Worker {
   state: WorkerState = 'initializing';
   job: Job | undefined = undefined;
-  /** Cold start end, while initializing. */
+  /** Ends the cold start (armed while initializing). */
   timer: Timer | undefined = undefined;
   /** When the worker last became idle (the idle timeout counts from here). */
   idleSinceMs = 0;
@@ -29,8 +29,22 @@ export class Worker {
     /** `{endpoint id}-w`: the id without the number. */
     readonly prefix: string,
     /** The worker's number in its endpoint, from 1. */
-    readonly n: number,
+    public n: number,
   ) {}
+
+  /**
+   * This object as a new worker numbered `n` (a stopped worker's object, reused: a REQUEST_COUNT
+   * endpoint stops and starts a worker per job). Its two timers are kept, to be re-armed.
+   */
+  renew(n: number): this {
+    this.n = n;
+    this.name = undefined;
+    this.state = 'initializing';
+    this.job = undefined;
+    this.idleSinceMs = 0;
+    this.runEnd = 'complete';
+    return this;
+  }
 
   /** `{endpoint id}-w{n}`. */
   get id(): string {
