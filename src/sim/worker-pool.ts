@@ -103,7 +103,7 @@ export class WorkerPool {
     }
     this.sched.cancel(w.timer);
     this.sched.cancel(w.runTimer);
-    this.counts[w.state]--;
+    add(this.counts, w.state, -1);
     this.workers.delete(w);
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
@@ -167,8 +167,8 @@ export class WorkerPool {
 
   private setState(w: Worker, to: WorkerState): void {
     const from = w.state;
-    this.counts[from]--;
-    this.counts[to]++;
+    add(this.counts, from, -1);
+    add(this.counts, to, 1);
     w.state = to;
     this.host.onState(w, from, to);
   }
@@ -196,5 +196,19 @@ export class WorkerPool {
       this.setState(w, 'initializing');
       this.boot(w);
     }
+  }
+}
+
+/**
+ * `counts[state] += d`, spelt out: a switch on the state compares interned strings, where
+ * `counts[state]` is a keyed lookup (this runs on every state change: several per job).
+ */
+function add(counts: WorkerCounts, state: WorkerState, d: number): void {
+  switch (state) {
+    case 'idle': counts.idle += d; break;
+    case 'running': counts.running += d; break;
+    case 'initializing': counts.initializing += d; break;
+    case 'throttled': counts.throttled += d; break;
+    case 'unhealthy': counts.unhealthy += d; break;
   }
 }
