@@ -27,12 +27,27 @@ export class Exchange implements Dispatcher.DispatchHandler {
   next: Exchange | undefined = undefined;
   /** The owner's callback for this request (lets the owner share one `done` among requests). */
   cb: ((res: TargetResponse) => void) | undefined = undefined;
+  /** The list of open requests this one is in (the HTTP target's deadline lanes). */
+  lane: unknown = undefined;
+  /** Called once undici is done with this handler (it calls nothing after): it may be reused. */
+  released: ((x: Exchange) => void) | undefined = undefined;
 
   constructor(
     /** Wall ms (target clock) after which the client gives up. */
-    readonly deadlineMs: number,
+    public deadlineMs: number,
     private readonly done: (x: Exchange, r: TargetResponse) => void,
   ) {}
+
+  /** Ready for another request (only after `released`). */
+  reuse(deadlineMs: number): void {
+    this.deadlineMs = deadlineMs;
+    this.status = 0;
+    this.sse = false;
+    this.first = EMPTY;
+    this.rest = undefined;
+    this.abort = undefined;
+    this.finished = false;
+  }
 
   onConnect(abort: (err?: Error) => void): void {
     this.abort = abort;
@@ -58,18 +73,24 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
   onComplete(): void {
     const text = this.rest === undefined ? this.first.toString('utf8') : Buffer.concat([this.first, ...this.rest]).toString('utf8');
-    if (this.sse) return this.done(this, { status: this.status, sse: parseSse(text) });
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
+    this.first = EMPTY;
+    this.rest = undefined;
+    if (this.sse) this.done(this, { status: this.status, sse: parseSse(text) });
+    else {
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
+      this.done(this, { status: this.status, body });
     }
-    this.done(this, { status: this.status, body });
+    this.released?.(this);
   }
 
   onError(err: Error): void {
     this.done(this, { status: 0, error: err.message });
+    this.released?.(this);
   }
 
   /** The client timeout: answer `timedOut` now and drop the request. */

@@ -7,7 +7,8 @@
  * limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
-import { Exchange, parseSse } from './http-exchange.js';
+import { parseSse, type Exchange } from './http-exchange.js';
+import { OpenRequests } from './http-open-requests.js';
 import { WallQueue } from './wall-queue.js';
 import { WallAlarm } from './http-alarm.js';
 import type { Scenario } from './scenario-schema.js';
@@ -75,9 +76,7 @@ export class HttpTarget implements Target {
   /** After close(): the pool's "destroyed" errors of requests still held are not answers. */
   private closed = false;
   inFlight = 0;
-  /** Open requests, oldest first (the deadline sweep walks it). */
-  private head: Exchange | undefined = undefined;
-  private tail: Exchange | undefined = undefined;
+  private readonly open: OpenRequests;
 
   constructor(readonly url: string, opts: HttpTargetOptions) {
     const { origin, prefix } = splitBase(opts.url);
@@ -86,6 +85,7 @@ export class HttpTarget implements Target {
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.causesReported = opts.causesReported ?? false;
+    this.open = new OpenRequests(this.finish);
     this.bare = { authorization: `Bearer ${opts.apiKey}` };
     this.json = { ...this.bare, 'content-type': 'application/json' };
   }
@@ -101,10 +101,9 @@ export class HttpTarget implements Target {
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
     const wire = (req.wire as Wire | undefined) ?? (req.wire = this.wire(req));
-    const x = new Exchange(this.now() + req.timeoutMs, this.finish);
+    const x = this.open.open(this.now(), req.timeoutMs);
     x.cb = done;
     this.inFlight++;
-    this.link(x);
     this.dispatch(wire, x);
   }
 
@@ -123,7 +122,7 @@ export class HttpTarget implements Target {
   private readonly finish = (x: Exchange, r: TargetResponse): void => {
     if (x.finished || this.closed) return;
     x.finished = true;
-    this.unlink(x);
+    this.open.close(x);
     this.inFlight--;
     const done = x.cb!;
     x.cb = undefined;
@@ -139,31 +138,6 @@ export class HttpTarget implements Target {
       this.queue.runDue(this.now());
     } finally {
       this.pumping = false;
-    }
-  }
-
-  private link(x: Exchange): void {
-    x.prev = this.tail;
-    if (this.tail) this.tail.next = x;
-    else this.head = x;
-    this.tail = x;
-  }
-
-  private unlink(x: Exchange): void {
-    if (x.prev) x.prev.next = x.next;
-    else this.head = x.next;
-    if (x.next) x.next.prev = x.prev;
-    else this.tail = x.prev;
-    x.prev = x.next = undefined;
-  }
-
-  /** Client timeouts: one sweep over the open requests every SWEEP_MS instead of a timer each. */
-  private sweep(): void {
-    const now = this.now();
-    for (let x = this.head; x; ) {
-      const next = x.next;
-      if (x.deadlineMs <= now) x.timeOut();
-      x = next;
     }
   }
 
@@ -183,7 +157,7 @@ export class HttpTarget implements Target {
       /** Time the alarm is set for (target clock); Infinity: none. */
       let alarmAt = Infinity;
       const ticker = setInterval(tick, 250);
-      const sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+      const sweeper = setInterval(() => this.open.expire(this.now()), SWEEP_MS);
       const pump = (): void => {
         immediate = undefined;
         alarmAt = Infinity;
