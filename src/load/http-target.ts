@@ -9,6 +9,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import { parseSse, type Exchange } from './http-exchange.js';
 import { OpenRequests } from './http-open-requests.js';
+import { Connector } from './http-connector.js';
 import { WallQueue } from './wall-queue.js';
 import { WallAlarm } from './http-alarm.js';
 import type { Scenario } from './scenario-schema.js';
@@ -35,6 +36,11 @@ export interface HttpTargetOptions {
   connections?: number;
   /** The server reports 429 causes (a `loadlab serve` on loopback). */
   causesReported?: boolean;
+  /**
+   * Connections to open before the clock starts (at most `connections`; default 0: opened as
+   * requests need them). No request is sent on them until the run's own.
+   */
+  preconnect?: number;
 }
 
 export function isLoopback(url: string): boolean {
@@ -68,7 +74,10 @@ export class HttpTarget implements Target {
   /** Headers of requests without a body, and of those with a (JSON) body. */
   private readonly bare: Record<string, string>;
   private readonly json: Record<string, string>;
-  private readonly t0 = performance.now();
+  /** performance.now() at the run's time 0 (moved to the end of the preconnect). */
+  private t0 = performance.now();
+  private readonly connector: Connector;
+  private readonly preconnect: number;
   private wake: (() => void) | undefined;
   private alarm: WallAlarm | undefined = undefined;
   /** Set while events run (no nested pump from an answer undici reports during a send). */
@@ -81,7 +90,10 @@ export class HttpTarget implements Target {
   constructor(readonly url: string, opts: HttpTargetOptions) {
     const { origin, prefix } = splitBase(opts.url);
     // undici's own header/body timeouts are off: held answers may take 300 s; the client timeout is ours.
-    this.pool = new Pool(origin, { connections: opts.connections ?? DEFAULT_CONNECTIONS, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+    const connections = opts.connections ?? DEFAULT_CONNECTIONS;
+    this.connector = new Connector(origin);
+    this.preconnect = Math.min(opts.preconnect ?? 0, connections);
+    this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect: this.connector.connect });
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.causesReported = opts.causesReported ?? false;
@@ -150,8 +162,12 @@ export class HttpTarget implements Target {
    * event loop waits in poll, or a setImmediate pass when it is under SPIN_MS away. A new event
    * or an answer (`wake`) may need an earlier wake-up or end the run.
    */
-  drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
+  async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     const alarm = (this.alarm ??= new WallAlarm());
+    if (this.preconnect > 0) {
+      await this.connector.open(this.preconnect);
+      this.t0 = performance.now();
+    }
     return new Promise((resolve) => {
       let immediate: NodeJS.Immediate | undefined;
       /** Time the alarm is set for (target clock); Infinity: none. */
@@ -192,6 +208,7 @@ export class HttpTarget implements Target {
     // Requests still held at the end stay unanswered (the session unfinished), as in-process:
     // not the transport errors that destroying the pool hands them.
     this.closed = true;
+    this.connector.close();
     await Promise.all([this.pool.destroy(), this.alarm?.close()]);
   }
 }
