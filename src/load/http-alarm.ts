@@ -22,6 +22,7 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const i32 = new Int32Array(workerData);
 const f64 = new Float64Array(workerData);
+parentPort.postMessage(-1);
 for (;;) {
   const gen = Atomics.load(i32, 0);
   if (Atomics.load(i32, 1) === 1) break;
@@ -43,6 +44,8 @@ export class WallAlarm {
   /** hrtime ms − performance.now() of this thread. */
   private readonly offset: number;
   private fire: (() => void) | undefined = undefined;
+  /** Resolves once the worker runs (its thread takes tens of ms to start): wake-ups are prompt. */
+  readonly ready: Promise<void>;
 
   constructor() {
     const sab = new SharedArrayBuffer(16);
@@ -53,8 +56,11 @@ export class WallAlarm {
     const before = performance.now();
     this.offset = Number(process.hrtime.bigint()) / 1e6 - (before + performance.now()) / 2;
     this.worker = new Worker(WORKER, { eval: true, workerData: sab });
-    this.worker.unref();
-    this.worker.on('message', () => this.fire?.());
+    let started: () => void;
+    // Held (ref'd) until it runs, so that awaiting `ready` keeps the process alive; then a loose
+    // alarm does not (the HTTP target's intervals hold the loop while it drives).
+    this.ready = new Promise<void>((resolve) => (started = resolve)).then(() => void this.worker.unref());
+    this.worker.on('message', (m: number) => (m === -1 ? started() : this.fire?.()));
   }
 
   /**

@@ -74,7 +74,7 @@ export class HttpTarget implements Target {
   /** Headers of requests without a body, and of those with a (JSON) body. */
   private readonly bare: Record<string, string>;
   private readonly json: Record<string, string>;
-  /** performance.now() at the run's time 0 (moved to the end of the preconnect). */
+  /** performance.now() at the run's time 0 (moved to the start of `drive`). */
   private t0 = performance.now();
   private readonly connector: Connector;
   private readonly preconnect: number;
@@ -163,11 +163,10 @@ export class HttpTarget implements Target {
    * or an answer (`wake`) may need an earlier wake-up or end the run.
    */
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
+    // The clock starts once the alarm's thread runs and the preconnected sockets are open.
     const alarm = (this.alarm ??= new WallAlarm());
-    if (this.preconnect > 0) {
-      await this.connector.open(this.preconnect);
-      this.t0 = performance.now();
-    }
+    await Promise.all([alarm.ready, this.connector.open(this.preconnect)]);
+    this.t0 = performance.now();
     return new Promise((resolve) => {
       let immediate: NodeJS.Immediate | undefined;
       /** Time the alarm is set for (target clock); Infinity: none. */
