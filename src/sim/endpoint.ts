@@ -61,7 +61,7 @@ export class Endpoint {
     sender: () => WebhookSender,
     ids: JobIds,
   ) {
-    this.jobs = new JobTable(ids, cfg.id);
+    this.jobs = new JobTable(ids, cfg.id, sched, (j) => this.retention.ownedAgain(j));
     const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
     this.limits = new Limits(cfg.limits);
@@ -167,6 +167,12 @@ export class Endpoint {
       this.remove(j);
     }
     return n;
+  }
+
+  /** Jobs retained now (`/requests` total): results already due are removed first. */
+  retainedCount(): number {
+    this.retention.flush();
+    return this.jobs.size;
   }
 
   /** `/status?ttl=`: the result is dropped `ms` from now (terminal) or from completion; it never extends retention. */
@@ -317,7 +323,10 @@ export class Endpoint {
     }
     this.notify(j, 'terminal');
     // A plain result whose lane removes it: its object goes, the result stays (job-table.ts).
-    if (inLane && this.compactable(j)) this.jobs.compact(j);
+    // Nobody listening for its removal, it goes in a late lane (retention.ts `unseen`).
+    const compact = inLane && this.compactable(j);
+    if (inLane) this.retention.expireAt(j, compact && !this.bus.active);
+    if (compact) this.jobs.compact(j);
     this.reuse(w);
     this.dispatch();
   }

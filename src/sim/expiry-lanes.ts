@@ -22,8 +22,14 @@ export class ExpiryLanes {
   constructor(
     private readonly sched: Scheduler,
     /** The job's expiry now (GONE once removed). */
-    private readonly expiresAt: (seq: number) => number,
     private readonly expire: (seq: number) => void,
+    private readonly expiresAt: (seq: number) => number,
+    /**
+     * How late a lane may fire after its head's deadline (0: exactly then). Lanes of results
+     * nobody sees expire (job-table.ts hides a lapsed compacted result) fire once per this span
+     * and remove every entry due, instead of one event per job.
+     */
+    private readonly slackMs = 0,
   ) {}
 
   /** Expires job `seq` at `atMs` = now + `retentionMs` (its expiry in the table is the same instant). */
@@ -40,8 +46,13 @@ export class ExpiryLanes {
   private arm(lane: Lane): void {
     lane.armed = lane.entries.length > 0;
     if (!lane.armed) return;
-    const at = lane.entries.headAt();
+    const at = lane.entries.headAt() + this.slackMs;
     lane.timer = lane.timer ? this.sched.again(lane.timer, at) : this.sched.at(at, this.fire, lane);
+  }
+
+  /** Removes every entry due now, in every lane (before counting what is retained). */
+  flush(): void {
+    for (const lane of this.lanes.values()) if (lane.armed) this.fire(lane);
   }
 
   private readonly fire = (lane: Lane): void => {

@@ -50,10 +50,18 @@ export class JobTable {
   /** Worker ids of compacted jobs are `{prefix}{n}` (worker.ts). */
   private readonly workerPrefix: string;
 
-  constructor(private readonly ids: JobIds, endpointId: string) {
+  constructor(
+    private readonly ids: JobIds,
+    endpointId: string,
+    /** The virtual clock: a compacted result whose expiry has come is hidden until its lane removes it. */
+    private readonly clock: { readonly nowMs: number },
+    /** A compacted job became an object again (`own`). */
+    private readonly onOwned: (j: Job) => void,
+  ) {
     this.workerPrefix = workerIdPrefix(endpointId);
   }
 
+  /** Slots in use, lapsed compacted results not yet removed included (`Endpoint.retainedCount`). */
   get size(): number {
     return this.count;
   }
@@ -64,7 +72,7 @@ export class JobTable {
     const i = seq - this.base;
     if (seq < 0 || i < this.head || i >= this.end) return undefined;
     const s = this.state[i]!;
-    if (s === EMPTY) return undefined;
+    if (s === EMPTY || (s >= FIRST_COMPACT && this.lapsed(i))) return undefined;
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
     if (j.id !== '') return j.id === id ? j : undefined;
     // The job keeps the caller's string (answers name it): no second build for the body.
@@ -162,6 +170,7 @@ export class JobTable {
     if (s !== EMPTY && i >= this.head && i < this.end) {
       this.state[i] = OBJECT;
       this.refs[i] = j;
+      this.onOwned(j);
     }
     return j;
   }
@@ -204,10 +213,18 @@ export class JobTable {
 
   private at(i: number): Job | undefined {
     const s = this.state[i]!;
-    if (s === EMPTY) return undefined;
+    if (s === EMPTY || (s >= FIRST_COMPACT && this.lapsed(i))) return undefined;
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
     this.idOf(j);
     return j;
+  }
+
+  /**
+   * Has the compacted result in slot `i` reached its expiry? It is then gone for every reader,
+   * though its expiry lane may remove it a little later (retention.ts `unseen`).
+   */
+  private lapsed(i: number): boolean {
+    return this.expires[i]! <= this.clock.nowMs;
   }
 
   private snapshot(i: number, s: number): Job {

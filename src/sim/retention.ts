@@ -7,15 +7,24 @@
  */
 import type { EndpointConfig } from './config.js';
 import { ExpiryLanes } from './expiry-lanes.js';
-import { DEFAULT_TTL_MS, extras, isTerminal, type Job } from './job.js';
+import { DEFAULT_TTL_MS, extras, isGone, isTerminal, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
 import type { Scheduler } from './scheduler.js';
 import { TtlSweep } from './ttl-sweep.js';
 
 export type ExpiryReason = 'retention' | 'ttl';
 
+/** How late the removal of a result nobody can see any more may come (`unseen` lanes). */
+const UNSEEN_SLACK_MS = 1000;
+
 export class Retention {
   private readonly lanes: ExpiryLanes;
+  /**
+   * Lanes of compacted results whose removal nobody watches (no domain-event listener): a lapsed
+   * compacted result is hidden by the job table at its deadline, so the lane may come up to
+   * UNSEEN_SLACK_MS later and remove all that is due in one event (not one event per job).
+   */
+  private readonly unseen: ExpiryLanes;
   private readonly sweep: TtlSweep;
 
   constructor(
@@ -27,7 +36,9 @@ export class Retention {
     /** Removes a compacted result (job-table.ts). */
     private readonly expireCompacted: (seq: number) => void,
   ) {
-    this.lanes = new ExpiryLanes(sched, (seq) => jobs.expiresAt(seq), this.onLane);
+    const expiresAt = (seq: number): number => jobs.expiresAt(seq);
+    this.lanes = new ExpiryLanes(sched, this.onLane, expiresAt);
+    this.unseen = new ExpiryLanes(sched, this.onLane, expiresAt, UNSEEN_SLACK_MS);
     this.sweep = new TtlSweep(sched, jobs, DEFAULT_TTL_MS, this.onTtl);
   }
 
@@ -38,8 +49,9 @@ export class Retention {
   }
 
   /**
-   * The job has just ended: its retention starts. Returns true when retention removes it (a lane
-   * holds it), false when its ttl deadline comes first and stays in force.
+   * The job has just ended: its retention starts. Returns true when retention removes it, false
+   * when its ttl deadline comes first and stays in force. When true, the caller puts it in a
+   * lane (`expireAt`) once it knows whether the job stays an object.
    */
   ended(j: Job): boolean {
     const now = this.sched.nowMs;
@@ -50,8 +62,30 @@ export class Retention {
       j.x.ttlTimer = undefined;
     }
     j.expiresAtMs = now + ms;
-    this.lanes.add(j.seq, j.expiresAtMs, ms);
     return true;
+  }
+
+  /**
+   * Removes the ended job at its deadline (`ended` returned true). `unseen`: it is about to be
+   * compacted and nobody listens for its removal, so a late lane will do (see `unseen`).
+   */
+  expireAt(j: Job, unseen: boolean): void {
+    if (isGone(j)) return;
+    (unseen ? this.unseen : this.lanes).add(j.seq, j.expiresAtMs, j.expiresAtMs - this.sched.nowMs);
+  }
+
+  /**
+   * A compacted job became an object again (`JobTable.own`): an object is removed exactly at its
+   * deadline, which a late lane may not do, so it gets a timer of its own.
+   */
+  ownedAgain(j: Job): void {
+    if (isGone(j)) return;
+    extras(j).ttlTimer = this.sched.at(j.expiresAtMs, this.onRetention, j);
+  }
+
+  /** Removes every compacted result that is due (before the table's size is read). */
+  flush(): void {
+    this.unseen.flush();
   }
 
   /** `/status?ttl=`: the result is dropped `ms` from now (ended) or from its end; never later than before. */
@@ -71,6 +105,7 @@ export class Retention {
   }
 
   private readonly onTtl = (j: Job): void => this.expire(j, 'ttl');
+  private readonly onRetention = (j: Job): void => this.expire(j, 'retention');
 
   /** A lane's deadline came for job `seq`: an object, or a compacted result. */
   private readonly onLane = (seq: number): void => {

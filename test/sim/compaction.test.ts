@@ -77,4 +77,41 @@ describe('results kept as columns', () => {
     expect(h.status(forged).status).toBe(404);
     expect(h.status(id).status).toBe(200);
   });
+
+  it('with nobody listening for events, a result is gone exactly at its retention deadline, also from /requests', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const a = h.run({ sim: { durationMs: 100 } }).body.id as string;
+    h.at(50);
+    const b = h.run({ sim: { durationMs: 100 } }).body.id as string;
+    // a ends at 100, b at 200 (one worker): deadlines 100 + 30 min and 200 + 30 min.
+    h.at(100 + 30 * MIN - 1);
+    expect(h.status(a).status).toBe(200);
+    expect(h.req('GET', '/requests').body).toMatchObject({ total: 2 });
+    h.at(100 + 30 * MIN);
+    expect(h.status(a).status).toBe(404);
+    expect(h.req('GET', `/stream/${a}`).status).toBe(404);
+    expect(h.req('GET', '/requests').body).toEqual({ requests: [{ id: b, status: 'COMPLETED' }], total: 1 });
+    h.at(200 + 30 * MIN);
+    expect(h.status(b).status).toBe(404);
+    expect(h.req('GET', '/requests').body).toEqual({ requests: [], total: 0 });
+  });
+
+  it('a result taken out of the columns again (/stream, /status?ttl= that changes nothing) still goes at its deadline', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const streamed = h.run({ sim: { durationMs: 100 } }).body.id as string;
+    const ttl = h.run({ sim: { durationMs: 100 } }).body.id as string;
+    h.at(1000);
+    expect(h.req('GET', `/stream/${streamed}`).body).toMatchObject({ status: 'COMPLETED', stream: [{ output: { sim: { durationMs: 100 } } }] });
+    // A ttl longer than what is left never extends retention: the deadline stays.
+    expect(h.status(ttl, { ttl: String(40 * MIN) }).status).toBe(200);
+    h.at(100 + 30 * MIN - 1);
+    expect(h.status(streamed).status).toBe(200);
+    h.at(100 + 30 * MIN);
+    expect(h.status(streamed).status).toBe(404);
+    h.at(200 + 30 * MIN - 1);
+    expect(h.status(ttl).status).toBe(200);
+    h.at(200 + 30 * MIN);
+    expect(h.status(ttl).status).toBe(404);
+    expect(h.req('GET', '/requests').body).toMatchObject({ total: 0 });
+  });
 });

@@ -19,5 +19,5 @@ export function requests(ctx: RouteContext): void {
     if (out.length >= REQUESTS_LIMIT) break;
     out.push({ id: ctx.ep.jobs.idOf(j), status: j.status });
   }
-  ctx.respond({ status: 200, body: { requests: out, total: ctx.ep.jobs.size } });
+  ctx.respond({ status: 200, body: { requests: out, total: ctx.ep.retainedCount() } });
 }
