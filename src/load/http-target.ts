@@ -18,7 +18,7 @@ import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './tar
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
 /** The next event is nearer than this (ms): a setImmediate pass instead of the alarm. */
-const SPIN_MS = 0.05;
+const SPIN_MS = 0.01;
 
 /**
  * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
