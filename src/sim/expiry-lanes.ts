@@ -18,6 +18,9 @@ interface Lane {
 
 export class ExpiryLanes {
   private readonly lanes = new Map<number, Lane>();
+  /** The lane of the latest `add`, and its retention. */
+  private last: Lane | undefined = undefined;
+  private lastMs = -1;
 
   constructor(
     private readonly sched: Scheduler,
@@ -34,11 +37,14 @@ export class ExpiryLanes {
 
   /** Expires job `seq` at `atMs` = now + `retentionMs` (its expiry in the table is the same instant). */
   add(seq: number, atMs: number, retentionMs: number): void {
-    let lane = this.lanes.get(retentionMs);
+    // Nearly every job of an endpoint goes to the same lane as the one before.
+    let lane = retentionMs === this.lastMs ? this.last : this.lanes.get(retentionMs);
     if (!lane) {
       lane = { entries: new DeadlineRing(), timer: undefined, armed: false };
       this.lanes.set(retentionMs, lane);
     }
+    this.lastMs = retentionMs;
+    this.last = lane;
     lane.entries.push(seq, atMs);
     if (!lane.armed) this.arm(lane);
   }
