@@ -31,6 +31,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
   lane: unknown = undefined;
   /** Called once undici is done with this handler (it calls nothing after): it may be reused. */
   released: ((x: Exchange) => void) | undefined = undefined;
+  /** Called when undici writes the request to its socket (bench/runner-http.ts: send lag). */
+  written: ((x: Exchange) => void) | undefined = undefined;
+  /** The owner's own number for this request (the bench: which arrival). */
+  mark = 0;
 
   constructor(
     /** Wall ms (target clock) after which the client gives up. */
@@ -49,8 +53,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.finished = false;
   }
 
+  /** undici calls this just before it writes the request to the socket. */
   onConnect(abort: (err?: Error) => void): void {
     this.abort = abort;
+    this.written?.(this);
     if (this.finished) abort(new Error('client timeout'));
   }
 

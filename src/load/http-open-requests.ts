@@ -19,7 +19,11 @@ export class OpenRequests {
     if (x.lane === undefined && this.free.length < 4096) this.free.push(x);
   };
 
-  constructor(private readonly done: (x: Exchange, r: TargetResponse) => void) {}
+  constructor(
+    private readonly done: (x: Exchange, r: TargetResponse) => void,
+    /** Told when each request is written to its socket (undefined: nobody asks). */
+    private readonly written?: (x: Exchange) => void,
+  ) {}
 
   /** An exchange for a request sent at `nowMs` that times out after `timeoutMs`. */
   open(nowMs: number, timeoutMs: number): Exchange {
@@ -30,6 +34,7 @@ export class OpenRequests {
     else {
       x = new Exchange(nowMs + timeoutMs, this.done);
       x.released = this.release;
+      x.written = this.written;
     }
     x.lane = lane;
     x.prev = lane.tail;

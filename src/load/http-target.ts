@@ -97,7 +97,8 @@ export class HttpTarget implements Target {
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.causesReported = opts.causesReported ?? false;
-    this.open = new OpenRequests(this.finish);
+    // A subclass that wants to know when requests are written gets told (none pays otherwise).
+    this.open = new OpenRequests(this.finish, this.written !== HttpTarget.prototype.written ? (x) => this.written(x) : undefined);
     this.bare = { authorization: `Bearer ${opts.apiKey}` };
     this.json = { ...this.bare, 'content-type': 'application/json' };
   }
@@ -119,10 +120,16 @@ export class HttpTarget implements Target {
     this.dispatch(wire, x);
   }
 
-  /** Hands a request to undici: the moment its send lag is measured to (bench/runner-http.ts). */
+  /** Hands a request to undici (a subclass may watch: bench/runner-http.ts). */
   protected dispatch(wire: Wire, x: Exchange): void {
     this.pool.dispatch(wire, x);
   }
+
+  /**
+   * undici writes `x` to its socket now: the send. (undici 7 may write later than `dispatch`:
+   * on a keep-alive socket that was idle it first lets the event loop read what the socket has.)
+   */
+  protected written(_x: Exchange): void {}
 
   private wire(req: TargetRequest): Wire {
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
