@@ -69,7 +69,12 @@ export class ScaleLoop {
   private timer: Timer | undefined;
   private busy = false;
   private readonly decision: ScaleDecision = { add: 0, recheckAtMs: undefined };
-  private readonly queueDelay: boolean;
+  /**
+   * Does `decide` add nothing when no normal job waits and workersMin is met? QUEUE_DELAY: yes.
+   * REQUEST_COUNT: its target is ceil(running / value), at most `running` (so at most the
+   * workers there are) when value >= 1; a value below 1 asks for more workers than jobs.
+   */
+  private readonly idleWhenQueueEmpty: boolean;
 
   constructor(
     private readonly cfg: EndpointConfig,
@@ -77,13 +82,13 @@ export class ScaleLoop {
     private readonly queue: JobQueue,
     private readonly pool: WorkerPool,
   ) {
-    this.queueDelay = cfg.scaler.type === 'QUEUE_DELAY';
+    this.idleWhenQueueEmpty = cfg.scaler.type === 'QUEUE_DELAY' || cfg.scaler.value >= 1;
   }
 
   run(): void {
-    // QUEUE_DELAY with no normal job waiting and workersMin met decides nothing (`decide`):
+    // With no normal job waiting and workersMin met, `decide` adds nothing (idleWhenQueueEmpty):
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
-    if (this.busy || (this.queue.normalLength === 0 && this.queueDelay && this.pool.total >= this.cfg.workersMin)) return;
+    if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;
     this.busy = true;
     const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool, this.decision);
     while (d.add > 0) {
