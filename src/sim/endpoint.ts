@@ -75,6 +75,7 @@ export class Endpoint {
         // REQUEST_COUNT has no idle timeout: a worker that boots into no work above the target stops.
         if (this.scaler.surplus(w)) this.pool.stop(w);
       },
+      onRunEnd: this.onRunEnd,
       onState: (w, from, to) => {
         if (bus.active) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
@@ -253,8 +254,8 @@ export class Endpoint {
       // The planned failure waits in `error` (not shown while running: job-body.ts).
       j.error = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
     }
-    // One timer per worker, re-armed for each run: no allocation per job.
-    w.runTimer = w.runTimer ? this.sched.again(w.runTimer, now + inMs) : this.sched.at(now + inMs, this.onRunEnd, w);
+    // The worker is its own timer, re-armed for each run (worker.ts).
+    this.sched.again(w, now + inMs);
     this.streams.started(j, plan.durationMs, plan.chunks);
   }
 
@@ -338,7 +339,7 @@ export class Endpoint {
   private stopRun(j: Job): Worker | undefined {
     if (j.status !== 'IN_PROGRESS') return undefined;
     const w = j.worker as Worker;
-    this.sched.cancel(w.runTimer);
+    this.sched.cancel(w);
     j.worker = w.n;
     return w;
   }

@@ -12,6 +12,8 @@ import { Worker, workerIdPrefix, type WorkerState } from './worker.js';
 export interface PoolHost {
   /** A worker became ready (after its start or a fault ended): give it work. */
   onReady(w: Worker): void;
+  /** The run of a running worker came to its planned end (the worker's timer: worker.ts). */
+  onRunEnd(w: Worker): void;
   onState(w: Worker, from: WorkerState | 'none', to: WorkerState | 'stopped'): void;
 }
 
@@ -66,7 +68,7 @@ export class WorkerPool {
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
     const n = this.nextId++;
-    const w = this.spare.pop()?.renew(n) ?? new Worker(this.prefix, n);
+    const w = this.spare.pop()?.renew(n) ?? new Worker(this.prefix, n, this.onTimer);
     this.workers.add(w);
     const fault = this.faultWanting();
     if (fault) {
@@ -101,8 +103,7 @@ export class WorkerPool {
       else if (this.idle.peek() === w) this.idle.shift();
       else this.idle.remove(w);
     }
-    this.sched.cancel(w.timer);
-    this.sched.cancel(w.runTimer);
+    this.sched.cancel(w);
     add(this.counts, w.state, -1);
     this.workers.delete(w);
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
@@ -122,13 +123,19 @@ export class WorkerPool {
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
     if (ms === 0) this.booted(w);
-    else w.timer = w.timer ? this.sched.again(w.timer, this.sched.nowMs + ms) : this.sched.after(ms, this.booted, w);
+    else this.sched.again(w, this.sched.nowMs + ms);
   }
 
-  private readonly booted = (w: Worker): void => {
+  /** A worker's timer: the end of its cold start, or of its run. */
+  private readonly onTimer = (w: Worker): void => {
+    if (w.state === 'initializing') this.booted(w);
+    else this.host.onRunEnd(w);
+  };
+
+  private booted(w: Worker): void {
     this.makeIdle(w);
     this.host.onReady(w);
-  };
+  }
 
   /** True (and consumes the stop) when a worker stopped within the FlashBoot window. */
   private flashCandidate(): boolean {
