@@ -59,6 +59,8 @@ export function parsePath(path: string): ParsedPath | undefined {
   return parsed;
 }
 
+const SLASH = 0x2f;
+
 // One-entry memo: load loops send the same path string again and again (results are immutable).
 let lastPath: string | undefined;
 let lastParsed: ParsedPath | undefined;
@@ -69,6 +71,21 @@ function parse(full: string): ParsedPath | undefined {
   const a = path.indexOf('/', 4);
   const endpointId = a < 0 ? path.slice(4) : path.slice(4, a);
   if (a < 0) return { endpointId, route: undefined, jobId: undefined, malformed: false };
+  return routeAt(endpointId, path, a);
+}
+
+/**
+ * `parsePath('/v2/' + endpointId + rest)` for an endpoint id without `/` (config.ts allows none),
+ * without building the whole path: `rest` is what follows the id, e.g. `/status/abc-u1`.
+ */
+export function parseRoute(endpointId: string, rest: string): ParsedPath {
+  if (rest.length > 0 && rest.charCodeAt(0) !== SLASH) return parsePath(`/v2/${endpointId}${rest}`)!;
+  if (rest.length === 0 || rest === '/') return { endpointId, route: undefined, jobId: undefined, malformed: false };
+  return routeAt(endpointId, rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest, 0);
+}
+
+/** The route part of `path`, whose endpoint id ends at the `/` at index `a` (no trailing slash). */
+function routeAt(endpointId: string, path: string, a: number): ParsedPath {
   const b = path.indexOf('/', a + 1);
   const key = b < 0 ? path.slice(a + 1) : path.slice(a + 1, b);
   if (key === 'openai') return { endpointId, route: ROUTES[path.slice(a + 1)], jobId: undefined, malformed: false };

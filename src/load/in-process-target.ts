@@ -4,7 +4,7 @@
  */
 import { Api } from '../api/api.js';
 import type { ApiRequest } from '../api/types.js';
-import { parsePath } from '../api/route-table.js';
+import { parseRoute, type ParsedPath } from '../api/route-table.js';
 import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -15,6 +15,8 @@ export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
 const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
+/** Operations whose path carries a job id (one path per job: not worth a memo entry). */
+const JOB_OPS = new Set<Operation>(['status', 'status-sync', 'stream', 'cancel', 'retry']);
 /** A request's form for the Api, kept on the request (`wire`) for re-sends. */
 interface Wire {
   req: ApiRequest;
@@ -79,12 +81,24 @@ export class InProcessTarget implements Target {
   }
 
   private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
-    const path = this.prefix + req.path;
     return {
-      req: { method: req.method, path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes, parsed: parsePath(path) },
+      req: { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes, parsed: this.route(req) },
       held: HELD_OPS.has(req.op),
     };
   }
+
+  /**
+   * The request's path split for the Api. Paths without a job id (`/run`, `/health`, …) are split
+   * once per run; one with a job id once per request object (a poller's is sent again and again).
+   */
+  private route(req: TargetRequest): ParsedPath {
+    if (JOB_OPS.has(req.op)) return parseRoute(this.endpointId, req.path);
+    let p = this.routes.get(req.path);
+    if (!p) this.routes.set(req.path, (p = parseRoute(this.endpointId, req.path)));
+    return p;
+  }
+
+  private readonly routes = new Map<string, ParsedPath>();
 
   /** The same object every call, refilled (callers read it at once; a probe per arrival allocates nothing). */
   private readonly seen: EndpointProbe = { queueDepth: 0, runningWorkers: 0 };
