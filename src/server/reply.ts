@@ -4,6 +4,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { QueuedAnswer, type ApiResponse } from '../api/types.js';
+import { StatusBody } from '../sim/job-body.js';
+import { statusJson } from './status-json.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -26,7 +28,9 @@ export function reply(res: ServerResponse, r: ApiResponse, close = false): void 
   try {
     // Ids are made of [0-9a-z-]: nothing in them needs escaping in JSON.
     const b = r.body;
-    text = b instanceof QueuedAnswer ? `{"id":"${b.id}","status":"IN_QUEUE"}` : b === undefined ? '' : JSON.stringify(b);
+    text = b instanceof QueuedAnswer ? `{"id":"${b.id}","status":"IN_QUEUE"}`
+      : b instanceof StatusBody ? statusJson(b)
+      : b === undefined ? '' : JSON.stringify(b);
   } catch (e) {
     // Never leave a client hanging on a body that cannot be serialised (the core answered it).
     text = JSON.stringify({ error: `response not serialisable: ${(e as Error).message}`, code: 'SRV_ERR_INTERNAL' });

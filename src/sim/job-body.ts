@@ -7,19 +7,29 @@
 import { delayOf, retriesOf, type Job } from './job.js';
 import { outputValue } from './workload.js';
 
-export interface StatusBody {
-  id: string;
-  status: string;
-  delayTime?: number;
-  executionTime?: number;
-  workerId?: string;
-  output?: unknown;
-  error?: string;
-  retries?: number;
+/**
+ * A class, not a plain object, so the HTTP layer can write it without `JSON.stringify`
+ * (server/status-json.ts): readers see the same own properties, set in the same order (`declare`:
+ * no field exists until it is assigned, so an absent one is not even `undefined`).
+ */
+export class StatusBody {
+  declare id: string;
+  declare status: string;
+  declare delayTime?: number;
+  declare executionTime?: number;
+  declare workerId?: string;
+  declare output?: unknown;
+  declare error?: string;
+  declare retries?: number;
+
+  constructor(id: string, status: string) {
+    this.id = id;
+    this.status = status;
+  }
 }
 
 export function statusBody(j: Job, id: string, workerId: string | undefined, nowMs: number, progress?: unknown): StatusBody {
-  const b: StatusBody = { id, status: j.status };
+  const b = new StatusBody(id, j.status);
   const delay = delayOf(j);
   if (delay !== undefined) b.delayTime = delay;
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
