@@ -37,6 +37,8 @@ export class WorkerPool {
    * ended job keeps its worker's number, events carry the id string.
    */
   private readonly spare: Worker[] = [];
+  /** Idle workers time out (QUEUE_DELAY); REQUEST_COUNT stops them itself (scaler.ts `surplus`). */
+  private readonly reaps: boolean;
   /** Worker ids are `{endpoint id}-w{n}`. */
   private readonly prefix: string;
 
@@ -49,6 +51,7 @@ export class WorkerPool {
     private readonly host: PoolHost,
   ) {
     this.prefix = workerIdPrefix(endpointId);
+    this.reaps = cfg.scaler.type !== 'REQUEST_COUNT';
     for (const f of cfg.faults) {
       if (f.fromMs > 0) sched.at(f.fromMs, () => this.faultBegins(f));
       if (f.toMs !== undefined) sched.at(f.toMs, () => this.faultEnds(f));
@@ -149,7 +152,7 @@ export class WorkerPool {
     this.setState(w, 'idle');
     w.idleSinceMs = this.sched.nowMs;
     this.idle.push(w);
-    if (!this.reaper) this.armReaper();
+    if (!this.reaper && this.reaps) this.armReaper();
   }
 
   /**
@@ -158,7 +161,7 @@ export class WorkerPool {
    */
   private armReaper(): void {
     const oldest = this.idle.peek();
-    if (!oldest || this.cfg.scaler.type === 'REQUEST_COUNT') return;
+    if (!oldest || !this.reaps) return;
     this.reaper = this.sched.at(oldest.idleSinceMs + this.cfg.idleTimeoutMs, this.reap);
   }
 
