@@ -24,8 +24,8 @@ export class ExpiryLanes {
 
   constructor(
     private readonly sched: Scheduler,
-    /** The job's expiry now (GONE once removed). */
     private readonly expire: (seq: number) => void,
+    /** The job's expiry now (GONE once removed). */
     private readonly expiresAt: (seq: number) => number,
     /**
      * How late a lane may fire after its head's deadline (0: exactly then). Lanes of results

@@ -28,7 +28,10 @@ export interface JobExtras {
   retentionOverrideMs: number | undefined;
   /** Partial outputs not yet drained by `/stream`. */
   streamBuffer: unknown[] | undefined;
-  /** Its own ttl timer (a non-default `policy.ttl`; the default one is swept: ttl-sweep.ts). */
+  /**
+   * Its own ttl timer (a non-default `policy.ttl`; the default one is swept: ttl-sweep.ts), or
+   * the retention deadline of a result taken out of the columns again (`Retention.ownedAgain`).
+   */
   ttlTimer: Timer | undefined;
   /** `policy.ttl` when not the default (DEFAULT_TTL_MS). */
   ttlMs: number | undefined;
