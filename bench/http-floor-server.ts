@@ -2,7 +2,8 @@
  * The floor for `http-serve`: a bare node:http server that reads the body, parses the same JSON
  * and answers a JSON body of the same size as `serve` would. Run by http-serve.ts in its own
  * process: `node dist/bench/http-floor-server.js --serve RUN_BYTES STATUS_BYTES`; it prints its
- * port on the first line. Run alone (as `npm run bench` does) it only says what it is.
+ * port on the first line. Run alone (as `npm run bench` does) it only says what it is; imported
+ * (http-handler-cpu), it does nothing.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,9 +14,10 @@ export function bodyOfSize(bytes: number, status: string): string {
   return JSON.stringify({ id: 'x'.repeat(Math.max(0, bytes - bare.length)), status });
 }
 
-if (process.argv[2] !== '--serve') {
+const isMain = process.argv[1]?.endsWith('http-floor-server.js') === true;
+if (isMain && process.argv[2] !== '--serve') {
   console.log('(helper of http-serve: the bare node:http floor server; nothing to measure alone)');
-} else {
+} else if (isMain) {
   const run = bodyOfSize(Number(process.argv[3]), 'IN_QUEUE');
   const status = bodyOfSize(Number(process.argv[4]), 'COMPLETED');
   // Written the way serve reads and answers (one chunk taken as is, headers as a flat array), so
