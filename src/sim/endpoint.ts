@@ -120,7 +120,7 @@ export class Endpoint {
     if (s.directives !== undefined) extras(j).directives = s.directives;
     this.retention.watchTtl(j);
     this.jobs.add(j);
-    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), kind: j.kind, lowPriority: isLowPriority(j) });
+    if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: s.id, kind: j.kind, lowPriority: isLowPriority(j) });
     this.queue.push(j);
     this.dispatch();
     return j;
