@@ -197,9 +197,10 @@ function world(cfg: Cfg, seed = cfg.seed) {
   /** Each accepted job is queued, running, terminal, expired or purged: exactly one, each computed on its own. */
   function checkAccounting(): void {
     const ep = h.ep;
-    const queued = new Set([...ep.queue].map((j) => j.id));
+    // `idOf`, not `j.id`: a job's id string is built when first needed (job.ts `Job.id`).
+    const queued = new Set([...ep.queue].map((j) => ep.jobs.idOf(j)));
     const running = new Set<string>();
-    for (const w of ep.pool.workers.values()) if (w.job) running.add(w.job.id);
+    for (const w of ep.pool.workers.values()) if (w.job) running.add(ep.jobs.idOf(w.job));
     const terminal = new Set<string>();
     for (const j of ep.jobs.values()) if (isTerminal(j.status)) terminal.add(j.id);
     const places = { queued, running, terminal, expired, purged };
