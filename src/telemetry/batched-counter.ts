@@ -1,20 +1,25 @@
 /**
- * A labelled prom-client counter whose increments are summed in plain Maps and handed to
- * prom-client at scrape time. prom-client hashes and validates the label object on every `inc`;
- * on the request path of `serve` that is a measurable share of the work, two Map lookups on
- * values the caller already has (no key string built per call) are not.
+ * A labelled prom-client counter (or gauge: sums may be negative) whose changes are summed in
+ * plain Maps and handed to prom-client at scrape time. prom-client hashes and validates the
+ * label object on every `inc`; on the hot paths of `serve` (every request, every job and worker
+ * event) that is a measurable share of the work, two Map lookups on values the caller already
+ * has (no key string built per call) are not.
  */
-import type { Counter } from 'prom-client';
+
+import type { Counter, Gauge } from 'prom-client';
 
 interface Pending<L extends string> {
   labels: Record<L, string>;
   n: number;
+  /** Changed since the last flush (a gauge's series shows even when the changes summed to 0). */
+  touched: boolean;
 }
 
 export class BatchedCounter<L extends string> {
   private readonly pending = new Map<string, Map<string | number, Pending<L>>>();
 
-  constructor(private readonly counter: Counter<L>) {}
+  /** What the sums go into: a prom-client `Counter`, or a `Gauge` (sums may then be negative). */
+  constructor(private readonly counter: Counter<L> | Gauge<L>) {}
 
   /**
    * `a` and `b` together must identify the labels, which `labels(a, b)` makes on first use
@@ -24,16 +29,19 @@ export class BatchedCounter<L extends string> {
     let inner = this.pending.get(a);
     if (inner === undefined) this.pending.set(a, (inner = new Map()));
     const p = inner.get(b);
-    if (p !== undefined) p.n += n;
-    else inner.set(b, { labels: labels(a, b), n });
+    if (p !== undefined) {
+      p.n += n;
+      p.touched = true;
+    } else inner.set(b, { labels: labels(a, b), n, touched: true });
   }
 
   /** Moves the sums into prom-client (call before every scrape). */
   flush(): void {
     for (const inner of this.pending.values()) {
       for (const p of inner.values()) {
-        if (p.n > 0) this.counter.inc(p.labels, p.n);
+        if (p.touched) this.counter.inc(p.labels, p.n);
         p.n = 0;
+        p.touched = false;
       }
     }
   }

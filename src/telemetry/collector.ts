@@ -3,6 +3,7 @@
  * the events (never a wall-clock timer), so the same seed gives the same histograms.
  */
 import type { SimEvent, SimEventListener } from '../sim/events.js';
+import type { WorkerState } from '../sim/worker.js';
 import { BatchedCounter } from './batched-counter.js';
 import type { Metrics } from './registry.js';
 
@@ -16,40 +17,64 @@ export interface EventSource {
 export type QueueSnapshot = () => Iterable<[endpointId: string, queued: number]>;
 
 const acceptedLabels = (endpoint: string, kind: string) => ({ endpoint, kind });
+const finishedLabels = (endpoint: string, status: string) => ({ endpoint, status });
+const endpointLabels = (endpoint: string) => ({ endpoint });
+const reasonLabels = (endpoint: string, reason: string) => ({ endpoint, reason });
+/** Worker states as numbers: a transition is `from × 8 + to`, a state of the gauge its index. */
+const STATES: readonly (WorkerState | 'none' | 'stopped')[] = ['none', 'initializing', 'idle', 'running', 'throttled', 'unhealthy', 'stopped'];
+const transitionLabels = (endpoint: string, c: number) => ({ endpoint, from: STATES[c >> 3]!, to: STATES[c & 7]! });
+const stateLabels = (endpoint: string, c: number) => ({ endpoint, state: STATES[c]! });
 
 /** Subscribes `m` to `src`; returns the unsubscribe function. */
 export function collectSimMetrics(src: EventSource, m: Metrics, queues?: QueueSnapshot): () => void {
-  // The commonest event (one per accepted job) is summed locally and flushed at scrape time.
+  // The events of every job (accepted, finished, its worker's state changes) are summed locally
+  // and flushed at scrape time: through prom-client, they cost several µs a job (label hashing).
   const accepted = new BatchedCounter(m.jobsAccepted);
+  const finished = new BatchedCounter(m.jobsFinished);
+  const transitions = new BatchedCounter(m.workerTransitions);
+  const workers = new BatchedCounter(m.workers);
+  const expired = new BatchedCounter(m.jobsExpired);
   m.beforeScrape.push(() => {
     accepted.flush();
+    expired.flush();
+    finished.flush();
+    transitions.flush();
+    workers.flush();
     m.virtualTime.set(src.nowMs / 1000);
     if (queues) for (const [endpoint, n] of queues()) m.queueJobs.set({ endpoint }, n);
   });
   return src.bus.on((e) => {
-    if (e.type === 'job.accepted') accepted.inc(e.endpointId, e.kind, acceptedLabels);
-    else observe(m, e);
+    switch (e.type) {
+      case 'job.accepted':
+        return accepted.inc(e.endpointId, e.kind, acceptedLabels);
+      case 'job.started':
+        return m.jobDelay.observe(e.endpointId, 0, endpointLabels, e.delayTimeMs / 1000);
+      case 'job.expired':
+        return expired.inc(e.endpointId, e.reason, reasonLabels);
+      case 'job.finished':
+        finished.inc(e.endpointId, e.status, finishedLabels);
+        if (e.executionTimeMs !== undefined) m.jobExecution.observe(e.endpointId, e.status, finishedLabels, e.executionTimeMs / 1000);
+        return;
+      case 'worker.state': {
+        const from = STATES.indexOf(e.from);
+        const to = STATES.indexOf(e.to);
+        transitions.inc(e.endpointId, from * 8 + to, transitionLabels);
+        if (e.from !== 'none') workers.inc(e.endpointId, from, stateLabels, -1);
+        if (e.to !== 'stopped') workers.inc(e.endpointId, to, stateLabels, 1);
+        return;
+      }
+      default:
+        observe(m, e);
+    }
   });
 }
 
-export function observe(m: Metrics, e: SimEvent): void {
+/** The rarer events, straight into prom-client. */
+function observe(m: Metrics, e: SimEvent): void {
   const endpoint = e.endpointId;
   switch (e.type) {
-    case 'job.accepted':
-      m.jobsAccepted.inc({ endpoint, kind: e.kind });
-      break;
-    case 'job.started':
-      m.jobDelay.observe({ endpoint }, e.delayTimeMs / 1000);
-      break;
-    case 'job.finished':
-      m.jobsFinished.inc({ endpoint, status: e.status });
-      if (e.executionTimeMs !== undefined) m.jobExecution.observe({ endpoint, status: e.status }, e.executionTimeMs / 1000);
-      break;
     case 'job.requeued':
       m.jobsRequeued.inc({ endpoint, reason: e.reason });
-      break;
-    case 'job.expired':
-      m.jobsExpired.inc({ endpoint, reason: e.reason });
       break;
     case 'job.purged':
       m.jobsPurged.inc({ endpoint });
@@ -60,12 +85,7 @@ export function observe(m: Metrics, e: SimEvent): void {
     case 'webhook.attempt':
       m.webhookAttempts.inc({ endpoint, outcome: e.outcome });
       break;
-    case 'worker.state':
-      m.workerTransitions.inc({ endpoint, from: e.from, to: e.to });
-      if (e.from !== 'none') m.workers.dec({ endpoint, state: e.from });
-      if (e.to !== 'stopped') m.workers.inc({ endpoint, state: e.to });
-      break;
-    case 'job.progressed':
+    default:
       break;
   }
 }

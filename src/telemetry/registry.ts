@@ -3,6 +3,7 @@
  * Nothing is registered globally, so two runs in one process never mix their numbers.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { BatchedHistogram } from './batched-histogram.js';
 import { DURATION_BUCKETS_S, METRIC } from './names.js';
 
 export interface Metrics {
@@ -12,8 +13,9 @@ export interface Metrics {
   jobsRequeued: Counter<'endpoint' | 'reason'>;
   jobsExpired: Counter<'endpoint' | 'reason'>;
   jobsPurged: Counter<'endpoint'>;
-  jobDelay: Histogram<'endpoint'>;
-  jobExecution: Histogram<'endpoint' | 'status'>;
+  /** Observed on every job (its start and end): batched, not prom-client's `Histogram`. */
+  jobDelay: BatchedHistogram<'endpoint'>;
+  jobExecution: BatchedHistogram<'endpoint' | 'status'>;
   requestsLimited: Counter<'endpoint' | 'operation' | 'cause'>;
   webhookAttempts: Counter<'endpoint' | 'outcome'>;
   workerTransitions: Counter<'endpoint' | 'from' | 'to'>;
@@ -48,8 +50,8 @@ export function createMetrics(): Metrics {
     jobsRequeued: counter(METRIC.jobsRequeued, 'Jobs sent back to the queue', ['endpoint', 'reason']),
     jobsExpired: counter(METRIC.jobsExpired, 'Jobs removed by ttl or end of retention', ['endpoint', 'reason']),
     jobsPurged: counter(METRIC.jobsPurged, 'Queued jobs removed by /purge-queue', ['endpoint']),
-    jobDelay: histogram(METRIC.jobDelay, 'Time in the queue before a start (virtual seconds)', ['endpoint']),
-    jobExecution: histogram(METRIC.jobExecution, 'Running time until a terminal status (virtual seconds)', ['endpoint', 'status']),
+    jobDelay: new BatchedHistogram(METRIC.jobDelay, 'Time in the queue before a start (virtual seconds)', DURATION_BUCKETS_S, registry),
+    jobExecution: new BatchedHistogram(METRIC.jobExecution, 'Running time until a terminal status (virtual seconds)', DURATION_BUCKETS_S, registry),
     requestsLimited: counter(METRIC.requestsLimited, 'Requests answered 429, by limit', ['endpoint', 'operation', 'cause']),
     webhookAttempts: counter(METRIC.webhookAttempts, 'Webhook attempts by outcome', ['endpoint', 'outcome']),
     workerTransitions: counter(METRIC.workerTransitions, 'Worker state transitions', ['endpoint', 'from', 'to']),

@@ -101,5 +101,15 @@ describe('/metrics', () => {
     expect(m).toContain('loadlab_http_requests_total{route="run",status="200"} 1');
     expect(m).toContain('loadlab_http_requests_total{route="cancel",status="429"} 1');
     expect(m).toMatch(/loadlab_workers\{endpoint="ep",state="idle"\} 1/);
+    // One worker started cold (initializing), went idle, ran the job and went idle again.
+    expect(m).toContain('loadlab_workers{endpoint="ep",state="running"} 0');
+    expect(m).toContain('loadlab_worker_transitions_total{endpoint="ep",from="idle",to="running"} 1');
+    expect(m).toContain('loadlab_worker_transitions_total{endpoint="ep",from="running",to="idle"} 1');
+    expect(m).toContain('loadlab_job_delay_seconds_count{endpoint="ep"} 1');
+    // Retention (30 min) ends: the expiry is counted on the next scrape.
+    await t.advance(30 * 60_000);
+    const later = (await t.call('GET', '/metrics', undefined, { auth: null })).text;
+    expect(later).toContain('loadlab_jobs_expired_total{endpoint="ep",reason="retention"} 1');
+    expect(later).toContain('loadlab_jobs_finished_total{endpoint="ep",status="COMPLETED"} 1');
   });
 });
