@@ -43,7 +43,7 @@ export class WorkerPool {
   private readonly prefix: string;
 
   constructor(
-    private readonly endpointId: string,
+    endpointId: string,
     private readonly cfg: EndpointConfig,
     private readonly sched: Scheduler,
     private readonly coldStart: Sampler,
@@ -156,12 +156,12 @@ export class WorkerPool {
   }
 
   /**
-   * Idle timeout (QUEUE_DELAY scaling; REQUEST_COUNT stops workers itself): the oldest idle
-   * worker stops `idleTimeoutMs` after it became idle, while more than workersMin remain.
+   * Idle timeout (QUEUE_DELAY scaling only: `reaps`): the oldest idle worker stops
+   * `idleTimeoutMs` after it became idle, while more than workersMin remain.
    */
   private armReaper(): void {
     const oldest = this.idle.peek();
-    if (!oldest || !this.reaps) return;
+    if (!oldest) return;
     this.reaper = this.sched.at(oldest.idleSinceMs + this.cfg.idleTimeoutMs, this.reap);
   }
 
