@@ -4,7 +4,7 @@
  */
 import { Api } from '../api/api.js';
 import type { ApiRequest } from '../api/types.js';
-import { parseRoute, type ParsedPath } from '../api/route-table.js';
+import { parseRoute, ROUTES, type ParsedPath } from '../api/route-table.js';
 import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -15,8 +15,6 @@ export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
 const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
-/** Operations whose path carries a job id (one path per job: not worth a memo entry). */
-const JOB_OPS = new Set<Operation>(['status', 'status-sync', 'stream', 'cancel', 'retry']);
 /** A request's form for the Api, kept on the request (`wire`) for re-sends. */
 interface Wire {
   req: ApiRequest;
@@ -92,7 +90,8 @@ export class InProcessTarget implements Target {
    * once per run; one with a job id once per request object (a poller's is sent again and again).
    */
   private route(req: TargetRequest): ParsedPath {
-    if (JOB_OPS.has(req.op)) return parseRoute(this.endpointId, req.path);
+    // A path with a job id is one per job: not worth a memo entry. (Job routes are keyed by their operation.)
+    if (ROUTES[req.op]?.takesJobId) return parseRoute(this.endpointId, req.path);
     let p = this.routes.get(req.path);
     if (!p) this.routes.set(req.path, (p = parseRoute(this.endpointId, req.path)));
     return p;

@@ -7,6 +7,7 @@
  */
 
 import type { Counter, Gauge } from 'prom-client';
+import { TwoKeyMap } from './two-key-map.js';
 
 interface Pending<L extends string> {
   labels: Record<L, string>;
@@ -16,7 +17,7 @@ interface Pending<L extends string> {
 }
 
 export class BatchedCounter<L extends string> {
-  private readonly pending = new Map<string, Map<string | number, Pending<L>>>();
+  private readonly pending = new TwoKeyMap<Pending<L>>();
 
   /** What the sums go into: a prom-client `Counter`, or a `Gauge` (sums may then be negative). */
   constructor(private readonly counter: Counter<L> | Gauge<L>) {}
@@ -26,23 +27,19 @@ export class BatchedCounter<L extends string> {
    * (pass a function made once, not a closure per call).
    */
   inc<A extends string, B extends string | number>(a: A, b: B, labels: (a: A, b: B) => Record<L, string>, n = 1): void {
-    let inner = this.pending.get(a);
-    if (inner === undefined) this.pending.set(a, (inner = new Map()));
-    const p = inner.get(b);
+    const p = this.pending.get(a, b);
     if (p !== undefined) {
       p.n += n;
       p.touched = true;
-    } else inner.set(b, { labels: labels(a, b), n, touched: true });
+    } else this.pending.set(a, b, { labels: labels(a, b), n, touched: true });
   }
 
   /** Moves the sums into prom-client (call before every scrape). */
   flush(): void {
-    for (const inner of this.pending.values()) {
-      for (const p of inner.values()) {
-        if (p.touched) this.counter.inc(p.labels, p.n);
-        p.n = 0;
-        p.touched = false;
-      }
+    for (const p of this.pending.values()) {
+      if (p.touched) this.counter.inc(p.labels, p.n);
+      p.n = 0;
+      p.touched = false;
     }
   }
 }

@@ -8,6 +8,7 @@
  * the two texts).
  */
 import type { Registry } from 'prom-client';
+import { TwoKeyMap } from './two-key-map.js';
 
 interface Series<L extends string> {
   labels: Record<L, string>;
@@ -29,7 +30,7 @@ interface ValuePair {
 export class BatchedHistogram<L extends string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, Map<string | number, Series<L>>>();
+  private readonly series = new TwoKeyMap<Series<L>>();
 
   constructor(readonly name: string, readonly help: string, private readonly bounds: readonly number[], registry: Registry) {
     registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
@@ -40,10 +41,8 @@ export class BatchedHistogram<L extends string> {
    * first use (pass a function made once, not a closure per call).
    */
   observe<A extends string, B extends string | number>(a: A, b: B, labels: (a: A, b: B) => Record<L, string>, value: number): void {
-    let inner = this.series.get(a);
-    if (inner === undefined) this.series.set(a, (inner = new Map()));
-    let s = inner.get(b);
-    if (s === undefined) inner.set(b, (s = { labels: labels(a, b), counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
+    let s = this.series.get(a, b);
+    if (s === undefined) this.series.set(a, b, (s = { labels: labels(a, b), counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
     const bounds = this.bounds;
     let i = 0;
     while (i < bounds.length && value > bounds[i]!) i++;
@@ -56,17 +55,15 @@ export class BatchedHistogram<L extends string> {
   getForPromString(): { name: string; help: string; type: string; values: ValuePair[]; aggregator: string } {
     const values: ValuePair[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const inner of this.series.values()) {
-      for (const s of inner.values()) {
-        let acc = 0;
-        for (let i = 0; i < this.bounds.length; i++) {
-          acc += s.counts[i]!;
-          values.push({ value: acc, labels: { le: this.bounds[i]! }, metricName: bucket, exemplar: null, sharedLabels: s.labels });
-        }
-        values.push({ value: s.count, labels: { le: '+Inf' }, metricName: bucket, exemplar: null, sharedLabels: s.labels });
-        values.push({ value: s.sum, labels: {}, metricName: `${this.name}_sum`, sharedLabels: s.labels });
-        values.push({ value: s.count, labels: {}, metricName: `${this.name}_count`, sharedLabels: s.labels });
+    for (const s of this.series.values()) {
+      let acc = 0;
+      for (let i = 0; i < this.bounds.length; i++) {
+        acc += s.counts[i]!;
+        values.push({ value: acc, labels: { le: this.bounds[i]! }, metricName: bucket, exemplar: null, sharedLabels: s.labels });
       }
+      values.push({ value: s.count, labels: { le: '+Inf' }, metricName: bucket, exemplar: null, sharedLabels: s.labels });
+      values.push({ value: s.sum, labels: {}, metricName: `${this.name}_sum`, sharedLabels: s.labels });
+      values.push({ value: s.count, labels: {}, metricName: `${this.name}_count`, sharedLabels: s.labels });
     }
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
