@@ -93,7 +93,7 @@ export class Api {
 class Call implements RouteContext, Pending {
   body: unknown;
   answered = false;
-  onAbort: (() => void) | undefined = undefined;
+  held: { abort(): void } | undefined = undefined;
 
   constructor(
     readonly sim: Simulator,
@@ -118,6 +118,6 @@ class Call implements RouteContext, Pending {
     if (this.answered) return;
     this.answered = true;
     this.ep.limits.release(this.op);
-    this.onAbort?.();
+    this.held?.abort();
   }
 }

@@ -15,8 +15,8 @@ export interface RouteContext {
   body: unknown;
   /** Answers once and frees the concurrency slot. */
   respond: Respond;
-  /** Set by handlers that hold the request: called if the client goes away first. */
-  onAbort?: () => void;
+  /** Set by handlers that hold the request: its `abort` is called if the client goes away first. */
+  held?: { abort(): void };
 }
 
 /** The job named in the path, or answers 404 and returns undefined. */

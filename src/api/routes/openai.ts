@@ -34,8 +34,8 @@ function request(ctx: RouteContext, kind: Kind): void {
   const route = kind === 'chat' ? '/v1/chat/completions' : '/v1/completions';
   const j = createJob(ctx, { kind: 'openai', id: '', input: { openai_route: route, openai_input: o } });
   if (!j) return;
-  const answer = () => reply(ctx, j, kind, o, (maxTok as number | undefined) ?? DEFAULT_COMPLETION_TOKENS);
-  hold(ctx, { job: j, waitMs: ctx.ep.executionTimeoutOf(j) + 1, ready: (c) => c === 'terminal', answer });
+  const tokens = (maxTok as number | undefined) ?? DEFAULT_COMPLETION_TOKENS;
+  hold(ctx, j, ctx.ep.executionTimeoutOf(j) + 1, 'terminal', () => reply(ctx, j, kind, o, tokens));
 }
 
 export const chatCompletions = (ctx: RouteContext): void => request(ctx, 'chat');

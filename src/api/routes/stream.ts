@@ -44,5 +44,5 @@ export function stream(ctx: RouteContext): void {
   const j = jobOr404(ctx);
   if (!j) return;
   if (!ctx.ep.streamIdle(j)) return ctx.respond(answer(ctx, j));
-  hold(ctx, { job: j, waitMs: w.value ?? STREAM_WAIT.defaultMs, ready: () => true, answer: () => answer(ctx, j) });
+  hold(ctx, j, w.value ?? STREAM_WAIT.defaultMs, 'change', answer);
 }

@@ -6,7 +6,7 @@ import { checkJobBody, intParam } from '../validate.js';
 import { badField, limited } from '../errors.js';
 import type { RouteContext } from '../context.js';
 import { hold } from '../hold.js';
-import { QueuedAnswer } from '../types.js';
+import { QueuedAnswer, type ApiResponse } from '../types.js';
 
 /** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
 export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as const;
@@ -46,5 +46,7 @@ export function runsync(ctx: RouteContext): void {
 /** Answers the status body when the job ends or `waitMs` passes, whichever is first. */
 export function holdUntilTerminal(ctx: RouteContext, j: Job, waitMs: number): void {
   if (isTerminal(j.status)) return ctx.respond({ status: 200, body: ctx.ep.status(j) });
-  hold(ctx, { job: j, waitMs, ready: (c) => c === 'terminal', answer: () => ({ status: 200, body: ctx.ep.status(j) }) });
+  hold(ctx, j, waitMs, 'terminal', statusAnswer);
 }
+
+const statusAnswer = (ctx: RouteContext, j: Job): ApiResponse => ({ status: 200, body: ctx.ep.status(j) });
