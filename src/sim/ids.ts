@@ -62,6 +62,14 @@ export class JobIds {
         k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
   }
 
+  /** Is `id` the id of sequence number `seq` (`format(seq, sync) === id`, without building a string)? */
+  matches(id: string, seq: number, sync: boolean): boolean {
+    const k = this.fill(seq, sync);
+    if (id.length !== k.length) return false;
+    for (let i = k.length - 1; i >= 0; i--) if (id.charCodeAt(i) !== k[i]) return false;
+    return true;
+  }
+
   /** Writes the character codes of the id of `seq` into the reused array, and returns it. */
   private fill(seq: number, sync: boolean): number[] {
     const codes = sync ? this.sync : this.plain;

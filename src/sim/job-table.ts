@@ -76,7 +76,7 @@ export class JobTable {
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
     if (j.id !== '') return j.id === id ? j : undefined;
     // The job keeps the caller's string (answers name it): no second build for the body.
-    if (this.ids.format(seq, j.kind === 'runsync') !== id) return undefined;
+    if (!this.ids.matches(id, seq, j.kind === 'runsync')) return undefined;
     j.id = id;
     return j;
   }

@@ -21,8 +21,13 @@ export interface ScaleDecision {
   recheckAtMs: number | undefined;
 }
 
-/** Decides into `out` (reused: this runs on every dispatch) and returns it. */
-export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool: WorkerPool, out: ScaleDecision): ScaleDecision {
+/**
+ * Decides into `out` (reused: this runs on every dispatch) and returns it. `requestCount`:
+ * `cfg.scaler.type === 'REQUEST_COUNT'`, compared once by the caller: the type was parsed from
+ * a file, so it is not an interned string and `===` against a literal compares characters in a
+ * runtime call (1.5 % of the diurnal day's CPU when done here on every dispatch).
+ */
+function decide(cfg: EndpointConfig, requestCount: boolean, nowMs: number, queue: JobQueue, pool: WorkerPool, out: ScaleDecision): ScaleDecision {
   out.recheckAtMs = undefined;
   const room = cfg.workersMax - pool.total;
   let add = Math.max(0, cfg.workersMin - pool.total);
@@ -32,7 +37,7 @@ export function decide(cfg: EndpointConfig, nowMs: number, queue: JobQueue, pool
     return out;
   }
 
-  if (cfg.scaler.type === 'REQUEST_COUNT') {
+  if (requestCount) {
     const target = requestCountTarget(cfg, queue, pool);
     out.add = Math.min(room, Math.max(add, target - pool.total));
     return out;
@@ -75,6 +80,8 @@ export class ScaleLoop {
    * workers there are) when value >= 1; a value below 1 asks for more workers than jobs.
    */
   private readonly idleWhenQueueEmpty: boolean;
+  /** The REQUEST_COUNT scaler (see `decide`). */
+  private readonly requestCount: boolean;
 
   constructor(
     private readonly cfg: EndpointConfig,
@@ -82,7 +89,8 @@ export class ScaleLoop {
     private readonly queue: JobQueue,
     private readonly pool: WorkerPool,
   ) {
-    this.idleWhenQueueEmpty = cfg.scaler.type === 'QUEUE_DELAY' || cfg.scaler.value >= 1;
+    this.requestCount = cfg.scaler.type === 'REQUEST_COUNT';
+    this.idleWhenQueueEmpty = !this.requestCount || cfg.scaler.value >= 1;
   }
 
   run(): void {
@@ -90,10 +98,10 @@ export class ScaleLoop {
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
     if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;
     this.busy = true;
-    const d = decide(this.cfg, this.sched.nowMs, this.queue, this.pool, this.decision);
+    const d = decide(this.cfg, this.requestCount, this.sched.nowMs, this.queue, this.pool, this.decision);
     while (d.add > 0) {
       this.pool.start();
-      decide(this.cfg, this.sched.nowMs, this.queue, this.pool, d);
+      decide(this.cfg, this.requestCount, this.sched.nowMs, this.queue, this.pool, d);
     }
     this.busy = false;
     if (d.recheckAtMs !== undefined && (!this.timer || this.timer.idx < 0 || this.timer.atMs > d.recheckAtMs)) {
@@ -104,6 +112,6 @@ export class ScaleLoop {
 
   /** REQUEST_COUNT (no idle timeout): is idle worker `w` above the target, so it should stop? */
   surplus(w: Worker): boolean {
-    return this.cfg.scaler.type === 'REQUEST_COUNT' && w.state === 'idle' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool);
+    return this.requestCount && w.state === 'idle' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool);
   }
 }
