@@ -16,8 +16,7 @@ const KEY = 'loadlab-in-process';
 /** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
 const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
 /** A request's form for the Api, kept on the request (`wire`) for re-sends. */
-interface Wire {
-  req: ApiRequest;
+interface Wire extends ApiRequest {
   /** May the Api hold it (answer later)? */
   held: boolean;
 }
@@ -54,14 +53,14 @@ export class InProcessTarget implements Target {
     // Only held operations can answer after handle() returns; every other one answers before it
     // returns, so it needs neither a timeout timer nor a wrapper around `done`.
     if (!wire.held) {
-      this.api.handle(wire.req, done);
+      this.api.handle(wire, done);
       return;
     }
     const sched = this.sim.sched;
     let finished = false;
     let timer: ReturnType<typeof sched.at> | undefined;
     const pending = this.api.handle(
-      wire.req,
+      wire,
       (r) => {
         if (finished) return;
         finished = true;
@@ -80,18 +79,25 @@ export class InProcessTarget implements Target {
 
   private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
     return {
-      req: { method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes, parsed: this.route(req) },
+      method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes, parsed: this.route(req),
       held: HELD_OPS.has(req.op),
     };
   }
 
   /**
    * The request's path split for the Api. Paths without a job id (`/run`, `/health`, …) are split
-   * once per run; one with a job id once per request object (a poller's is sent again and again).
+   * once per run; one with a job id once per request object (a poller's is sent again and again),
+   * and not at all when the request names its job id.
    */
   private route(req: TargetRequest): ParsedPath {
     // A path with a job id is one per job: not worth a memo entry. (Job routes are keyed by their operation.)
-    if (ROUTES[req.op]?.takesJobId) return parseRoute(this.endpointId, req.path);
+    const r = ROUTES[req.op];
+    if (r?.takesJobId) {
+      const id = req.jobId;
+      // What parseRoute makes of `/{op}/{id}` (an id with a `/` is malformed: let it say so).
+      if (id !== undefined && id !== '' && !id.includes('/')) return { endpointId: this.endpointId, route: r, jobId: id, malformed: false };
+      return parseRoute(this.endpointId, req.path);
+    }
     let p = this.routes.get(req.path);
     if (!p) this.routes.set(req.path, (p = parseRoute(this.endpointId, req.path)));
     return p;

@@ -11,6 +11,11 @@ export interface TargetRequest {
   method: 'GET' | 'POST';
   /** Path after `/v2/{endpoint_id}`, e.g. `/run` or `/status/abc-u1`. */
   path: string;
+  /**
+   * The job id that ends `path`, for a job route (`/status/{id}`, …): a target that wants it
+   * need not split the path again. Must equal that last segment when given.
+   */
+  jobId?: string;
   query?: Record<string, string>;
   body?: unknown;
   /** Client-side timeout in ms: no answer by then → status 0, `timedOut`. */

@@ -66,7 +66,7 @@ export function startGiveUp(env: BehaviourEnv, s: Session, giveUpMs: number | un
 export function onTerminal(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx, status: string, timeoutMs: number, resume: () => void): void {
   if ((status !== 'FAILED' && status !== 'TIMED_OUT') || job.retriesLeft <= 0) return s.end(status);
   job.retriesLeft--;
-  call(env, s, o, { op: 'retry', method: 'POST', path: `/retry/${job.id}`, timeoutMs }, (r) => {
+  call(env, s, o, { op: 'retry', method: 'POST', path: `/retry/${job.id}`, jobId: job.id, timeoutMs }, (r) => {
     if (r.status !== 200) return s.end(status);
     env.rec.retriedByClient();
     resume();
@@ -79,7 +79,7 @@ export function maybeCancel(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx,
   env.target.at(job.acceptedAtMs + spec.afterMs, () => {
     if (s.done) return;
     const sentMs = env.target.now();
-    call(env, s, o, { op: 'cancel', method: 'POST', path: `/cancel/${job.id}`, timeoutMs }, (r) => {
+    call(env, s, o, { op: 'cancel', method: 'POST', path: `/cancel/${job.id}`, jobId: job.id, timeoutMs }, (r) => {
       if (r.status === 200 && (r.body as StatusLike).status === 'CANCELLED') env.rec.cancelled(env.target.now() - sentMs);
     });
   });
@@ -143,7 +143,7 @@ export class PollingJob implements JobCtx {
     this.acceptedAtMs = env.target.now();
     maybeCancel(env, s, this.o, this, spec.cancel, spec.timeoutMs);
     // `wire` declared up front: the target adds it on the first poll (no new property then).
-    this.req = { op: 'status', method: 'GET', path: `/status/${id}`, timeoutMs: spec.timeoutMs, wire: undefined };
+    this.req = { op: 'status', method: 'GET', path: `/status/${id}`, jobId: id, timeoutMs: spec.timeoutMs, wire: undefined };
     this.next();
   }
 

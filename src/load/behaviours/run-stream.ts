@@ -32,7 +32,7 @@ export const runStream = defineBehaviour({
 });
 
 function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number): void {
-  call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, query, timeoutMs }, (r) => {
+  call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, jobId: job.id, query, timeoutMs }, (r) => {
     const items = (r.body as { stream?: unknown[] } | undefined)?.stream;
     if (r.status === 200) env.rec.stream(env.target.now(), Array.isArray(items) ? items.length : 0);
     const k = observe(env, r);

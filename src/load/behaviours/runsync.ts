@@ -46,5 +46,5 @@ function handle(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, r: P
 }
 
 function follow(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, q: Record<string, string> | undefined, timeoutMs: number): void {
-  call(env, s, o, { op: 'status-sync', method: 'GET', path: `/status-sync/${job.id}`, query: q, timeoutMs }, (r) => handle(env, s, o, job, r, q, timeoutMs));
+  call(env, s, o, { op: 'status-sync', method: 'GET', path: `/status-sync/${job.id}`, jobId: job.id, query: q, timeoutMs }, (r) => handle(env, s, o, job, r, q, timeoutMs));
 }
