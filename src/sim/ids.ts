@@ -62,12 +62,24 @@ export class JobIds {
         k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
   }
 
-  /** Is `id` the id of sequence number `seq` (`format(seq, sync) === id`, without building a string)? */
+  /**
+   * Is `id` the id of sequence number `seq`? The same answer as `format(seq, sync) === id`,
+   * without building a string: every position is read once and checked against its digit
+   * group (this runs on every lookup by id).
+   */
   matches(id: string, seq: number, sync: boolean): boolean {
-    const k = this.fill(seq, sync);
-    if (id.length !== k.length) return false;
-    for (let i = k.length - 1; i >= 0; i--) if (id.charCodeAt(i) !== k[i]) return false;
-    return true;
+    const o = sync ? SYNC.length : 0;
+    if (id.length !== o + ID_LENGTH || (sync && !id.startsWith(SYNC))) return false;
+    const a = mix(seq ^ this.keys[0]!);
+    const b = mix(seq ^ this.keys[1]!);
+    const c = mix(seq ^ this.keys[2]!);
+    return hexAt(id, o, 8) === a >>> 0 && id.charCodeAt(o + 8) === DASH
+      && hexAt(id, o + 9, 4) === (b >>> 16) && id.charCodeAt(o + 13) === DASH
+      && id.charCodeAt(o + 14) === 52 && hexAt(id, o + 15, 3) === (b & 0xfff) && id.charCodeAt(o + 18) === DASH
+      && id.charCodeAt(o + 19) === HEX[8 + ((c >>> 30) & 3)] && hexAt(id, o + 20, 3) === ((c >>> 16) & 0xfff) && id.charCodeAt(o + 23) === DASH
+      && hexAt(id, o + 24, 4) === (c & 0xffff)
+      && hexAt(id, o + 28, 8) === (seq ^ this.mask) >>> 0
+      && id.charCodeAt(o + 36) === DASH && id.charCodeAt(o + 37) === 117 && id.charCodeAt(o + 38) === 49;
   }
 
   /** Writes the character codes of the id of `seq` into the reused array, and returns it. */
@@ -102,6 +114,18 @@ export class JobIds {
     const seq = (x ^ this.mask) >>> 0;
     return seq < this.seq ? seq : -1;
   }
+}
+
+/** The value of the `n` lower-case hex digits of `s` at `at`, or -1 if one is not such a digit. */
+function hexAt(s: string, at: number, n: number): number {
+  let x = 0;
+  for (let i = at; i < at + n; i++) {
+    const ch = s.charCodeAt(i);
+    const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 102 ? ch - 87 : -1;
+    if (v < 0) return -1;
+    x = x * 16 + v;
+  }
+  return x;
 }
 
 /** A 32-bit integer hash (lowbias32, Chris Wellons): every input bit flips about half the output bits. */
