@@ -110,6 +110,7 @@ export class Endpoint {
   submit(s: Submission): Job {
     const now = this.sched.nowMs;
     const j = newJob(this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, now);
+    j.id = s.id;
     if (s.ttlMs !== undefined && s.ttlMs !== DEFAULT_TTL_MS) {
       extras(j).ttlMs = s.ttlMs;
       j.expiresAtMs = now + s.ttlMs;

@@ -26,6 +26,8 @@ const COMPACT_STATUSES: readonly JobStatus[] = ['COMPLETED', 'CANCELLED'];
 const KINDS: readonly JobKind[] = ['run', 'runsync', 'openai'];
 /** Column value of a time the job never had (never started). */
 const NONE = -1;
+/** Slots of the ring of recently compacted jobs' ids (a power of two). */
+const RECENT = 4096;
 
 export class JobTable {
   private state = new Uint8Array(1024);
@@ -46,6 +48,15 @@ export class JobTable {
   private head = 0;
   private end = 0;
   private count = 0;
+
+  /**
+   * The ids of the last RECENT jobs compacted, by `seq % RECENT` (`recentSeq` says whose): a
+   * client's poll that reads the result soon after the job ended is matched by comparing
+   * strings (the same string object, mostly) instead of checking the id digit by digit. Older
+   * results keep no id (30 min of id strings would be copied by the garbage collector).
+   */
+  private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
+  private readonly recentSeq = new Float64Array(RECENT).fill(-1);
 
   /** Worker ids of compacted jobs are `{prefix}{n}` (worker.ts). */
   private readonly workerPrefix: string;
@@ -75,8 +86,11 @@ export class JobTable {
     if (s === EMPTY || (s >= FIRST_COMPACT && this.lapsed(i))) return undefined;
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
     if (j.id !== '') return j.id === id ? j : undefined;
+    const r = seq & (RECENT - 1);
+    if (this.recentSeq[r] === seq) {
+      if (this.recentIds[r] !== id) return undefined;
+    } else if (!this.ids.matches(id, seq, j.kind === 'runsync')) return undefined;
     // The job keeps the caller's string (answers name it): no second build for the body.
-    if (!this.ids.matches(id, seq, j.kind === 'runsync')) return undefined;
     j.id = id;
     return j;
   }
@@ -150,6 +164,11 @@ export class JobTable {
     this.delay[i] = j.startedAtMs === undefined ? NONE : j.startedAtMs - j.enqueuedAtMs;
     this.exec[i] = j.executionTimeMs ?? NONE;
     this.expires[i] = j.expiresAtMs;
+    if (j.id !== '') {
+      const r = j.seq & (RECENT - 1);
+      this.recentIds[r] = j.id;
+      this.recentSeq[r] = j.seq;
+    }
   }
 
   /** The id of the worker of `j`'s last run (a compacted job has its id in the columns), or undefined. */

@@ -51,9 +51,10 @@ export const DEFAULT_TTL_MS = 86_400_000;
 
 export interface Job {
   /**
-   * The id once built (`JobTable.idOf`; the table fills it in before handing a job out), else ''.
-   * Not built at submission: the API answers with the submission's id string, which then dies
-   * young instead of being kept (and copied by the young-generation collector) for every job.
+   * The id: the submission's id string (the one the API answered with) from submission on; ''
+   * in a snapshot of a compacted job until the table fills it in (`JobTable.idOf`, `get`).
+   * Lookups by id compare it first: a client that sends the string it was given back is matched
+   * without building or parsing an id. It lives as long as the job object (seconds for most).
    */
   id: string;
   /** Sequence number carried by the id (ids.ts): the job table's index. */

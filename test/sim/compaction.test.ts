@@ -78,6 +78,16 @@ describe('results kept as columns', () => {
     expect(h.status(id).status).toBe(200);
   });
 
+  it('an ended job is still found by its id, and not by a forged one, after thousands of later jobs ended', () => {
+    const h = harness({ workersMin: 1, coldStartMs: 0 });
+    const id = h.run({ sim: { durationMs: 10 } }).body.id as string;
+    for (let i = 0; i < 5000; i++) h.run({ sim: { durationMs: 10 } });
+    h.at(10 * MIN);
+    const forged = `${id[0]}${id[1] === 'a' ? 'b' : 'a'}${id.slice(2)}`;
+    expect(h.status(forged).status).toBe(404);
+    expect(h.status(id).body).toMatchObject({ id, status: 'COMPLETED' });
+  });
+
   it('with nobody listening for events, a result is gone exactly at its retention deadline, also from /requests', () => {
     const h = harness({ workersMin: 1, coldStartMs: 0 });
     const a = h.run({ sim: { durationMs: 100 } }).body.id as string;
