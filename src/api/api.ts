@@ -46,7 +46,8 @@ export class Api {
     const p = req.parsed ?? parsePath(req.path);
     if (!p) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
     if (!this.authorized(req.authorization)) return this.end(respond, apiError('API_ERR_UNAUTHORIZED'));
-    const ep = this.sim.endpoints.get(p.endpointId);
+    // The same endpoint id string again (an in-process caller's): no Map lookup.
+    const ep = p.endpointId === this.lastEndpointId ? this.lastEndpoint : this.endpoint(p.endpointId);
     if (!ep) return this.end(respond, apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${p.endpointId} not found`));
     const route = p.route;
     if (!route || p.malformed) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
@@ -70,6 +71,18 @@ export class Api {
     }
     route.handler(call);
     return call.answered ? NOOP : call;
+  }
+
+  private lastEndpointId: string | undefined = undefined;
+  private lastEndpoint: Endpoint | undefined = undefined;
+
+  private endpoint(id: string): Endpoint | undefined {
+    const ep = this.sim.endpoints.get(id);
+    if (ep) {
+      this.lastEndpointId = id;
+      this.lastEndpoint = ep;
+    }
+    return ep;
   }
 
   /**

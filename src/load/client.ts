@@ -61,6 +61,9 @@ export class Exchange {
   sentMs = 0;
   inFlightAtSend = 0;
   acc: OpAcc | undefined = undefined;
+  /** The operation of the last request sent through this exchange, and its accumulators (`perOp`). */
+  op: string | undefined = undefined;
+  opAcc: { acc: OpAcc; rate: SendRate } | undefined = undefined;
   /** From `call` until the answer is handed on (or dropped). */
   busy = false;
   /** The target's `done` for this exchange: made once, whatever the number of requests. */
@@ -146,7 +149,10 @@ export class Client {
     const sentMs = t.now();
     const rec = this.rec;
     const req = ex.req!;
-    const op = this.perOp(req.op);
+    // A reused exchange (a poller's) mostly sends one operation: no Map lookup then.
+    const op = ex.op === req.op ? ex.opAcc! : this.perOp(req.op);
+    ex.op = req.op;
+    ex.opAcc = op;
     const acc = op.acc;
     rec.sentOp(acc, ex.intendedMs, sentMs);
     op.rate.add(sentMs);

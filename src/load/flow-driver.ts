@@ -22,6 +22,8 @@ export interface Live {
 export class FlowDriver {
   private seq = 0;
   private intendedMs = 0;
+  /** The target's handle of the arrival timer, re-armed for each arrival (`Target.at`). */
+  private timer: unknown = undefined;
 
   constructor(
     readonly name: string, private readonly start: (s: Session) => void, private readonly gen: ArrivalGenerator,
@@ -37,7 +39,7 @@ export class FlowDriver {
     }
     // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
     this.intendedMs = this.target.kind === 'http' ? t : Math.floor(t);
-    this.target.at(t, this.arrive);
+    this.timer = this.target.at(t, this.arrive, this.timer);
   }
 
   private readonly arrive = (): void => {

@@ -7,6 +7,7 @@ import type { ApiRequest } from '../api/types.js';
 import { parseRoute, ROUTES, type ParsedPath } from '../api/route-table.js';
 import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
+import type { Timer } from '../sim/scheduler.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
 
@@ -43,8 +44,9 @@ export class InProcessTarget implements Target {
     return this.sim.sched.nowMs;
   }
 
-  at(atMs: number, fn: () => void): void {
-    this.sim.sched.at(atMs, fn);
+  at(atMs: number, fn: () => void, again?: unknown): Timer {
+    // A timer that has run is re-armed with its own function: the order is that of a new one.
+    return again === undefined ? this.sim.sched.at(atMs, fn) : this.sim.sched.again(again as Timer, atMs);
   }
 
   send(req: TargetRequest & { bodyBytes?: number }, done: (res: TargetResponse) => void): void {

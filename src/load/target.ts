@@ -50,8 +50,12 @@ export interface Target {
   webhookUrl: string | undefined;
   /** ms since the run started (virtual or wall). */
   now(): number;
-  /** Runs `fn` at `atMs` on this target's clock. */
-  at(atMs: number, fn: () => void): void;
+  /**
+   * Runs `fn` at `atMs` on this target's clock. `again`: what an earlier call with the same `fn`
+   * returned, once that call has run; a target may reuse it (in-process: the same timer object,
+   * no new one per poll or arrival). Returns what to pass as `again` next time (or undefined).
+   */
+  at(atMs: number, fn: () => void, again?: unknown): unknown;
   send(req: TargetRequest, done: (res: TargetResponse) => void): void;
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;

@@ -99,6 +99,8 @@ export class PollingJob implements JobCtx {
   retriesLeft: number;
   private attempt = 1;
   private req: TargetRequest | undefined;
+  /** The target's handle of the poll timer, re-armed for each poll (`Target.at`). */
+  private timer: unknown = undefined;
   /** One request out at a time (submit, then each poll): one exchange for all of them. */
   private readonly x: Exchange;
 
@@ -149,6 +151,6 @@ export class PollingJob implements JobCtx {
 
   private next(): void {
     const t = this.env.target;
-    t.at(t.now() + backoffMs(this.spec.poll, this.attempt, this.env.rng), this.fire);
+    this.timer = t.at(t.now() + backoffMs(this.spec.poll, this.attempt, this.env.rng), this.fire, this.timer);
   }
 }
