@@ -1,9 +1,10 @@
 /**
  * The HTTP target: a `loadlab serve` instance or a real deployment, through one undici Pool with
- * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early) pumped
- * by an alarm thread (http-alarm.ts: timers are too coarse for sub-ms send lag, a setImmediate
- * spin too costly); due events also run between answers, so a burst of answers read
- * in one pass of the event loop does not hold sends back. A real deployment does not say which
+ * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early): an
+ * alarm thread (http-alarm.ts; timers are too coarse for sub-ms send lag) wakes the event loop
+ * SPIN_MS before the next one, and the loop spins on setImmediate for the rest (a wake-up through
+ * a sleeping thread alone is too late for p99 < 1 ms). Due events also run between answers, so a
+ * burst of answers read in one pass of the event loop does not hold sends back. A real deployment does not say which
  * limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
@@ -17,8 +18,15 @@ import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './tar
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
-/** The next event is nearer than this (ms): a setImmediate pass instead of the alarm. */
-const SPIN_MS = 0.01;
+/**
+ * The alarm wakes the loop this long (ms) before the next event, and the loop spins (setImmediate
+ * passes, answers still read) until it is due; an event nearer than this is spun for at once.
+ * On this 2-CPU VM the alarm's wake-up (a futex timeout in its thread, then a message to this
+ * one) comes 0.2 ms late at the median and 1.4-3 ms at p99 under load: alone, it cost the send
+ * precision of the old spin (bench/README.md, "HTTP generator: the lost send precision"). Spinning
+ * costs a core while the next send is this near, i.e. always at 500 requests/s and above.
+ */
+const SPIN_MS = 2;
 
 /**
  * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
@@ -165,8 +173,8 @@ export class HttpTarget implements Target {
   }
 
   /**
-   * Runs due events, then sleeps until the next one: on the alarm (http-alarm.ts) while the
-   * event loop waits in poll, or a setImmediate pass when it is under SPIN_MS away. A new event
+   * Runs due events, then sleeps until SPIN_MS before the next one on the alarm (http-alarm.ts)
+   * while the event loop waits in poll, and spins on setImmediate passes from there. A new event
    * or an answer (`wake`) may need an earlier wake-up or end the run.
    */
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
@@ -201,9 +209,10 @@ export class HttpTarget implements Target {
           immediate = setImmediate(pump);
           return;
         }
-        if (alarmAt <= at) return;
-        alarmAt = at;
-        alarm.set(this.t0 + at, pump);
+        const wakeAt = at - SPIN_MS;
+        if (alarmAt <= wakeAt) return;
+        alarmAt = wakeAt;
+        alarm.set(this.t0 + wakeAt, pump);
       };
       this.wake = () => arm(true);
       pump();
