@@ -2,17 +2,20 @@
  * The HTTP generator of `loadlab run` (issue 4): against a trivial local node:http server (its
  * own process), the highest open-model rate whose arrivals go out with p99 send lag under 1 ms
  * and are all answered, next to autocannon's closed-model maximum against the same server in the
- * same run (target: open ≥ 0.7 × closed). Send lag is measured in fractional ms: intended time
- * of each arrival → the moment undici writes its request to the socket (the lag to the moment
- * it was handed to undici is printed too; undici may write later).
+ * same run (target: open ≥ 0.7 × closed), and undici's own ceiling beside them: a closed loop on
+ * a bare undici Pool (same connections, no runner), also as a ratio to autocannon. Send lag is
+ * measured in fractional ms: intended time of each arrival → the moment undici writes its
+ * request to the socket (the lag to the moment it was handed to undici is printed too; undici
+ * may write later).
  *
  * On a shared machine the operating system alone stalls any process for a few ms now and then;
  * the load average is printed, the floor (p99 lag at 500/s, the generator nearly idle) first,
  * and a second figure takes "held" as p99 ≤ floor + 1 ms. A rate counts as held only if every
- * lower step held too. autocannon is measured before and after the steps; ratios divide by the
- * higher. Each step is a fresh run whose pool connections are opened before its clock starts
- * (`preconnect`, no request sent); each step also prints the p99 of the arrivals after its
- * first 0.5 s and the scavenges (young-generation GCs) it saw; the headline uses the whole step.
+ * lower step held too. autocannon and the bare undici loop are measured before and after the
+ * steps; ratios divide by the higher of each. Each step is a fresh run whose pool connections
+ * are opened before its clock starts (`preconnect`, no request sent); each step also prints the
+ * p99 of the arrivals after its first 0.5 s and the scavenges (young-generation GCs) it saw; the
+ * headline uses the whole step.
  * Usage:
  *   node dist/bench/runner-http.js [secondsPerStep=3]
  */
@@ -22,6 +25,7 @@ import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { Pool, type Dispatcher } from 'undici';
 import type { Exchange } from '../src/load/http-exchange.js';
 import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
@@ -150,6 +154,36 @@ async function closedModel(url: string, connections: number, seconds: number): P
 }
 
 /**
+ * undici's own ceiling: a closed loop on a bare Pool against the same server, `connections`
+ * requests in flight, one handler object per connection reused (nothing parsed, no runner, no
+ * clock); answers per second over `seconds`.
+ */
+function undiciClosed(url: string, connections: number, seconds: number): Promise<number> {
+  const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+  const opts: Dispatcher.DispatchOptions = { method: 'GET', path: '/v2/ep/health', headers: { authorization: 'Bearer k' } };
+  let answered = 0;
+  let stopped = false;
+  let failed: Error | undefined;
+  const loop: Dispatcher.DispatchHandler = {
+    onConnect: () => {},
+    onHeaders: () => true,
+    onData: () => true,
+    onComplete: () => {
+      answered++;
+      if (!stopped) pool.dispatch(opts, loop);
+    },
+    onError: (err) => void (stopped || (failed ??= err)), // after the stop: the requests destroy() ends
+  };
+  const t0 = performance.now();
+  for (let i = 0; i < connections; i++) pool.dispatch(opts, loop);
+  return new Promise((resolve, reject) => setTimeout(() => {
+    stopped = true;
+    const rate = Math.round(answered / ((performance.now() - t0) / 1000));
+    void pool.destroy().then(() => (failed ? reject(failed) : resolve(rate)));
+  }, seconds * 1000));
+}
+
+/**
  * The generator's pool: `loadlab run`'s default. An open model needs connections for its
  * concurrency (rate × response time) plus headroom; with 64 a stall of the server or of the
  * generator filled them at 20 000/s and arrivals queued in the pool (handed to undici on time,
@@ -157,9 +191,16 @@ async function closedModel(url: string, connections: number, seconds: number): P
  */
 const OPEN_CONNECTIONS = DEFAULT_CONNECTIONS;
 
-/** The closed-model maximum: autocannon with 10 and with 64 connections, the better one. */
-async function closedMax(url: string, seconds: number): Promise<number> {
-  return Math.max(await closedModel(url, 10, seconds), await closedModel(url, 64, seconds));
+/**
+ * The closed-model maxima with 10 and with 64 connections, the better one each: autocannon's,
+ * and a bare undici Pool's (undici's own ceiling), measured alternately.
+ */
+async function closedMax(url: string, seconds: number): Promise<{ autocannon: number; undici: number }> {
+  const a10 = await closedModel(url, 10, seconds);
+  const u10 = await undiciClosed(url, 10, seconds);
+  const u64 = await undiciClosed(url, 64, seconds);
+  const a64 = await closedModel(url, 64, seconds);
+  return { autocannon: Math.max(a10, a64), undici: Math.max(u10, u64) };
 }
 
 function describe(s: Step): string {
@@ -175,8 +216,9 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`load average ${loadAverage()} (1, 5, 15 min) on ${cpus().length} CPUs: on a shared machine the figures mean little above ~1.5`);
   const { url, child } = await startServer();
   try {
-    const closedBefore = await closedMax(url, seconds);
-    console.log(`autocannon closed model (max of 10 and 64 connections): ${closedBefore} requests/s`);
+    const before = await closedMax(url, seconds);
+    const closedBefore = before.autocannon;
+    console.log(`closed model (max of 10 and 64 connections): autocannon ${closedBefore} requests/s, bare undici Pool ${before.undici}`);
     // Warm-up, not counted: the code at a high rate (optimised for it), then at a low one.
     await openModel(url, Math.round(closedBefore / 200) * 100, 2, OPEN_CONNECTIONS);
     await openModel(url, 2000, 1, OPEN_CONNECTIONS);
@@ -206,10 +248,12 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     };
     const h = heldUpTo((st) => st.ok) / closedBefore;
     if (h > 0 && h + 0.05 <= lastKept + 0.1) await run(h + 0.05);
-    const closedAfter = await closedMax(url, seconds);
-    const closed = Math.max(closedBefore, closedAfter);
-    console.log(`autocannon closed model again after the steps: ${closedAfter} requests/s; the ratios below divide by the higher, ${closed}`);
-    const line = (what: string, rate: number) => console.log(`open-model maximum ${what}: ${rate} requests/s = ${(rate / closed).toFixed(2)} × autocannon`);
+    const after = await closedMax(url, seconds);
+    const closed = Math.max(closedBefore, after.autocannon);
+    const undici = Math.max(before.undici, after.undici);
+    console.log(`closed model again after the steps: autocannon ${after.autocannon} requests/s, bare undici Pool ${after.undici}; the ratios below divide by the higher of each`);
+    console.log(`bare undici Pool closed loop (undici's own ceiling, no runner): ${undici} requests/s = ${(undici / closed).toFixed(2)} × autocannon`);
+    const line = (what: string, rate: number) => console.log(`open-model maximum ${what}: ${rate} requests/s = ${(rate / closed).toFixed(2)} × autocannon (${(rate / undici).toFixed(2)} × bare undici)`);
     line('with p99 send lag < 1 ms (the target: ≥ 0.7)', heldUpTo((st) => st.ok));
     line(`with p99 send lag ≤ floor + 1 ms (${(floor + 1).toFixed(2)} ms)`, heldUpTo((st) => st.okOverFloor));
     line('kept up (all answered, p99 lag < 50 ms)', heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50));
