@@ -16,7 +16,9 @@
 import type { JobKind } from './events.js';
 import type { JobIds } from './ids.js';
 import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
+import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
+import { outputValue } from './workload.js';
 
 const EMPTY = 0;
 const OBJECT = 1;
@@ -79,20 +81,56 @@ export class JobTable {
 
   /** The job with this id (an object, or a snapshot of a compacted one), or undefined. */
   get(id: string): Job | undefined {
+    const i = this.find(id);
+    if (i < 0) return undefined;
+    const s = this.state[i]!;
+    const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
+    // The job keeps the caller's string (answers name it): no second build for the body.
+    if (j.id === '') j.id = id;
+    return j;
+  }
+
+  /**
+   * The status body of the compacted job with this id, read straight from the columns (what
+   * `statusBody` gives for its snapshot, without building the snapshot: a poll that finds its job
+   * ended is the last request of most jobs). Undefined when `id` names no compacted result: a
+   * job object, or nothing (`get` then decides).
+   */
+  compactedStatus(id: string): StatusBody | undefined {
+    const i = this.find(id);
+    const s = i < 0 ? EMPTY : this.state[i]!;
+    if (s < FIRST_COMPACT) return undefined;
+    const completed = s - FIRST_COMPACT < KINDS.length;
+    const b = new StatusBody(id, completed ? 'COMPLETED' : 'CANCELLED');
+    const delay = this.delay[i]!;
+    if (delay !== NONE) b.delayTime = delay;
+    const exec = this.exec[i]!;
+    if (exec !== NONE) b.executionTime = exec;
+    const n = this.workerNs[i]!;
+    if (n > 0) b.workerId = workerId(this.workerPrefix, n);
+    if (completed) b.output = outputValue(this.refs[i]);
+    return b;
+  }
+
+  /** The slot of the live job with this id (the id checked against its sequence number), or -1. */
+  private find(id: string): number {
     const seq = this.ids.seqOf(id);
     const i = seq - this.base;
-    if (seq < 0 || i < this.head || i >= this.end) return undefined;
+    if (seq < 0 || i < this.head || i >= this.end) return -1;
     const s = this.state[i]!;
-    if (s === EMPTY || (s >= FIRST_COMPACT && this.lapsed(i))) return undefined;
-    const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
-    if (j.id !== '') return j.id === id ? j : undefined;
+    if (s === EMPTY) return -1;
+    let kind: JobKind;
+    if (s === OBJECT) {
+      const j = this.refs[i] as Job;
+      if (j.id !== '') return j.id === id ? i : -1;
+      kind = j.kind;
+    } else {
+      if (this.lapsed(i)) return -1;
+      kind = KINDS[(s - FIRST_COMPACT) % KINDS.length]!;
+    }
     const r = seq & (RECENT - 1);
-    if (this.recentSeq[r] === seq) {
-      if (this.recentIds[r] !== id) return undefined;
-    } else if (!this.ids.matches(id, seq, j.kind === 'runsync')) return undefined;
-    // The job keeps the caller's string (answers name it): no second build for the body.
-    j.id = id;
-    return j;
+    if (this.recentSeq[r] === seq) return this.recentIds[r] === id ? i : -1;
+    return this.ids.matches(id, seq, kind === 'runsync') ? i : -1;
   }
 
   /** The job's id, built on first use and then kept on the job (see Job.id). */

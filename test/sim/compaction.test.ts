@@ -62,6 +62,32 @@ describe('results kept as columns', () => {
     ]);
   });
 
+  it('/status of a compacted job (read from the columns) answers what the job itself would', () => {
+    // `?ttl=` longer than what is left changes nothing but takes the general path (the job as
+    // an object again): both answers must be the same, key order included.
+    const h = harness({ workersMax: 2, coldStartMs: 0 });
+    const ids = [
+      h.run({ n: 1, sim: { durationMs: 300 } }).body.id as string,
+      h.run({ sim: { durationMs: 5000 } }).body.id as string,
+      h.run({ big: true, sim: { outputBytes: 2000 } }).body.id as string,
+      h.run({}).body.id as string,
+    ];
+    const sync = h.runsync({ prompt: 'sync', sim: { durationMs: 200 } });
+    h.at(1000);
+    h.req('POST', `/cancel/${ids[1]}`);
+    h.req('POST', `/cancel/${ids[3]}`);
+    h.at(20_000);
+    ids.push(sync.body.id as string);
+    for (const id of ids) {
+      const fast = h.status(id).body;
+      const general = h.status(id, { ttl: String(40 * MIN) }).body;
+      expect(JSON.stringify(fast)).toBe(JSON.stringify(general));
+    }
+    expect(h.status(ids[0]!).body).toMatchObject({ status: 'COMPLETED', output: { n: 1, sim: { durationMs: 300 } }, workerId: expect.any(String) });
+    expect(h.status(ids[1]!).body).toMatchObject({ status: 'CANCELLED', executionTime: expect.any(Number), workerId: expect.any(String) });
+    expect(h.status(ids[3]!).body).toEqual({ id: ids[3], status: 'CANCELLED' });
+  });
+
   it('a job that crashed once keeps its `retries` in the body after it ended', () => {
     const h = harness({ workersMin: 1, coldStartMs: 0 });
     const id = h.run({ sim: { durationMs: 1000, crash: true } }).body.id as string;

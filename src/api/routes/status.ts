@@ -10,6 +10,9 @@ export const STATUS_TTL_MAX_MS = 7 * 24 * 3600 * 1000;
 export function status(ctx: RouteContext): void {
   const ttl = intParam(ctx.req.query?.ttl, 'ttl', 0, STATUS_TTL_MAX_MS);
   if (!ttl.ok) return ctx.respond(badField(ttl.field, ttl.reason));
+  // Most polls that find their job ended find it compacted: its body comes from the columns.
+  const done = ttl.value === undefined && ctx.jobId !== undefined ? ctx.ep.jobs.compactedStatus(ctx.jobId) : undefined;
+  if (done) return ctx.respond({ status: 200, body: done });
   const j = jobOr404(ctx);
   if (!j) return;
   if (ttl.value !== undefined) ctx.ep.setResultTtl(j, ttl.value);
