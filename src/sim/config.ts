@@ -37,13 +37,22 @@ export const DEFAULT_LIMITS: Record<Operation, { rate: number | null; concurrenc
   openai: { rate: 2000, concurrency: 400 },
 };
 
+/**
+ * `z.enum` whose output is the option's own string from this file, not the parsed one: a string
+ * read from YAML or JSON is not interned, so `===` against a literal in a hot path (the scaler's
+ * type on every dispatch) compares characters in a runtime call instead of pointers.
+ */
+function internedEnum<const T extends readonly [string, ...string[]]>(options: T) {
+  return z.enum(options).overwrite((v) => options[options.indexOf(v)] as T[number]);
+}
+
 const limitsSchema = z.strictObject({
   /** false turns every limit off (benchmarks). */
   enabled: z.boolean().default(true),
   /** Multiplies every rate and concurrency limit (e.g. 10 for benchmarks). */
   scale: z.number().positive().default(1),
   /** sliding: no 10 s interval ever holds more than the limit; fixed: counters reset every 10 s. */
-  window: z.enum(['sliding', 'fixed']).default('sliding'),
+  window: internedEnum(['sliding', 'fixed']).default('sliding'),
   windowMs: ms.positive().default(10_000),
   /** Dynamic floor: effective rate = max(base, running workers × this), per window. Off when unset. */
   perWorkerRate: z.number().int().positive().optional(),
@@ -58,7 +67,7 @@ const limitsSchema = z.strictObject({
 
 const faultSchema = z.strictObject({
   /** throttled: no host capacity for the worker; unhealthy: the worker crash-loops on start. */
-  kind: z.enum(['throttled', 'unhealthy']),
+  kind: internedEnum(['throttled', 'unhealthy']),
   /** How many worker slots the fault takes. */
   workers: z.number().int().positive(),
   fromMs: ms.default(0),
@@ -90,7 +99,7 @@ export const endpointSchema = z.strictObject({
   flashBoot: z.strictObject({ startMs: durationSchema, windowMs: ms.default(300_000) }).optional(),
   executionTimeoutMs: ms.default(600_000),
   scaler: z
-    .strictObject({ type: z.enum(['QUEUE_DELAY', 'REQUEST_COUNT']), value: z.number().positive() })
+    .strictObject({ type: internedEnum(['QUEUE_DELAY', 'REQUEST_COUNT']), value: z.number().positive() })
     .default({ type: 'QUEUE_DELAY', value: 4 }),
   jobDurationMs: durationSchema.default(1000),
   workload: workloadSchema.default({ failureProbability: 0, chunks: 1 }),

@@ -104,13 +104,8 @@ export class JobIds {
     if (id === this.lastId) return this.lastSeq;
     const end = id.length - SUFFIX;
     if (end < 8) return -1;
-    let x = 0;
-    for (let i = end - 8; i < end; i++) {
-      const ch = id.charCodeAt(i);
-      const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 102 ? ch - 87 : -1;
-      if (v < 0) return -1;
-      x = x * 16 + v;
-    }
+    const x = hexAt(id, end - 8, 8);
+    if (x < 0) return -1;
     const seq = (x ^ this.mask) >>> 0;
     return seq < this.seq ? seq : -1;
   }
