@@ -13,6 +13,7 @@ import { OpenRequests } from './http-open-requests.js';
 import { Connector } from './http-connector.js';
 import { WallQueue } from './wall-queue.js';
 import { WallAlarm } from './http-alarm.js';
+import { warmUpHttp, WARMUP_PARALLEL } from './http-warmup.js';
 import type { Scenario } from './scenario-schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
 
@@ -178,9 +179,11 @@ export class HttpTarget implements Target {
    * or an answer (`wake`) may need an earlier wake-up or end the run.
    */
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
-    // The clock starts once the alarm's thread runs and the preconnected sockets are open.
+    // The clock starts once the alarm's thread runs, the preconnected sockets are open and the
+    // send path is warm (the first run of a process: http-warmup.ts).
     const alarm = (this.alarm ??= new WallAlarm());
-    await Promise.all([alarm.ready, this.connector.open(this.preconnect)]);
+    const warm = warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'warm-up', endpointId: 'ep', connections: WARMUP_PARALLEL }));
+    await Promise.all([alarm.ready, this.connector.open(this.preconnect), warm]);
     this.t0 = performance.now();
     return new Promise((resolve) => {
       let immediate: NodeJS.Immediate | undefined;
