@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { resolveServe } from '../src/cli/commands/serve.js';
 import { startServer } from '../src/server/server.js';
-import { bodyOfSize } from './http-floor-server.js';
+import { floorHandler } from './http-floor-server.js';
 
 const KEY = 'bench-key';
 const RUN_BODY = Buffer.from(JSON.stringify({ input: { prompt: 'hello world', n: 1 } }));
@@ -62,18 +62,7 @@ function mainThreadCpuUs(): number {
 async function child(who: string, route: string, n: number): Promise<void> {
   const setup = resolveServe({ limits: 'off', apiKey: [KEY], port: 0, host: '127.0.0.1', clock: 'real', speed: 1 } as Parameters<typeof resolveServe>[0], {});
   const s = await startServer({ config: setup.config, port: 0, apiKeys: setup.apiKeys, clock: 'real', speed: 1 });
-  const run = bodyOfSize(68, 'IN_QUEUE');
-  const status = bodyOfSize(163, 'COMPLETED');
-  const floor: Handler = (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (chunks.length > 0) JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
-      const text = req.method === 'POST' ? run : status;
-      res.writeHead(200, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(text))]);
-      res.end(text);
-    });
-  };
+  const floor = floorHandler(68, 163) as Handler;
   const serve = s.http.listeners('request')[0] as Handler;
   let bad = 0;
   let last = '';
