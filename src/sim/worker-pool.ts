@@ -8,6 +8,7 @@ import { Deque } from './deque.js';
 import type { Sampler } from './distributions/types.js';
 import type { Scheduler, Timer } from './scheduler.js';
 import { Worker, workerIdPrefix, type WorkerState } from './worker.js';
+import { WorkerList } from './worker-list.js';
 
 export interface PoolHost {
   /** A worker became ready (after its start or a fault ended): give it work. */
@@ -20,8 +21,8 @@ export interface PoolHost {
 export type WorkerCounts = Record<WorkerState, number>;
 
 export class WorkerPool {
-  /** Every worker, whatever its state (a Set: identity hashing, not a string key per start). */
-  readonly workers = new Set<Worker>();
+  /** Every worker, whatever its state, oldest first. */
+  private readonly workers = new WorkerList();
   readonly counts: WorkerCounts = { initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0 };
   /**
    * Idle workers, oldest idle first. Jobs go to the newest (LIFO), so the oldest reach their idle
@@ -61,6 +62,11 @@ export class WorkerPool {
   /** Every worker the endpoint has, whatever its state (counts against workersMax). */
   get total(): number {
     return this.workers.size;
+  }
+
+  /** Every worker, oldest first. */
+  all(): IterableIterator<Worker> {
+    return this.workers.values();
   }
 
   /** Workers that are or will soon be able to run jobs. */
@@ -201,12 +207,16 @@ export class WorkerPool {
 
   /** A fault window closes: its workers boot again. */
   private faultEnds(f: FaultConfig): void {
-    for (const w of this.workers) {
-      if (w.state !== f.kind || this.faultWanting()) continue;
-      this.setState(w, 'initializing');
-      this.boot(w);
+    for (let w = this.workers.first; w; ) {
+      const seq = w.poolSeq;
+      if (w.state === f.kind && !this.faultWanting()) {
+        this.setState(w, 'initializing');
+        this.boot(w);
+      }
+      w = this.workers.after(w, seq);
     }
   }
+
 }
 
 /**

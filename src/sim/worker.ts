@@ -25,6 +25,13 @@ export class Worker implements Timer {
   /** What happens when the run ends (the timer fires while running), decided at its start. */
   runEnd: 'complete' | 'timeout' | 'crash' = 'complete';
   private name: string | undefined = undefined;
+  /**
+   * The pool's list of its workers, in the order they were added (worker-pool.ts): links, and
+   * the number of the add (-1 once removed).
+   */
+  poolPrev: Worker | undefined = undefined;
+  poolNext: Worker | undefined = undefined;
+  poolSeq = -1;
   // Timer fields (scheduler.ts).
   atMs = 0;
   seq = 0;

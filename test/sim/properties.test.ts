@@ -200,7 +200,7 @@ function world(cfg: Cfg, seed = cfg.seed) {
     // `idOf`, not `j.id`: a job's id string is built when first needed (job.ts `Job.id`).
     const queued = new Set([...ep.queue].map((j) => ep.jobs.idOf(j)));
     const running = new Set<string>();
-    for (const w of ep.pool.workers.values()) if (w.job) running.add(ep.jobs.idOf(w.job));
+    for (const w of ep.pool.all()) if (w.job) running.add(ep.jobs.idOf(w.job));
     const terminal = new Set<string>();
     for (const j of ep.jobs.values()) if (isTerminal(j.status)) terminal.add(j.id);
     const places = { queued, running, terminal, expired, purged };
