@@ -20,6 +20,8 @@ export interface ApiOptions {
 }
 
 const NOOP: Pending = { abort() {} };
+const FREED: ApiRequest = { method: '', path: '' };
+const NO_REPLY: Respond = () => {};
 
 export class Api {
   private readonly keys: readonly string[];
@@ -60,7 +62,9 @@ export class Api {
     const cause = ep.admit(route.op);
     if (cause) return this.end(respond, limited(cause, route.op));
 
-    const call = new Call(this.sim, ep, req, p.jobId, route.op, respond);
+    const spare = this.spare;
+    this.spare = undefined;
+    const call = spare ? spare.reuse(ep, req, p.jobId, route.op, respond) : new Call(this.sim, ep, req, p.jobId, route.op, respond);
     if (req.rawBody !== undefined && req.rawBody.length > 0) {
       try {
         call.body = JSON.parse(req.rawBody);
@@ -70,8 +74,14 @@ export class Api {
       }
     }
     route.handler(call);
-    return call.answered ? NOOP : call;
+    if (!call.answered) return call;
+    // Answered, and nothing holds it (a held request's waiter may still call it): it serves the next request.
+    if (call.held === undefined) this.spare = call.free();
+    return NOOP;
   }
+
+  /** An answered request's Call, for the next request (one object per request was ~10 % of an in-process run's allocation). */
+  private spare: Call | undefined = undefined;
 
   private lastEndpointId: string | undefined = undefined;
   private lastEndpoint: Endpoint | undefined = undefined;
@@ -110,13 +120,33 @@ class Call implements RouteContext, Pending {
 
   constructor(
     readonly sim: Simulator,
-    readonly ep: Endpoint,
-    readonly req: ApiRequest,
-    readonly jobId: string | undefined,
-    private readonly op: Operation,
-    private readonly reply: Respond,
+    public ep: Endpoint,
+    public req: ApiRequest,
+    public jobId: string | undefined,
+    private op: Operation,
+    private reply: Respond,
   ) {
     this.body = req.body;
+  }
+
+  /** This object as a new request's (it was answered and `free`d). */
+  reuse(ep: Endpoint, req: ApiRequest, jobId: string | undefined, op: Operation, reply: Respond): this {
+    this.ep = ep;
+    this.req = req;
+    this.jobId = jobId;
+    this.op = op;
+    this.reply = reply;
+    this.body = req.body;
+    this.answered = false;
+    return this;
+  }
+
+  /** Lets go of the answered request (its body may be large) until `reuse`. */
+  free(): this {
+    this.req = FREED;
+    this.body = undefined;
+    this.reply = NO_REPLY;
+    return this;
   }
 
   /** Answers once and frees the concurrency slot. */
