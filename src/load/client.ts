@@ -40,20 +40,26 @@ export interface Live {
 /** `status 0, dropped`: the in-flight cap never let it out. */
 export type ClientResponse = TargetResponse & { dropped?: boolean };
 
+/**
+ * Gets the answer of a call, and the exchange it went through: a caller that is its own exchange
+ * (a poller: `extends Exchange`) can pass one shared function instead of a closure per request.
+ */
+export type AnswerCallback = (r: ClientResponse, x: Exchange) => void;
+
 const JOB_CREATING = new Set<Operation>(['run', 'runsync', 'openai']);
 const NONE = (): void => {};
 
 /**
  * One request on its way: what the client needs again when the answer comes, and the one answer
  * callback handed to the target. A caller that has one request out at a time (a poller) keeps
- * one and passes it to every call, so a request allocates nothing in the client; other calls get
- * a fresh one.
+ * one, or is one (a subclass), and passes it to every call, so a request allocates nothing in
+ * the client; other calls get a fresh one.
  */
 export class Exchange {
   req: TargetRequest | undefined = undefined;
   o: CallOptions | undefined = undefined;
   arrival = false;
-  cb: (r: ClientResponse) => void = NONE;
+  cb: AnswerCallback = NONE;
   s: Live | undefined = undefined;
   /** Attempt number (429 re-sends), from 1. */
   n = 1;
@@ -94,7 +100,7 @@ export class Client {
    * `arrival`: the first request of a session; it counts as the arrival (late, dropped).
    * `x`: an exchange of the caller's to reuse; it must not be in flight.
    */
-  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: (r: ClientResponse) => void, session?: Live, x?: Exchange): void {
+  call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: AnswerCallback, session?: Live, x?: Exchange): void {
     const ex = x ?? new Exchange(this);
     if (ex.busy) throw new Error(`exchange reused while a ${ex.req?.op} request is in flight`);
     ex.busy = true;
@@ -191,7 +197,7 @@ export class Client {
     ex.busy = false;
     ex.cb = NONE;
     ex.s = undefined;
-    if (!s?.done) cb(res);
+    if (!s?.done) cb(res, ex);
   }
 
   private cause(op: Operation, res: TargetResponse, inFlightAtSend: number, atMs: number): LimitCauseName {

@@ -89,41 +89,42 @@ export type PollSpec = z.infer<typeof pollSchema>;
 
 /**
  * One run-poll job: submits, then polls `/status` until the job is terminal (then `onTerminal`),
- * expired, or the session ends. It is its own JobCtx, and the request objects, the callbacks and
- * the client exchange are made once per job, not once per poll: polls are most of the requests
- * of a typical run, and allocation is what the run loop pays for most (profiled).
+ * expired, or the session ends. It is its own JobCtx and its own client exchange (one request
+ * out at a time: the submission, then each poll), and the status request and the timer callback
+ * are made once per job, not once per poll: polls are most of the requests of a typical run, and
+ * allocation is what the run loop pays for most (profiled; the garbage collector's scavenges
+ * copy every job still being polled).
  */
-export class PollingJob implements JobCtx {
+export class PollingJob extends Exchange implements JobCtx {
   id = '';
   acceptedAtMs = 0;
   retriesLeft: number;
   private attempt = 1;
-  private req: TargetRequest | undefined;
+  /** The `/status` request, once the job was accepted. */
+  private statusReq: TargetRequest | undefined = undefined;
   /** The target's handle of the poll timer, re-armed for each poll (`Target.at`). */
   private timer: unknown = undefined;
-  /** One request out at a time (submit, then each poll): one exchange for all of them. */
-  private readonly x: Exchange;
 
   constructor(
-    private readonly env: BehaviourEnv, private readonly s: Session, private readonly o: Opts,
+    private readonly env: BehaviourEnv, private readonly session: Session, private readonly opts: Opts,
     private readonly spec: { poll: PollSpec; timeoutMs: number; retryFailed: number; cancel?: { afterMs: number; probability: number } },
   ) {
+    super(env.client);
     this.retriesLeft = spec.retryFailed;
-    this.x = new Exchange(env.client);
   }
 
   submit(req: TargetRequest & { bodyBytes?: number }): void {
-    call(this.env, this.s, this.o, req, this.answer, this.x);
+    call(this.env, this.session, this.opts, req, pollAnswer, this);
   }
 
   private readonly fire = (): void => {
-    if (!this.s.done) call(this.env, this.s, this.o, this.req!, this.answer, this.x);
+    if (!this.session.done) call(this.env, this.session, this.opts, this.statusReq!, pollAnswer, this);
   };
 
   /** The answer to the submission (no status request yet), then to each poll. */
-  private readonly answer = (r: ClientResponse): void => {
-    if (this.req === undefined) return this.submitted(r);
-    const { env, s } = this;
+  answer(r: ClientResponse): void {
+    if (this.statusReq === undefined) return this.submitted(r);
+    const { env, session: s } = this;
     const k = observe(env, r);
     if (k === 'expired') return s.end('expired');
     if (k === 'terminal') {
@@ -131,21 +132,21 @@ export class PollingJob implements JobCtx {
       // No /retry wanted: end here, without the resume callback onTerminal would need.
       if ((status !== 'FAILED' && status !== 'TIMED_OUT') || this.retriesLeft <= 0) return s.end(status);
       this.attempt = 1;
-      return onTerminal(env, s, this.o, this, status, this.spec.timeoutMs, () => this.next());
+      return onTerminal(env, s, this.opts, this, status, this.spec.timeoutMs, () => this.next());
     }
     this.attempt++;
     this.next();
-  };
+  }
 
   private submitted(r: ClientResponse): void {
-    const { env, s, spec } = this;
+    const { env, session: s, spec } = this;
     const id = acceptedId(env, s, r);
     if (id === undefined) return;
     this.id = id;
     this.acceptedAtMs = env.target.now();
-    maybeCancel(env, s, this.o, this, spec.cancel, spec.timeoutMs);
+    maybeCancel(env, s, this.opts, this, spec.cancel, spec.timeoutMs);
     // `wire` declared up front: the target adds it on the first poll (no new property then).
-    this.req = { op: 'status', method: 'GET', path: `/status/${id}`, jobId: id, timeoutMs: spec.timeoutMs, wire: undefined };
+    this.statusReq = { op: 'status', method: 'GET', path: `/status/${id}`, jobId: id, timeoutMs: spec.timeoutMs, wire: undefined };
     this.next();
   }
 
@@ -153,4 +154,9 @@ export class PollingJob implements JobCtx {
     const t = this.env.target;
     this.timer = t.at(t.now() + backoffMs(this.spec.poll, this.attempt, this.env.rng), this.fire, this.timer);
   }
+}
+
+/** Every PollingJob's answer callback: the job is the exchange. */
+function pollAnswer(r: ClientResponse, x: Exchange): void {
+  (x as PollingJob).answer(r);
 }

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../../sim/config.js';
 import type { RandomStream } from '../../sim/random.js';
-import type { Client, ClientResponse, Exchange } from '../client.js';
+import type { AnswerCallback, Client, Exchange } from '../client.js';
 import type { Recorder } from '../recorder.js';
 import type { Target, TargetRequest } from '../target.js';
 import type { CallOptions } from '../client.js';
@@ -48,7 +48,7 @@ export function defineBehaviour<S extends z.ZodType>(kind: BehaviourKind<S>): Be
  * Sends through the client; the answer is dropped if the session already ended (checked by the
  * client: no closure per call). `x`: the caller's exchange to reuse (one request out at a time).
  */
-export function call(env: BehaviourEnv, s: Session, o: CallOptions, req: TargetRequest & { bodyBytes?: number }, cb: (r: ClientResponse) => void, x?: Exchange): void {
+export function call(env: BehaviourEnv, s: Session, o: CallOptions, req: TargetRequest & { bodyBytes?: number }, cb: AnswerCallback, x?: Exchange): void {
   const arrival = s.first;
   s.first = false;
   env.client.call(req, o, arrival, cb, s, x);
