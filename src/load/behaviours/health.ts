@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
+import type { TargetRequest } from '../target.js';
 import { call, defineBehaviour } from './types.js';
 
 /**
@@ -12,8 +13,10 @@ export const health = defineBehaviour({
   operation: () => 'health',
   create: (spec, env) => {
     const o = callOptions(spec, env);
+    // One request object for every session: a target keeps its own form of it (`wire`) on it.
+    const req: TargetRequest = { op: 'health', method: 'GET', path: '/health', timeoutMs: spec.timeoutMs, wire: undefined };
     return (s) => {
-      call(env, s, o, { op: 'health', method: 'GET', path: '/health', timeoutMs: spec.timeoutMs }, (r) => {
+      call(env, s, o, req, (r) => {
         if (r.status !== 200) return s.end(failureOutcome(r));
         const b = r.body as { jobs?: { inQueue?: number }; workers?: { running?: number } };
         const q = b.jobs?.inQueue;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
+import type { TargetRequest } from '../target.js';
 import { call, defineBehaviour } from './types.js';
 
 /** `purge-queue`: one POST /purge-queue per arrival (an operator clearing the backlog). */
@@ -8,8 +9,10 @@ export const purgeQueue = defineBehaviour({
   operation: () => 'purge-queue',
   create: (spec, env) => {
     const o = callOptions(spec, env);
+    // One request object for every session: a target keeps its own form of it (`wire`) on it.
+    const req: TargetRequest = { op: 'purge-queue', method: 'POST', path: '/purge-queue', timeoutMs: spec.timeoutMs, wire: undefined };
     return (s) => {
-      call(env, s, o, { op: 'purge-queue', method: 'POST', path: '/purge-queue', timeoutMs: spec.timeoutMs }, (r) => {
+      call(env, s, o, req, (r) => {
         s.end(r.status === 200 ? 'ok' : failureOutcome(r));
       });
     };
