@@ -4,7 +4,7 @@
  */
 import { Api } from '../api/api.js';
 import type { ApiRequest } from '../api/types.js';
-import { parseRoute, ROUTES, type ParsedPath } from '../api/route-table.js';
+import { parseRoute, ROUTES, type ParsedPath, type Route } from '../api/route-table.js';
 import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Timer } from '../sim/scheduler.js';
@@ -16,10 +16,40 @@ export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
 const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
-/** A request's form for the Api, kept on the request (`wire`) for re-sends. */
-interface Wire extends ApiRequest {
-  /** May the Api hold it (answer later)? */
-  held: boolean;
+/**
+ * A request's form for the Api, kept on the request (`wire`) for re-sends. A job request (one per
+ * job: a poller's `/status/{id}`) is its own split path (`parsed`), and its full path is spelt
+ * out only if the Api reads it (error messages): two objects fewer per job.
+ */
+class Wire implements ApiRequest, ParsedPath {
+  readonly authorization = KEY;
+  readonly method: string;
+  readonly query: Record<string, string> | undefined;
+  readonly body: unknown;
+  readonly bodyBytes: number | undefined;
+  /** The split path: this object (job routes) or the target's memo of the path. */
+  parsed: ParsedPath;
+  endpointId = '';
+  route: Route | undefined = undefined;
+  jobId: string | undefined = undefined;
+  malformed = false;
+
+  constructor(
+    private readonly prefix: string,
+    private readonly req: TargetRequest & { bodyBytes?: number },
+    /** May the Api hold it (answer later)? */
+    readonly held: boolean,
+  ) {
+    this.method = req.method;
+    this.query = req.query;
+    this.body = req.body;
+    this.bodyBytes = req.bodyBytes;
+    this.parsed = this;
+  }
+
+  get path(): string {
+    return this.prefix + this.req.path;
+  }
 }
 /** Events between progress ticks (a tick reads the wall clock). */
 const TICK_EVERY = 8192;
@@ -79,30 +109,29 @@ export class InProcessTarget implements Target {
     });
   }
 
-  private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
-    return {
-      method: req.method, path: this.prefix + req.path, query: req.query, authorization: KEY, body: req.body, bodyBytes: req.bodyBytes, parsed: this.route(req),
-      held: HELD_OPS.has(req.op),
-    };
-  }
-
   /**
-   * The request's path split for the Api. Paths without a job id (`/run`, `/health`, …) are split
-   * once per run; one with a job id once per request object (a poller's is sent again and again),
-   * and not at all when the request names its job id.
+   * The request's wire form, its path split for the Api. Paths without a job id (`/run`,
+   * `/health`, …) are split once per run; one with a job id once per request object (a poller's is
+   * sent again and again), and not at all when the request names its job id.
    */
-  private route(req: TargetRequest): ParsedPath {
+  private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
+    const w = new Wire(this.prefix, req, HELD_OPS.has(req.op));
     // A path with a job id is one per job: not worth a memo entry. (Job routes are keyed by their operation.)
     const r = ROUTES[req.op];
     if (r?.takesJobId) {
       const id = req.jobId;
       // What parseRoute makes of `/{op}/{id}` (an id with a `/` is malformed: let it say so).
-      if (id !== undefined && id !== '' && !id.includes('/')) return { endpointId: this.endpointId, route: r, jobId: id, malformed: false };
-      return parseRoute(this.endpointId, req.path);
+      if (id !== undefined && id !== '' && !id.includes('/')) {
+        w.endpointId = this.endpointId;
+        w.route = r;
+        w.jobId = id;
+      } else w.parsed = parseRoute(this.endpointId, req.path);
+      return w;
     }
     let p = this.routes.get(req.path);
     if (!p) this.routes.set(req.path, (p = parseRoute(this.endpointId, req.path)));
-    return p;
+    w.parsed = p;
+    return w;
   }
 
   private readonly routes = new Map<string, ParsedPath>();
