@@ -19,6 +19,13 @@ export interface ApiRequest {
    * request object again and again (a poll) splits its path once, not on every call.
    */
   parsed?: ParsedPath;
+  /**
+   * The caller reads only the status fields of a job's status body (`id`, `status`, `delayTime`,
+   * `executionTime`, `error`, `retries`): `/status` may leave `workerId` and `output` out, which
+   * nobody would read (an in-process poller: building each worker id string was ~2 % of the
+   * diurnal day). Transports never set it.
+   */
+  brief?: boolean;
 }
 
 export interface ApiResponse {

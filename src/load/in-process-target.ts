@@ -27,6 +27,7 @@ class Wire implements ApiRequest, ParsedPath {
   readonly query: Record<string, string> | undefined;
   readonly body: unknown;
   readonly bodyBytes: number | undefined;
+  readonly brief: boolean;
   /** The split path: this object (job routes) or the target's memo of the path. */
   parsed: ParsedPath;
   endpointId = '';
@@ -44,6 +45,7 @@ class Wire implements ApiRequest, ParsedPath {
     this.query = req.query;
     this.body = req.body;
     this.bodyBytes = req.bodyBytes;
+    this.brief = req.brief === true;
     this.parsed = this;
   }
 

@@ -22,6 +22,12 @@ export interface TargetRequest {
   timeoutMs: number;
   /** The target's own form of this request, kept when the same object is sent again (polls). */
   wire?: unknown;
+  /**
+   * The caller reads only the status fields of a job's body (`id`, `status`, `delayTime`,
+   * `executionTime`, `error`): a target may leave the rest (`workerId`, `output`) out. The
+   * in-process target passes it to the Api (ApiRequest.brief); over HTTP the server sends everything.
+   */
+  brief?: boolean;
 }
 
 export interface TargetResponse {

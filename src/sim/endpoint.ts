@@ -127,8 +127,9 @@ export class Endpoint {
     return j;
   }
 
-  /** The body `/status` answers. */
-  status(j: Job): StatusBody {
+  /** The body `/status` answers; `brief`: without `workerId` and `output` (ApiRequest.brief). */
+  status(j: Job, brief = false): StatusBody {
+    if (brief) return statusBody(j, this.jobs.idOf(j), undefined, this.sched.nowMs, undefined, true);
     return statusBody(j, this.jobs.idOf(j), this.jobs.workerIdOf(j), this.sched.nowMs, this.streams.progress(j));
   }
 

@@ -28,15 +28,18 @@ export class StatusBody {
   }
 }
 
-export function statusBody(j: Job, id: string, workerId: string | undefined, nowMs: number, progress?: unknown): StatusBody {
+/** `brief`: no `output` (nor `workerId`: the caller passes none), for callers that read only the status fields. */
+export function statusBody(j: Job, id: string, workerId: string | undefined, nowMs: number, progress?: unknown, brief = false): StatusBody {
   const b = new StatusBody(id, j.status);
   const delay = delayOf(j);
   if (delay !== undefined) b.delayTime = delay;
   if (j.status === 'IN_PROGRESS' && j.startedAtMs !== undefined) b.executionTime = nowMs - j.startedAtMs;
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
   if (workerId !== undefined) b.workerId = workerId;
-  if (j.status === 'COMPLETED') b.output = outputValue(j.output);
-  else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
+  if (!brief) {
+    if (j.status === 'COMPLETED') b.output = outputValue(j.output);
+    else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
+  }
   // While running, `error` holds the planned failure (job.ts): not shown.
   if (j.error !== undefined && j.status !== 'IN_PROGRESS') b.error = j.error;
   const retries = retriesOf(j);

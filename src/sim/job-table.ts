@@ -94,9 +94,9 @@ export class JobTable {
    * The status body of the compacted job with this id, read straight from the columns (what
    * `statusBody` gives for its snapshot, without building the snapshot: a poll that finds its job
    * ended is the last request of most jobs). Undefined when `id` names no compacted result: a
-   * job object, or nothing (`get` then decides).
+   * job object, or nothing (`get` then decides). `brief`: without `workerId` and `output`.
    */
-  compactedStatus(id: string): StatusBody | undefined {
+  compactedStatus(id: string, brief = false): StatusBody | undefined {
     const i = this.find(id);
     const s = i < 0 ? EMPTY : this.state[i]!;
     if (s < FIRST_COMPACT) return undefined;
@@ -106,6 +106,7 @@ export class JobTable {
     if (delay !== NONE) b.delayTime = delay;
     const exec = this.exec[i]!;
     if (exec !== NONE) b.executionTime = exec;
+    if (brief) return b;
     const n = this.workerNs[i]!;
     if (n > 0) b.workerId = workerId(this.workerPrefix, n);
     if (completed) b.output = outputValue(this.refs[i]);

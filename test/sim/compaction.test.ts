@@ -4,7 +4,7 @@
  * stream's one-time output, `/requests`, `/status?ttl=`, expiry and its event.
  */
 import { describe, expect, it } from 'vitest';
-import { harness } from '../helpers/harness.js';
+import { harness, KEY } from '../helpers/harness.js';
 
 const MIN = 60_000;
 
@@ -149,5 +149,29 @@ describe('results kept as columns', () => {
     h.at(200 + 30 * MIN);
     expect(h.status(ttl).status).toBe(404);
     expect(h.req('GET', '/requests').body).toMatchObject({ total: 0 });
+  });
+});
+
+describe('brief status bodies (ApiRequest.brief: an in-process poller reads the status fields only)', () => {
+  it('answer the full body without workerId and output, for compacted, running and failed jobs', async () => {
+    const h = harness({ workersMin: 3, workersMax: 3, coldStartMs: 0 });
+    const done = h.run({ n: 1, sim: { durationMs: 300 } }).body.id as string;
+    const running = h.run({ sim: { durationMs: 60_000 } }).body.id as string;
+    const failed = h.run({ sim: { durationMs: 200, fail: 'boom' } }).body.id as string;
+    const cancelled = h.run({ sim: { durationMs: 60_000 } }).body.id as string;
+    h.at(1000);
+    h.req('POST', `/cancel/${cancelled}`);
+    h.at(2000);
+    for (const id of [done, running, failed, cancelled]) {
+      const full = h.status(id).body as Record<string, unknown>;
+      const brief = await h.api.call({ method: 'GET', path: `/v2/ep/status/${id}`, authorization: `Bearer ${KEY}`, brief: true });
+      const { workerId, output, ...rest } = full;
+      expect(workerId).toEqual(expect.any(String));
+      expect(brief).toEqual({ status: 200, body: rest });
+      expect(JSON.stringify(brief.body)).toBe(JSON.stringify(rest));
+      if (id === done) expect(output).toEqual({ n: 1, sim: { durationMs: 300 } });
+    }
+    expect(h.status(failed).body).toMatchObject({ status: 'FAILED', error: 'boom' });
+    expect(h.status(running).body).toMatchObject({ status: 'IN_PROGRESS', executionTime: 2000 });
   });
 });
