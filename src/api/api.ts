@@ -57,7 +57,8 @@ export class Api {
       return this.end(respond, apiError('API_ERR_METHOD_NOT_ALLOWED', `${req.method} not allowed; use ${route.methods.join(' or ')}`));
     }
     const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
-    const max = route.maxBodyBytes(ep.cfg.limits);
+    // No body (a poll) fits any limit: no call to the route's limit function (1 % of the diurnal day).
+    const max = bytes > 0 ? route.maxBodyBytes(ep.cfg.limits) : 0;
     if (bytes > max) return this.end(respond, apiError('API_ERR_PAYLOAD_TOO_LARGE', `payload of ${bytes} bytes exceeds ${max} bytes`));
     const cause = ep.admit(route.op);
     if (cause) return this.end(respond, limited(cause, route.op));
