@@ -2,8 +2,9 @@
  * The HTTP generator of `loadlab run` (issue 4): against a trivial local node:http server (its
  * own process), the highest open-model rate whose arrivals go out with p99 send lag under 1 ms
  * and are all answered, next to autocannon's closed-model maximum against the same server in the
- * same run (target: open ≥ 0.7 × closed), and undici's own ceiling beside them: a closed loop on
- * a bare undici Pool (same connections, no runner), also as a ratio to autocannon. Send lag is
+ * same run (target: open ≥ 0.7 × closed), and undici's own ceilings beside them: a closed loop on
+ * a bare undici Pool (same connections, no runner), also as a ratio to autocannon, and an open
+ * loop on a bare Pool at each step's rate (what undici itself holds in an open model here). Send lag is
  * measured in fractional ms: intended time of each arrival → the moment undici writes its
  * request to the socket (the lag to the moment it was handed to undici is printed too; undici
  * may write later).
@@ -25,11 +26,11 @@ import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { Pool, type Dispatcher } from 'undici';
 import type { Exchange } from '../src/load/http-exchange.js';
 import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
 import { scenarioSchema } from '../src/load/scenario-schema.js';
+import { undiciClosed, undiciOpen } from './undici-ceiling.js';
 
 const HEALTH = JSON.stringify({ jobs: { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 0, running: 0 } });
 
@@ -154,36 +155,6 @@ async function closedModel(url: string, connections: number, seconds: number): P
 }
 
 /**
- * undici's own ceiling: a closed loop on a bare Pool against the same server, `connections`
- * requests in flight, one handler object per connection reused (nothing parsed, no runner, no
- * clock); answers per second over `seconds`.
- */
-function undiciClosed(url: string, connections: number, seconds: number): Promise<number> {
-  const pool = new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
-  const opts: Dispatcher.DispatchOptions = { method: 'GET', path: '/v2/ep/health', headers: { authorization: 'Bearer k' } };
-  let answered = 0;
-  let stopped = false;
-  let failed: Error | undefined;
-  const loop: Dispatcher.DispatchHandler = {
-    onConnect: () => {},
-    onHeaders: () => true,
-    onData: () => true,
-    onComplete: () => {
-      answered++;
-      if (!stopped) pool.dispatch(opts, loop);
-    },
-    onError: (err) => void (stopped || (failed ??= err)), // after the stop: the requests destroy() ends
-  };
-  const t0 = performance.now();
-  for (let i = 0; i < connections; i++) pool.dispatch(opts, loop);
-  return new Promise((resolve, reject) => setTimeout(() => {
-    stopped = true;
-    const rate = Math.round(answered / ((performance.now() - t0) / 1000));
-    void pool.destroy().then(() => (failed ? reject(failed) : resolve(rate)));
-  }, seconds * 1000));
-}
-
-/**
  * The generator's pool: `loadlab run`'s default. An open model needs connections for its
  * concurrency (rate × response time) plus headroom; with 64 a stall of the server or of the
  * generator filled them at 20 000/s and arrivals queued in the pool (handed to undici on time,
@@ -203,9 +174,9 @@ async function closedMax(url: string, seconds: number): Promise<{ autocannon: nu
   return { autocannon: Math.max(a10, a64), undici: Math.max(u10, u64) };
 }
 
-function describe(s: Step): string {
+function describe(s: Step, bare: { p99LagMs: number; ok: boolean }): string {
   const verdict = s.ok ? 'held' : s.okOverFloor ? 'held over the floor' : 'not held';
-  return `  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (handed to undici ${s.p99HandedMs}; after the first 0.5 s ${s.p99SteadyMs}; max ${s.maxLagMs}; ${s.scavenges} scavenges, ${s.scavengeMs} ms), ${s.answered}/${s.intended} answered → ${verdict}`;
+  return `  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (handed to undici ${s.p99HandedMs}; after the first 0.5 s ${s.p99SteadyMs}; max ${s.maxLagMs}; ${s.scavenges} scavenges, ${s.scavengeMs} ms), ${s.answered}/${s.intended} answered → ${verdict}; bare undici open loop p99 ${bare.p99LagMs} ms → ${bare.ok ? 'held' : 'not held'}`;
 }
 
 const loadAverage = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -227,10 +198,15 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     // Rates as fractions of the closed-model maximum, each step a fresh run (its sockets opened
     // before its clock starts). A rate counts as held only if every lower step held too.
     const steps: Step[] = [];
+    /** The bare undici open loop at the same rates, right after each step. */
+    const bare: { ratePerSec: number; ok: boolean }[] = [];
     const run = async (f: number): Promise<Step> => {
-      const st = await openModel(url, Math.round((closedBefore * f) / 100) * 100, seconds, OPEN_CONNECTIONS, floor);
-      console.log(describe(st));
+      const rate = Math.round((closedBefore * f) / 100) * 100;
+      const st = await openModel(url, rate, seconds, OPEN_CONNECTIONS, floor);
+      const b = await undiciOpen(url, rate, seconds, OPEN_CONNECTIONS);
+      console.log(describe(st, b));
       steps.push(st);
+      bare.push({ ratePerSec: rate, ok: b.ok });
       return st;
     };
     let lastKept = 0;
@@ -241,11 +217,12 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
       lastKept = f;
     }
     // Half a step above the highest that held, to narrow the figure.
-    const heldUpTo = (ok: (st: Step) => boolean): number => {
+    const upTo = <S extends { ratePerSec: number }>(of: S[], ok: (st: S) => boolean): number => {
       let f = 0;
-      for (const st of [...steps].sort((x, y) => x.ratePerSec - y.ratePerSec)) if (ok(st)) f = st.ratePerSec; else break;
+      for (const st of [...of].sort((x, y) => x.ratePerSec - y.ratePerSec)) if (ok(st)) f = st.ratePerSec; else break;
       return f;
     };
+    const heldUpTo = (ok: (st: Step) => boolean): number => upTo(steps, ok);
     const h = heldUpTo((st) => st.ok) / closedBefore;
     if (h > 0 && h + 0.05 <= lastKept + 0.1) await run(h + 0.05);
     const after = await closedMax(url, seconds);
@@ -257,6 +234,9 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     line('with p99 send lag < 1 ms (the target: ≥ 0.7)', heldUpTo((st) => st.ok));
     line(`with p99 send lag ≤ floor + 1 ms (${(floor + 1).toFixed(2)} ms)`, heldUpTo((st) => st.okOverFloor));
     line('kept up (all answered, p99 lag < 50 ms)', heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50));
+    const bareHeld = upTo(bare, (b) => b.ok);
+    const bareAll = bare.length > 0 && bare.every((b) => b.ok);
+    console.log(`bare undici open loop (undici's own open-model ceiling, no runner) with p99 send lag < 1 ms: ${bareAll ? '≥ ' : ''}${bareHeld} requests/s = ${(bareHeld / closed).toFixed(2)} × autocannon; the generator's: ${(heldUpTo((st) => st.ok) / Math.max(bareHeld, 1)).toFixed(2)} × of it`);
     console.log(`floor ${floor} ms; load average at the end ${loadAverage()}`);
   } finally {
     child.kill('SIGTERM');
