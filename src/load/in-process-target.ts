@@ -15,7 +15,7 @@ import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './tar
 export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
-const HELD_OPS = new Set<Operation>(['runsync', 'status-sync', 'stream', 'openai']);
+const heldOp = (op: Operation): boolean => op === 'runsync' || op === 'status-sync' || op === 'stream' || op === 'openai';
 /**
  * A request's form for the Api, kept on the request (`wire`) for re-sends. A job request (one per
  * job: a poller's `/status/{id}`) is its own split path (`parsed`), and its full path is spelt
@@ -117,7 +117,7 @@ export class InProcessTarget implements Target {
    * sent again and again), and not at all when the request names its job id.
    */
   private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
-    const w = new Wire(this.prefix, req, HELD_OPS.has(req.op));
+    const w = new Wire(this.prefix, req, heldOp(req.op));
     // A path with a job id is one per job: not worth a memo entry. (Job routes are keyed by their operation.)
     const r = ROUTES[req.op];
     if (r?.takesJobId) {

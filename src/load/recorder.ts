@@ -8,6 +8,7 @@ import { MsHistogram } from './ms-histogram.js';
 import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../report/run-result.js';
 import type { TargetResponse } from './target.js';
 import { COL, TimelineRecorder } from './timeline-recorder.js';
+import { Tally } from './tally.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -62,7 +63,7 @@ const LIMITED_COL: Record<LimitCauseName, number> = {
 export interface FlowAcc {
   meta: Omit<FlowStats, 'sessions' | 'outcomes'>;
   sessions: number;
-  outcomes: Map<string, number>;
+  outcomes: Tally;
 }
 
 export class Recorder {
@@ -72,7 +73,7 @@ export class Recorder {
   private readonly arrivals = { intended: 0, sent: 0, late: 0, dropped: 0, sendLagMs: new MsHistogram() };
   private readonly flows = new Map<string, FlowAcc>();
   private readonly jobs = {
-    accepted: 0, finalStatus: new Map<string, number>(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
+    accepted: 0, finalStatus: new Tally(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
     retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: new MsHistogram(), cancelled: 0,
   };
   private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: new MsHistogram() };
@@ -86,7 +87,7 @@ export class Recorder {
 
   /** Registers a flow; its accumulator is for the flow's driver (sessionStarted, sessionEnded). */
   flow(name: string, meta: Omit<FlowStats, 'sessions' | 'outcomes'>): FlowAcc {
-    const f = { meta, sessions: 0, outcomes: new Map<string, number>() };
+    const f = { meta, sessions: 0, outcomes: new Tally() };
     this.flows.set(name, f);
     return f;
   }
@@ -162,8 +163,7 @@ export class Recorder {
   }
 
   sessionEnded(flow: FlowAcc, outcome: string): void {
-    const m = flow.outcomes;
-    m.set(outcome, (m.get(outcome) ?? 0) + 1);
+    flow.outcomes.add(outcome);
   }
 
   jobAccepted(): void {
@@ -176,7 +176,7 @@ export class Recorder {
   /** A terminal status body was read for a job (once per job and run of it). */
   jobTerminal(atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
     this.onJob?.({ id, atMs, status, delayTimeMs, executionTimeMs });
-    this.jobs.finalStatus.set(status, (this.jobs.finalStatus.get(status) ?? 0) + 1);
+    this.jobs.finalStatus.add(status);
     if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
     if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
     if (status === 'COMPLETED') this.tl.add(COL.jobsCompleted, atMs);
@@ -233,13 +233,13 @@ export class Recorder {
       };
     }
     const flows: Record<string, FlowStats> = {};
-    for (const [name, f] of this.flows) flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes) };
+    for (const [name, f] of this.flows) flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()) };
     const j = this.jobs;
     return {
       operations,
       flows,
       jobs: {
-        accepted: j.accepted, finalStatus: sortedRecord(j.finalStatus), queueDelayMs: encode(j.queueDelayMs.hdr()), executionMs: encode(j.executionMs.hdr()),
+        accepted: j.accepted, finalStatus: sortedRecord(j.finalStatus.toMap()), queueDelayMs: encode(j.queueDelayMs.hdr()), executionMs: encode(j.executionMs.hdr()),
         retentionExpiriesSeen: j.retentionExpiriesSeen, retriedByClient: j.retriedByClient, cancelLatencyMs: encode(j.cancelLatencyMs.hdr()), cancelled: j.cancelled,
       },
       webhooks: { ...this.webhooks, latenessMs: encode(this.webhooks.latenessMs.hdr()) },

@@ -35,7 +35,8 @@ export interface JobCtx {
   retriesLeft: number;
 }
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
+/** A terminal status (compares, not a Set lookup: this runs on every status answer). */
+const isTerminal = (s: string): boolean => s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';
 
 export interface StatusLike {
   id?: string;
@@ -53,7 +54,7 @@ export function observe(env: BehaviourEnv, r: ClientResponse): 'terminal' | 'liv
   if (r.status !== 200) return 'other';
   const b = r.body as StatusLike | undefined;
   if (!b || typeof b.status !== 'string') return 'other';
-  if (!TERMINAL.has(b.status)) return 'live';
+  if (!isTerminal(b.status)) return 'live';
   env.rec.jobTerminal(env.target.now(), b.status, b.delayTime, b.executionTime, b.id);
   return 'terminal';
 }
