@@ -18,9 +18,14 @@ interface OpState {
 
 export class Limits {
   private readonly ops = new Map<string, OpState>();
-  /** The last operation looked up (load mostly repeats one operation: admit, then release). */
+  /**
+   * The last two operations looked up, newest first: a request's admit and release ask for the
+   * same one, and a run-and-poll load alternates between two (`/run`, `/status`).
+   */
   private lastOp: string | undefined;
   private lastState: OpState | undefined;
+  private prevOp: string | undefined;
+  private prevState: OpState | undefined;
 
   constructor(private readonly cfg: EndpointConfig['limits']) {
     for (const [op, base] of Object.entries(DEFAULT_LIMITS) as [Operation, (typeof DEFAULT_LIMITS)[Operation]][]) {
@@ -78,8 +83,11 @@ export class Limits {
 
   private state(op: Operation): OpState {
     if (op !== this.lastOp) {
+      const s = op === this.prevOp ? this.prevState : this.ops.get(op);
+      this.prevOp = this.lastOp;
+      this.prevState = this.lastState;
       this.lastOp = op;
-      this.lastState = this.ops.get(op)!;
+      this.lastState = s;
     }
     return this.lastState!;
   }
