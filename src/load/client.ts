@@ -80,6 +80,11 @@ export class Exchange {
   }
 }
 
+interface PerOp {
+  acc: OpAcc;
+  rate: SendRate;
+}
+
 export class Client {
   private readonly waiting = new Deque<Exchange>();
   /** Queue depth from the latest /health answer (cause inference against real deployments). */
@@ -141,14 +146,33 @@ export class Client {
     while (cap !== undefined && this.rec.inFlight < cap && this.waiting.length > 0) this.release(this.waiting.shift()!);
   }
 
-  /** The recorder's and the send-rate accumulators of an operation: one lookup per request. */
-  private perOp(op: string): { acc: OpAcc; rate: SendRate } {
+  /**
+   * The recorder's and the send-rate accumulators of an operation. The last two operations are
+   * remembered (a run-and-poll load alternates between `/run` and `/status`), others looked up.
+   */
+  private perOp(op: string): PerOp {
+    if (op === this.prevOp) {
+      const o = this.prev!;
+      this.prevOp = this.lastOp;
+      this.prev = this.last;
+      this.lastOp = op;
+      this.last = o;
+      return o;
+    }
     let o = this.ops.get(op);
     if (!o) this.ops.set(op, (o = { acc: this.rec.op(op), rate: this.rates.of(op) }));
+    this.prevOp = this.lastOp;
+    this.prev = this.last;
+    this.lastOp = op;
+    this.last = o;
     return o;
   }
 
-  private readonly ops = new Map<string, { acc: OpAcc; rate: SendRate }>();
+  private readonly ops = new Map<string, PerOp>();
+  private lastOp: string | undefined = undefined;
+  private last: PerOp | undefined = undefined;
+  private prevOp: string | undefined = undefined;
+  private prev: PerOp | undefined = undefined;
 
   private send(ex: Exchange): void {
     const t = this.target;
@@ -156,7 +180,7 @@ export class Client {
     const rec = this.rec;
     const req = ex.req!;
     // A reused exchange (a poller's) mostly sends one operation: no Map lookup then.
-    const op = ex.op === req.op ? ex.opAcc! : this.perOp(req.op);
+    const op = ex.op === req.op ? ex.opAcc! : req.op === this.lastOp ? this.last! : this.perOp(req.op);
     ex.op = req.op;
     ex.opAcc = op;
     const acc = op.acc;
