@@ -4,7 +4,8 @@
  * and are all answered, next to autocannon's closed-model maximum against the same server in the
  * same run (target: open ≥ 0.7 × closed), and undici's own ceilings beside them: a closed loop on
  * a bare undici Pool (same connections, no runner), also as a ratio to autocannon, and an open
- * loop on a bare Pool at each step's rate (what undici itself holds in an open model here). Send lag is
+ * loop on a bare Pool at each step's rate (what undici itself holds in an open model here), and
+ * the same open loop on raw sockets (socket-ceiling.ts: what is left below undici). Send lag is
  * measured in fractional ms: intended time of each arrival → the moment undici writes its
  * request to the socket (the lag to the moment it was handed to undici is printed too; undici
  * may write later).
@@ -30,6 +31,7 @@ import type { Exchange } from '../src/load/http-exchange.js';
 import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
 import { scenarioSchema } from '../src/load/scenario-schema.js';
+import { socketOpen } from './socket-ceiling.js';
 import { undiciClosed, undiciOpen } from './undici-ceiling.js';
 
 const HEALTH = JSON.stringify({ jobs: { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 0, running: 0 } });
@@ -174,9 +176,9 @@ async function closedMax(url: string, seconds: number): Promise<{ autocannon: nu
   return { autocannon: Math.max(a10, a64), undici: Math.max(u10, u64) };
 }
 
-function describe(s: Step, bare: { p99LagMs: number; ok: boolean }): string {
+function describe(s: Step, bare: { p99LagMs: number; ok: boolean }, sock: { p99LagMs: number; ok: boolean }): string {
   const verdict = s.ok ? 'held' : s.okOverFloor ? 'held over the floor' : 'not held';
-  return `  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (handed to undici ${s.p99HandedMs}; after the first 0.5 s ${s.p99SteadyMs}; max ${s.maxLagMs}; ${s.scavenges} scavenges, ${s.scavengeMs} ms), ${s.answered}/${s.intended} answered → ${verdict}; bare undici open loop p99 ${bare.p99LagMs} ms → ${bare.ok ? 'held' : 'not held'}`;
+  return `  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (handed to undici ${s.p99HandedMs}; after the first 0.5 s ${s.p99SteadyMs}; max ${s.maxLagMs}; ${s.scavenges} scavenges, ${s.scavengeMs} ms), ${s.answered}/${s.intended} answered → ${verdict}; bare undici open loop p99 ${bare.p99LagMs} ms → ${bare.ok ? 'held' : 'not held'}; raw socket open loop p99 ${sock.p99LagMs} ms → ${sock.ok ? 'held' : 'not held'}`;
 }
 
 const loadAverage = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -200,13 +202,16 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     const steps: Step[] = [];
     /** The bare undici open loop at the same rates, right after each step. */
     const bare: { ratePerSec: number; ok: boolean }[] = [];
+    const sockets: { ratePerSec: number; ok: boolean }[] = [];
     const run = async (f: number): Promise<Step> => {
       const rate = Math.round((closedBefore * f) / 100) * 100;
       const st = await openModel(url, rate, seconds, OPEN_CONNECTIONS, floor);
       const b = await undiciOpen(url, rate, seconds, OPEN_CONNECTIONS);
-      console.log(describe(st, b));
+      const k = await socketOpen(url, rate, seconds, OPEN_CONNECTIONS);
+      console.log(describe(st, b, k));
       steps.push(st);
       bare.push({ ratePerSec: rate, ok: b.ok });
+      sockets.push({ ratePerSec: rate, ok: k.ok });
       return st;
     };
     let lastKept = 0;
@@ -237,6 +242,8 @@ else if (import.meta.url === `file://${process.argv[1]}`) {
     const bareHeld = upTo(bare, (b) => b.ok);
     const bareAll = bare.length > 0 && bare.every((b) => b.ok);
     console.log(`bare undici open loop (undici's own open-model ceiling, no runner) with p99 send lag < 1 ms: ${bareAll ? '≥ ' : ''}${bareHeld} requests/s = ${(bareHeld / closed).toFixed(2)} × autocannon; the generator's: ${(heldUpTo((st) => st.ok) / Math.max(bareHeld, 1)).toFixed(2)} × of it`);
+    const sockHeld = upTo(sockets, (k) => k.ok);
+    console.log(`raw socket open loop (the socket's own ceiling, no HTTP client) with p99 send lag < 1 ms: ${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${sockHeld} requests/s = ${(sockHeld / closed).toFixed(2)} × autocannon`);
     console.log(`floor ${floor} ms; load average at the end ${loadAverage()}`);
   } finally {
     child.kill('SIGTERM');
