@@ -2,10 +2,12 @@
  * The HTTP target: a `loadlab serve` instance or a real deployment, through one undici Pool with
  * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early): an
  * alarm thread (http-alarm.ts; timers are too coarse for sub-ms send lag) wakes the event loop
- * SPIN_MS before the next one, and the loop spins on setImmediate for the rest (a wake-up through
- * a sleeping thread alone is too late for p99 < 1 ms). Due events also run between answers, so a
- * burst of answers read in one pass of the event loop does not hold sends back. A real deployment does not say which
- * limit a 429 hit: causes are inferred (see cause-inference.ts).
+ * SPIN_MS before the next one, and the loop spins for the rest (a wake-up through a sleeping
+ * thread alone is too late for p99 < 1 ms): setImmediate passes, each one that sent nothing
+ * waiting on the clock for up to BUSY_MS first (a bare pass is garbage, and garbage is
+ * scavenges). Due events also run between answers, so a burst of answers read in one pass of the
+ * event loop does not hold sends back. A real deployment does not say which limit a 429 hit:
+ * causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
 import { parseSse, type Exchange } from './http-exchange.js';
