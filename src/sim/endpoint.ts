@@ -109,7 +109,7 @@ export class Endpoint {
   /** Accepts a job into the queue (limits already passed). */
   submit(s: Submission): Job {
     const now = this.sched.nowMs;
-    const j = newJob(this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, now, this.jobs.spare());
+    const j = newJob(this.jobs.seqOf(s.id), s.kind, s.input, s.s3Config, now);
     j.id = s.id;
     if (s.ttlMs !== undefined && s.ttlMs !== DEFAULT_TTL_MS) {
       extras(j).ttlMs = s.ttlMs;

@@ -15,7 +15,7 @@
  */
 import type { JobKind } from './events.js';
 import type { JobIds } from './ids.js';
-import { GONE, releaseInput, snapshotJob, type Job, type JobStatus } from './job.js';
+import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
 import { outputValue } from './workload.js';
@@ -30,8 +30,6 @@ const KINDS: readonly JobKind[] = ['run', 'runsync', 'openai'];
 const NONE = -1;
 /** Slots of the ring of recently compacted jobs' ids (a power of two). */
 const RECENT = 4096;
-/** Most compacted job objects kept for reuse (`spare`): enough for a burst's worth of starts. */
-const SPARE_JOBS = 4096;
 
 export class JobTable {
   private state = new Uint8Array(1024);
@@ -61,8 +59,6 @@ export class JobTable {
    */
   private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
   private readonly recentSeq = new Float64Array(RECENT).fill(-1);
-  /** Objects of compacted jobs (inputs released), for `newJob` to reuse (`spare`). */
-  private readonly spares: Job[] = [];
 
   /** Worker ids of compacted jobs are `{prefix}{n}` (worker.ts). */
   private readonly workerPrefix: string;
@@ -212,15 +208,6 @@ export class JobTable {
       this.recentIds[r] = j.id;
       this.recentSeq[r] = j.seq;
     }
-    if (this.spares.length < SPARE_JOBS) {
-      releaseInput(j);
-      this.spares.push(j);
-    }
-  }
-
-  /** A compacted job's object for `newJob` to reuse, or undefined (job.ts: hold ids, not objects). */
-  spare(): Job | undefined {
-    return this.spares.pop();
   }
 
   /** The id of the worker of `j`'s last run (a compacted job has its id in the columns), or undefined. */

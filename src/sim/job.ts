@@ -49,12 +49,6 @@ export interface JobExtras {
 /** Default policy.ttl (spec §2): 24 h from submission. */
 export const DEFAULT_TTL_MS = 86_400_000;
 
-/**
- * A job while it is an object in the job table. Once compacted (its result moved into the
- * table's columns, job-table.ts) the object is cleared and reused for a later submission
- * (`newJob`'s `spare`): hold a job's id, not its object, across simulated time. Nothing in the
- * core does (compaction waits for the job's waiters, streams and timers to be done with it).
- */
 export interface Job {
   /**
    * The id: the submission's id string (the one the API answered with) from submission on; ''
@@ -104,40 +98,16 @@ export interface Job {
 
 /**
  * A new queued job. An object literal (one shape, shared with `snapshotJob`): most jobs end and
- * are compacted into the job table's columns within seconds. `spare`: a compacted job's object
- * (`JobTable.spare`), given every field again in the same order, so a busy endpoint allocates no
- * job objects at all and the young generation does not copy thousands of running jobs at every
- * scavenge.
+ * are compacted into the job table's columns within seconds, so the object dies young.
  */
-export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number, spare?: Job): Job {
-  if (spare === undefined) {
-    return {
-      id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
-      startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
-      error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined,
-      prev: undefined, next: undefined, x: undefined,
-    };
-  }
-  const j = spare as Mutable<Job>;
-  j.id = ''; j.seq = seq; j.kind = kind; j.status = 'IN_QUEUE'; j.input = input; j.s3Config = s3Config;
-  j.submittedAtMs = nowMs; j.enqueuedAtMs = nowMs; j.startedAtMs = undefined; j.executionTimeMs = undefined;
-  j.output = undefined; j.error = undefined; j.expiresAtMs = nowMs + DEFAULT_TTL_MS; j.worker = undefined;
-  j.prev = undefined; j.next = undefined; j.x = undefined;
-  return spare;
+export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
+  return {
+    id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
+    startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
+    error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined,
+    prev: undefined, next: undefined, x: undefined,
+  };
 }
-
-/**
- * Lets go of a compacted job's input and s3Config (a payload may be megabytes; the result lives
- * in the table's columns). The rest stays as it was until `newJob` reuses the object, so a caller
- * still reading the job it just ended (cancel answers its status) reads it unchanged.
- */
-export function releaseInput(j: Job): void {
-  const m = j as Mutable<Job>;
-  m.input = undefined;
-  m.s3Config = undefined;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A compacted job rebuilt from the job table's columns (job-table.ts). What a compacted job no
