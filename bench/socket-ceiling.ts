@@ -7,6 +7,7 @@
  * only the bench's server's answers are understood.
  */
 import { connect, type Socket } from 'node:net';
+import { pumpOpen } from './open-pump.js';
 
 export async function socketOpen(url: string, ratePerSec: number, seconds: number, connections: number): Promise<{ p99LagMs: number; ok: boolean }> {
   const { hostname, port, host } = new URL(url);
@@ -56,41 +57,13 @@ export async function socketOpen(url: string, ratePerSec: number, seconds: numbe
   });
   const all = await Promise.all(Array.from({ length: connections }, open));
   free.push(...all);
-  let sent = 0;
-  const send = (): void => {
+  const send = (i: number): void => {
     const s = free.pop();
-    const i = sent++;
     if (s) write(s, i);
     else waiting.push(i);
   };
-  let sink = 0;
-  let chunk = 256;
   t0 = performance.now();
-  await new Promise<void>((resolve) => {
-    const pump = (): void => {
-      let now = performance.now() - t0;
-      let did = false;
-      while (sent < n && sent * gap <= now) {
-        send();
-        did = true;
-      }
-      if (sent >= n) return resolve();
-      if (!did) {
-        // As the HTTP target's busy wait: a clock read (it allocates) every ~4-12 µs of counting.
-        const until = Math.min(sent * gap, now + 0.05);
-        while (now < until) {
-          for (let i = chunk; i > 0; i--) sink = (sink * 31 + i) | 0;
-          const t1 = performance.now() - t0;
-          if (t1 - now > 0.012) chunk = Math.max(chunk >> 1, 16);
-          else if (t1 - now < 0.004) chunk = Math.min(chunk << 1, 1 << 16);
-          now = t1;
-        }
-        if (sent * gap <= now) send();
-      }
-      setImmediate(pump);
-    };
-    pump();
-  });
+  await pumpOpen(n, gap, t0, send);
   for (let waited = 0; answered < n && waited < 5000 && !failed; waited += 10) await new Promise((r) => setTimeout(r, 10));
   for (const s of all) s.destroy();
   const p99 = lags.sort()[Math.floor(n * 0.99)]!;

@@ -5,6 +5,7 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import { Connector } from '../src/load/http-connector.js';
+import { pumpOpen } from './open-pump.js';
 
 /**
  * undici's own ceiling: a closed loop on a bare Pool against the same server, `connections`
@@ -53,7 +54,6 @@ export async function undiciOpen(url: string, ratePerSec: number, seconds: numbe
   const n = Math.round(ratePerSec * seconds);
   const gap = 1000 / ratePerSec;
   const lags = new Float64Array(n).fill(Infinity);
-  let sent = 0;
   let answered = 0;
   let failed: Error | undefined;
   let t0 = 0;
@@ -77,39 +77,13 @@ export async function undiciOpen(url: string, ratePerSec: number, seconds: numbe
       failed ??= err;
     }
   }
-  const send = (): void => {
+  const send = (i: number): void => {
     const h = free.pop() ?? new Handler();
-    h.i = sent++;
+    h.i = i;
     pool.dispatch(opts, h);
   };
-  let sink = 0;
-  let chunk = 256;
   t0 = performance.now();
-  await new Promise<void>((resolve) => {
-    const pump = (): void => {
-      let now = performance.now() - t0;
-      let did = false;
-      while (sent < n && sent * gap <= now) {
-        send();
-        did = true;
-      }
-      if (sent >= n) return resolve();
-      if (!did) {
-        const until = Math.min(sent * gap, now + 0.05);
-        // As the HTTP target's busy wait: a clock read (it allocates) every ~4-12 µs of counting.
-        while (now < until) {
-          for (let i = chunk; i > 0; i--) sink = (sink * 31 + i) | 0;
-          const t1 = performance.now() - t0;
-          if (t1 - now > 0.012) chunk = Math.max(chunk >> 1, 16);
-          else if (t1 - now < 0.004) chunk = Math.min(chunk << 1, 1 << 16);
-          now = t1;
-        }
-        if (sent * gap <= now) send();
-      }
-      setImmediate(pump);
-    };
-    pump();
-  });
+  await pumpOpen(n, gap, t0, send);
   for (let waited = 0; answered < n && waited < 5000 && !failed; waited += 10) await new Promise((r) => setTimeout(r, 10));
   await pool.destroy();
   connector.close();
