@@ -10,6 +10,7 @@
  * causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
+import { busyWaitUntil } from './busy-wait.js';
 import { parseSse, type Exchange } from './http-exchange.js';
 import { OpenRequests } from './http-open-requests.js';
 import { Connector } from './http-connector.js';
@@ -39,9 +40,6 @@ const SPIN_MS = 2;
  * wait at most this long to be read.
  */
 const BUSY_MS = 0.05;
-/** Iterations of the busy wait between two clock reads, kept at ~4-12 µs of counting (busyWait). */
-let spinChunk = 256;
-let spinSink = 0;
 
 /**
  * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
@@ -188,21 +186,10 @@ export class HttpTarget implements Target {
    * Waits on the clock until `atMs` (target clock) or for BUSY_MS, whichever is first, then runs
    * what is due. Only in a pass that sent nothing: a request handed to undici is written in the
    * event loop's next pass (on a keep-alive socket that was idle), so a pass that sent must yield.
-   * Every clock read allocates a heap number (~16 B, whichever clock): the loop reads it only
-   * every ~4-12 µs, counting in between.
+   * The wait reads the clock only every ~4-12 µs (busy-wait.ts): every read allocates.
    */
   private busyWait(atMs: number): void {
-    let t = this.now();
-    const until = Math.min(atMs, t + BUSY_MS);
-    while (t < until) {
-      let x = spinSink;
-      for (let i = spinChunk; i > 0; i--) x = (x * 31 + i) | 0;
-      spinSink = x;
-      const t1 = this.now();
-      if (t1 - t > 0.012) spinChunk = Math.max(spinChunk >> 1, 16);
-      else if (t1 - t < 0.004) spinChunk = Math.min(spinChunk << 1, 1 << 16);
-      t = t1;
-    }
+    const t = busyWaitUntil(this.t0, Math.min(atMs, this.now() + BUSY_MS));
     if (this.queue.nextAtMs() <= t) this.runDue();
   }
 
