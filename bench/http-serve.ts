@@ -5,7 +5,10 @@
  * Rounds alternate which server goes first; serve/floor is the median of the ratios of the two
  * rounds of a pair (run back to back, so a change in the machine's load hits both alike). On
  * Linux it also reports each server's main-thread CPU time per request (/proc schedstat): that
- * figure barely depends on what else the machine runs, req/s does.
+ * figure barely depends on what else the machine runs, req/s does. It also measures that CPU
+ * at a fixed rate both servers keep up with (half the floor's req/s): flat out, a closed loop on
+ * a 2-CPU machine amplifies any difference between the servers (bench/README, session 6), at a
+ * fixed rate each pays only for its own work.
  * Usage: node dist/bench/http-serve.js [seconds=5] [connections=32] [rounds=5]
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -34,10 +37,11 @@ function mainThreadCpuUs(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
 }
 
-async function load(pid: number, url: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, connections: number) {
+/** One autocannon round; `rate`: a fixed total rate (autocannon's `overallRate`) instead of as fast as the server answers. */
+async function load(pid: number, url: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, connections: number, rate?: number) {
   const cpu0 = mainThreadCpuUs(pid);
   const r = await autocannon({
-    url, method, connections, duration: seconds,
+    url, method, connections, duration: seconds, ...(rate !== undefined ? { overallRate: rate } : {}),
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     ...(body !== undefined ? { body } : {}),
   });
@@ -97,7 +101,18 @@ async function main(): Promise<void> {
       if (HAS_PROC) {
         const fc = median(f.map((x) => x.cpuUs));
         const sc = median(s.map((x) => x.cpuUs));
-        cpuRows.push(`| ${name} | ${fc.toFixed(1)} | ${sc.toFixed(1)} | ${(sc / fc).toFixed(2)}× |`);
+        // The same work at a fixed rate both servers keep up with (half the floor's maximum): no
+        // closed-loop dynamics, so CPU per request is each server's own cost at that rate.
+        const rate = Math.round(median(f.map((x) => x.rps)) / 2);
+        const ff: Round[] = [];
+        const sf: Round[] = [];
+        for (let round = 0; round < 3; round++) {
+          ff.push(await load(floorPid, floorBase + path, method, body, seconds, connections, rate));
+          sf.push(await load(servePid, base + path, method, body, seconds, connections, rate));
+        }
+        const ffc = median(ff.map((x) => x.cpuUs));
+        const sfc = median(sf.map((x) => x.cpuUs));
+        cpuRows.push(`| ${name} | ${fc.toFixed(1)} | ${sc.toFixed(1)} | ${(sc / fc).toFixed(2)}× | ${rate} | ${ffc.toFixed(1)} | ${sfc.toFixed(1)} | ${(sfc / ffc).toFixed(2)}× |`);
       }
     }
   } finally {
@@ -111,9 +126,9 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   if (cpuRows.length > 0) {
-    console.log('\nMain-thread CPU per request (µs, median over the rounds; /proc/PID/task/PID/schedstat):');
-    console.log('| route | floor | serve | serve/floor |');
-    console.log('|---|---|---|---|');
+    console.log('\nMain-thread CPU per request (µs, median over the rounds; /proc/PID/task/PID/schedstat), flat out and at a fixed rate (half the floor\'s req/s, 3 rounds each):');
+    console.log('| route | floor | serve | serve/floor | fixed rate, req/s | floor | serve | serve/floor |');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const r of cpuRows) console.log(r);
   }
 }
