@@ -21,36 +21,15 @@
  * Usage:
  *   node dist/bench/runner-http.js [secondsPerStep=3]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
 import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import autocannon from 'autocannon';
 import type { Exchange } from '../src/load/http-exchange.js';
 import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
 import { scenarioSchema } from '../src/load/scenario-schema.js';
 import { socketOpen } from './socket-ceiling.js';
+import { closedModel, startTrivialServer } from './trivial-server.js';
 import { undiciClosed, undiciOpen } from './undici-ceiling.js';
-
-const HEALTH = JSON.stringify({ jobs: { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 0, running: 0 } });
-
-function serveTrivial(): void {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(HEALTH) });
-      res.end(HEALTH);
-    });
-  });
-  server.listen(0, '127.0.0.1', () => console.log(String((server.address() as AddressInfo).port)));
-}
-
-function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [process.argv[1]!, '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout!.once('data', (d: Buffer) => resolve({ url: `http://127.0.0.1:${d.toString().trim()}`, child })));
-}
 
 /**
  * A HttpTarget that measures each arrival's send lag: from its intended time (the event's time
@@ -151,10 +130,6 @@ export async function openModel(url: string, ratePerSec: number, seconds: number
   };
 }
 
-async function closedModel(url: string, connections: number, seconds: number): Promise<number> {
-  const r = await autocannon({ url: `${url}/v2/ep/health`, connections, duration: seconds, headers: { authorization: 'Bearer k' } });
-  return Math.round(r.requests.average);
-}
 
 /**
  * The generator's pool: `loadlab run`'s default. An open model needs connections for its
@@ -183,11 +158,10 @@ function describe(s: Step, bare: { p99LagMs: number; ok: boolean }, sock: { p99L
 
 const loadAverage = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-if (process.argv[2] === '--serve') serveTrivial();
-else if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}`) {
   const seconds = Number(process.argv[2] ?? 3);
   console.log(`load average ${loadAverage()} (1, 5, 15 min) on ${cpus().length} CPUs: on a shared machine the figures mean little above ~1.5`);
-  const { url, child } = await startServer();
+  const { url, child } = await startTrivialServer();
   try {
     const before = await closedMax(url, seconds);
     const closedBefore = before.autocannon;
