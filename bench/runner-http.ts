@@ -130,7 +130,6 @@ export async function openModel(url: string, ratePerSec: number, seconds: number
   };
 }
 
-
 /**
  * The generator's pool: `loadlab run`'s default. An open model needs connections for its
  * concurrency (rate × response time) plus headroom; with 64 a stall of the server or of the
