@@ -81,15 +81,19 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const cpuRows: string[] = [];
   let sizes = '';
-  for (const route of ['/run', '/status'] as const) {
+  const routes = [
+    ['/run', 'POST', () => '/ep/run', runBody],
+    ['/status', 'GET', (id: string) => `/ep/status/${id}`, undefined],
+  ] as const;
+  for (const [name, method, pathOf, body] of routes) {
     // Fresh servers for each route: serve's default endpoint (3 workers, limits off) keeps every
     // job /run accepts queued, and /status measured in a process holding millions of them
     // measures its garbage collector (25 rounds of /run first: /status fell from 0.82x to 0.64x
     // over the rounds).
     const pair = await startPair(runBody);
-    sizes = `Answer sizes: /run ${Buffer.byteLength(pair.runText)} B, /status ${Buffer.byteLength(pair.statusText)} B (the floor answers the same sizes).`;
+    sizes ||= `Answer sizes: /run ${Buffer.byteLength(pair.runText)} B, /status ${Buffer.byteLength(pair.statusText)} B (the floor answers the same sizes).`;
     try {
-      const [name, method, path, body] = route === '/run' ? [route, 'POST', '/ep/run', runBody] as const : [route, 'GET', `/ep/status/${pair.id}`, undefined] as const;
+      const path = pathOf(pair.id);
       const { servePid, floorPid, base, floorBase } = pair;
       // A warm-up each (JIT, connection pools), not counted; then rounds alternate which server
       // goes first, so drift in the machine's load hits both alike.
