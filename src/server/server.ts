@@ -4,7 +4,7 @@
  * gracefully (stop accepting, answer held requests 503, close connections).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { Api } from '../api/api.js';
 import type { SimConfig } from '../sim/config.js';
 import { Simulator } from '../sim/simulator.js';
@@ -36,6 +36,8 @@ export interface ServeOptions {
   speed?: number;
   /** Hostnames (besides loopback) that may receive webhooks. */
   webhookAllow?: readonly string[];
+  /** The resolver webhook hostnames go through (default dns.lookup; tests inject one). */
+  webhookLookup?: LookupFunction;
   /** Emit OpenTelemetry spans per job and per request (through the globally registered SDK). */
   tracing?: boolean;
 }
@@ -61,7 +63,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const sender = new HttpWebhookSender(new WebhookTargets(o.webhookAllow), {
     beforeOutcome: () => clock?.sync(),
     afterOutcome: () => clock?.poke(),
-  });
+  }, undefined, o.webhookLookup);
   sim.webhookSender = sender;
   clock = o.clock === 'manual' ? new ManualClock(sim, () => sender.settled()) : new RealClock(sim, o.speed ?? 1);
   const metrics = createMetrics();

@@ -1,11 +1,14 @@
 /**
  * Sends webhook attempts over HTTP with undici: POST of the JSON body, per-attempt timeout 10 s
- * (real time), success = HTTP 200, no redirects followed. A refused target is a failed attempt
- * whose error says why. The schedule (retries 10 s apart) stays in the core, in virtual time.
+ * (real time), success = HTTP 200, no redirects followed. A refused target — by its URL, or by
+ * the address its name resolves to when the socket connects — is a failed attempt whose error
+ * starts `refused:` and says why. The schedule (retries 10 s apart) stays in the core, in virtual time.
  */
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import type { WebhookDelivery, WebhookResult, WebhookSender } from '../sim/webhooks.js';
-import type { WebhookTargets } from './webhook-targets.js';
+import { RefusedAddressError, type WebhookTargets } from './webhook-targets.js';
 
 /** Per-attempt timeout, real ms (FACTS "Webhooks"). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -22,8 +25,15 @@ export class HttpWebhookSender implements WebhookSender {
   private waiters: (() => void)[] = [];
   private readonly agent: Agent;
 
-  constructor(private readonly targets: WebhookTargets, private readonly hooks: SenderHooks = {}, private readonly timeoutMs = WEBHOOK_TIMEOUT_MS) {
-    this.agent = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 1000 });
+  /** `resolve`: the resolver names go through (default dns.lookup); every answer is checked by `targets`. */
+  constructor(
+    private readonly targets: WebhookTargets, private readonly hooks: SenderHooks = {}, private readonly timeoutMs = WEBHOOK_TIMEOUT_MS,
+    resolve: LookupFunction = dnsLookup as LookupFunction,
+  ) {
+    this.agent = new Agent({
+      connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 1000,
+      connect: { lookup: targets.guardLookup(resolve) },
+    });
   }
 
   send(d: WebhookDelivery, done: (r: WebhookResult) => void): void {
@@ -60,7 +70,9 @@ export class HttpWebhookSender implements WebhookSender {
       await res.body.dump();
       return { httpStatus: res.statusCode };
     } catch (e) {
-      const err = e as Error & { code?: string };
+      const err = e as Error & { code?: string; cause?: unknown };
+      const refused = [err, err.cause].find((x) => x instanceof RefusedAddressError);
+      if (refused) return { error: `refused: ${refused.message}` };
       const reason = err.name === 'TimeoutError' || err.name === 'AbortError' ? `timeout after ${this.timeoutMs} ms` : (err.code ?? err.message);
       return { error: reason };
     }

@@ -1,24 +1,79 @@
 /**
- * Which webhook URLs `serve` may call. By default only loopback hosts, plus hosts named with
+ * Which webhook URLs `serve` may call. By default only loopback, plus hosts named with
  * `--webhook-allow`: a simulator reachable by others must not become an open proxy that posts
- * to any address it is given. Hostnames are compared literally (no DNS lookup).
+ * to any address it is given.
+ *
+ * Two checks, both by parsing addresses (never by string prefix):
+ * - the URL (`check`): an IP literal must be loopback (127.0.0.0/8, ::1, ::ffff:127.x.y.z) or
+ *   allowed; a name must be `localhost`, end in `.localhost`, or be allowed;
+ * - the connection (`guardLookup`): every address a name resolves to, at connect time, must be
+ *   loopback or an allowed IP, unless the name itself was allowed. A `*.localhost` name whose DNS
+ *   answer points elsewhere is refused; the check runs inside the socket's own lookup, so there is
+ *   no window between checking an address and connecting to another one.
  */
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
-const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '[::ffff:7f00:1]']);
+/** Thrown (through the socket's lookup) when a name resolves to an address webhooks may not reach. */
+export class RefusedAddressError extends Error {
+  readonly code = 'EWEBHOOKADDR';
+}
 
+const unbracket = (h: string) => (h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h);
+
+/** The 8 groups of an IPv6 address already validated by `isIP` (zone id removed). */
+function ipv6Groups(addr: string): number[] {
+  const parse = (s: string): number[] => (s === '' ? [] : s.split(':').flatMap((p) => {
+    if (!p.includes('.')) return [parseInt(p, 16)];
+    const [a, b, c, d] = p.split('.').map(Number) as [number, number, number, number];
+    return [(a << 8) | b, (c << 8) | d];
+  }));
+  const [head, tail] = addr.split('::') as [string, string | undefined];
+  const h = parse(head);
+  if (tail === undefined) return h;
+  const t = parse(tail);
+  return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
+}
+
+/** A canonical form of an IP address (for comparing), or undefined when `s` is not one. */
+export function canonicalIp(s: string): string | undefined {
+  const a = unbracket(s.trim()).toLowerCase().replace(/%.*$/, '');
+  const v = isIP(a);
+  if (v === 4) return a.split('.').map(Number).join('.');
+  if (v === 6) return ipv6Groups(a).map((g) => g.toString(16)).join(':');
+  return undefined;
+}
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped 127.0.0.0/8 (`::ffff:127.0.0.1`, `::ffff:7f00:1`). */
+export function isLoopbackAddress(s: string): boolean {
+  const a = unbracket(s.trim()).toLowerCase().replace(/%.*$/, '');
+  const v = isIP(a);
+  if (v === 4) return Number(a.split('.')[0]) === 127;
+  if (v !== 6) return false;
+  const g = ipv6Groups(a);
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeros(7) && g[7] === 1) return true;
+  return zeros(5) && g[5] === 0xffff && g[6]! >> 8 === 127;
+}
+
+/** Loopback for the URL check: a loopback IP literal, or a name reserved for loopback (RFC 6761). */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
-  if (LOOPBACK_NAMES.has(h) || h.endsWith('.localhost')) return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+  if (canonicalIp(h) !== undefined) return isLoopbackAddress(h);
+  return h === 'localhost' || h.endsWith('.localhost');
 }
 
 export class WebhookTargets {
-  private readonly allowed: Set<string>;
+  private readonly allowedNames: Set<string>;
+  private readonly allowedIps: Set<string>;
 
-  /** `allow`: extra hostnames (case-insensitive, exact match) that may receive webhooks. */
+  /** `allow`: extra hostnames or IP addresses (case-insensitive, exact match) that may receive webhooks. */
   constructor(allow: readonly string[] = []) {
-    this.allowed = new Set(allow.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0));
+    const hosts = allow.map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0);
+    this.allowedNames = new Set(hosts.filter((h) => canonicalIp(h) === undefined));
+    this.allowedIps = new Set(hosts.flatMap((h) => canonicalIp(h) ?? []));
   }
 
   check(raw: string): TargetCheck {
@@ -30,7 +85,36 @@ export class WebhookTargets {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `protocol ${url.protocol} not allowed (http or https only)` };
     const host = url.hostname.toLowerCase();
-    if (isLoopbackHost(host) || this.allowed.has(host)) return { ok: true, url };
+    const ip = canonicalIp(host);
+    const ok = ip !== undefined ? isLoopbackAddress(host) || this.allowedIps.has(ip) : isLoopbackHost(host) || this.allowedNames.has(host);
+    if (ok) return { ok: true, url };
     return { ok: false, reason: `target host ${host} not allowed (loopback only; add it with --webhook-allow)` };
+  }
+
+  /** Whether a name may connect to an address it resolved to. */
+  addressAllowed(hostname: string, address: string): boolean {
+    if (this.allowedNames.has(hostname.toLowerCase())) return true;
+    const ip = canonicalIp(address);
+    return ip !== undefined && (isLoopbackAddress(address) || this.allowedIps.has(ip));
+  }
+
+  /**
+   * A socket `lookup` that resolves with `resolve` (every address, whatever the caller asked for)
+   * and fails with RefusedAddressError unless each one is allowed for that name.
+   */
+  guardLookup(resolve: LookupFunction): LookupFunction {
+    return (hostname: string, options: LookupOptions, callback) => {
+      resolve(hostname, { ...options, all: true }, (err, found) => {
+        if (err) return callback(err, '', 0);
+        const list: LookupAddress[] = typeof found === 'string' ? [{ address: found, family: isIP(found) }] : found;
+        const bad = list.find((a) => !this.addressAllowed(hostname, a.address));
+        if (bad || list.length === 0) {
+          const why = bad ? `resolved to ${bad.address}` : 'resolved to no address';
+          return callback(new RefusedAddressError(`target host ${hostname} ${why} (loopback only; add it with --webhook-allow)`), '', 0);
+        }
+        if (options.all) return callback(null, list);
+        callback(null, list[0]!.address, list[0]!.family);
+      });
+    };
   }
 }
