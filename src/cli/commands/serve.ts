@@ -114,7 +114,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('clock', { type: 'string', choices: ['real', 'manual'], default: 'real', describe: 'real: wall time × --speed; manual: POST /_sim/advance' })
       .option('speed', { type: 'number', default: 1, describe: 'Virtual ms per wall ms (real clock)' })
       .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the config\'s, else 1)' })
-      .option('webhook-allow', { type: 'array', string: true, describe: 'Host allowed to receive webhooks besides loopback (repeatable)' })
+      .option('webhook-allow', { type: 'array', string: true, describe: 'Host name or IP address allowed to receive webhooks besides loopback (repeatable); a name is trusted wherever it resolves' })
       .option('limits', { type: 'string', describe: '"off" disables every limit; a number scales them (benchmarks)' }),
   handler: (a) => serveMain(a),
 };
