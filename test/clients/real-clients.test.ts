@@ -21,7 +21,8 @@ describe('runpod-sdk', () => {
     const r = await ep().run({ input: { hello: 'world' } });
     expect(r).toEqual({ id: expect.stringMatching(/-u1$/), status: 'IN_QUEUE' });
     let s: any = await ep().status(r.id);
-    for (let i = 0; i < 100 && s.status !== 'COMPLETED'; i++) {
+    // A 10 ms job (1 000 virtual ms at speed 100); up to 10 s of polling for a busy machine.
+    for (let i = 0; i < 1000 && s.status !== 'COMPLETED'; i++) {
       await new Promise((x) => setTimeout(x, 10));
       s = await ep().status(r.id);
     }

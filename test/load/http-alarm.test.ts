@@ -30,7 +30,9 @@ test('events run at or after their fractional-ms time, in order, the loop idle b
   expect(due).toEqual([...due].sort((a, b) => a - b));
   for (let i = 0; i < due.length; i++) expect(ran[i]).toBeGreaterThanOrEqual(due[i]!);
   const lags = ran.map((r, i) => r - due[i]!).sort((a, b) => a - b);
-  expect(lags[100]).toBeLessThan(5);
+  // The median lag, with room for a busy machine; an alarm that failed to wake the loop would
+  // leave events to the next 5 s drive deadline.
+  expect(lags[100]).toBeLessThan(15);
   // Not a spin all along: over ~1 s of waiting, a spin over the last 2 ms before each event
   // (~40 % of the time here) and the alarm between, far less CPU than wall time.
   expect((cpu.user + cpu.system) / 1000).toBeLessThan(0.65 * (at - 5.3));
