@@ -25,7 +25,10 @@ const SMALL_BODY = 1024 * 1024;
 const small = () => SMALL_BODY;
 const GP = ['GET', 'POST'] as const;
 
-/** Keyed by the first path segment after the endpoint id (openai: the rest of the path). */
+/**
+ * Keyed by the first path segment after the endpoint id (openai: the rest of the path). Look a
+ * client's segment up with `routeNamed` only: `ROUTES['constructor']` is Object's constructor.
+ */
 export const ROUTES: Readonly<Record<string, Route>> = {
   run: { methods: ['POST'], op: 'run', takesJobId: false, maxBodyBytes: (l) => l.runPayloadBytes, handler: run },
   runsync: { methods: ['POST'], op: 'runsync', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: runsync },
@@ -41,6 +44,11 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   'openai/v1/chat/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: chatCompletions },
   'openai/v1/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: completions },
 };
+
+/** The route of this name, by own property only (a segment such as `__proto__` names none). */
+export function routeNamed(name: string): Route | undefined {
+  return Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
+}
 
 export interface ParsedPath {
   endpointId: string;
@@ -88,8 +96,8 @@ export function parseRoute(endpointId: string, rest: string): ParsedPath {
 function routeAt(endpointId: string, path: string, a: number): ParsedPath {
   const b = path.indexOf('/', a + 1);
   const key = b < 0 ? path.slice(a + 1) : path.slice(a + 1, b);
-  if (key === 'openai') return { endpointId, route: ROUTES[path.slice(a + 1)], jobId: undefined, malformed: false };
-  const route = ROUTES[key];
+  if (key === 'openai') return { endpointId, route: routeNamed(path.slice(a + 1)), jobId: undefined, malformed: false };
+  const route = routeNamed(key);
   if (!route) return { endpointId, route: undefined, jobId: undefined, malformed: false };
   const jobId = route.takesJobId && b >= 0 ? path.slice(b + 1) : undefined;
   const malformed = route.takesJobId ? !jobId || jobId.includes('/') : b >= 0;

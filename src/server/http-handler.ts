@@ -80,7 +80,7 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     const ep = p ? sim.endpoints.get(p.endpointId) : undefined;
     const max = p?.route && ep ? p.route.maxBodyBytes(ep.cfg.limits) : UNKNOWN_ROUTE_BODY_BYTES;
     const label = p?.route?.op ?? 'unknown';
-    readBody(req, max, (b: Body) => {
+    readBody(req, max, guarded(res, (b: Body) => {
       if (b.kind === 'ok') bodyBytes += b.bytes;
       if (state.closing) return simple(res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'), true);
       if (b.kind === 'ok' && b.text !== undefined && jsonTooDeep(b.text)) {
@@ -115,12 +115,12 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
         pending.abort();
         record(label, method, 499, startMs); // nginx's "client closed request"
       });
-    });
+    }));
   }
 
   function adminRoute(req: IncomingMessage, res: ServerResponse, path: string): void {
     const method = req.method ?? 'GET';
-    readBody(req, ADMIN_BODY_BYTES, (b) => {
+    readBody(req, ADMIN_BODY_BYTES, guarded(res, (b: Body) => {
       if (b.kind === 'too-large') return simple(res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'), true);
       const r = admin(deps, method, path, req.headers.authorization, b.text);
       if (r instanceof Promise) {
@@ -130,10 +130,27 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
         );
       }
       else simple(res, 'admin', method, r);
-    });
+    }));
   }
 
-  return (req, res) => {
+  /**
+   * Last resort: an exception no layer expected answers a JSON 500 (no stack, no message: it may
+   * quote the request) and the server carries on. The stack frames go to stderr for the operator.
+   */
+  const guarded = <A extends unknown[]>(res: ServerResponse, f: (...a: A) => void) => (...a: A): void => {
+    try {
+      f(...a);
+    } catch (e) {
+      const frames = ((e as Error)?.stack ?? '').split('\n').slice(1, 6).join('\n');
+      process.stderr.write(`loadlab serve: internal error (${(e as Error)?.name ?? typeof e}), answered 500\n${frames}\n`);
+      if (res.headersSent) res.destroy();
+      else simple(res, 'unknown', res.req?.method ?? 'GET', serverError('SRV_ERR_INTERNAL'), true);
+    }
+  };
+
+  return (req, res) => guarded(res, route)(req, res);
+
+  function route(req: IncomingMessage, res: ServerResponse): void {
     const method = req.method ?? 'GET';
     const t = parseTarget(req.url);
     if (!t.ok) {
@@ -154,5 +171,5 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       return;
     }
     simple(res, 'unknown', method, serverError('SRV_ERR_NOT_FOUND', `no such route: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`));
-  };
+  }
 }
