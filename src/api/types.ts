@@ -34,6 +34,8 @@ export interface ApiResponse {
   body?: unknown;
   /** Server-sent events (`text/event-stream`), each the `data:` of one event. */
   sse?: string[];
+  /** Extra response headers (lower-case names), e.g. `retry-after`. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type Respond = (r: ApiResponse) => void;

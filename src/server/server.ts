@@ -12,7 +12,8 @@ import { collectSimMetrics } from '../telemetry/collector.js';
 import { createMetrics, type Metrics } from '../telemetry/registry.js';
 import { loadlabTracer, traceJobs, traceRequest } from '../telemetry/tracing.js';
 import type { Clock, ClockKind } from './clock.js';
-import { serverError } from './errors.js';
+import { DEFAULT_BOUNDS, type ServeBounds } from './bounds.js';
+import { clientErrorCode, REASONS, serverError } from './errors.js';
 import { createHandler, type HandlerState } from './http-handler.js';
 import { ManualClock, type RequestCounts } from './manual-clock.js';
 import { RealClock } from './real-clock.js';
@@ -40,6 +41,8 @@ export interface ServeOptions {
   webhookLookup?: LookupFunction;
   /** Emit OpenTelemetry spans per job and per request (through the globally registered SDK). */
   tracing?: boolean;
+  /** Memory and time bounds on what clients may hold (bounds.ts); unset ones keep their defaults. */
+  bounds?: Partial<ServeBounds>;
 }
 
 export interface RunningServer {
@@ -74,19 +77,28 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const toEpochMs = (ms: number) => clock!.toEpochMs(ms);
   if (tracer) unsubscribe.push(traceJobs(sim, toEpochMs, tracer));
 
+  const bounds: ServeBounds = { ...DEFAULT_BOUNDS, ...o.bounds };
   const state: HandlerState = { held: new Set(), closing: false };
   const handler = createHandler(
     { api: clock instanceof ManualClock ? countRequests(api, clock.requests) : api, sim, clock, keys, metrics, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
     state,
   );
-  const http = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
+  const http = createServer({
+    maxHeaderSize: MAX_HEADER_BYTES,
+    headersTimeout: bounds.headersTimeoutMs,
+    requestTimeout: bounds.requestTimeoutMs,
+    // How often node looks for requests past those timeouts: a quarter of the shorter one, at most 30 s.
+    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(bounds.headersTimeoutMs / 4))),
+  }, handler);
+  http.maxConnections = bounds.maxConnections;
   http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    // Malformed HTTP never reaches the handler: answer JSON when the socket can still take it.
-    if (!socket.writable || (err.code === 'ECONNRESET')) return void socket.destroy();
-    const r = err.code === 'HPE_HEADER_OVERFLOW' ? serverError('SRV_ERR_HEADERS_TOO_LARGE') : serverError('SRV_ERR_BAD_REQUEST');
+    // Malformed or late HTTP never reaches the handler: answer JSON when the socket can still
+    // take it, and nothing once an answer has begun on it.
+    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent === true;
+    if (!socket.writable || answering || err.code === 'ECONNRESET') return void socket.destroy();
+    const r = serverError(clientErrorCode(err.code));
     const text = JSON.stringify(r.body);
-    const reason = r.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-    socket.end(`HTTP/1.1 ${r.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    socket.end(`HTTP/1.1 ${r.status} ${REASONS[r.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
   });
 
   const host = o.host ?? '127.0.0.1';

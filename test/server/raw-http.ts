@@ -1,0 +1,42 @@
+/**
+ * A raw TCP client for what undici will not send: partial heads, slow bodies, a whole oversized
+ * body written in one go. Collects everything the server sends until it closes the connection.
+ */
+import { connect, type Socket } from 'node:net';
+
+export interface RawAnswer {
+  /** 0 when no status line arrived. */
+  status: number;
+  head: string;
+  body: string;
+  /** A socket error seen before the answer was complete (e.g. ECONNRESET, EPIPE). */
+  error: string | undefined;
+}
+
+/** Opens a connection, lets `send` write to it, and resolves when the server closes it. */
+export function rawExchange(port: number, send: (s: Socket) => void): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    s.on('data', (c: Buffer) => chunks.push(c));
+    s.on('error', (e: NodeJS.ErrnoException) => { error ??= e.code ?? e.message; });
+    s.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const at = text.indexOf('\r\n\r\n');
+      const head = at < 0 ? text : text.slice(0, at);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+      resolve({ status, head, body: at < 0 ? '' : text.slice(at + 4), error });
+    });
+    s.once('connect', () => send(s));
+  });
+}
+
+/** The JSON error code of an answer, or undefined. */
+export function codeOf(a: RawAnswer): string | undefined {
+  try {
+    return (JSON.parse(a.body) as { code?: string }).code;
+  } catch {
+    return undefined;
+  }
+}
