@@ -9,7 +9,7 @@ import type { Simulator } from '../sim/simulator.js';
 import { authorized } from './auth.js';
 import type { RouteContext } from './context.js';
 import { apiError, limited } from './errors.js';
-import { parsePath } from './route-table.js';
+import { parsePath, type ParsedPath } from './route-table.js';
 import type { ApiRequest, ApiResponse, Pending, Respond } from './types.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Operation } from '../sim/config.js';
@@ -44,28 +44,46 @@ export class Api {
     return new Promise((resolve) => this.handle(req, resolve));
   }
 
-  private route(req: ApiRequest, respond: Respond): Pending {
-    const p = req.parsed ?? parsePath(req.path);
-    if (!p) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
-    if (!this.authorized(req.authorization)) return this.end(respond, apiError('API_ERR_UNAUTHORIZED'));
+  /**
+   * The answer a request gets from its head alone (method, path, key, and `bodyBytes` as
+   * declared), in the API's order: route (404), key (401), endpoint (404), route (404/405),
+   * payload (413). Undefined when the head passes. A transport asks this before reading a body.
+   */
+  headCheck(req: ApiRequest): ApiResponse | undefined {
+    return this.checkHead(req, req.parsed ?? parsePath(req.path), req.bodyBytes ?? 0);
+  }
+
+  /** `headCheck`; when it passes, `this.lastEndpoint` is the request's endpoint. */
+  private checkHead(req: ApiRequest, p: ParsedPath | undefined, bytes: number): ApiResponse | undefined {
+    if (!p) return apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`);
+    if (!this.authorized(req.authorization)) return apiError('API_ERR_UNAUTHORIZED');
     // The same endpoint id string again (an in-process caller's): no Map lookup.
     const ep = p.endpointId === this.lastEndpointId ? this.lastEndpoint : this.endpoint(p.endpointId);
-    if (!ep) return this.end(respond, apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${p.endpointId} not found`));
+    if (!ep) return apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${p.endpointId} not found`);
     const route = p.route;
-    if (!route || p.malformed) return this.end(respond, apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`));
+    if (!route || p.malformed) return apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`);
     if (!route.methods.includes(req.method)) {
-      return this.end(respond, apiError('API_ERR_METHOD_NOT_ALLOWED', `${req.method} not allowed; use ${route.methods.join(' or ')}`));
+      return apiError('API_ERR_METHOD_NOT_ALLOWED', `${req.method} not allowed; use ${route.methods.join(' or ')}`);
     }
-    const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
     // No body (a poll) fits any limit: no call to the route's limit function (1 % of the diurnal day).
     const max = bytes > 0 ? route.maxBodyBytes(ep.cfg.limits) : 0;
-    if (bytes > max) return this.end(respond, apiError('API_ERR_PAYLOAD_TOO_LARGE', `payload of ${bytes} bytes exceeds ${max} bytes`));
+    if (bytes > max) return apiError('API_ERR_PAYLOAD_TOO_LARGE', `payload of ${bytes} bytes exceeds ${max} bytes`);
+    return undefined;
+  }
+
+  private route(req: ApiRequest, respond: Respond): Pending {
+    const p = req.parsed ?? parsePath(req.path);
+    const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
+    const early = this.checkHead(req, p, bytes);
+    if (early) return this.end(respond, early);
+    const ep = this.lastEndpoint!;
+    const route = p!.route!;
     const cause = ep.admit(route.op);
     if (cause) return this.end(respond, limited(cause, route.op));
 
     const spare = this.spare;
     this.spare = undefined;
-    const call = spare ? spare.reuse(ep, req, p.jobId, route.op, respond) : new Call(this.sim, ep, req, p.jobId, route.op, respond);
+    const call = spare ? spare.reuse(ep, req, p!.jobId, route.op, respond) : new Call(this.sim, ep, req, p!.jobId, route.op, respond);
     if (req.rawBody !== undefined && req.rawBody.length > 0) {
       try {
         call.body = JSON.parse(req.rawBody);

@@ -12,15 +12,15 @@ import type { Simulator } from '../sim/simulator.js';
 import { BatchedCounter } from '../telemetry/batched-counter.js';
 import type { Metrics } from '../telemetry/registry.js';
 import { admin, ADMIN_BODY_BYTES, ADMIN_PATHS } from './admin.js';
-import { readBody, type Body } from './body-reader.js';
+import { declaredBytes, hasBody, readBody, type Body } from './body-reader.js';
+import type { ServeBounds } from './bounds.js';
+import { ByteBudget } from './byte-budget.js';
+import { lingerAfterAnswer } from './lingering-close.js';
 import type { Clock } from './clock.js';
 import { serverError } from './errors.js';
 import { reply, replyText } from './reply.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { parseTarget } from './request-target.js';
-
-/** Body limit of requests whose route is unknown (they are answered 4xx anyway), bytes. */
-const UNKNOWN_ROUTE_BODY_BYTES = 1024 * 1024;
 
 const requestLabels = (route: string, status: number) => ({ route, status: String(status) });
 
@@ -39,6 +39,7 @@ export interface HandlerDeps {
   clock: Clock;
   keys: readonly string[];
   metrics: Metrics;
+  bounds: ServeBounds;
   /** Called for every answered request (tracing). */
   onAnswered?: (r: RequestRecord) => void;
 }
@@ -52,6 +53,7 @@ export interface HandlerState {
 
 export function createHandler(deps: HandlerDeps, state: HandlerState): (req: IncomingMessage, res: ServerResponse) => void {
   const { api, sim, clock, metrics } = deps;
+  const bodyBudget = new ByteBudget(deps.bounds.requestBodyBytesInFlight);
 
   // Per-request counts are summed here and handed to prom-client at scrape time.
   const requests = new BatchedCounter(metrics.httpRequests);
@@ -74,54 +76,85 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     record(route, method, r.status, sim.nowMs);
   };
 
+  /**
+   * Answers a request whose body is not (all) read: `Connection: close`, and the rest of the body
+   * read and thrown away while the answer goes out (lingering-close.ts).
+   */
+  const unread = (req: IncomingMessage, res: ServerResponse, route: string, method: string, r: ApiResponse) => {
+    const close = hasBody(req) && !req.complete;
+    if (close) lingerAfterAnswer(req, deps.bounds);
+    simple(res, route, method, r, close);
+  };
+
+  /** node answers `Expect: 100-continue` only when told to: once the head has passed. */
+  const continueIfAsked = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+  };
+
   function v2(req: IncomingMessage, res: ServerResponse, path: string, query: Record<string, string>): void {
     const method = req.method ?? 'GET';
     const p = parsePath(path);
-    const ep = p ? sim.endpoints.get(p.endpointId) : undefined;
-    const max = p?.route && ep ? p.route.maxBodyBytes(ep.cfg.limits) : UNKNOWN_ROUTE_BODY_BYTES;
     const label = p?.route?.op ?? 'unknown';
-    readBody(req, max, guarded(res, (b: Body) => {
-      if (b.kind === 'ok') bodyBytes += b.bytes;
-      if (state.closing) return simple(res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'), true);
-      if (b.kind === 'ok' && b.text !== undefined && jsonTooDeep(b.text)) {
+    const authorization = req.headers.authorization;
+    if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
+    // Key, endpoint, route, method and a declared size are decided from the head, before a byte
+    // of the body is read: the API answers those (in its order) from the head alone.
+    const head: ApiRequest = { method, path, query, authorization, bodyBytes: declaredBytes(req) };
+    if (api.headCheck(head)) {
+      if (hasBody(req) && !req.complete) lingerAfterAnswer(req, deps.bounds);
+      return dispatch(res, label, method, head, hasBody(req));
+    }
+    const ep = sim.endpoints.get(p!.endpointId)!;
+    continueIfAsked(req, res);
+    readBody(req, p!.route!.maxBodyBytes(ep.cfg.limits), bodyBudget, guarded(res, (b: Body) => {
+      if (b.kind === 'busy') return unread(req, res, label, method, serverError('SRV_ERR_BUSY'));
+      if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
+      if (b.kind === 'too-large') {
+        // The API answers 413 from the size alone.
+        lingerAfterAnswer(req, deps.bounds);
+        return dispatch(res, label, method, { method, path, query, authorization, bodyBytes: b.bytes }, true);
+      }
+      bodyBytes += b.bytes;
+      if (b.text !== undefined && jsonTooDeep(b.text)) {
         return simple(res, label, method, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
       }
-      clock.sync();
-      const startMs = sim.nowMs;
-      const tooLarge = b.kind === 'too-large';
-      let answered = false;
-      let held = false;
-      const respond = (r: ApiResponse) => {
-        if (answered) return;
-        answered = true;
-        if (held) state.held.delete(respond);
-        reply(res, r, tooLarge);
-        record(label, method, r.status, startMs);
-      };
-      const authorization = req.headers.authorization;
-      // Too large: the API answers in its order (401, 404, 405, then 413) from the size alone.
-      const request: ApiRequest = b.kind === 'ok'
-        ? { method, path, query, authorization, rawBody: b.text ?? '', bodyBytes: b.bytes }
-        : { method, path, query, authorization, bodyBytes: b.bytes };
-      const pending: Pending = api.handle(request, respond);
-      clock.poke();
-      if (answered) return;
-      held = true;
-      state.held.add(respond);
-      res.on('close', () => {
-        if (answered) return;
-        answered = true;
-        state.held.delete(respond);
-        pending.abort();
-        record(label, method, 499, startMs); // nginx's "client closed request"
-      });
+      dispatch(res, label, method, { method, path, query, authorization, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
     }));
+  }
+
+  /** Hands a request to the API; a held answer is written when the core releases it. */
+  function dispatch(res: ServerResponse, label: string, method: string, request: ApiRequest, close: boolean): void {
+    clock.sync();
+    const startMs = sim.nowMs;
+    let answered = false;
+    let held = false;
+    const respond = (r: ApiResponse) => {
+      if (answered) return;
+      answered = true;
+      if (held) state.held.delete(respond);
+      reply(res, r, close);
+      record(label, method, r.status, startMs);
+    };
+    const pending: Pending = api.handle(request, respond);
+    clock.poke();
+    if (answered) return;
+    held = true;
+    state.held.add(respond);
+    res.on('close', () => {
+      if (answered) return;
+      answered = true;
+      state.held.delete(respond);
+      pending.abort();
+      record(label, method, 499, startMs); // nginx's "client closed request"
+    });
   }
 
   function adminRoute(req: IncomingMessage, res: ServerResponse, path: string): void {
     const method = req.method ?? 'GET';
-    readBody(req, ADMIN_BODY_BYTES, guarded(res, (b: Body) => {
-      if (b.kind === 'too-large') return simple(res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'), true);
+    if (declaredBytes(req) > ADMIN_BODY_BYTES) return unread(req, res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'));
+    continueIfAsked(req, res);
+    readBody(req, ADMIN_BODY_BYTES, bodyBudget, guarded(res, (b: Body) => {
+      if (b.kind !== 'ok') return unread(req, res, 'admin', method, serverError(b.kind === 'busy' ? 'SRV_ERR_BUSY' : 'SRV_ERR_PAYLOAD_TOO_LARGE'));
       const r = admin(deps, method, path, req.headers.authorization, b.text);
       if (r instanceof Promise) {
         r.then(

@@ -37,8 +37,10 @@ export function reply(res: ServerResponse, r: ApiResponse, close = false): void 
     r = { status: 500 };
   }
   // Header arrays skip node's per-key object walk; this is the hot path of every request.
-  if (close) res.writeHead(r.status, ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text)), 'connection', 'close']);
-  else res.writeHead(r.status, ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text))]);
+  const headers = ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text))];
+  if (close) headers.push('connection', 'close');
+  if (r.headers) for (const [k, v] of Object.entries(r.headers)) headers.push(k, v);
+  res.writeHead(r.status, headers);
   res.end(text);
 }
 

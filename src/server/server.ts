@@ -80,7 +80,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const bounds: ServeBounds = { ...DEFAULT_BOUNDS, ...o.bounds };
   const state: HandlerState = { held: new Set(), closing: false };
   const handler = createHandler(
-    { api: clock instanceof ManualClock ? countRequests(api, clock.requests) : api, sim, clock, keys, metrics, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
+    { api: clock instanceof ManualClock ? countRequests(api, clock.requests) : api, sim, clock, keys, metrics, bounds, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
     state,
   );
   const http = createServer({
@@ -91,6 +91,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(bounds.headersTimeoutMs / 4))),
   }, handler);
   http.maxConnections = bounds.maxConnections;
+  // `Expect: 100-continue` is answered by the handler, once the head has passed (401/404/413 come instead).
+  http.on('checkContinue', handler);
   http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed or late HTTP never reaches the handler: answer JSON when the socket can still
     // take it, and nothing once an answer has begun on it.

@@ -19,10 +19,17 @@ export function rawExchange(port: number, send: (s: Socket) => void): Promise<Ra
     const s = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let error: string | undefined;
-    s.on('data', (c: Buffer) => chunks.push(c));
+    s.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // A complete final answer (not `100 Continue`): end our side; the server then closes.
+      const text = Buffer.concat(chunks).toString('latin1').replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
+      const at = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text.slice(0, at))?.[1];
+      if (at >= 0 && length !== undefined && Buffer.byteLength(text.slice(at + 4), 'latin1') >= Number(length) && s.writable) s.end();
+    });
     s.on('error', (e: NodeJS.ErrnoException) => { error ??= e.code ?? e.message; });
     s.on('close', () => {
-      const text = Buffer.concat(chunks).toString('latin1');
+      const text = Buffer.concat(chunks).toString('latin1').replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
       const at = text.indexOf('\r\n\r\n');
       const head = at < 0 ? text : text.slice(0, at);
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
