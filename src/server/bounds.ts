@@ -22,7 +22,7 @@ export interface ServeBounds {
    * Bytes of serialised response bodies not yet handed to the kernel, server-wide. An answer
    * that would start beyond it waits (first come, first served) until earlier ones drain; one
    * answer alone always starts. Synthetic outputs are streamed from one shared buffer and hold
-   * nothing per request. Default 64 MiB.
+   * nothing per request. Default 32 MiB.
    */
   responseBytesInFlight: number;
   /**
@@ -40,7 +40,7 @@ export const DEFAULT_BOUNDS: Readonly<ServeBounds> = Object.freeze({
   requestTimeoutMs: 120_000,
   maxConnections: 8192,
   requestBodyBytesInFlight: 64 * MiB,
-  responseBytesInFlight: 64 * MiB,
+  responseBytesInFlight: 32 * MiB,
   lingerMs: 5000,
   lingerBytes: 64 * MiB,
 });

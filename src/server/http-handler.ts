@@ -19,6 +19,7 @@ import { lingerAfterAnswer } from './lingering-close.js';
 import type { Clock } from './clock.js';
 import { serverError } from './errors.js';
 import { reply, replyText } from './reply.js';
+import { ResponseGate } from './response-gate.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { parseTarget } from './request-target.js';
 
@@ -54,6 +55,7 @@ export interface HandlerState {
 export function createHandler(deps: HandlerDeps, state: HandlerState): (req: IncomingMessage, res: ServerResponse) => void {
   const { api, sim, clock, metrics } = deps;
   const bodyBudget = new ByteBudget(deps.bounds.requestBodyBytesInFlight);
+  const gate = new ResponseGate(deps.bounds.responseBytesInFlight);
 
   // Per-request counts are summed here and handed to prom-client at scrape time.
   const requests = new BatchedCounter(metrics.httpRequests);
@@ -72,7 +74,7 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
   };
 
   const simple = (res: ServerResponse, route: string, method: string, r: ApiResponse, close = false) => {
-    reply(res, r, close);
+    reply(res, r, close, gate);
     record(route, method, r.status, sim.nowMs);
   };
 
@@ -132,7 +134,7 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       if (answered) return;
       answered = true;
       if (held) state.held.delete(respond);
-      reply(res, r, close);
+      reply(res, r, close, gate);
       record(label, method, r.status, startMs);
     };
     const pending: Pending = api.handle(request, respond);

@@ -5,7 +5,7 @@
  * `input`, `webhook` and `s3Config` are never part of it.
  */
 import { delayOf, retriesOf, type Job } from './job.js';
-import { outputValue } from './workload.js';
+import { setOutput } from './workload.js';
 
 /**
  * A class, not a plain object, so the HTTP layer can write it without `JSON.stringify`
@@ -37,7 +37,7 @@ export function statusBody(j: Job, id: string, workerId: string | undefined, now
   else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
   if (workerId !== undefined) b.workerId = workerId;
   if (!brief) {
-    if (j.status === 'COMPLETED') b.output = outputValue(j.output);
+    if (j.status === 'COMPLETED') setOutput(b, j.output);
     else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
   }
   // While running, `error` holds the planned failure (job.ts): not shown.

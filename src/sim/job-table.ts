@@ -18,7 +18,7 @@ import type { JobIds } from './ids.js';
 import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
-import { outputValue } from './workload.js';
+import { setOutput } from './workload.js';
 
 const EMPTY = 0;
 const OBJECT = 1;
@@ -109,7 +109,7 @@ export class JobTable {
     if (brief) return b;
     const n = this.workerNs[i]!;
     if (n > 0) b.workerId = workerId(this.workerPrefix, n);
-    if (completed) b.output = outputValue(this.refs[i]);
+    if (completed) setOutput(b, this.refs[i]);
     return b;
   }
 

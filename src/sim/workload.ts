@@ -83,6 +83,37 @@ export function outputValue(output: unknown): unknown {
   return output instanceof SyntheticOutput ? 'x'.repeat(output.bytes) : output;
 }
 
+/** Where `setOutput` notes a synthetic output on a body (a symbol, not enumerable: JSON and readers never see it). */
+const SYNTHETIC = Symbol('loadlab.syntheticOutput');
+
+/**
+ * Sets `target.output` to a job's output as answers show it. A synthetic output becomes an
+ * enumerable getter that spells the string out only when read (in-process callers and
+ * `JSON.stringify` see the same string as before), and the body remembers its size
+ * (`syntheticOutputOf`), so a transport can write the text as a stream without building it.
+ */
+export function setOutput(target: { output?: unknown }, output: unknown): void {
+  if (!(output instanceof SyntheticOutput)) {
+    target.output = output;
+    return;
+  }
+  Object.defineProperty(target, 'output', {
+    enumerable: true,
+    configurable: true,
+    get: () => outputValue(output),
+    set(v: unknown) {
+      Object.defineProperty(target, 'output', { value: v, enumerable: true, configurable: true, writable: true });
+      delete (target as Record<symbol, unknown>)[SYNTHETIC];
+    },
+  });
+  Object.defineProperty(target, SYNTHETIC, { value: output, enumerable: false, configurable: true });
+}
+
+/** The synthetic output `setOutput` put on `body`, or undefined. */
+export function syntheticOutputOf(body: object): SyntheticOutput | undefined {
+  return (body as Record<symbol, SyntheticOutput | undefined>)[SYNTHETIC];
+}
+
 export class Workload {
   private readonly last: ExecutionPlan = { durationMs: 0, failed: false, error: undefined, chunks: 1, crashAfterMs: undefined };
 
