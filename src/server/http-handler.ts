@@ -100,11 +100,13 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     const authorization = req.headers.authorization;
     if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
     // Key, endpoint, route, method and a declared size are decided from the head, before a byte
-    // of the body is read: the API answers those (in its order) from the head alone.
+    // of the body is read: the API answers those (in its order) from the head alone. (A request
+    // without a body goes straight to the API, which checks the same in the same order.)
+    if (!hasBody(req)) return dispatch(res, label, method, { method, path, query, authorization, rawBody: '', bodyBytes: 0 }, false);
     const head: ApiRequest = { method, path, query, authorization, bodyBytes: declaredBytes(req) };
     if (api.headCheck(head)) {
-      if (hasBody(req) && !req.complete) lingerAfterAnswer(req, deps.bounds);
-      return dispatch(res, label, method, head, hasBody(req));
+      if (!req.complete) lingerAfterAnswer(req, deps.bounds);
+      return dispatch(res, label, method, head, true);
     }
     const ep = sim.endpoints.get(p!.endpointId)!;
     continueIfAsked(req, res);
