@@ -1,8 +1,10 @@
 /**
- * The node:http request handler: request target, body (bounded while reading), then the API,
- * the admin routes, `/metrics` or `/healthz`. Held API responses are written when the core
- * releases them (a virtual-time event); a client that goes away first aborts its hold, which
- * frees the concurrency slot (the job itself carries on).
+ * The node:http request handler: request target; the head checked (key, endpoint, route, method,
+ * declared size) before any body byte is read; the body (bounded per request and server-wide
+ * while reading); then the API, the admin routes, `/metrics` or `/healthz`. Held API responses
+ * are written when the core releases them (a virtual-time event); a client that goes away first
+ * aborts its hold, which frees the concurrency slot (the job itself carries on). An answer given
+ * before the body was read closes the connection with a lingering close.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/api.js';
