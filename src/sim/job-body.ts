@@ -38,7 +38,7 @@ export function statusBody(j: Job, id: string, workerId: string | undefined, now
   if (workerId !== undefined) b.workerId = workerId;
   if (!brief) {
     if (j.status === 'COMPLETED') setOutput(b, j.output);
-    else if (j.status === 'IN_PROGRESS' && progress !== undefined) b.output = progress;
+    else if (j.status === 'IN_PROGRESS' && progress !== undefined) setOutput(b, progress);
   }
   // While running, `error` holds the planned failure (job.ts): not shown.
   if (j.error !== undefined && j.status !== 'IN_PROGRESS') b.error = j.error;

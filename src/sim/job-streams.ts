@@ -26,7 +26,7 @@ export class JobStreams {
     return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
   }
 
-  /** The latest chunk of a running job (its progress output), or undefined. */
+  /** The latest chunk of a running job (its progress output; set it with `setOutput`), or undefined. */
   progress(j: Job): unknown {
     return j.status === 'IN_PROGRESS' && chunksOf(j) > 0 ? this.workload.chunk(chunksOf(j), this.chunkCount(j), j.x?.directives) : undefined;
   }
@@ -38,7 +38,7 @@ export class JobStreams {
     const n = this.chunkCount(j);
     if (n > 1) {
       const done = chunksOf(j);
-      for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(this.workload.chunk(i, n, j.x?.directives));
+      for (let i = (j.x?.streamBuffer?.length ?? 0) + 1; i <= done; i++) items.push(outputValue(this.workload.chunk(i, n, j.x?.directives)));
       extras(j).streamBuffer = new Array(done);
     } else if (j.status === 'COMPLETED' && !j.x?.streamBuffer) {
       items.push(outputValue(j.output));

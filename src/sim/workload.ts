@@ -149,13 +149,13 @@ export class Workload {
     return d?.output !== undefined ? d.output : input;
   }
 
-  /** Partial output `i` (1-based) of `n` chunks. */
+  /** Partial output `i` (1-based) of `n` chunks (a `SyntheticOutput` stands for a string of its size). */
   chunk(i: number, n: number, d: SimDirectives | undefined): unknown {
     const bytes = this.outputBytes(d);
     if (bytes !== undefined) {
       const from = Math.floor((bytes * (i - 1)) / n);
       const to = Math.floor((bytes * i) / n);
-      return 'x'.repeat(to - from);
+      return new SyntheticOutput(to - from);
     }
     return d?.output !== undefined ? d.output : { chunk: i, of: n };
   }

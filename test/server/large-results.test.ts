@@ -43,9 +43,18 @@ describe('a synthetic output read over HTTP', () => {
       expect(typeof (inProcess.body as { output: unknown }).output).toBe('string');
       expect(viaHttp.text).toBe(JSON.stringify(inProcess.body));
       expect(Number(viaHttp.headers['content-length'])).toBe(Buffer.byteLength(viaHttp.text));
-      const sync = t.call('POST', '/runsync', { input: { sim: { outputBytes: 70_000, durationMs: 0 } } });
-      await t.advance(1);
+      let answered = false;
+      const sync = t.call('POST', '/runsync', { input: { sim: { outputBytes: 70_000, durationMs: 0 } } }).finally(() => { answered = true; });
+      while (!answered) await t.advance(1); // the runsync may reach the server after an advance
       expect((await sync).body.output).toBe('x'.repeat(70_000));
+      // A running job's latest chunk (its progress output) is synthetic too.
+      const running = (await t.run({ sim: { outputBytes: 300_000, chunks: 3, durationMs: 3000 } })).body.id as string;
+      await t.advance(1500);
+      const progress = await t.call('GET', `/status/${running}`);
+      const progressInProcess = await t.s.api.call({ method: 'GET', path: `/v2/ep/status/${running}`, authorization: `Bearer ${KEY}` });
+      expect(progress.body.status).toBe('IN_PROGRESS');
+      expect(progress.body.output).toBe('x'.repeat(100_000));
+      expect(progress.text).toBe(JSON.stringify(progressInProcess.body));
     } finally {
       await t.close();
     }
