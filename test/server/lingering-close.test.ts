@@ -2,7 +2,7 @@
  * A client that writes a whole oversized body in one go sees the 413 (not ECONNRESET or EPIPE):
  * serve reads and throws away the rest of the body after answering, then closes.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, serve, type Served } from './serve-helper.js';
 import { codeOf, rawExchange } from './raw-http.js';
 
@@ -44,4 +44,40 @@ it('the same without a key: 401 every time', async () => {
     expect(a.error, `round ${i}`).toBeUndefined();
     expect(a.status, `round ${i}`).toBe(401);
   }
+});
+
+describe('lingering is bounded', () => {
+  const head = `POST /v2/ep/runsync HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\ncontent-length: ${2 ** 40}\r\n\r\n`;
+
+  it('in bytes: a client that never stops writing is cut off after lingerBytes', async () => {
+    const u = await serve({}, {}, { bounds: { lingerBytes: MiB, lingerMs: 600_000 } });
+    try {
+      let written = 0;
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const a = await rawExchange(u.s.port, (s) => {
+        s.write(head);
+        const pump = () => {
+          while (!s.destroyed && s.writable) {
+            written += chunk.length;
+            if (!s.write(chunk)) return void s.once('drain', pump);
+          }
+        };
+        pump();
+      }, false);
+      expect(a.status).toBe(413);
+      expect(written).toBeLessThan(256 * MiB);
+    } finally {
+      await u.close();
+    }
+  });
+
+  it('in time: a client that stops writing mid-body is closed after lingerMs', async () => {
+    const u = await serve({}, {}, { bounds: { lingerMs: 300 } });
+    try {
+      const a = await rawExchange(u.s.port, (s) => s.write(`${head}{"input":`), false);
+      expect(a.status).toBe(413);
+    } finally {
+      await u.close();
+    }
+  });
 });

@@ -13,14 +13,18 @@ export interface RawAnswer {
   error: string | undefined;
 }
 
-/** Opens a connection, lets `send` write to it, and resolves when the server closes it. */
-export function rawExchange(port: number, send: (s: Socket) => void): Promise<RawAnswer> {
+/**
+ * Opens a connection, lets `send` write to it, and resolves when the server closes it.
+ * `endOnAnswer` (default): end our side once a complete answer has arrived, as a client would.
+ */
+export function rawExchange(port: number, send: (s: Socket) => void, endOnAnswer = true): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let error: string | undefined;
     s.on('data', (c: Buffer) => {
       chunks.push(c);
+      if (!endOnAnswer) return;
       // A complete final answer (not `100 Continue`): end our side; the server then closes.
       const text = Buffer.concat(chunks).toString('latin1').replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
       const at = text.indexOf('\r\n\r\n');
