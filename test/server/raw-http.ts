@@ -11,6 +11,8 @@ export interface RawAnswer {
   body: string;
   /** A socket error seen before the answer was complete (e.g. ECONNRESET, EPIPE). */
   error: string | undefined;
+  /** Whether a `100 Continue` came first (it is not part of `head`). */
+  continued: boolean;
 }
 
 /**
@@ -33,11 +35,12 @@ export function rawExchange(port: number, send: (s: Socket) => void, endOnAnswer
     });
     s.on('error', (e: NodeJS.ErrnoException) => { error ??= e.code ?? e.message; });
     s.on('close', () => {
-      const text = Buffer.concat(chunks).toString('latin1').replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
+      const all = Buffer.concat(chunks).toString('latin1');
+      const text = all.replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
       const at = text.indexOf('\r\n\r\n');
       const head = at < 0 ? text : text.slice(0, at);
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
-      resolve({ status, head, body: at < 0 ? '' : text.slice(at + 4), error });
+      resolve({ status, head, body: at < 0 ? '' : text.slice(at + 4), error, continued: text.length < all.length });
     });
     s.once('connect', () => send(s));
   });

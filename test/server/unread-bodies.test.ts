@@ -65,6 +65,7 @@ describe('answers from the head', () => {
     ];
     for (const [path, bytes, a, status, code] of cases) {
       const r: RawAnswer = await headOnly(path, bytes, a);
+      expect(r.continued, path).toBe(false);
       expect(r.status, path).toBe(status);
       expect(codeOf(r), path).toBe(code);
       expect(r.head.toLowerCase(), path).toContain('connection: close');
