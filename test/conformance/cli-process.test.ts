@@ -53,7 +53,13 @@ describe('loadlab serve (the process)', () => {
     const held = request(`${base}/ep/runsync`, { method: 'POST', body: '{"input":{}}', headers: { authorization: 'k' } })
       .then(async (r) => ({ status: r.statusCode, body: (await r.body.json()) as any }))
       .catch((e: Error) => ({ status: 0, body: e.message }));
-    await new Promise((r) => setTimeout(r, 200));
+    // SIGTERM once the runsync is held (its job counted by /health), however slow the machine.
+    for (let i = 0; ; i++) {
+      const h = (await get(`${base}/ep/health`)).body;
+      if (h.jobs.inQueue + h.jobs.inProgress > 0) break;
+      if (i > 1000) throw new Error('the runsync never reached serve');
+      await new Promise((r) => setTimeout(r, 10));
+    }
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
     expect(await held).toMatchObject({ status: 503, body: { code: 'SRV_ERR_SHUTTING_DOWN' } });

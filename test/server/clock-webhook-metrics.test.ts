@@ -20,12 +20,12 @@ afterEach(async () => {
 describe('real clock', () => {
   it('wakes for an event scheduled earlier than the one it sleeps for', async () => {
     t = await serve({ workersMax: 2 }, {}, { clock: 'real', speed: 100 });
-    await t.run({ sim: { durationMs: 100_000 } }); // the clock sleeps ~1 s of wall time for this one
+    await t.run({ sim: { durationMs: 1_000_000 } }); // the clock sleeps ~10 s of wall time for this one
     const t0 = Date.now();
     const r = await t.call('POST', '/runsync', { input: { sim: { durationMs: 1000 } } }); // 10 ms of wall time
     const wall = Date.now() - t0;
     expect(r.body).toMatchObject({ status: 'COMPLETED', executionTime: 1000 });
-    expect(wall).toBeLessThan(800);
+    expect(wall).toBeLessThan(5000); // far below the 10 s sleep, with room for a busy machine
     expect(wall).toBeGreaterThanOrEqual(9);
   });
 
@@ -35,7 +35,7 @@ describe('real clock', () => {
     await new Promise((r) => setTimeout(r, 100));
     const b = await t.now();
     expect(b - a).toBeGreaterThanOrEqual(4500);
-    expect(b - a).toBeLessThan(50 * 1000);
+    expect(b - a).toBeLessThan(50 * 10_000);
   });
 });
 
@@ -55,7 +55,7 @@ describe('webhook sender', () => {
     const sender = new HttpWebhookSender(new WebhookTargets(), {}, 200);
     const t0 = Date.now();
     expect(await send(sender, url)).toEqual({ error: 'timeout after 200 ms' });
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(8000);
     await sender.settled();
     await sender.close();
   });

@@ -96,7 +96,7 @@ describe('fuzz', () => {
     const outcomes = await Promise.all(cases.map((c) => new Promise<string>((resolve) => {
       const s = connect(t.s.port, '127.0.0.1');
       let data = '';
-      const timer = setTimeout(() => { s.destroy(); resolve('open'); }, 8000);
+      const timer = setTimeout(() => { s.destroy(); resolve('open'); }, 30_000);
       s.on('data', (d) => (data += d.toString('latin1')));
       s.on('error', () => undefined);
       s.on('close', () => { clearTimeout(timer); resolve(data.slice(0, 12)); });
