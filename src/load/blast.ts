@@ -12,6 +12,7 @@ import { RUN_RESULT_VERSION, type LimitCauseName, type RunResult } from '../repo
 import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../sim/config.js';
 import { causeInBody, inferCause } from './cause-inference.js';
 import { splitBase } from './http-target.js';
+import { displayUrl } from './target-url.js';
 import { Recorder } from './recorder.js';
 import { SendRate } from './send-rate.js';
 
@@ -114,7 +115,7 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
     version: RUN_RESULT_VERSION,
     kind: 'blast',
     scenario: { name: `blast-${o.op}`, seed: 0, durationMs: o.durationSec * 1000, endpointId: o.endpointId },
-    target: { kind: 'http', url: o.url, causes: o.causesReported ? 'reported' : 'inferred' },
+    target: { kind: 'http', url: displayUrl(o.url), causes: o.causesReported ? 'reported' : 'inferred' },
     elapsedMs,
     ...sec,
     flows: { blast: { ...sec.flows.blast!, sessions: o.connections, outcomes: {} } },

@@ -19,6 +19,8 @@ import { WallAlarm } from './http-alarm.js';
 import { warmUpHttp, WARMUP_PARALLEL } from './http-warmup.js';
 import type { Scenario } from './scenario-schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
+import { isLoopback } from './target-url.js';
+import { UsageError } from './usage-error.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
@@ -64,14 +66,7 @@ export interface HttpTargetOptions {
   preconnect?: number;
 }
 
-export function isLoopback(url: string): boolean {
-  try {
-    const h = new URL(url).hostname;
-    return h === 'localhost' || h === '[::1]' || h === '::1' || /^127\./.test(h);
-  } catch {
-    return false;
-  }
-}
+export { isLoopback };
 
 /** Splits a base URL into origin and `/…/v2` path prefix. */
 export function splitBase(url: string): { origin: string; prefix: string } {
@@ -261,6 +256,6 @@ export { parseSse };
 export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number }): () => HttpTarget {
   const url = a.target!;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
-  if (!apiKey) throw new Error('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
+  if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
   return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections: a.connections });
 }

@@ -18,6 +18,8 @@ import { Exchange } from './http-exchange.js';
 import { splitBase } from './http-target.js';
 import { LockstepAdmin, type Counts } from './lockstep-admin.js';
 import { MirroredTimers, type TimerSpec } from './lockstep-timers.js';
+import { notAtStart } from './lockstep-fresh.js';
+import { UsageError } from './usage-error.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
 
 /** A request to send, or a timer whose marker is to be queued at the server. */
@@ -90,6 +92,8 @@ export class LockstepTarget implements Target {
 
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     this.base = this.counts = await this.admin.clock();
+    const why = notAtStart(this.base);
+    if (why) throw new UsageError(why);
     this.timers.start(this.base.markers);
     this.dirty = false;
     /** At the hard end: the last advance there released nothing (every event of that ms ran). */
@@ -218,6 +222,11 @@ export class LockstepTarget implements Target {
 /** The lockstep target for `loadlab run --target URL --lockstep` (a `serve --clock manual`). */
 export function lockstepTargetFor(sc: { endpoint: { id: string } }, a: { target?: string; 'api-key'?: string; endpoint?: string }): () => LockstepTarget {
   const url = a.target!;
-  const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? 'loadlab';
+  const apiKey = lockstepApiKey(a);
   return () => new LockstepTarget(url, { apiKey, endpointId: a.endpoint ?? sc.endpoint.id });
+}
+
+/** The key a lockstep run sends: `--api-key`, else RUNPOD_API_KEY, else any (a serve without keys takes any). */
+export function lockstepApiKey(a: { 'api-key'?: string }): string {
+  return a['api-key'] ?? process.env.RUNPOD_API_KEY ?? 'loadlab';
 }

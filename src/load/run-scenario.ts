@@ -22,6 +22,7 @@ import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './http-webho
 import type { Scenario } from './scenario-schema.js';
 import type { Target } from './target.js';
 import { webhookReceiver } from './webhook-receiver.js';
+import { displayUrl } from './target-url.js';
 
 export const WINDOW_MS = 10_000;
 
@@ -101,7 +102,13 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     }
     opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
   };
-  await target.drive(() => live.generating === 0 && active() === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
+  try {
+    await target.drive(() => live.generating === 0 && active() === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
+  } catch (e) {
+    // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
+    await Promise.allSettled([target.close(), receiver?.close()]);
+    throw e;
+  }
   tick();
   const elapsedMs = Math.round(target.now());
   await target.close();
@@ -116,7 +123,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     version: RUN_RESULT_VERSION,
     kind: 'run',
     scenario: { name: sc.name, seed, durationMs: sc.durationMs, endpointId: sc.endpoint.id, ...(opts.file ? { file: opts.file } : {}) },
-    target: { kind: target.kind, ...('url' in target && typeof target.url === 'string' ? { url: target.url } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
+    target: { kind: target.kind, ...('url' in target && typeof target.url === 'string' ? { url: displayUrl(target.url) } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
     elapsedMs,
     ...sec,
     headroom: headroom(rec, rates, sc.endpoint),

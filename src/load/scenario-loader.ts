@@ -8,6 +8,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { scenarioSchema, type Scenario } from './scenario-schema.js';
 import { readTrace } from './trace-file.js';
+import { loopProblem } from './arrivals/replay.js';
 
 export const SCENARIO_ERRORS = {
   CFG_ERR_SCENARIO_UNREADABLE: 'cannot read the scenario file',
@@ -59,6 +60,8 @@ export function parseScenario(raw: unknown, file: string): LoadResult {
     const t = readTrace(resolve(dirname(file), a.file));
     if (typeof t === 'string') issues.push({ code: 'CFG_ERR_TRACE_FILE', file, path: `traffic.${n}.arrival.file`, message: t });
     else {
+      const why = loopProblem(t, a.loop, a.speed);
+      if (why) issues.push({ code: 'CFG_ERR_SCENARIO_INVALID', file, path: `traffic.${n}.arrival.loop`, message: `${a.file}: ${why}` });
       a.timestampsMs = t;
       delete a.file;
     }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { blast, BLAST_OPS, isBlastOp } from '../../load/blast.js';
 import { isLoopback } from '../../load/http-target.js';
+import { displayUrl } from '../../load/target-url.js';
 import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -43,7 +44,7 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
   try {
     new URL(a.target);
   } catch {
-    throw new CliError(`--target: not a URL: ${a.target}`);
+    throw new CliError(`--target: not a URL: ${displayUrl(a.target)}`);
   }
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(a.target) ? 'loadlab' : '');
   if (!apiKey) throw new CliError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');

@@ -17,9 +17,15 @@ import { renderJunit } from '../../report/render-junit.js';
 import { renderOpenMetrics } from '../../report/render-openmetrics.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { DEFAULT_CONNECTIONS, httpTargetFor, isLoopback } from '../../load/http-target.js';
+import { DEFAULT_CONNECTIONS, httpTargetFor } from '../../load/http-target.js';
 import { renderPlan } from '../../load/plan.js';
-import { lockstepTargetFor } from '../../load/lockstep-target.js';
+import { lockstepApiKey, lockstepTargetFor } from '../../load/lockstep-target.js';
+import { checkLockstepFresh } from '../../load/lockstep-fresh.js';
+import { DEFAULT_MAX_REQUESTS, tooLarge } from '../../load/run-size.js';
+import { displayUrl, isLoopback, redactUrl } from '../../load/target-url.js';
+import type { Target } from '../../load/target.js';
+import { UsageError } from '../../load/usage-error.js';
+import { checkRunFlags } from './run-flags.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
 
 export interface RunArgs {
@@ -35,6 +41,7 @@ export interface RunArgs {
   connections?: number;
   junit?: string;
   'start-time'?: string;
+  'max-requests'?: number;
 }
 
 function progressLine(p: Progress): string {
@@ -61,43 +68,60 @@ export function loadOrExit(file: string): Scenario {
   return l.scenario;
 }
 
-/** `--connections`: the HTTP target's socket pool (lockstep keeps one socket per held request, uncapped). */
-function checkConnections(a: RunArgs): void {
-  const n = a.connections;
-  if (n === undefined) return;
-  if (!a.target || a.lockstep) throw new CliError('--connections: only with --target, without --lockstep (it sizes the HTTP target\'s socket pool)');
-  if (!(Number.isInteger(n) && n >= 1 && n <= 10_000)) throw new CliError(`--connections: an integer from 1 to 10000, got ${n}`);
+/** The HTTP or lockstep target; a lockstep server must be at its start (lockstep-fresh.ts). */
+async function targetFor(sc: Scenario, a: RunArgs): Promise<(sc: Scenario) => Target> {
+  if (!a.lockstep) return asUsage(a.target, async () => httpTargetFor(sc, a));
+  const make = lockstepTargetFor(sc, a);
+  await asUsage(a.target, () => checkLockstepFresh(a.target!, lockstepApiKey(a)));
+  return make;
+}
+
+/**
+ * Runs `f`; a UsageError becomes exit 2 with its message. Any error's message loses the userinfo
+ * of the target URL (undici and the lockstep admin may quote it).
+ */
+async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof UsageError) throw new CliError(redactUrl(e.message, url), EXIT.USAGE);
+    if (e instanceof Error && url) {
+      e.message = redactUrl(e.message, url);
+      if (e.stack) e.stack = redactUrl(e.stack, url);
+    }
+    throw e;
+  }
 }
 
 export async function runCommand(a: RunArgs): Promise<number> {
+  checkRunFlags(a);
   const sc = loadOrExit(a.scenario);
   if (a.endpoint) sc.endpoint.id = a.endpoint;
   const seed = a.seed ?? sc.seed;
   const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
-  if (a.lockstep && !a.target) throw new CliError('--lockstep needs --target (a `loadlab serve --clock manual`)');
-  checkConnections(a);
-  const target = a.target ? (a.lockstep ? lockstepTargetFor(sc, a) : httpTargetFor(sc, a)) : undefined;
-  if (a.target && !isLoopback(a.target)) {
-    const plan = renderPlan(sc);
-    if (a['dry-run']) {
-      process.stdout.write(plan.text);
-      return EXIT.OK;
-    }
-    if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${a.target}; add --yes to go ahead`, EXIT.USAGE);
-  } else if (a['dry-run']) {
+  // A dry run only prints the plan: no target, no key, no server contacted.
+  if (a['dry-run']) {
     process.stdout.write(renderPlan(sc).text);
     return EXIT.OK;
   }
+  const kind = !a.target ? 'in-process' : a.lockstep ? 'lockstep' : 'http';
+  const big = tooLarge(sc, kind, a['max-requests'] ?? DEFAULT_MAX_REQUESTS);
+  if (big) throw new CliError(`${a.scenario}: ${big}`, EXIT.USAGE);
+  if (a.target && !isLoopback(a.target)) {
+    const plan = renderPlan(sc);
+    if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
+  }
+  const target = a.target ? await targetFor(sc, a) : undefined;
   const tty = process.stderr.isTTY === true && !process.env.CI;
   let lastDraw = 0;
-  const r = await runScenario(sc, {
+  const r = await asUsage(a.target, () => runScenario(sc, {
     seed, file: a.scenario, ...(target ? { target } : {}),
     onProgress: tty ? (p) => {
       if (p.wallMs - lastDraw < 200) return;
       lastDraw = p.wallMs;
       process.stderr.write(progressLine(p));
     } : undefined,
-  });
+  }));
   if (tty) process.stderr.write('\r\x1b[K');
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
@@ -133,6 +157,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         type: 'string',
         describe: 'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
       })
+      .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
       .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
   handler: async (a) => {
     const code = await runCommand(a);

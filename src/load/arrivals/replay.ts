@@ -17,7 +17,11 @@ export const replay = defineArrival({
       speed: z.number().positive().default(1),
       loop: z.boolean().default(false),
     })
-    .refine((s) => (s.file === undefined) !== (s.timestampsMs === undefined), { message: 'give exactly one of file or timestampsMs' }),
+    .refine((s) => (s.file === undefined) !== (s.timestampsMs === undefined), { message: 'give exactly one of file or timestampsMs' })
+    .superRefine((s, ctx) => {
+      const why = s.timestampsMs && loopProblem(s.timestampsMs, s.loop, s.speed);
+      if (why) ctx.addIssue({ code: 'custom', path: ['loop'], message: why });
+    }),
   create: (s) => {
     const ts = normalise(s.timestampsMs ?? [], s.speed);
     const span = loopSpan(ts);
@@ -26,7 +30,8 @@ export const replay = defineArrival({
     return {
       next: () => {
         if (i >= ts.length) {
-          if (!s.loop || ts.length === 0) return undefined;
+          // A loop must move time forward (validation refuses a zero span; this is the backstop).
+          if (!s.loop || ts.length === 0 || !(span > 0)) return undefined;
           i = 0;
           offset += span;
         }
@@ -62,4 +67,24 @@ function loopSpan(ts: readonly number[]): number {
   if (ts.length === 0) return 0;
   const last = ts[ts.length - 1]!;
   return last + (ts.length > 1 ? last / (ts.length - 1) : 1);
+}
+
+/**
+ * Why a trace cannot loop, or undefined. A trace whose timestamps are all equal (`[5, 5]`) spans
+ * 0 ms: every repeat would land on the same instant, without end. A loop must last at least 1 ms
+ * (after `speed`), so that each one moves time forward.
+ */
+export function loopProblem(raw: readonly number[], loop: boolean, speed = 1): string | undefined {
+  if (!loop || raw.length < 2) return undefined;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of raw) {
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  if (hi === lo) return `a looped trace must span more than 0 ms: its ${raw.length} timestamps are all ${lo}`;
+  // As loopSpan: the last time plus one mean gap.
+  const last = (hi - lo) / speed;
+  const span = last + last / (raw.length - 1);
+  return span >= 1 ? undefined : `one loop of this trace lasts ${span} ms at speed ${speed}: a looped trace must last at least 1 ms`;
 }

@@ -1,0 +1,52 @@
+/**
+ * What the runner decides from a target URL, and how it shows one.
+ * - Loopback is decided from the parsed host: `localhost`, an IPv4 address in 127.0.0.0/8, `::1`
+ *   or an IPv4-mapped `::ffff:127.x.x.x`. A name that merely starts with `127.` (`127.evil.com`)
+ *   is a remote host.
+ * - A URL is shown without its userinfo (`http://user:secret@host/` → `http://host/`) in reports,
+ *   metrics, logs and errors: credentials never leave the command line.
+ */
+import { isIP } from 'node:net';
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (h === 'localhost') return true;
+  const kind = isIP(h);
+  if (kind === 4) return h.split('.')[0] === '127';
+  if (kind !== 6) return false;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  // IPv4-mapped: the WHATWG parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+  const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):[0-9a-f]{1,4})$/.exec(h);
+  if (!mapped) return false;
+  return mapped[1] !== undefined ? isLoopbackHost(mapped[1]) : parseInt(mapped[2]!, 16) >> 8 === 127;
+}
+
+/** True when `url` parses and its host is loopback (see isLoopbackHost); false for anything else. */
+export function isLoopback(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** `url` without user name and password; unchanged when it has none. Never throws. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    // Not a URL: still cut anything that looks like userinfo.
+    return url.replace(/\/\/[^/?#]*@/g, '//');
+  }
+}
+
+/** Every occurrence of `url` in `text` replaced by its display form (error messages that quote it). */
+export function redactUrl(text: string, url: string | undefined): string {
+  if (!url) return text;
+  const shown = displayUrl(url);
+  return shown === url ? text : text.split(url).join(shown);
+}
