@@ -37,9 +37,19 @@ export function formatTimestamp(epochMs: number): string {
   return `${ms < 0 ? '-' : ''}${Math.floor(a / 1000)}.${String(a % 1000).padStart(3, '0')}`;
 }
 
+/** Lines held before they go to the sink: a 30-day run writes millions of samples. */
+const FLUSH_LINES = 16_384;
+
+/**
+ * Writes families and samples. With a `sink`, text goes out in pieces as it is written (memory
+ * stays flat however long the run); without one, `text()` returns it all.
+ */
 export class OpenMetricsWriter {
-  private readonly lines: string[] = [];
+  private lines: string[] = [];
   private readonly families = new Set<string>();
+  private readonly parts: string[] = [];
+
+  constructor(private readonly sink: (text: string) => void = (t) => this.parts.push(t)) {}
 
   /** Starts a family; every sample written until the next call belongs to it. */
   family(name: string, type: OmType, help: string, unit?: string): void {
@@ -47,22 +57,49 @@ export class OpenMetricsWriter {
     if (this.families.has(name)) throw new Error(`family ${name} written twice`);
     if (unit !== undefined && !name.endsWith(`_${unit}`)) throw new Error(`unit ${unit} is not a suffix of ${name}`);
     this.families.add(name);
-    this.lines.push(`# TYPE ${name} ${type}`);
-    if (unit !== undefined) this.lines.push(`# UNIT ${name} ${unit}`);
-    this.lines.push(`# HELP ${name} ${escapeOm(help)}`);
+    this.push(`# TYPE ${name} ${type}`);
+    if (unit !== undefined) this.push(`# UNIT ${name} ${unit}`);
+    this.push(`# HELP ${name} ${escapeOm(help)}`);
   }
 
-  /** One sample line; `name` is the sample's name (with `_total`, `_bucket`, … as its type needs). */
-  sample(name: string, labels: Labels, value: number, epochMs: number): void {
+  /** A sample's name and labels as written (`name{a="b"}`): made once for a series of many samples. */
+  series(name: string, labels: Labels): string {
     const ls = labels.map(([k, v]) => {
       if (!LABEL_NAME.test(k)) throw new Error(`bad label name ${k}`);
       return `${k}="${escapeOm(v)}"`;
     });
-    this.lines.push(`${name}${ls.length ? `{${ls.join(',')}}` : ''} ${formatValue(value)} ${formatTimestamp(epochMs)}`);
+    return `${name}${ls.length ? `{${ls.join(',')}}` : ''}`;
   }
 
-  /** The exposition, ending in `# EOF` and a line feed. */
+  /** One sample line of a series (from `series`). */
+  sampleOf(series: string, value: number, epochMs: number): void {
+    this.push(`${series} ${formatValue(value)} ${formatTimestamp(epochMs)}`);
+  }
+
+  /** One sample line; `name` is the sample's name (with `_total`, `_bucket`, … as its type needs). */
+  sample(name: string, labels: Labels, value: number, epochMs: number): void {
+    this.sampleOf(this.series(name, labels), value, epochMs);
+  }
+
+  private push(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length >= FLUSH_LINES) this.flush();
+  }
+
+  private flush(): void {
+    if (this.lines.length) this.sink(`${this.lines.join('\n')}\n`);
+    this.lines = [];
+  }
+
+  /** Writes what is held and `# EOF` to the sink. */
+  end(): void {
+    this.flush();
+    this.sink('# EOF\n');
+  }
+
+  /** The whole exposition, ending in `# EOF` and a line feed (without a sink of the caller's). */
   text(): string {
-    return `${this.lines.join('\n')}${this.lines.length ? '\n' : ''}# EOF\n`;
+    this.end();
+    return this.parts.join('');
   }
 }

@@ -38,6 +38,21 @@ const family = (sampleName: string) => sampleName.replace(/_total$/, '');
 
 export function renderOpenMetrics(r: RunResult, startMs: number): string {
   const w = new OpenMetricsWriter();
+  emit(r, startMs, w);
+  return w.text();
+}
+
+/**
+ * The same text, handed to `sink` in pieces as it is made (then `# EOF`): a 30-day run has
+ * 259 200 windows and millions of samples, more than one string may hold.
+ */
+export function writeOpenMetrics(r: RunResult, startMs: number, sink: (text: string) => void): void {
+  const w = new OpenMetricsWriter(sink);
+  emit(r, startMs, w);
+  w.end();
+}
+
+function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   const tl = r.timeline;
   const n = tl.requests.length;
   const winS = `${tl.windowMs / 1000} s`;
@@ -59,12 +74,18 @@ export function renderOpenMetrics(r: RunResult, startMs: number): string {
 
   const counter = (name: string, help: string, series: readonly Series[]) => {
     w.family(name, 'counter', help);
-    for (const [labels, pts] of series) for (const [t, v] of pts) w.sample(`${name}_total`, labels, v, startMs + t);
+    for (const [labels, pts] of series) {
+      const id = w.series(`${name}_total`, labels);
+      for (const [t, v] of pts) w.sampleOf(id, v, startMs + t);
+    }
   };
   const gauge = (name: string, help: string, series: readonly Series[], unit?: string) => {
     if (!series.some(([, pts]) => pts.length)) return;
     w.family(name, 'gauge', help, unit);
-    for (const [labels, pts] of series) for (const [t, v] of pts) w.sample(name, labels, v, startMs + t);
+    for (const [labels, pts] of series) {
+      const id = w.series(name, labels);
+      for (const [t, v] of pts) w.sampleOf(id, v, startMs + t);
+    }
   };
 
   w.family('loadlab_run', 'info', 'The run these metrics come from');
@@ -139,7 +160,6 @@ export function renderOpenMetrics(r: RunResult, startMs: number): string {
   summary('loadlab_client_cancel_latency_seconds', '/cancel sent to the answer CANCELLED (whole run, at its end)', [[L(), r.jobs.cancelLatencyMs]]);
   summary('loadlab_client_webhook_lateness_seconds', 'Acknowledged webhook delivery minus job end (whole run, at its end)', [[L(), r.webhooks.latenessMs]]);
   summary('loadlab_client_send_lag_seconds', 'Actual minus intended send time of every request (whole run, at its end)', [[L(), r.arrivals.sendLagMs]]);
-  return w.text();
 }
 
 /**

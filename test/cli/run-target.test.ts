@@ -12,7 +12,7 @@ import { startServe } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-target-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const env = { ...process.env, CI: 'true' };
+const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
 delete env.RUNPOD_API_KEY;
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env, timeout: 60_000 });
 

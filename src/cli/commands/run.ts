@@ -4,7 +4,7 @@
  * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary, and
  * exits 99 when a threshold failed. A live progress line shows on a TTY, never under CI.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatIssue, loadScenarioFile } from '../../load/scenario-loader.js';
@@ -14,7 +14,7 @@ import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { renderHtml } from '../../report/render-html.js';
 import { renderJunit } from '../../report/render-junit.js';
-import { renderOpenMetrics } from '../../report/render-openmetrics.js';
+import { writeOpenMetrics } from '../../report/render-openmetrics.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { DEFAULT_CONNECTIONS, httpTargetFor } from '../../load/http-target.js';
@@ -93,6 +93,16 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
   }
 }
 
+/** metrics.om, written piece by piece (a 30-day run's is hundreds of MB). */
+function writeMetrics(file: string, r: RunResult, startMs: number): void {
+  const fd = openSync(file, 'w');
+  try {
+    writeOpenMetrics(r, startMs, (text) => writeSync(fd, text));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
   const sc = loadOrExit(a.scenario);
@@ -129,7 +139,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
   writeFileSync(join(dir, 'report.html'), renderHtml(r));
   const startMs = startTime ?? defaultStartTime(r.elapsedMs);
-  writeFileSync(join(dir, 'metrics.om'), renderOpenMetrics(r, startMs));
+  writeMetrics(join(dir, 'metrics.om'), r, startMs);
   if (a.junit) {
     mkdirSync(dirname(a.junit), { recursive: true });
     writeFileSync(a.junit, renderJunit(r));
