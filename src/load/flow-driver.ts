@@ -58,6 +58,8 @@ export class FlowDriver {
 class FlowSession implements Session {
   done = false;
   first = true;
+  hasJob = false;
+  queuedMark = Infinity;
 
   constructor(private readonly flow: FlowDriver, readonly seq: number, readonly intendedMs: number) {}
 
@@ -65,6 +67,6 @@ class FlowSession implements Session {
     if (this.done) return;
     this.done = true;
     this.flow.live.active--;
-    this.flow.rec.sessionEnded(this.flow.acc, outcome);
+    this.flow.rec.sessionEnded(this.flow.acc, outcome, this.hasJob);
   }
 }

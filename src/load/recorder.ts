@@ -9,6 +9,7 @@ import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats,
 import type { TargetResponse } from './target.js';
 import { COL, TimelineRecorder } from './timeline-recorder.js';
 import { Tally } from './tally.js';
+import { JobLedger } from './job-ledger.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -72,8 +73,10 @@ export class Recorder {
   inFlight = 0;
   private readonly arrivals = { intended: 0, sent: 0, late: 0, dropped: 0, sendLagMs: new MsHistogram() };
   private readonly flows = new Map<string, FlowAcc>();
+  /** Every accepted job once, by category (job-ledger.ts). */
+  readonly ledger = new JobLedger();
   private readonly jobs = {
-    accepted: 0, finalStatus: new Tally(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
+    queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
     retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: new MsHistogram(), cancelled: 0,
   };
   private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: new MsHistogram() };
@@ -162,21 +165,25 @@ export class Recorder {
     flow.sessions++;
   }
 
-  sessionEnded(flow: FlowAcc, outcome: string): void {
+  /** A session ended; `job`: the API had accepted its job (which then ends in this category). */
+  sessionEnded(flow: FlowAcc, outcome: string, job: boolean): void {
     flow.outcomes.add(outcome);
+    if (job) this.ledger.ended(outcome);
   }
 
   jobAccepted(): void {
-    this.jobs.accepted++;
+    this.ledger.accepted++;
   }
 
   /** Sees every terminal status read, with the job id (lockstep and determinism checks). */
   onJob: ((j: JobOutcome) => void) | undefined;
 
-  /** A terminal status body was read for a job (once per job and run of it). */
+  /**
+   * A terminal status body was read for a job (once per run of it: a retried job may end twice;
+   * `jobs.finalStatus` counts the status its session ended on, once per job).
+   */
   jobTerminal(atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
     this.onJob?.({ id, atMs, status, delayTimeMs, executionTimeMs });
-    this.jobs.finalStatus.add(status);
     if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
     if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
     if (status === 'COMPLETED') this.tl.add(COL.jobsCompleted, atMs);
@@ -235,11 +242,12 @@ export class Recorder {
     const flows: Record<string, FlowStats> = {};
     for (const [name, f] of this.flows) flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()) };
     const j = this.jobs;
+    const categories = this.ledger.categories();
     return {
       operations,
       flows,
       jobs: {
-        accepted: j.accepted, finalStatus: sortedRecord(j.finalStatus.toMap()), queueDelayMs: encode(j.queueDelayMs.hdr()), executionMs: encode(j.executionMs.hdr()),
+        accepted: this.ledger.accepted, finalStatus: this.ledger.finalStatus(), outcomes: categories, purged: categories.purged ?? 0, queueDelayMs: encode(j.queueDelayMs.hdr()), executionMs: encode(j.executionMs.hdr()),
         retentionExpiriesSeen: j.retentionExpiriesSeen, retriedByClient: j.retriedByClient, cancelLatencyMs: encode(j.cancelLatencyMs.hdr()), cancelled: j.cancelled,
       },
       webhooks: { ...this.webhooks, latenessMs: encode(this.webhooks.latenessMs.hdr()) },

@@ -43,7 +43,9 @@ export function renderMarkdown(r: RunResult): string {
   out.push('## Jobs', '');
   out.push(...table(['measure', 'value'], [
     ['accepted', j.accepted],
-    ['final status seen', Object.entries(j.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || '–'],
+    ['final status seen (per job)', Object.entries(j.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || '–'],
+    ...(j.outcomes ? [['every accepted job once, by outcome', Object.entries(j.outcomes).map(([k, v]) => `${k} ${v}`).join(', ') || '–']] : []),
+    ...(j.purged !== undefined ? [['purged (removed by /purge-queue)', j.purged]] : []),
     ['queue delay p50 / p90 / p99 / max (ms)', lat(j.queueDelayMs).join(' / ')],
     ['execution p50 / p90 / p99 / max (ms)', lat(j.executionMs).join(' / ')],
     ['retention expiries seen (404 for a known job)', j.retentionExpiriesSeen],

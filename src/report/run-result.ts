@@ -39,10 +39,23 @@ export interface FlowStats {
 }
 
 export interface JobStats {
-  /** Jobs the API accepted (an id came back). */
+  /**
+   * Jobs the API accepted: an id came back, or a held /runsync or OpenAI request ended with the
+   * job's own 404 (removed) or failure status.
+   */
   accepted: number;
-  /** Final status seen by a client, per job. */
+  /** Final status per job: the terminal status its session ended on (a retried job counts once). */
   finalStatus: Record<string, number>;
+  /**
+   * Every accepted job once, by how its session ended: its final status (COMPLETED, FAILED,
+   * CANCELLED, TIMED_OUT), `purged` or `expired` (a 404: purged when a /purge-queue that removed
+   * jobs came after the job was last seen queued), `gave-up`, `webhook-lost`, or `unfinished`
+   * (still followed at the end of the run). Sums to `accepted`. Added in version 1 (absent from
+   * older reports).
+   */
+  outcomes?: Record<string, number>;
+  /** Accepted jobs removed from the queue by /purge-queue (`outcomes.purged`). Added in version 1 (absent from older reports). */
+  purged?: number;
   /** `delayTime` of terminal status bodies. */
   queueDelayMs: EncodedHistogram;
   /** `executionTime` of terminal status bodies. */

@@ -46,6 +46,7 @@ export const METRICS: Readonly<Record<string, Metric>> = {
   jobs_completed: job('COMPLETED'),
   jobs_failed: job('FAILED', 'TIMED_OUT'),
   jobs_cancelled: job('CANCELLED'),
+  jobs_purged: (r) => r.jobs.purged ?? 0,
   queue_delay_p95_ms: (r) => (r.jobs.queueDelayMs.count ? r.jobs.queueDelayMs.summary.p95 : null),
   queue_delay_p99_ms: (r) => (r.jobs.queueDelayMs.count ? r.jobs.queueDelayMs.summary.p99 : null),
   expired_seen: (r) => r.jobs.retentionExpiriesSeen,

@@ -45,16 +45,23 @@ export interface StatusLike {
   executionTime?: number;
 }
 
-/** Classifies an answer about a job and records what it shows. */
-export function observe(env: BehaviourEnv, r: ClientResponse): 'terminal' | 'live' | 'expired' | 'other' {
+/**
+ * Classifies an answer about the session's job and records what it shows. A 404: the job is gone,
+ * `purged` or `expired` (JobLedger.gone); a live status keeps `s.queuedMark` up to date.
+ */
+export function observe(env: BehaviourEnv, r: ClientResponse, s: Session): 'terminal' | 'live' | 'expired' | 'purged' | 'other' {
   if (r.status === 404) {
-    env.rec.expirySeen(env.target.now());
-    return 'expired';
+    const k = env.rec.ledger.gone(s.queuedMark);
+    if (k === 'expired') env.rec.expirySeen(env.target.now());
+    return k;
   }
   if (r.status !== 200) return 'other';
   const b = r.body as StatusLike | undefined;
   if (!b || typeof b.status !== 'string') return 'other';
-  if (!isTerminal(b.status)) return 'live';
+  if (!isTerminal(b.status)) {
+    s.queuedMark = b.status === 'IN_QUEUE' ? env.rec.ledger.mark() : Infinity;
+    return 'live';
+  }
   env.rec.jobTerminal(env.target.now(), b.status, b.delayTime, b.executionTime, b.id);
   return 'terminal';
 }
@@ -70,6 +77,7 @@ export function onTerminal(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx, 
   call(env, s, o, { op: 'retry', method: 'POST', path: `/retry/${job.id}`, jobId: job.id, timeoutMs }, (r) => {
     if (r.status !== 200) return s.end(status);
     env.rec.retriedByClient();
+    s.queuedMark = env.rec.ledger.mark();
     resume();
   });
 }
@@ -115,6 +123,7 @@ export class PollingJob extends Exchange implements JobCtx {
   }
 
   submit(req: TargetRequest & { bodyBytes?: number }): void {
+    this.session.queuedMark = this.env.rec.ledger.mark();
     call(this.env, this.session, this.opts, req, pollAnswer, this);
   }
 
@@ -126,8 +135,8 @@ export class PollingJob extends Exchange implements JobCtx {
   answer(r: ClientResponse): void {
     if (this.statusReq === undefined) return this.submitted(r);
     const { env, session: s } = this;
-    const k = observe(env, r);
-    if (k === 'expired') return s.end('expired');
+    const k = observe(env, r, s);
+    if (k === 'expired' || k === 'purged') return s.end(k);
     if (k === 'terminal') {
       const status = (r.body as StatusLike).status!;
       // No /retry wanted: end here, without the resume callback onTerminal would need.

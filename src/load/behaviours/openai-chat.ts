@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { call, defineBehaviour } from './types.js';
+import { acceptJob, removedWhileHeld } from './submit.js';
 
 /**
  * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
@@ -20,9 +21,23 @@ export const openaiChat = defineBehaviour({
     const o = callOptions(spec, env);
     return (s) => {
       const body = { model: spec.model, max_tokens: spec.maxTokens, stream: spec.stream, messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }] };
+      s.queuedMark = env.rec.ledger.mark();
       call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
-        if (r.status !== 200) return s.end(failureOutcome(r));
-        env.rec.jobAccepted();
+        if (r.status !== 200) {
+          if (removedWhileHeld(env, s, r)) return;
+          // The simulator's answer for a job that ended otherwise: 500 with the status as error.code.
+          const status = r.status === 500 ? (r.body as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
+          if (status === 'IN_QUEUE' || status === 'IN_PROGRESS') {
+            // The server stopped holding (its wait ran out) with the job still live.
+            acceptJob(env, s);
+            return s.end('timeout');
+          }
+          if (status !== 'FAILED' && status !== 'TIMED_OUT' && status !== 'CANCELLED') return s.end(failureOutcome(r));
+          acceptJob(env, s);
+          env.rec.jobTerminal(env.target.now(), status, undefined, undefined);
+          return s.end(status);
+        }
+        acceptJob(env, s);
         if (r.sse) env.rec.stream(env.target.now(), r.sse.filter((d) => d !== '[DONE]').length);
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined);

@@ -12,7 +12,11 @@ export const purgeQueue = defineBehaviour({
     // One request object for every session: a target keeps its own form of it (`wire`) on it.
     const req: TargetRequest = { op: 'purge-queue', method: 'POST', path: '/purge-queue', timeoutMs: spec.timeoutMs, wire: undefined };
     return (s) => {
+      // The ledger tells purged jobs from expired ones by the order of purges and sightings.
+      env.rec.ledger.purgeSent();
       call(env, s, o, req, (r) => {
+        const removed = r.status === 200 ? (r.body as { removed?: unknown } | undefined)?.removed : 0;
+        env.rec.ledger.purgeAnswered(typeof removed === 'number' ? removed : 0);
         s.end(r.status === 200 ? 'ok' : failureOutcome(r));
       });
     };

@@ -35,8 +35,8 @@ function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query
   call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, jobId: job.id, query, timeoutMs }, (r) => {
     const items = (r.body as { stream?: unknown[] } | undefined)?.stream;
     if (r.status === 200) env.rec.stream(env.target.now(), Array.isArray(items) ? items.length : 0);
-    const k = observe(env, r);
-    if (k === 'expired') return s.end('expired');
+    const k = observe(env, r, s);
+    if (k === 'expired' || k === 'purged') return s.end(k);
     if (k === 'terminal') return s.end((r.body as StatusLike).status!);
     // Not terminal (or a failed call): ask again at once; the server holds the next call.
     if (r.status === 200) return drain(env, s, o, job, query, timeoutMs);

@@ -37,8 +37,8 @@ export const runsync = defineBehaviour({
 });
 
 function handle(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, r: Parameters<typeof observe>[1], q: Record<string, string> | undefined, timeoutMs: number): void {
-  const k = observe(env, r);
-  if (k === 'expired') return s.end('expired');
+  const k = observe(env, r, s);
+  if (k === 'expired' || k === 'purged') return s.end(k);
   if (k === 'terminal') return onTerminal(env, s, o, job, (r.body as StatusLike).status!, timeoutMs, () => follow(env, s, o, job, q, timeoutMs));
   if (k === 'live' || r.status === 200) return follow(env, s, o, job, q, timeoutMs);
   // A failed follow-up call (timeout, 429 exhausted): try again a second later.

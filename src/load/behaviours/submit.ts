@@ -22,18 +22,40 @@ export function submitRequests(
   return () => shared;
 }
 
+/** The API accepted the session's job: counted once, and the session's end will say how it ended. */
+export function acceptJob(env: BehaviourEnv, s: Session): void {
+  s.hasJob = true;
+  env.rec.jobAccepted();
+}
+
+/**
+ * A held request that created a job (/runsync, OpenAI) answered 404 with the simulator's
+ * API_ERR_JOB_NOT_FOUND: the job was accepted, then removed before it ended (purged, or its ttl
+ * ran out). Counts the job and ends the session `purged` or `expired`; false for any other answer.
+ */
+export function removedWhileHeld(env: BehaviourEnv, s: Session, r: ClientResponse): boolean {
+  if (r.status !== 404 || (r.body as { code?: unknown } | undefined)?.code !== 'API_ERR_JOB_NOT_FOUND') return false;
+  acceptJob(env, s);
+  const k = env.rec.ledger.gone(s.queuedMark);
+  if (k === 'expired') env.rec.expirySeen(env.target.now());
+  s.end(k);
+  return true;
+}
+
 /** The job id a submission was answered with (counted as accepted); else the session ends with the failure. */
 export function acceptedId(env: BehaviourEnv, s: Session, r: ClientResponse): string | undefined {
   const id = r.status === 200 ? (r.body as { id?: unknown } | undefined)?.id : undefined;
   if (typeof id !== 'string') {
-    s.end(failureOutcome(r));
+    if (!removedWhileHeld(env, s, r)) s.end(failureOutcome(r));
     return undefined;
   }
-  env.rec.jobAccepted();
+  acceptJob(env, s);
   return id;
 }
 
 export function submit(env: BehaviourEnv, s: Session, o: CallOptions, req: SubmitRequest, retryFailed: number, accepted: (job: JobCtx, r: ClientResponse) => void): void {
+  // Queued from here on, as far as this client knows (a held /runsync answers only at its end).
+  s.queuedMark = env.rec.ledger.mark();
   call(env, s, o, req, (r) => {
     const id = acceptedId(env, s, r);
     if (id !== undefined) accepted({ id, acceptedAtMs: env.target.now(), retriesLeft: retryFailed }, r);

@@ -18,6 +18,14 @@ export interface Session {
   done: boolean;
   /** True until the first request goes out (that one counts as the arrival). */
   first: boolean;
+  /** The API accepted this session's job (counted once in `jobs.accepted`; see acceptJob). */
+  hasJob: boolean;
+  /**
+   * The recorder's order mark (JobLedger.mark) when the job was last known queued: its
+   * submission, an IN_QUEUE status, a /retry. Infinity once seen running. Tells a purge from an
+   * expiry when the job answers 404.
+   */
+  queuedMark: number;
   end(outcome: string): void;
 }
 

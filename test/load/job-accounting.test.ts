@@ -1,0 +1,99 @@
+/**
+ * Every accepted job is counted once, in one category (jobs.outcomes), and the categories sum to
+ * jobs.accepted — for every example scenario, in-process and in lockstep against a
+ * `serve --clock manual` — and `accepted` and `purged` equal what the simulator itself did.
+ */
+import { readdirSync } from 'node:fs';
+import { afterAll, describe, expect, test } from 'vitest';
+import { LockstepTarget } from '../../src/load/lockstep-target.js';
+import { inProcessTarget, runScenario } from '../../src/load/run-scenario.js';
+import { loadScenarioFile } from '../../src/load/scenario-loader.js';
+import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario-schema.js';
+import type { RunResult } from '../../src/report/run-result.js';
+import { parseSimConfig } from '../../src/sim/config.js';
+import type { Simulator } from '../../src/sim/simulator.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
+
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+/** What the simulator did: jobs accepted and purged (its own events). */
+function watch(sim: Simulator): { accepted: number; purged: number } {
+  const n = { accepted: 0, purged: 0 };
+  sim.bus.on((e) => {
+    if (e.type === 'job.accepted') n.accepted++;
+    else if (e.type === 'job.purged') n.purged++;
+  });
+  return n;
+}
+
+function checkLedger(r: RunResult, sim: { accepted: number; purged: number }): void {
+  const cats = r.jobs.outcomes!;
+  expect(Object.values(cats).reduce((a, b) => a + b, 0), JSON.stringify(cats)).toBe(r.jobs.accepted);
+  expect(r.jobs.accepted).toBe(sim.accepted);
+  expect(r.jobs.purged).toBe(sim.purged);
+  expect(cats.purged ?? 0).toBe(sim.purged);
+  for (const [k, v] of Object.entries(r.jobs.finalStatus)) expect(cats[k], k).toBe(v);
+}
+
+async function both(sc: Scenario): Promise<{ a: RunResult; b: RunResult }> {
+  let simA: { accepted: number; purged: number } | undefined;
+  const a = await runScenario(sc, {
+    target: (s, seed) => {
+      const t = inProcessTarget(s, seed);
+      simA = watch(t.sim);
+      return t;
+    },
+  });
+  checkLedger(a, simA!);
+  const parsed = parseSimConfig({ seed: sc.seed, endpoints: [sc.endpoint] });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const srv = await startServer({ config: parsed.config, port: 0, clock: 'manual' });
+  servers.push(srv);
+  const simB = watch(srv.sim);
+  const b = await runScenario(sc, { target: () => new LockstepTarget(srv.baseUrl, { apiKey: 'k', endpointId: sc.endpoint.id }) });
+  checkLedger(b, simB);
+  expect(b.jobs).toEqual(a.jobs);
+  return { a, b };
+}
+
+/** Lockstep runs ~1 000 requests per wall second: the long examples are cut to 2 minutes of traffic. */
+function example(file: string): Scenario {
+  const l = loadScenarioFile(`scenarios/${file}`);
+  if (!l.ok) throw new Error(JSON.stringify(l.issues));
+  if (l.scenario.durationMs > 300_000) l.scenario.durationMs = 120_000;
+  return l.scenario;
+}
+
+describe('job accounting', () => {
+  for (const f of readdirSync('scenarios').filter((x) => x.endsWith('.yaml')).sort()) {
+    test(`${f}: the categories sum to accepted, in-process and in lockstep`, async () => {
+      const { a } = await both(example(f));
+      expect(a.jobs.accepted).toBeGreaterThan(0);
+    }, 180_000);
+  }
+
+  test('purged jobs (queued, then /purge-queue) are a category; held /runsync and OpenAI requests of removed or failed jobs count as accepted', async () => {
+    const sc = scenarioSchema.parse({
+      name: 'purges', seed: 5, durationMs: 60_000, drainMs: 120_000,
+      endpoint: { id: 'ep', workersMax: 1, jobDurationMs: 2000, workload: { failureProbability: 0.4 } },
+      traffic: [
+        { name: 'poll', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'run-poll', retryFailed: 1, poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } } },
+        { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 60_000 } },
+        { name: 'chat', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'openai-chat' } },
+        { name: 'purge', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'purge-queue' } },
+      ],
+    } satisfies ScenarioInput);
+    const { a } = await both(sc);
+    expect(a.jobs.purged).toBeGreaterThan(10);
+    expect(a.flows.sync!.outcomes.purged).toBeGreaterThan(0);
+    expect(a.flows.poll!.outcomes.purged).toBeGreaterThan(0);
+    expect(a.flows.chat!.outcomes.FAILED).toBeGreaterThan(0);
+    expect(a.jobs.retriedByClient).toBeGreaterThan(0);
+    // A retried job is one job: its final status counts once.
+    const sessionsWithJobs = ['poll', 'sync', 'chat'].reduce((n, f) => n + a.flows[f]!.sessions - (a.flows[f]!.outcomes.rejected ?? 0), 0);
+    expect(a.jobs.accepted).toBe(sessionsWithJobs);
+  }, 180_000);
+});
