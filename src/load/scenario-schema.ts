@@ -33,8 +33,8 @@ export const scenarioSchema = z
     seed: z.union([z.number().int(), z.string().min(1)]).default(1),
     /** Length of the traffic phase in ms: arrivals happen in [0, durationMs). Max 30 days. */
     durationMs: ms.positive().max(30 * 86_400_000),
-    /** After the traffic phase, how long (ms) open sessions may still finish before the run ends. */
-    drainMs: ms.default(600_000),
+    /** After the traffic phase, how long (ms) open sessions may still finish before the run ends. Max 30 days. */
+    drainMs: ms.max(30 * 86_400_000).default(600_000),
     endpoint: endpointSchema.extend({ id: endpointSchema.shape.id.default('ep') }).default(() => endpointSchema.parse({ id: 'ep' })),
     /** The open model: arrivals are sent at their intended time unless this cap holds them. */
     openModel: z

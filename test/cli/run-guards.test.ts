@@ -59,6 +59,14 @@ describe('runs that would never end or fill memory', () => {
     expect(cli(['run', once, '--out', join(dir, 'once')]).status).toBe(0);
   });
 
+  test('durationMs and drainMs are at most 30 days each', () => {
+    const f = scenario('long-drain', { durationMs: 31 * 86_400_000, drainMs: 1e15 });
+    const r = cli(['run', f]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/long-drain\.json: durationMs: .*2592000000/);
+    expect(r.stderr).toMatch(/long-drain\.json: drainMs: .*2592000000/);
+  });
+
   test('1 000 000 requests/s for 30 days: exit 2 at once with the estimate; --max-requests raises the bound', () => {
     const f = scenario('huge', { durationMs: 30 * 86_400_000, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1_000_000 }, client: { behaviour: 'health' } }] });
     const r = cli(['run', f], [`--import=${PEAK_RSS}`]);
