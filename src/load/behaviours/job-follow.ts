@@ -9,7 +9,7 @@ import type { TargetRequest } from '../target.js';
 import { backoffMs } from '../backoff.js';
 import { backoffFields } from './common.js';
 import { acceptedId } from './submit.js';
-import { call, type BehaviourEnv, type Session } from './types.js';
+import { call, type BehaviourEnv, type JobCtx, type Session } from './types.js';
 
 const ms = z.number().int().nonnegative();
 type Opts = CallOptions;
@@ -28,12 +28,7 @@ export const jobFields = {
   giveUpMs: ms.positive().optional(),
 };
 
-export interface JobCtx {
-  id: string;
-  /** When the submission was answered (client clock). */
-  acceptedAtMs: number;
-  retriesLeft: number;
-}
+export type { JobCtx } from './types.js';
 
 /** A terminal status (compares, not a Set lookup: this runs on every status answer). */
 const isTerminal = (s: string): boolean => s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';

@@ -3,8 +3,7 @@ import type { ClientResponse } from '../client.js';
 import type { TargetRequest } from '../target.js';
 import { failureOutcome } from './common.js';
 import type { Template } from './template.js';
-import type { JobCtx } from './job-follow.js';
-import { call, type BehaviourEnv, type Session } from './types.js';
+import { call, type BehaviourEnv, type JobCtx, type Session } from './types.js';
 import type { CallOptions } from '../client.js';
 
 export type SubmitRequest = TargetRequest & { bodyBytes: number };

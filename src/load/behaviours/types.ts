@@ -29,6 +29,14 @@ export interface Session {
   end(outcome: string): void;
 }
 
+/** A job a session follows, once the API accepted it. */
+export interface JobCtx {
+  id: string;
+  /** When the submission was answered (client clock). */
+  acceptedAtMs: number;
+  retriesLeft: number;
+}
+
 /** What a behaviour gets from the run loop. */
 export interface BehaviourEnv {
   flow: string;
