@@ -34,6 +34,7 @@ test('a run with /purge-queue, /retry and held runsync: categories sum to accept
   for (const [k, v] of Object.entries(finalStatus)) expect(outcomes[k]).toBe(v);
   const sessions = rep.flows.poll.sessions + rep.flows.sync.sessions - (rep.flows.poll.outcomes.rejected ?? 0) - (rep.flows.sync.outcomes.rejected ?? 0);
   expect(accepted).toBe(sessions);
+  expect(r.stdout).toContain(`jobs: ${accepted} accepted; ${Object.entries(outcomes).map(([k, v]) => `${k} ${v}`).join(', ')};`);
   const md = readFileSync(join(out, 'report.md'), 'utf8');
   expect(md).toMatch(/\| every accepted job once, by outcome \| .*purged \d+/);
   expect(md).toMatch(/\| purged \(removed by \/purge-queue\) \| \d+ \|/);
