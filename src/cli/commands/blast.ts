@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { blast, BLAST_OPS, isBlastOp } from '../../load/blast.js';
 import { isLoopback } from '../../load/http-target.js';
-import { displayUrl } from '../../load/target-url.js';
+import { displayUrl, redactUrl } from '../../load/target-url.js';
 import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -53,7 +53,7 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
     url: a.target, apiKey, endpointId: a.endpoint, op: a.op, connections: a.connections, durationSec: a.duration,
     padBytes: a['body-bytes'], ...(input ? { input } : {}), causesReported: isLoopback(a.target),
   }).catch((e: Error) => {
-    throw new CliError(e.message, EXIT.RUNTIME_ERROR);
+    throw new CliError(redactUrl(e.message, a.target), EXIT.RUNTIME_ERROR);
   });
   const dir = a.out ?? join('reports', `blast-${a.op}`);
   mkdirSync(dir, { recursive: true });
