@@ -119,8 +119,9 @@ export class Endpoint {
     if (s.lowPriority) extras(j).lowPriority = true;
     if (s.webhook !== undefined) extras(j).webhook = s.webhook;
     if (s.directives !== undefined) extras(j).directives = s.directives;
-    this.retention.watchTtl(j);
+    // In the table first: the ttl sweep walks the table, and a job it cannot see gets no deadline.
     this.jobs.add(j);
+    this.retention.watchTtl(j);
     if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: s.id, kind: j.kind, lowPriority: isLowPriority(j) });
     this.queue.push(j);
     this.dispatch();
