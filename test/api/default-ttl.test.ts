@@ -145,3 +145,29 @@ describe('default policy.ttl after /retry (the ttl still counts from the first s
     expect(h.status(id).status).toBe(404);
   });
 });
+
+describe('other deadlines of a lone job', () => {
+  it('a 48 h execution timeout ends a lone 72 h run at exactly start + 48 h (ttl 1 week)', () => {
+    const h = harness();
+    const id = h.run({ sim: { durationMs: 3 * DAY } }, { policy: { executionTimeout: TWO_DAYS, ttl: 7 * DAY } }).body.id;
+    h.at(TWO_DAYS - 1);
+    expect(h.status(id).body.status).toBe('IN_PROGRESS');
+    h.at(TWO_DAYS);
+    expect(h.status(id).body).toMatchObject({ status: 'TIMED_OUT', executionTime: TWO_DAYS });
+    h.at(TWO_DAYS + 1_800_000 - 1);
+    expect(h.status(id).status).toBe(200);
+    h.at(TWO_DAYS + 1_800_000);
+    expect(h.status(id).status).toBe(404);
+  });
+
+  it('/status?ttl on a lone finished result removes it exactly then', () => {
+    const h = harness();
+    const id = h.run().body.id;
+    h.at(1000);
+    expect(h.status(id, { ttl: '5000' }).body.status).toBe('COMPLETED');
+    h.at(5999);
+    expect(h.status(id).status).toBe(200);
+    h.at(6000);
+    expect(h.status(id).status).toBe(404);
+  });
+});
