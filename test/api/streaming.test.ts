@@ -1,12 +1,13 @@
 /**
  * `/stream/{id}` (spec §4, FACTS): each call drains what was produced since the last call; with
- * nothing new it holds up to `?wait=` (default 10 s); one item carries at most 1 MiB; partial
+ * nothing new it holds up to `?wait=` (default 10 s); one item carries at most 1 MB (1 000 000 bytes of UTF-8); partial
  * outputs (`input.sim.chunks`) land evenly over the job's duration.
  */
 import { describe, expect, it } from 'vitest';
 import { harness } from '../helpers/harness.js';
 
-const MIB = 1024 * 1024;
+/** 1 MB, the most output one stream item carries (bytes of UTF-8). */
+const MB = 1_000_000;
 
 describe('/stream', () => {
   it('chunks land evenly over the duration; the last one with completion', () => {
@@ -125,21 +126,23 @@ describe('/stream', () => {
     expect(r.body).toEqual({ id, status: 'CANCELLED', delayTime: 0, stream: [] });
   });
 
-  it('a 2.5 MB output is split into 3 items of at most 1 MiB', () => {
+  it('a 2.5 MB output is split into 3 items of at most 1 MB', () => {
     const h = harness();
     const bytes = 2_500_000;
     const id = h.run({ sim: { outputBytes: bytes, durationMs: 10 } }).body.id;
     h.at(10);
     const items = h.req('GET', `/stream/${id}`).body.stream as { output: string }[];
-    expect(items.map((i) => i.output.length)).toEqual([MIB, MIB, bytes - 2 * MIB]);
+    expect(items.map((i) => i.output.length)).toEqual([MB, MB, 500_000]);
     expect(items.map((i) => i.output).join('')).toBe(h.status(id).body.output);
   });
 
-  it('an output of exactly 1 MiB stays one item', () => {
+  it('an output of exactly 1 MB stays one item; one byte more makes two', () => {
     const h = harness();
-    const id = h.run({ sim: { outputBytes: MIB, durationMs: 10 } }).body.id;
-    h.at(10);
+    const id = h.run({ sim: { outputBytes: MB, durationMs: 10 } }).body.id;
+    const over = h.run({ sim: { outputBytes: MB + 1, durationMs: 10 } }).body.id;
+    h.at(20); // one worker: the second job runs 10-20
     expect(h.req('GET', `/stream/${id}`).body.stream).toHaveLength(1);
+    expect((h.req('GET', `/stream/${over}`).body.stream as { output: string }[]).map((i) => i.output.length)).toEqual([MB, 1]);
   });
 
   it('spreads outputBytes over the chunks', () => {
@@ -151,12 +154,12 @@ describe('/stream', () => {
     expect(h.status(id).body.output).toHaveLength(1000);
   });
 
-  it('a chunk over 1 MiB is itself split', () => {
+  it('a chunk over 1 MB is itself split', () => {
     const h = harness();
-    const id = h.run({ sim: { outputBytes: 3 * MIB, chunks: 2, durationMs: 100 } }).body.id;
+    const id = h.run({ sim: { outputBytes: 3 * MB, chunks: 2, durationMs: 100 } }).body.id;
     h.at(100);
     const items = h.req('GET', `/stream/${id}`).body.stream as { output: string }[];
-    expect(items.map((i) => i.output.length)).toEqual([MIB, MIB / 2, MIB, MIB / 2]);
+    expect(items.map((i) => i.output.length)).toEqual([MB, MB / 2, MB, MB / 2]);
   });
 
   it('a crash restarts the stream of the re-run', () => {

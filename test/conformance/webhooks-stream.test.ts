@@ -101,14 +101,14 @@ describe('/stream', () => {
     expect((await held).body).toEqual({ id, status: 'IN_PROGRESS', delayTime: 0, stream: [] });
   });
 
-  it('splits a 2.5 MiB output into items of at most 1 MiB', async () => {
+  it('splits a 2.5 MiB output into items of at most 1 MB (1 000 000 bytes)', async () => {
     t = await serve();
     const bytes = 2.5 * 1024 * 1024;
     const id = (await t.run({ sim: { outputBytes: bytes, durationMs: 100 } })).body.id;
     await t.advance(100);
     const r = await t.call('GET', `/stream/${id}`);
     expect(r.body.status).toBe('COMPLETED');
-    expect(r.body.stream.map((i: { output: string }) => i.output.length)).toEqual([1024 * 1024, 1024 * 1024, 512 * 1024]);
+    expect(r.body.stream.map((i: { output: string }) => i.output.length)).toEqual([1_000_000, 1_000_000, 621_440]);
   });
 });
 
