@@ -65,6 +65,15 @@ export class Limits {
     return undefined;
   }
 
+  /**
+   * Gives back the rate token `admit` took for a request that a later check refused with a 429
+   * (queue throttling), in the same instant: only requests answered otherwise use up the budget.
+   */
+  refundRate(op: Operation): void {
+    const s = this.state(op);
+    if (this.cfg.enabled && s.rate !== null) s.limiter.untake();
+  }
+
   /** Frees the concurrency slot of an answered or abandoned request. */
   release(op: Operation): void {
     const s = this.state(op);

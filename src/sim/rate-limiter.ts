@@ -4,7 +4,8 @@
  *   so no window-long interval ever holds more than the limit. O(1) per request: timestamps of
  *   accepted requests in a FIFO, pruned from the front.
  * - fixed: counters reset at multiples of the window.
- * Only accepted requests count: a 429 does not use up the budget.
+ * Only accepted requests count: a 429 does not use up the budget (`untake` gives back the token
+ * of a request refused by a later check: queue throttling).
  */
 import { Deque } from './deque.js';
 
@@ -13,6 +14,8 @@ export interface RateLimiter {
   tryAcquire(nowMs: number, limit: number): boolean;
   /** Requests counted in the window ending at `nowMs` (for headroom reports). */
   count(nowMs: number): number;
+  /** Forgets the request accepted last, at the current instant (nothing else was accepted since). */
+  untake(): void;
 }
 
 export class SlidingWindow implements RateLimiter {
@@ -23,6 +26,10 @@ export class SlidingWindow implements RateLimiter {
     if (this.count(nowMs) >= limit) return false;
     this.accepted.push(nowMs);
     return true;
+  }
+
+  untake(): void {
+    this.accepted.pop();
   }
 
   count(nowMs: number): number {
@@ -41,6 +48,10 @@ export class FixedWindow implements RateLimiter {
     if (this.count(nowMs) >= limit) return false;
     this.n++;
     return true;
+  }
+
+  untake(): void {
+    if (this.n > 0) this.n--;
   }
 
   count(nowMs: number): number {

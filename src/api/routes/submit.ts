@@ -16,7 +16,9 @@ export function createJob(ctx: RouteContext, s: Submission): Job | undefined {
   const kind = s.kind;
   const { ep, sim } = ctx;
   if (ep.limits.queueFull(ep.queue.length, ep.cfg.workersMax)) {
-    ep.limited(kind === 'runsync' ? 'runsync' : kind, 'queue');
+    // A 429 uses up no rate budget: the token the rate check took is given back.
+    ep.limits.refundRate(kind);
+    ep.limited(kind, 'queue');
     ctx.respond(limited('queue', kind));
     return undefined;
   }
