@@ -4,8 +4,11 @@
  * - Always: with no live worker, a queued normal job starts one at once; workersMin is kept.
  * - QUEUE_DELAY (value in seconds): one more worker for each queued normal job that has waited
  *   at least `value` s and is not already covered by a worker that is starting.
- * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + in progress) / value);
- *   an idle worker above the target stops at once (the idle timeout does not apply).
+ * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + in progress) / value),
+ *   applied at the end of each millisecond (scheduler.ts `atEndOfMs`), once every arrival and
+ *   completion of that ms is in: workers start up to it, idle workers above it stop (the idle
+ *   timeout does not apply; endpoint.ts `trim`). A worker that goes idle in the same ms as a job
+ *   arrives takes that job, in whichever order the two come, and nothing starts or stops for it.
  * lowPriority jobs never trigger scale-up.
  */
 import type { EndpointConfig } from './config.js';
@@ -97,6 +100,13 @@ export class ScaleLoop {
     // With no normal job waiting and workersMin met, `decide` adds nothing (idleWhenQueueEmpty):
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
     if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;
+    // REQUEST_COUNT with a live worker: decide at the end of the ms (a worker may go idle later in
+    // it and take the job). With none, the first one starts at once.
+    if (this.requestCount && !this.atEnd && this.pool.live > 0) {
+      if (this.endTimer) this.sched.againAtEndOfMs(this.endTimer);
+      else this.endTimer = this.sched.atEndOfMs(this.runAtEnd);
+      return;
+    }
     this.busy = true;
     const d = decide(this.cfg, this.requestCount, this.sched.nowMs, this.queue, this.pool, this.decision);
     while (d.add > 0) {
@@ -109,6 +119,15 @@ export class ScaleLoop {
       this.timer = this.sched.at(d.recheckAtMs, () => this.run());
     }
   }
+
+  /** The end-of-ms decision of REQUEST_COUNT (see `run`); one timer, reused. */
+  private endTimer: Timer | undefined = undefined;
+  private atEnd = false;
+  private readonly runAtEnd = (): void => {
+    this.atEnd = true;
+    this.run();
+    this.atEnd = false;
+  };
 
   /** REQUEST_COUNT (no idle timeout): is idle worker `w` above the target, so it should stop? */
   surplus(w: Worker): boolean {

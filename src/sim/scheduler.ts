@@ -12,6 +12,12 @@
  * The next event is the earlier of the wheel's first slot head and the heap top. Every timer in a
  * slot has the same `atMs` (a slot is reused only after the clock passed its previous time), and
  * cancelling unlinks the timer at once: a job's ttl timer cancelled on completion must not linger.
+ *
+ * A third, small FIFO holds end-of-millisecond timers (`atEndOfMs`): they run after every other
+ * event of the current ms, those scheduled meanwhile included, and before the clock moves on.
+ * `runUntil(t)` leaves those of ms `t` pending (more may happen at `t`: a request arriving after
+ * the advance), and `peekMs` reports them at `t + 0.5`. Scale-down uses them: a worker that goes
+ * idle is stopped only once nothing else of that ms can give it a job.
  */
 export interface Timer {
   atMs: number;
@@ -28,6 +34,9 @@ export interface Timer {
   next: Timer | undefined;
 }
 
+/** `Timer.idx` of a pending end-of-millisecond timer. */
+const END_OF_MS = -2;
+
 /** Span of the wheel in ms (a power of two). */
 const WHEEL_MS = 1 << 14;
 const MASK = WHEEL_MS - 1;
@@ -40,6 +49,9 @@ export class Scheduler {
   /** Bit `s` set: slot `s` holds timers. */
   private readonly used = new Int32Array(WORDS);
   private inWheel = 0;
+  /** Pending end-of-ms timers (all at `now`), oldest first from `endHead`. */
+  private endOfMs: Timer[] = [];
+  private endHead = 0;
   private seq = 0;
   private now = 0;
   /** Events run since construction (for benchmarks and progress lines). */
@@ -50,12 +62,13 @@ export class Scheduler {
   }
 
   get pending(): number {
-    return this.heap.length + this.inWheel;
+    return this.heap.length + this.inWheel + this.endOfMs.length - this.endHead;
   }
 
-  /** Next event time, or undefined when idle. */
+  /** Next event time, or undefined when idle; an end-of-ms timer of ms `t` reports `t + 0.5`. */
   peekMs(): number | undefined {
-    return this.peek()?.atMs;
+    const t = this.peek();
+    return t === undefined ? undefined : t.idx === END_OF_MS ? t.atMs + 0.5 : t.atMs;
   }
 
   /** Runs `fn(arg)` at `atMs` (floored to whole ms; clamped to now: the past cannot be scheduled). */
@@ -70,7 +83,7 @@ export class Scheduler {
    * argument: recurring timers (expiry lanes, reapers) then allocate nothing.
    */
   again(t: Timer, atMs: number): Timer {
-    if (t.idx >= 0) this.cancel(t);
+    if (t.idx !== -1) this.cancel(t);
     this.insert(t, atMs);
     return t;
   }
@@ -79,8 +92,33 @@ export class Scheduler {
     return this.at(this.now + delayMs, fn, arg);
   }
 
+  /**
+   * Runs `fn(arg)` at the end of the current ms: after every event of this ms (those scheduled
+   * later included), before the clock moves on. Same-ms end timers run in the order they were set.
+   */
+  atEndOfMs<T>(fn: (arg: T) => void, arg?: T): Timer {
+    const t: Timer = { atMs: 0, seq: 0, idx: -1, fn, arg, wheel: false, prev: undefined, next: undefined };
+    return this.againAtEndOfMs(t);
+  }
+
+  /** `atEndOfMs` for a timer that has run or was cancelled; one already pending stays as it is. */
+  againAtEndOfMs(t: Timer): Timer {
+    if (t.idx === END_OF_MS) return t;
+    if (t.idx >= 0) this.cancel(t);
+    t.atMs = this.now;
+    t.seq = this.seq++;
+    t.idx = END_OF_MS;
+    t.wheel = false;
+    this.endOfMs.push(t);
+    return t;
+  }
+
   cancel(t: Timer | undefined): void {
-    if (!t || t.idx < 0) return;
+    if (!t) return;
+    if (t.idx < 0) {
+      if (t.idx === END_OF_MS) this.cancelEndOfMs(t);
+      return;
+    }
     if (t.wheel) {
       this.unlink(t);
       return;
@@ -96,9 +134,12 @@ export class Scheduler {
     }
   }
 
-  /** Runs every event with `atMs <= untilMs`, then sets the clock to `untilMs`. */
+  /**
+   * Runs every event with `atMs <= untilMs` (end-of-ms timers: of the ms before `untilMs`), then
+   * sets the clock to `untilMs`.
+   */
   runUntil(untilMs: number): void {
-    for (let t = this.peek(); t !== undefined && t.atMs <= untilMs; t = this.peek()) this.run(t);
+    for (let t = this.peek(); t !== undefined && due(t, untilMs); t = this.peek()) this.run(t);
     if (untilMs > this.now) this.now = untilMs;
   }
 
@@ -111,7 +152,7 @@ export class Scheduler {
   /** Runs the next event if it is due at or before `limitMs`; false when none is (one search, not peek + step). */
   stepUntil(limitMs: number): boolean {
     const t = this.peek();
-    if (t === undefined || t.atMs > limitMs) return false;
+    if (t === undefined || !due(t, limitMs)) return false;
     this.run(t);
     return true;
   }
@@ -125,7 +166,8 @@ export class Scheduler {
   }
 
   private run(t: Timer): void {
-    this.cancel(t);
+    if (t.idx === END_OF_MS) this.shiftEndOfMs(t);
+    else this.cancel(t);
     this.now = t.atMs;
     this.eventsRun++;
     t.fn(t.arg);
@@ -173,9 +215,29 @@ export class Scheduler {
   private peek(): Timer | undefined {
     const h = this.heap[0];
     const w = this.inWheel > 0 ? this.firstInWheel() : undefined;
-    if (!w) return h;
-    if (!h) return w;
-    return h.atMs < w.atMs || (h.atMs === w.atMs && h.seq < w.seq) ? h : w;
+    const t = !w ? h : !h ? w : h.atMs < w.atMs || (h.atMs === w.atMs && h.seq < w.seq) ? h : w;
+    // End-of-ms timers (all at `now`) come after every other timer of `now`.
+    if (this.endHead < this.endOfMs.length && (t === undefined || t.atMs > this.now)) return this.endOfMs[this.endHead];
+    return t;
+  }
+
+  /** Takes the head end-of-ms timer `t` (about to run) off the FIFO. */
+  private shiftEndOfMs(t: Timer): void {
+    t.idx = -1;
+    if (++this.endHead === this.endOfMs.length) {
+      this.endOfMs.length = 0;
+      this.endHead = 0;
+    }
+  }
+
+  private cancelEndOfMs(t: Timer): void {
+    const i = this.endOfMs.indexOf(t, this.endHead);
+    if (i >= 0) this.endOfMs.splice(i, 1);
+    t.idx = -1;
+    if (this.endHead === this.endOfMs.length) {
+      this.endOfMs.length = 0;
+      this.endHead = 0;
+    }
   }
 
   /** Head of the first non-empty slot at or after the clock (the wheel is not empty). */
@@ -230,4 +292,9 @@ export class Scheduler {
     h[i] = t;
     t.idx = i;
   }
+}
+
+/** Is `t` due by `limitMs`? An end-of-ms timer of ms `limitMs` is not: that ms may not be over. */
+function due(t: Timer, limitMs: number): boolean {
+  return t.atMs < limitMs || (t.atMs === limitMs && t.idx !== END_OF_MS);
 }

@@ -99,6 +99,11 @@ export class WorkerPool {
     return w;
   }
 
+  /** The most recently idle worker, left idle, or undefined. */
+  newestIdle(): Worker | undefined {
+    return this.idle.peekBack();
+  }
+
   /** A running worker finished its job and nothing waits: back to idle. */
   release(w: Worker): void {
     w.job = undefined;
@@ -171,7 +176,17 @@ export class WorkerPool {
     this.reaper = this.sched.at(oldest.idleSinceMs + this.cfg.idleTimeoutMs, this.reap);
   }
 
+  /**
+   * The oldest idle worker's timeout came: the stops come at the end of this ms (scheduler.ts
+   * `atEndOfMs`), so a job arriving in the same ms still finds it idle. `reaper` stays set meanwhile.
+   */
   private readonly reap = (): void => {
+    this.reaper = this.sched.againAtEndOfMs(this.reapEnd ??= this.sched.atEndOfMs(this.reapDue));
+  };
+
+  private reapEnd: Timer | undefined = undefined;
+
+  private readonly reapDue = (): void => {
     this.reaper = undefined;
     const edge = this.sched.nowMs - this.cfg.idleTimeoutMs;
     for (let w = this.idle.peek(); w && w.idleSinceMs <= edge; w = this.idle.peek()) {

@@ -109,21 +109,27 @@ describe('QUEUE_DELAY scaler', () => {
 });
 
 describe('REQUEST_COUNT scaler', () => {
-  it('targets ceil((queued + in progress) / value) workers', () => {
+  it('targets ceil((queued + in progress) / value) workers, applied at the end of the ms', () => {
     const h = harness({ workersMax: 10, scaler: { type: 'REQUEST_COUNT', value: 2 } });
     for (let i = 0; i < 5; i++) h.run(job(60_000));
+    // The first worker starts at once; the rest of the target when ms 0 is over.
+    expect(h.req('GET', '/health').body).toMatchObject({ jobs: { inProgress: 1, inQueue: 4 }, workers: { running: 1 } });
+    h.at(1);
     expect(h.req('GET', '/health').body).toMatchObject({ jobs: { inProgress: 3, inQueue: 2 }, workers: { running: 3 } });
     h.run(job(60_000));
     h.run(job(60_000));
+    h.at(2);
     expect(h.req('GET', '/health').body).toMatchObject({ jobs: { inProgress: 4, inQueue: 3 }, workers: { running: 4 } });
   });
 
-  it('stops an idle worker above the target at once (no idle timeout)', () => {
+  it('stops an idle worker above the target at the end of the ms it went idle (no idle timeout)', () => {
     const h = harness({ workersMax: 10, idleTimeoutMs: 60_000, scaler: { type: 'REQUEST_COUNT', value: 1 } });
     const ev = h.events();
     h.run(job(1000));
     h.run(job(3000));
     h.at(1000);
+    expect(h.req('GET', '/health').body.workers).toMatchObject({ running: 1, idle: 1 });
+    h.at(1001);
     expect(workerEvents(ev).filter((e) => e[3] === 'stopped')).toEqual([[1000, 'ep-w1', 'idle', 'stopped']]);
     expect(h.req('GET', '/health').body.workers).toMatchObject({ running: 1, idle: 0 });
   });
@@ -146,13 +152,13 @@ describe('workersMin and idle timeout', () => {
     expect(h.req('GET', '/health').body.workers.idle).toBe(2);
   });
 
-  it('stops a worker idle for idleTimeoutMs', () => {
+  it('stops a worker idle for idleTimeoutMs (at the end of that ms)', () => {
     const h = harness({ idleTimeoutMs: 5000 });
     const ev = h.events();
     h.run(job(1000));
-    h.at(5999);
-    expect(h.req('GET', '/health').body.workers.idle).toBe(1);
     h.at(6000);
+    expect(h.req('GET', '/health').body.workers.idle).toBe(1);
+    h.at(6001);
     expect(h.req('GET', '/health').body.workers.idle).toBe(0);
     expect(workerEvents(ev).at(-1)).toEqual([6000, 'ep-w1', 'idle', 'stopped']);
   });
@@ -162,9 +168,9 @@ describe('workersMin and idle timeout', () => {
     h.run(job(1000));
     h.at(4000);
     h.run(job(1000)); // runs 4000-5000 on the same worker
-    h.at(9999);
-    expect(h.req('GET', '/health').body.workers.idle).toBe(1);
     h.at(10_000);
+    expect(h.req('GET', '/health').body.workers.idle).toBe(1);
+    h.at(10_001);
     expect(h.req('GET', '/health').body.workers.idle).toBe(0);
   });
 
