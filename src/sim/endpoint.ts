@@ -16,7 +16,7 @@ import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
 import type { RandomSource } from './random.js';
 import { ScaleLoop } from './scaler.js';
-import type { Scheduler, Timer } from './scheduler.js';
+import type { Scheduler } from './scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler, type WebhookSender } from './webhooks.js';
 import type { Worker } from './worker.js';
@@ -73,8 +73,8 @@ export class Endpoint {
       onReady: (w) => {
         this.dispatch();
         // REQUEST_COUNT has no idle timeout: a worker that boots into no work above the target stops
-        // (at the end of the ms, see `trimLater`).
-        if (this.scaler.surplus(w)) this.trimLater();
+        // (at the end of the ms: a job arriving in it still takes the worker).
+        if (this.scaler.surplus(w)) this.scaler.atEndOfMs();
       },
       onRunEnd: this.onRunEnd,
       onState: (w, from, to) => {
@@ -358,25 +358,10 @@ export class Endpoint {
       return;
     }
     this.pool.release(w);
-    if (this.scaler.surplus(w)) this.trimLater();
+    // REQUEST_COUNT stops it at the end of the ms (scaler.ts `atEndOfMs`), unless a job arriving
+    // in the same ms takes it first.
+    if (this.scaler.surplus(w)) this.scaler.atEndOfMs();
   }
-
-  /**
-   * REQUEST_COUNT scale-down, at the end of the ms (scheduler.ts `atEndOfMs`): a job that arrives
-   * in the same ms as a worker goes idle takes that worker rather than a new one being started
-   * while it stops. One timer per endpoint, reused.
-   */
-  private trimLater(): void {
-    if (this.trimTimer) this.sched.againAtEndOfMs(this.trimTimer);
-    else this.trimTimer = this.sched.atEndOfMs(this.trim);
-  }
-
-  private trimTimer: Timer | undefined = undefined;
-
-  /** Stops idle workers above the REQUEST_COUNT target, the most recently idle first. */
-  private readonly trim = (): void => {
-    for (let w = this.pool.newestIdle(); w !== undefined && this.scaler.surplus(w); w = this.pool.newestIdle()) this.pool.stop(w);
-  };
 
   /** Hard delete: ttl (even while running) or the end of retention. */
   private expire(j: Job, reason: ExpiryReason): void {

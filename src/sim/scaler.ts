@@ -7,7 +7,7 @@
  * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + in progress) / value),
  *   applied at the end of each millisecond (scheduler.ts `atEndOfMs`), once every arrival and
  *   completion of that ms is in: workers start up to it, idle workers above it stop (the idle
- *   timeout does not apply; endpoint.ts `trim`). A worker that goes idle in the same ms as a job
+ *   timeout does not apply). A worker that goes idle in the same ms as a job
  *   arrives takes that job, in whichever order the two come, and nothing starts or stops for it.
  * lowPriority jobs never trigger scale-up.
  */
@@ -102,11 +102,7 @@ export class ScaleLoop {
     if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;
     // REQUEST_COUNT with a live worker: decide at the end of the ms (a worker may go idle later in
     // it and take the job). With none, the first one starts at once.
-    if (this.requestCount && !this.atEnd && this.pool.live > 0) {
-      if (this.endTimer) this.sched.againAtEndOfMs(this.endTimer);
-      else this.endTimer = this.sched.atEndOfMs(this.runAtEnd);
-      return;
-    }
+    if (this.requestCount && !this.atEnd && this.pool.live > 0) return this.atEndOfMs();
     this.busy = true;
     const d = decide(this.cfg, this.requestCount, this.sched.nowMs, this.queue, this.pool, this.decision);
     while (d.add > 0) {
@@ -120,10 +116,21 @@ export class ScaleLoop {
     }
   }
 
-  /** The end-of-ms decision of REQUEST_COUNT (see `run`); one timer, reused. */
+  /**
+   * REQUEST_COUNT's decisions at the end of the ms: idle workers above the target stop, workers
+   * start up to it (see `run`). The endpoint asks for it when a worker goes idle above the target
+   * (`surplus`). One timer, reused; asked for again in the same ms, it stays one event.
+   */
+  atEndOfMs(): void {
+    if (this.endTimer) this.sched.againAtEndOfMs(this.endTimer);
+    else this.endTimer = this.sched.atEndOfMs(this.runAtEnd);
+  }
+
   private endTimer: Timer | undefined = undefined;
   private atEnd = false;
   private readonly runAtEnd = (): void => {
+    // Stops the most recently idle first (the others may be kept by workersMin anyway).
+    for (let w = this.pool.newestIdle(); w !== undefined && this.surplus(w); w = this.pool.newestIdle()) this.pool.stop(w);
     this.atEnd = true;
     this.run();
     this.atEnd = false;

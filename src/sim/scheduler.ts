@@ -49,9 +49,13 @@ export class Scheduler {
   /** Bit `s` set: slot `s` holds timers. */
   private readonly used = new Int32Array(WORDS);
   private inWheel = 0;
-  /** Pending end-of-ms timers (all at `now`), oldest first from `endHead`. */
-  private endOfMs: Timer[] = [];
+  /**
+   * Pending end-of-ms timers (all at `now`): `endOfMs[endHead..endN)`, oldest first. The array is
+   * reused, never truncated (a truncation reallocated its storage on every drain).
+   */
+  private readonly endOfMs: (Timer | undefined)[] = [];
   private endHead = 0;
+  private endN = 0;
   private seq = 0;
   private now = 0;
   /** Events run since construction (for benchmarks and progress lines). */
@@ -62,7 +66,7 @@ export class Scheduler {
   }
 
   get pending(): number {
-    return this.heap.length + this.inWheel + this.endOfMs.length - this.endHead;
+    return this.heap.length + this.inWheel + this.endN - this.endHead;
   }
 
   /** Next event time, or undefined when idle; an end-of-ms timer of ms `t` reports `t + 0.5`. */
@@ -109,7 +113,7 @@ export class Scheduler {
     t.seq = this.seq++;
     t.idx = END_OF_MS;
     t.wheel = false;
-    this.endOfMs.push(t);
+    this.endOfMs[this.endN++] = t;
     return t;
   }
 
@@ -213,31 +217,44 @@ export class Scheduler {
 
   /** The next timer to run (not removed), or undefined. */
   private peek(): Timer | undefined {
+    if (this.endHead < this.endN) return this.peekAtNow();
     const h = this.heap[0];
     const w = this.inWheel > 0 ? this.firstInWheel() : undefined;
-    const t = !w ? h : !h ? w : h.atMs < w.atMs || (h.atMs === w.atMs && h.seq < w.seq) ? h : w;
-    // End-of-ms timers (all at `now`) come after every other timer of `now`.
-    if (this.endHead < this.endOfMs.length && (t === undefined || t.atMs > this.now)) return this.endOfMs[this.endHead];
-    return t;
+    if (!w) return h;
+    if (!h) return w;
+    return h.atMs < w.atMs || (h.atMs === w.atMs && h.seq < w.seq) ? h : w;
+  }
+
+  /**
+   * `peek` with end-of-ms timers pending (all at `now`): they come after every other timer of
+   * `now`, so only those matter, found in O(1): the wheel slot of `now` holds nothing but timers
+   * at `now` (every wheel timer is less than WHEEL_MS ahead), and the heap top.
+   */
+  private peekAtNow(): Timer | undefined {
+    const now = this.now;
+    const w = this.heads[now & MASK];
+    const top = this.heap[0];
+    const h = top !== undefined && top.atMs === now ? top : undefined;
+    if (w && h) return h.seq < w.seq ? h : w;
+    return w ?? h ?? this.endOfMs[this.endHead];
   }
 
   /** Takes the head end-of-ms timer `t` (about to run) off the FIFO. */
   private shiftEndOfMs(t: Timer): void {
     t.idx = -1;
-    if (++this.endHead === this.endOfMs.length) {
-      this.endOfMs.length = 0;
-      this.endHead = 0;
-    }
+    this.endOfMs[this.endHead] = undefined;
+    if (++this.endHead === this.endN) this.endHead = this.endN = 0;
   }
 
+  /** Rare (nothing in the core cancels one): closes the gap. */
   private cancelEndOfMs(t: Timer): void {
-    const i = this.endOfMs.indexOf(t, this.endHead);
-    if (i >= 0) this.endOfMs.splice(i, 1);
     t.idx = -1;
-    if (this.endHead === this.endOfMs.length) {
-      this.endOfMs.length = 0;
-      this.endHead = 0;
-    }
+    const q = this.endOfMs;
+    let i = q.indexOf(t, this.endHead);
+    if (i < 0 || i >= this.endN) return;
+    for (; i < this.endN - 1; i++) q[i] = q[i + 1];
+    q[--this.endN] = undefined;
+    if (this.endHead === this.endN) this.endHead = this.endN = 0;
   }
 
   /** Head of the first non-empty slot at or after the clock (the wheel is not empty). */

@@ -49,4 +49,21 @@ describe('atEndOfMs', () => {
     s.runUntilIdle();
     expect(n).toBe(2);
   });
+
+  it('cancelling one of several pending keeps the others in order; the FIFO is reused after draining', () => {
+    const s = new Scheduler();
+    const log: string[] = [];
+    const a = s.atEndOfMs(() => log.push('a'));
+    s.atEndOfMs(() => log.push('b'));
+    s.atEndOfMs(() => log.push('c'));
+    s.cancel(a);
+    expect(s.pending).toBe(2);
+    s.runUntil(1);
+    expect(log).toEqual(['b', 'c']);
+    s.againAtEndOfMs(a);
+    s.at(1, () => log.push('x'));
+    s.runUntil(2);
+    expect(log).toEqual(['b', 'c', 'x', 'a']);
+    expect(s.pending).toBe(0);
+  });
 });
