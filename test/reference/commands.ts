@@ -1,0 +1,186 @@
+/**
+ * The differential test's vocabulary: an endpoint config and a sequence of commands (requests and
+ * clock advances), as plain JSON so a failing case can be kept as a literal (regressions.ts), and
+ * the fast-check arbitraries that generate them. Values cluster on round numbers on purpose, so
+ * deadlines, run ends and held requests often fall on the same instant.
+ */
+import fc from 'fast-check';
+import type { EndpointConfigInput } from '../../src/sim/config.js';
+import type { RefConfig, RefRequest } from './model.js';
+import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
+
+export interface CaseConfig {
+  seed: number;
+  /** workersMin = workersMax = this; no cold start. */
+  workers: number;
+  executionTimeoutMs?: number;
+  retention?: { runMs: number; runsyncMs: number };
+  limits?: Partial<RefLimitsConfig>;
+  /** A domain-event listener is attached (the core then keeps results in exact, not late, lanes). */
+  listen?: boolean;
+}
+
+export interface SimSpec {
+  durationMs?: number;
+  fail?: boolean | string;
+  crash?: boolean;
+}
+
+export type Cmd =
+  | { t: 'run'; sync: boolean; sim?: SimSpec; policy?: { ttl?: number; executionTimeout?: number; lowPriority?: boolean }; wait?: number; n?: number }
+  | { t: 'status'; pick: number; ttl?: number }
+  | { t: 'status-sync'; pick: number; wait?: number }
+  | { t: 'cancel' | 'retry'; pick: number }
+  | { t: 'purge' }
+  | { t: 'health' }
+  | { t: 'advance'; ms: number };
+
+export interface RefCase {
+  config: CaseConfig;
+  cmds: Cmd[];
+}
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+export function modelConfig(c: CaseConfig): RefConfig {
+  const l = c.limits ?? {};
+  return {
+    workers: c.workers,
+    executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
+    retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
+    limits: {
+      window: l.window ?? 'sliding', windowMs: l.windowMs ?? 10_000, perWorkerRate: l.perWorkerRate,
+      queueMin: l.queueMin ?? 50, queuePerWorker: l.queuePerWorker ?? 500, operations: l.operations ?? {},
+    },
+  };
+}
+
+/** The core's endpoint config for the same case (harness fills in id, seed and keys). */
+export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
+  return {
+    workersMin: c.workers, workersMax: c.workers, coldStartMs: 0,
+    ...(c.executionTimeoutMs !== undefined ? { executionTimeoutMs: c.executionTimeoutMs } : {}),
+    ...(c.retention ? { retention: c.retention } : {}),
+    ...(c.limits ? { limits: c.limits } : {}),
+  };
+}
+
+/** The model requests of one command (`jobs`: how many jobs were accepted so far), none for an advance. */
+export function requestsOf(cmd: Cmd, jobs: number): RefRequest[] {
+  const pickJob = (pick: number) => (pick % (jobs + 1) === jobs ? -1 : pick % (jobs + 1));
+  switch (cmd.t) {
+    case 'run': {
+      const body = { input: cmd.sim ? { sim: cmd.sim } : { echo: 1 }, ...(cmd.policy ? { policy: cmd.policy } : {}) };
+      if (cmd.sync) return [{ op: 'runsync', body, ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
+      return Array.from({ length: cmd.n ?? 1 }, () => ({ op: 'run' as const, body }));
+    }
+    case 'status':
+      return [{ op: 'status', job: pickJob(cmd.pick), ...(cmd.ttl !== undefined ? { ttl: cmd.ttl } : {}) }];
+    case 'status-sync':
+      return [{ op: 'status-sync', job: pickJob(cmd.pick), ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
+    case 'cancel':
+    case 'retry':
+      return [{ op: cmd.t, job: pickJob(cmd.pick) }];
+    case 'purge':
+      return [{ op: 'purge-queue' }];
+    case 'health':
+      return [{ op: 'health' }];
+    case 'advance':
+      return [];
+  }
+}
+
+// ---------------------------------------------------------------- arbitraries
+
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+const opLimit = fc.record(
+  { rate: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(null)), concurrency: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant(null)) },
+  { requiredKeys: [] },
+);
+
+const limitsArb: fc.Arbitrary<Partial<RefLimitsConfig>> = fc.record(
+  {
+    window: fc.constantFrom('sliding' as const, 'fixed' as const),
+    windowMs: fc.constantFrom(1_000, 5_000, 10_000),
+    perWorkerRate: fc.integer({ min: 1, max: 3 }),
+    queueMin: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constant(50)),
+    queuePerWorker: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(500)),
+    operations: fc.dictionary(fc.constantFrom<RefOp>(...REF_OPS), opLimit, { maxKeys: 4 }),
+  },
+  { requiredKeys: [] },
+);
+
+export const configArb: fc.Arbitrary<CaseConfig> = fc.record(
+  {
+    seed: fc.integer({ min: 1, max: 1_000 }),
+    workers: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 20 }) }),
+    executionTimeoutMs: fc.constantFrom(5_000, 10_000, 30_000),
+    retention: fc.record({ runMs: fc.constantFrom(0, 1_000, 5_000, 30_000, 30 * MINUTE), runsyncMs: fc.constantFrom(0, 1_000, 10_000, MINUTE) }),
+    limits: limitsArb,
+    listen: fc.boolean(),
+  },
+  { requiredKeys: ['seed', 'workers'] },
+);
+
+const durationArb = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(0, 500, 1_000, 2_000, 5_000, 10_000, 30_000) },
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 20_000 }) },
+  { weight: 1, arbitrary: fc.constantFrom(10 * MINUTE, DAY, 3 * DAY, 7 * DAY) },
+);
+
+const simArb: fc.Arbitrary<SimSpec> = fc.record(
+  { durationMs: durationArb, fail: fc.constantFrom<boolean | string>(true, false, 'boom'), crash: fc.boolean() },
+  { requiredKeys: [] },
+);
+
+const policyArb = fc.record(
+  {
+    ttl: fc.oneof(fc.constantFrom(10_000, 20_000, 60_000, DAY, 7 * DAY), fc.integer({ min: 10_000, max: 120_000 })),
+    executionTimeout: fc.constantFrom(5_001, 6_000, 10_000, 30_000, 7 * DAY),
+    lowPriority: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+
+const runArb = fc.record(
+  {
+    t: fc.constant('run' as const),
+    sync: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    sim: simArb,
+    policy: policyArb,
+    wait: fc.constantFrom(1_000, 5_000, 20_000, 300_000),
+  },
+  { requiredKeys: ['t', 'sync'] },
+);
+
+const burstArb = fc.record({
+  t: fc.constant('run' as const),
+  sync: fc.constant(false),
+  sim: simArb,
+  n: fc.integer({ min: 2, max: 60 }),
+});
+
+const advanceArb = fc.record({
+  t: fc.constant('advance' as const),
+  ms: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(0, 500, 1_000, 2_000, 5_000, 10_000) },
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 20_000 }) },
+    { weight: 2, arbitrary: fc.integer({ min: 0, max: 10 * MINUTE }) },
+    { weight: 1, arbitrary: fc.constantFrom(30 * MINUTE, DAY, 2 * DAY, 8 * DAY) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 8 * DAY }) },
+  ),
+});
+
+export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  { weight: 8, arbitrary: runArb },
+  { weight: 1, arbitrary: burstArb },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('status' as const), pick: fc.nat(40), ttl: opt(fc.constantFrom(0, 1_000, 5_000, 60_000, DAY)) }, { requiredKeys: ['t', 'pick'] }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: fc.nat(40), wait: opt(fc.constantFrom(1_000, 5_000, 60_000)) }, { requiredKeys: ['t', 'pick'] }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: fc.nat(40) }) },
+  { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
+  { weight: 7, arbitrary: advanceArb },
+);
+
+export const caseArb: fc.Arbitrary<RefCase> = fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) });

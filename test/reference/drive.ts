@@ -1,0 +1,117 @@
+/**
+ * Runs one case on the real core (through the in-process API) and on the reference model, step by
+ * step, and reports the first step where they answer differently: a request's status code and
+ * body (error bodies by `code` and `cause`), an answer to a held request (when and what), the
+ * `/health` body, and every job's status body (or its absence).
+ *
+ * Core job ids are mapped to model ids (`#index`) by submission order. The core is read without
+ * requests for the per-step checks (`ep.jobs.get`, `ep.status`, `ep.health`), so that checking
+ * uses up no rate budget.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { ApiRequest, ApiResponse } from '../../src/api/types.js';
+import { harness, KEY } from '../helpers/harness.js';
+import { coreConfig, modelConfig, requestsOf, type RefCase } from './commands.js';
+import { RefModel, type RefRequest } from './model.js';
+
+/** Known core bugs being fixed elsewhere (see known-bugs in differential.test.ts). */
+export type KnownBug = 'A' | 'C';
+
+export type CaseResult =
+  | { ok: true; steps: number; knownBug?: KnownBug }
+  | { ok: false; step: number; what: string; core: unknown; model: unknown };
+
+interface Late {
+  req: number;
+  atMs: number;
+  status: number;
+  body: unknown;
+}
+
+const UNKNOWN_ID = 'no-such-job';
+
+/**
+ * `tolerateKnownBugs`: a difference at or after a step where the model saw a known bug's trigger
+ * (A: a default-ttl deadline came; C: a rate decision that queue-throttled requests would change)
+ * ends the case as passed, naming the bug.
+ */
+export function runCase(generated: RefCase, tolerateKnownBugs: boolean): CaseResult {
+  // Plain JSON, as a kept regression is (fast-check builds some objects without a prototype).
+  const c = JSON.parse(JSON.stringify(generated)) as RefCase;
+  const h = harness(coreConfig(c.config), { seed: c.config.seed });
+  if (c.config.listen) h.sim.bus.on(() => {});
+  const model = new RefModel(modelConfig(c.config));
+  const ep = h.ep;
+  const coreIds: string[] = [];
+  const indexOf = new Map<string, number>();
+  const late: Late[] = [];
+  let reqNo = 0;
+
+  /** A core body as the model writes it: plain JSON, ids as `#index`, errors by code and cause. */
+  const norm = (r: { status: number; body?: unknown }): { status: number; body: unknown } => {
+    const b = JSON.parse(JSON.stringify(r.body ?? null)) as Record<string, unknown> | null;
+    if (r.status !== 200 && b) return { status: r.status, body: b.cause ? { code: b.code, cause: b.cause } : { code: b.code } };
+    if (b && typeof b.id === 'string') b.id = indexOf.has(b.id) ? `#${indexOf.get(b.id)}` : `?${b.id}`;
+    return { status: r.status, body: b };
+  };
+
+  const send = (r: RefRequest, n: number): ApiResponse | undefined => {
+    const id = 'job' in r ? (r.job < 0 ? UNKNOWN_ID : coreIds[r.job]!) : undefined;
+    const path = `/v2/ep/${r.op}${id !== undefined ? `/${id}` : ''}`;
+    const method = r.op === 'health' ? 'GET' : r.op === 'status' || r.op === 'status-sync' ? 'GET' : 'POST';
+    const query: Record<string, string> = {};
+    if ((r.op === 'runsync' || r.op === 'status-sync') && r.wait !== undefined) query.wait = String(r.wait);
+    if (r.op === 'status' && r.ttl !== undefined) query.ttl = String(r.ttl);
+    const req: ApiRequest = { method, path, query, authorization: `Bearer ${KEY}`, ...('body' in r ? { body: r.body } : {}) };
+    let now: ApiResponse | undefined;
+    let sync = true;
+    h.api.handle(req, (res) => {
+      if (sync) now = res;
+      else late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: res.body });
+    });
+    sync = false;
+    return now;
+  };
+
+  for (let step = 0; step < c.cmds.length; step++) {
+    const cmd = c.cmds[step]!;
+    const fail = (what: string, core: unknown, m: unknown): CaseResult => {
+      const bug: KnownBug | undefined = model.bugA ? 'A' : model.limits.bugC ? 'C' : undefined;
+      if (tolerateKnownBugs && bug) return { ok: true, steps: step, knownBug: bug };
+      return { ok: false, step, what, core, model: m };
+    };
+    if (cmd.t === 'advance') {
+      model.advance(cmd.ms);
+      h.advance(cmd.ms);
+    }
+    for (const r of requestsOf(cmd, model.jobs.length)) {
+      const n = reqNo++;
+      const jobsBefore = model.jobs.length;
+      const seqBefore = ep.jobs.endSeq;
+      const m = model.request(r, n);
+      const core = send(r, n);
+      if (ep.jobs.endSeq !== seqBefore) {
+        const id = ep.jobs.idOf(ep.jobs.objectAt(ep.jobs.endSeq - 1)!);
+        indexOf.set(id, coreIds.length);
+        coreIds.push(id);
+      }
+      if (model.jobs.length !== jobsBefore + (coreIds.length - jobsBefore)) {
+        return fail(`request ${n} (${r.op}): jobs accepted`, coreIds.length, model.jobs.length);
+      }
+      const got = core && norm(core);
+      if (!isDeepStrictEqual(got, m)) return fail(`request ${n} (${JSON.stringify(r)}) answer`, got, m);
+    }
+    const coreLate = late.splice(0).map((l) => ({ req: l.req, atMs: l.atMs, ...norm(l) }));
+    const modelLate = model.late.splice(0);
+    if (!isDeepStrictEqual(coreLate, modelLate)) return fail('answers to held requests', coreLate, modelLate);
+    const health = JSON.parse(JSON.stringify(ep.health()));
+    if (!isDeepStrictEqual(health, model.health())) return fail('/health', health, model.health());
+    for (let k = 0; k < coreIds.length; k++) {
+      const j = ep.jobs.get(coreIds[k]!);
+      const core = j && norm({ status: 200, body: ep.status(j) }).body;
+      const m = model.peek(k);
+      if (!isDeepStrictEqual(core, m)) return fail(`job #${k} at ${model.nowMs} ms`, core ?? 'unknown', m ?? 'unknown');
+    }
+  }
+  return { ok: true, steps: c.cmds.length, ...(model.bugA ? { knownBug: 'A' as const } : model.limits.bugC ? { knownBug: 'C' as const } : {}) };
+}

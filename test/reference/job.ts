@@ -1,0 +1,66 @@
+/**
+ * The reference model's job record and its status body (FACTS "Response bodies"). One plain
+ * object per job, never moved, never compacted; the model keeps them all in one array.
+ */
+export type RefStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
+
+export const isEnded = (s: RefStatus): boolean => s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';
+
+/** policy.ttl's default (spec §2): 24 h from submission. */
+export const DEFAULT_TTL_MS = 86_400_000;
+
+export interface RefJob {
+  /** Position in submission order: the model's id (`#index` in bodies). */
+  index: number;
+  kind: 'run' | 'runsync';
+  input: Record<string, unknown>;
+  durationMs: number;
+  fail: boolean | string | undefined;
+  crash: boolean;
+  ttlMs: number;
+  executionTimeoutMs: number;
+  lowPriority: boolean;
+  submittedAtMs: number;
+  status: RefStatus;
+  /** Removed (ttl, retention, purge): unknown to every request from then on. */
+  gone: boolean;
+  /**
+   * When the job is removed: submission + ttl while it is queued or running; once it ended, the
+   * earlier of that and the end of its retention (or what `/status?ttl` made of it).
+   */
+  deadlineMs: number;
+  /** Order among events of the same instant: the model's counter when the deadline was set. */
+  deadlineStamp: number;
+  deadlineIsTtl: boolean;
+  /** Retention set by `/status?ttl` while the job had not ended (used at each end). */
+  retentionOverrideMs: number | undefined;
+  enqueuedAtMs: number;
+  startedAtMs: number | undefined;
+  executionTimeMs: number | undefined;
+  /** Number of the worker running it, or of the one that ran it last. */
+  worker: number | undefined;
+  /** The current run's end: when, how, and its order stamp. */
+  run: { atMs: number; outcome: 'complete' | 'timeout' | 'crash'; stamp: number } | undefined;
+  output: unknown;
+  error: string | undefined;
+  /** Worker crashes that sent it back to the queue (the body's `retries`). */
+  retries: number;
+  /** The crash directive fired in this submission or retry (the re-run does not crash). */
+  crashed: boolean;
+}
+
+export const jobId = (index: number): string => `#${index}`;
+export const workerName = (n: number): string => `ep-w${n}`;
+
+/** The status body of `/status`, `/status-sync`, `/runsync` (ids as `#index`). */
+export function refBody(j: RefJob, nowMs: number): Record<string, unknown> {
+  const b: Record<string, unknown> = { id: jobId(j.index), status: j.status };
+  if (j.startedAtMs !== undefined) b.delayTime = j.startedAtMs - j.enqueuedAtMs;
+  if (j.status === 'IN_PROGRESS') b.executionTime = nowMs - j.startedAtMs!;
+  else if (j.executionTimeMs !== undefined) b.executionTime = j.executionTimeMs;
+  if (j.worker !== undefined) b.workerId = workerName(j.worker);
+  if (j.status === 'COMPLETED') b.output = j.output;
+  if (j.error !== undefined && j.status !== 'IN_PROGRESS') b.error = j.error;
+  if (j.retries > 0) b.retries = j.retries;
+  return b;
+}
