@@ -228,6 +228,9 @@ export class JobTable {
     if (s !== EMPTY && i >= this.head && i < this.end) {
       this.state[i] = OBJECT;
       this.refs[i] = j;
+      // Its worker's number goes with it: the body still names the worker once the slot is cleared.
+      const n = this.workerNs[i]!;
+      if (n > 0) j.worker = n;
       this.onOwned(j);
     }
     return j;

@@ -7,7 +7,8 @@
  * where the model saw the bug's trigger ends that sequence as passed (`tolerateKnownBugs`):
  * - A: a job with the default ttl (24 h) reaches its deadline; the core's ttl sweep can miss it.
  * - C: a rate decision that would differ if queue-throttled requests used up the rate budget.
- * REF_RUNS=N runs N sequences (default 300); REF_SEED picks fast-check's seed.
+ * REF_RUNS=N runs N sequences (default 300) and prints coverage figures; REF_SEED picks
+ * fast-check's seed; REF_STRICT=1 tolerates no known bug.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import { REGRESSIONS } from './regressions.js';
 
 const RUNS = Number(process.env.REF_RUNS ?? 300);
 const SEED = Number(process.env.REF_SEED ?? 20261125);
+/** REF_STRICT=1: known bugs are not tolerated (to shrink a sequence that shows one). */
+const STRICT = process.env.REF_STRICT === '1';
 
 const explain = (r: CaseResult): string => (r.ok ? 'ok' : `step ${r.step}: ${r.what}\n core:  ${JSON.stringify(r.core)}\n model: ${JSON.stringify(r.model)}`);
 
@@ -32,14 +35,15 @@ describe.runIf(REGRESSIONS.length > 0)('reference model: fixed regression sequen
 describe('reference model: random sequences', () => {
   it(`core and model agree on ${RUNS} sequences`, () => {
     const known: Record<string, number> = { A: 0, C: 0 };
+    const tally = process.env.REF_RUNS ? new Map<string, number>() : undefined;
     fc.assert(
       fc.property(caseArb, (c) => {
-        const r = runCase(c, true);
-        if (r.ok && r.knownBug) known[r.knownBug]!++;
+        const r = runCase(c, !STRICT, tally);
+        if (r.ok && r.tolerated) known[r.tolerated]!++;
         if (!r.ok) throw new Error(explain(r));
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: false },
     );
-    if (process.env.REF_RUNS) console.log(`sequences cut short by known bugs: ${JSON.stringify(known)}`);
+    if (tally) console.log(`sequences cut short by known bugs: ${JSON.stringify(known)}\n${[...tally].sort().map(([k, n]) => `${k}: ${n}`).join('\n')}`);
   });
 });

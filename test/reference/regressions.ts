@@ -11,4 +11,11 @@ export interface Regression extends RefCase {
   knownBug?: KnownBug;
 }
 
-export const REGRESSIONS: Regression[] = [];
+export const REGRESSIONS: Regression[] = [
+  {
+    // /status?ttl=0 on a compacted result removed it before its body was built: no workerId.
+    name: 'status?ttl=0 on a completed job still names its worker',
+    config: { seed: 1, workers: 1 },
+    cmds: [{ t: 'run', sync: false }, { t: 'advance', ms: 1000 }, { t: 'status', pick: 0, ttl: 0 }, { t: 'status-sync', pick: 0 }],
+  },
+];
