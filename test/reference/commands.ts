@@ -68,7 +68,8 @@ export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
 
 /** The model requests of one command (`jobs`: how many jobs were accepted so far), none for an advance. */
 export function requestsOf(cmd: Cmd, jobs: number): RefRequest[] {
-  const pickJob = (pick: number) => (pick % (jobs + 1) === jobs ? -1 : pick % (jobs + 1));
+  // Small picks name the newest jobs (most likely still known); one value names no job at all.
+  const pickJob = (pick: number) => jobs - 1 - (pick % (jobs + 1));
   switch (cmd.t) {
     case 'run': {
       const body = { input: cmd.sim ? { sim: cmd.sim } : { echo: 1 }, ...(cmd.policy ? { policy: cmd.policy } : {}) };
@@ -107,7 +108,7 @@ const limitsArb: fc.Arbitrary<Partial<RefLimitsConfig>> = fc.record(
     perWorkerRate: fc.integer({ min: 1, max: 3 }),
     queueMin: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constant(50)),
     queuePerWorker: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(500)),
-    operations: fc.dictionary(fc.constantFrom<RefOp>(...REF_OPS), opLimit, { maxKeys: 4 }),
+    operations: fc.dictionary(fc.constantFrom<RefOp>(...REF_OPS, 'runsync', 'status-sync', 'cancel', 'retry'), opLimit, { maxKeys: 4 }),
   },
   { requiredKeys: [] },
 );
@@ -173,13 +174,15 @@ const advanceArb = fc.record({
   ),
 });
 
+const pickArb = fc.oneof({ weight: 4, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.nat(40) });
+
 export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 8, arbitrary: runArb },
   { weight: 1, arbitrary: burstArb },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('status' as const), pick: fc.nat(40), ttl: opt(fc.constantFrom(0, 1_000, 5_000, 60_000, DAY)) }, { requiredKeys: ['t', 'pick'] }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: fc.nat(40), wait: opt(fc.constantFrom(1_000, 5_000, 60_000)) }, { requiredKeys: ['t', 'pick'] }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: fc.nat(40) }) },
-  { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb, ttl: opt(fc.constantFrom(0, 1_000, 5_000, 60_000, DAY)) }, { requiredKeys: ['t', 'pick'] }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: opt(fc.constantFrom(1_000, 5_000, 60_000)) }, { requiredKeys: ['t', 'pick'] }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
+  { weight: 2, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
   { weight: 7, arbitrary: advanceArb },
 );
 
