@@ -327,6 +327,14 @@ export class Endpoint {
       this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, this.jobs.workerIdOf(j), now), input: j.input, webhook });
     }
     this.notify(j, 'terminal');
+    // A retention of 0 ms (a result nobody may read): gone now, as a lane would only remove it at
+    // the next scheduler step (a cancel answers between steps).
+    if (inLane && j.expiresAtMs <= now) {
+      this.expire(j, 'retention');
+      this.reuse(w);
+      this.dispatch();
+      return;
+    }
     // A plain result whose lane removes it: its object goes, the result stays (job-table.ts).
     // Nobody listening for its removal, it goes in a late lane (retention.ts `unseen`).
     const compact = inLane && this.compactable(j);
