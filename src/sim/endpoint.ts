@@ -275,6 +275,9 @@ export class Endpoint {
   /** The run's planned end came (worker.ts `runEnd`). */
   private readonly onRunEnd = (w: Worker): void => {
     const j = w.job!;
+    // A run ending at the very instant of the job's ttl deadline loses to it, whichever of the two
+    // timers the scheduler runs first (the default ttl's sweep may be armed after the run started).
+    if (j.expiresAtMs <= this.sched.nowMs) return this.expire(j, 'ttl');
     if (w.runEnd === 'complete') return this.complete(j);
     if (w.runEnd === 'crash') return this.crash(j);
     this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${this.executionTimeoutOf(j)} ms exceeded`);

@@ -19,6 +19,30 @@ export const REGRESSIONS: Regression[] = [
     cmds: [{ t: 'run', sync: false }, { t: 'advance', ms: 1000 }, { t: 'status', pick: 0, ttl: 0 }, { t: 'status-sync', pick: 0 }],
   },
   {
+    // A cancelled job that had crashed (so kept as an object) with a retention of 0 was still
+    // readable until the next scheduler step; a compacted one was not.
+    name: 'a result with a retention of 0 ms is gone at once, even after a cancel',
+    config: { seed: 1, workers: 1, retention: { runMs: 0, runsyncMs: 0 } },
+    cmds: [{ t: 'run', sync: false, sim: { durationMs: 2000, crash: true } }, { t: 'advance', ms: 1000 }, { t: 'cancel', pick: 0 }, { t: 'status', pick: 0 }],
+  },
+  {
+    // The default ttl's sweep timer may be armed after the run started: the run completed first
+    // (counted in /health) where a job with any other ttl is removed first.
+    name: 'a run ending at the instant of its default ttl deadline loses to the ttl',
+    config: { seed: 1, workers: 1 },
+    cmds: [
+      { t: 'run', sync: false, sim: { durationMs: 86_400_000 }, policy: { executionTimeout: 604_800_000 } },
+      { t: 'run', sync: false, sim: { durationMs: 10 } },
+      { t: 'advance', ms: 86_400_000 },
+      { t: 'health' },
+    ],
+  },
+  {
+    name: 'a run ending at the instant of its own ttl deadline loses to the ttl',
+    config: { seed: 1, workers: 1 },
+    cmds: [{ t: 'run', sync: false, sim: { durationMs: 20_000 }, policy: { ttl: 20_000 } }, { t: 'advance', ms: 20_000 }, { t: 'health' }],
+  },
+  {
     // Known bug A: the ttl sweep looks for the job before it is in the table, so it never expires.
     name: 'a lone job with the default ttl is removed 24 h after submission',
     knownBug: 'A',
