@@ -55,7 +55,10 @@ export class Retention {
    */
   ended(j: Job): boolean {
     const now = this.sched.nowMs;
-    const ms = j.x?.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.runsyncMs : this.cfg.runMs);
+    const base = j.kind === 'runsync' ? this.cfg.runsyncMs : this.cfg.runMs;
+    // `/status?ttl=` given before the end only ever shortens retention, as after it.
+    const override = j.x?.retentionOverrideMs;
+    const ms = override !== undefined && override < base ? override : base;
     if (now + ms >= j.expiresAtMs) return false;
     if (j.x) {
       this.sched.cancel(j.x.ttlTimer);

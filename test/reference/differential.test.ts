@@ -45,5 +45,5 @@ describe('reference model: random sequences', () => {
       { numRuns: RUNS, seed: SEED, endOnFailure: false },
     );
     if (tally) console.log(`sequences cut short by known bugs: ${JSON.stringify(known)}\n${[...tally].sort().map(([k, n]) => `${k}: ${n}`).join('\n')}`);
-  });
+  }, Math.max(60_000, RUNS * 100));
 });

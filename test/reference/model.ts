@@ -236,7 +236,8 @@ export class RefModel {
     j.error = error;
     if (status === 'COMPLETED') this.counters.completed++;
     if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
-    const keepMs = j.retentionOverrideMs ?? (j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
+    // `/status?ttl` only ever shortens retention.
+    const keepMs = Math.min(j.retentionOverrideMs ?? Infinity, j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
     if (this.nowMs + keepMs < j.deadlineMs) this.setDeadline(j, this.nowMs + keepMs, false);
     this.answerHolds(j, () => ({ status: 200, body: refBody(j, this.nowMs) }));
     this.reuse(w);

@@ -43,6 +43,12 @@ export const REGRESSIONS: Regression[] = [
     cmds: [{ t: 'run', sync: false, sim: { durationMs: 20_000 }, policy: { ttl: 20_000 } }, { t: 'advance', ms: 20_000 }, { t: 'health' }],
   },
   {
+    // /status?ttl= given while the job ran replaced its retention, so a long one extended it.
+    name: 'status?ttl before the end never extends retention',
+    config: { seed: 1, workers: 1, retention: { runMs: 0, runsyncMs: 0 } },
+    cmds: [{ t: 'run', sync: false }, { t: 'status', pick: 0, ttl: 86_400_000 }, { t: 'advance', ms: 1000 }],
+  },
+  {
     // Known bug A: the ttl sweep looks for the job before it is in the table, so it never expires.
     name: 'a lone job with the default ttl is removed 24 h after submission',
     knownBug: 'A',
