@@ -186,4 +186,32 @@ export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 7, arbitrary: advanceArb },
 );
 
-export const caseArb: fc.Arbitrary<RefCase> = fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) });
+/**
+ * Volume: thousands of jobs, so the core's job table trims and moves its slots (job-table.ts)
+ * and its results are compacted by the thousand. No /run rate limit, no queue throttling.
+ */
+const volumeConfigArb: fc.Arbitrary<CaseConfig> = fc.record({
+  seed: fc.integer({ min: 1, max: 1_000 }),
+  workers: fc.integer({ min: 1, max: 20 }),
+  retention: fc.record({ runMs: fc.constantFrom(0, 1_000, 5_000, 30_000), runsyncMs: fc.constantFrom(0, 1_000) }),
+  limits: fc.constant({ queueMin: 1_000_000, operations: { run: { rate: null, concurrency: null } } }),
+  listen: fc.boolean(),
+});
+
+const bigBurstArb = fc.record({
+  t: fc.constant('run' as const),
+  sync: fc.constant(false),
+  sim: fc.record({ durationMs: fc.constantFrom(0, 1, 10, 1_000), fail: fc.boolean() }, { requiredKeys: ['durationMs'] }),
+  n: fc.integer({ min: 500, max: 2_500 }),
+});
+
+export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
+  { weight: 19, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      config: volumeConfigArb,
+      cmds: fc.array(fc.oneof({ weight: 1, arbitrary: bigBurstArb }, { weight: 4, arbitrary: cmdArb }), { minLength: 1, maxLength: 30 }),
+    }),
+  },
+);

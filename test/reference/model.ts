@@ -317,21 +317,29 @@ export class RefModel {
   }
 
   /** The earliest pending event (time, then the order it was set in), with what it does. */
-  private nextEvent(): { atMs: number; stamp: number; fire: () => void } | undefined {
-    const events: { atMs: number; stamp: number; fire: () => void }[] = [];
+  private nextEvent(): { atMs: number; fire: () => void } | undefined {
+    let best: { atMs: number; stamp: number; job?: RefJob; run?: boolean; hold?: Hold } | undefined;
+    const consider = (atMs: number, stamp: number, e: { job?: RefJob; run?: boolean; hold?: Hold }) => {
+      if (!best || atMs < best.atMs || (atMs === best.atMs && stamp < best.stamp)) best = { atMs, stamp, ...e };
+    };
     for (const j of this.jobs) {
       if (j.gone) continue;
-      if (j.run) events.push({ atMs: j.run.atMs, stamp: j.run.stamp, fire: () => this.runEnded(j) });
-      events.push({
-        atMs: j.deadlineMs, stamp: j.deadlineStamp, fire: () => {
-          if (j.deadlineIsTtl && j.ttlMs === DEFAULT_TTL_MS) this.bugA = true;
-          this.remove(j);
-        },
-      });
+      if (j.run) consider(j.run.atMs, j.run.stamp, { job: j, run: true });
+      consider(j.deadlineMs, j.deadlineStamp, { job: j });
     }
-    for (const h of this.holds) events.push({ atMs: h.untilMs, stamp: h.stamp, fire: () => this.answer(h, { status: 200, body: refBody(h.job, this.nowMs) }) });
-    events.sort((a, b) => a.atMs - b.atMs || a.stamp - b.stamp);
-    return events[0];
+    for (const h of this.holds) consider(h.untilMs, h.stamp, { hold: h });
+    const e = best;
+    if (!e) return undefined;
+    if (e.hold) return { atMs: e.atMs, fire: () => this.answer(e.hold!, { status: 200, body: refBody(e.hold!.job, this.nowMs) }) };
+    const j = e.job!;
+    if (e.run) return { atMs: e.atMs, fire: () => this.runEnded(j) };
+    return {
+      atMs: e.atMs,
+      fire: () => {
+        if (j.deadlineIsTtl && j.ttlMs === DEFAULT_TTL_MS) this.bugA = true;
+        this.remove(j);
+      },
+    };
   }
 }
 
