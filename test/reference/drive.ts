@@ -30,6 +30,9 @@ interface Late {
 }
 
 const UNKNOWN_ID = 'no-such-job';
+/** FACTS "Response bodies": a UUID v4 shape with `-u1`; `/runsync` ids start with `sync-`. */
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-u1$/;
+const SYNC_ID = /^sync-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-u1$/;
 
 /**
  * `tolerate`: a difference at or after a step where the model saw a known bug's trigger
@@ -93,6 +96,7 @@ export function runCase(generated: RefCase, tolerate: readonly KnownBug[], tally
       const core = send(r, n);
       if (ep.jobs.endSeq !== seqBefore) {
         const id = ep.jobs.idOf(ep.jobs.objectAt(ep.jobs.endSeq - 1)!);
+        if (!(r.op === 'runsync' ? SYNC_ID : RUN_ID).test(id) || indexOf.has(id)) return fail(`request ${n} (${r.op}): id`, id, 'a new id of its kind');
         indexOf.set(id, coreIds.length);
         coreIds.push(id);
       }
