@@ -30,7 +30,9 @@ export type Cmd =
   | { t: 'run'; sync: boolean; sim?: SimSpec; policy?: { ttl?: number; executionTimeout?: number; lowPriority?: boolean }; wait?: number; n?: number }
   | { t: 'status'; pick: number; ttl?: number }
   | { t: 'status-sync'; pick: number; wait?: number }
-  | { t: 'cancel' | 'retry'; pick: number }
+  | { t: 'cancel'; pick: number }
+  /** `failed`: the newest job the model holds as FAILED or TIMED_OUT, if any (else `pick`). */
+  | { t: 'retry'; pick: number; failed?: boolean }
   | { t: 'purge' }
   | { t: 'health' }
   | { t: 'advance'; ms: number };
@@ -41,6 +43,8 @@ export interface RefCase {
 }
 
 const MINUTE = 60_000;
+/** A `pick` that names an id never issued. */
+export const UNKNOWN_PICK = 99;
 const DAY = 24 * 60 * MINUTE;
 
 export function modelConfig(c: CaseConfig): RefConfig {
@@ -67,9 +71,9 @@ export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
 }
 
 /** The model requests of one command (`jobs`: how many jobs were accepted so far), none for an advance. */
-export function requestsOf(cmd: Cmd, jobs: number): RefRequest[] {
-  // Small picks name the newest jobs (most likely still known); one value names no job at all.
-  const pickJob = (pick: number) => jobs - 1 - (pick % (jobs + 1));
+export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | undefined = () => undefined): RefRequest[] {
+  // Small picks name the newest jobs (most likely still known); UNKNOWN_PICK names no job at all.
+  const pickJob = (pick: number) => (pick === UNKNOWN_PICK || jobs === 0 ? -1 : jobs - 1 - (pick % jobs));
   switch (cmd.t) {
     case 'run': {
       const body = { input: cmd.sim ? { sim: cmd.sim } : { echo: 1 }, ...(cmd.policy ? { policy: cmd.policy } : {}) };
@@ -81,8 +85,9 @@ export function requestsOf(cmd: Cmd, jobs: number): RefRequest[] {
     case 'status-sync':
       return [{ op: 'status-sync', job: pickJob(cmd.pick), ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
     case 'cancel':
-    case 'retry':
       return [{ op: cmd.t, job: pickJob(cmd.pick) }];
+    case 'retry':
+      return [{ op: cmd.t, job: (cmd.failed ? newestFailed() : undefined) ?? pickJob(cmd.pick) }];
     case 'purge':
       return [{ op: 'purge-queue' }];
     case 'health':
@@ -95,6 +100,7 @@ export function requestsOf(cmd: Cmd, jobs: number): RefRequest[] {
 // ---------------------------------------------------------------- arbitraries
 
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+const pickArb = fc.oneof({ weight: 8, arbitrary: fc.nat(3) }, { weight: 2, arbitrary: fc.nat(40) }, { weight: 1, arbitrary: fc.constant(UNKNOWN_PICK) });
 
 const opLimit = fc.record(
   { rate: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(null)), concurrency: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant(null)) },
@@ -174,14 +180,13 @@ const advanceArb = fc.record({
   ),
 });
 
-const pickArb = fc.oneof({ weight: 4, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.nat(40) });
-
 export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 8, arbitrary: runArb },
   { weight: 1, arbitrary: burstArb },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb, ttl: opt(fc.constantFrom(0, 1_000, 5_000, 60_000, DAY)) }, { requiredKeys: ['t', 'pick'] }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: opt(fc.constantFrom(1_000, 5_000, 60_000)) }, { requiredKeys: ['t', 'pick'] }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('retry' as const), pick: pickArb, failed: fc.constant(true) }) },
   { weight: 2, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
   { weight: 7, arbitrary: advanceArb },
 );
@@ -205,8 +210,48 @@ const bigBurstArb = fc.record({
   n: fc.integer({ min: 500, max: 2_500 }),
 });
 
+/**
+ * Crowded instants: every time a whole second, short runs and ttls, many failures, crashes,
+ * retries and held requests, so run ends, deadlines and held requests keep meeting.
+ */
+const sec = (max: number) => fc.integer({ min: 0, max }).map((n) => n * 1000);
+const focusedCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        t: fc.constant('run' as const),
+        sync: fc.boolean(),
+        sim: fc.record({ durationMs: sec(8), fail: fc.constantFrom<boolean | string>(true, false, 'boom'), crash: fc.boolean() }, { requiredKeys: ['durationMs'] }),
+        policy: fc.record({ ttl: sec(20).map((ms) => ms + 10_000), executionTimeout: fc.constantFrom(6_000), lowPriority: fc.boolean() }, { requiredKeys: [] }),
+        wait: sec(6).map((ms) => ms + 1_000),
+      },
+      { requiredKeys: ['t', 'sync', 'sim'] },
+    ),
+  },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb, ttl: opt(sec(5)) }, { requiredKeys: ['t', 'pick'] }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: sec(5).map((ms) => ms + 1_000) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('retry' as const), pick: pickArb, failed: fc.constant(true) }) },
+  { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
+  { weight: 6, arbitrary: fc.record({ t: fc.constant('advance' as const), ms: sec(6) }) },
+);
+
+const focusedConfigArb: fc.Arbitrary<CaseConfig> = fc.record(
+  {
+    seed: fc.integer({ min: 1, max: 1_000 }),
+    workers: fc.integer({ min: 0, max: 3 }),
+    executionTimeoutMs: sec(8),
+    retention: fc.record({ runMs: sec(10), runsyncMs: sec(5) }),
+    limits: limitsArb,
+    listen: fc.boolean(),
+  },
+  { requiredKeys: ['seed', 'workers', 'retention'] },
+);
+
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
-  { weight: 19, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
+  { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
+  { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({

@@ -88,7 +88,7 @@ export function runCase(generated: RefCase, tolerate: readonly KnownBug[], tally
       model.advance(cmd.ms);
       h.advance(cmd.ms);
     }
-    for (const r of requestsOf(cmd, model.jobs.length)) {
+    for (const r of requestsOf(cmd, model.jobs.length, () => model.newestFailed())) {
       const n = reqNo++;
       const jobsBefore = model.jobs.length;
       const seqBefore = ep.jobs.endSeq;

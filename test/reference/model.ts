@@ -149,6 +149,15 @@ export class RefModel {
     return j && refBody(j, this.nowMs);
   }
 
+  /** The newest known job that ended FAILED or TIMED_OUT (a `/retry` target), if any. */
+  newestFailed(): number | undefined {
+    for (let k = this.jobs.length - 1; k >= 0; k--) {
+      const j = this.find(k);
+      if (j && (j.status === 'FAILED' || j.status === 'TIMED_OUT')) return k;
+    }
+    return undefined;
+  }
+
   health(): Record<string, unknown> {
     const running = this.workers.filter((w) => w.job).length;
     return {
