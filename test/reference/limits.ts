@@ -38,16 +38,11 @@ export type RefCause = 'rate' | 'concurrency' | 'queue';
 export class RefLimits {
   /** Times of the accepted requests of each operation, oldest first. */
   private readonly accepted = new Map<RefOp, number[]>();
-  /** Times of requests refused by queue throttling: the current core still counts them (known bug C). */
-  private readonly queueRefused = new Map<RefOp, number[]>();
   readonly inFlight = new Map<RefOp, number>();
-  /** Set when a rate decision differs from what the core with known bug C decides. */
-  bugC = false;
 
   constructor(private readonly cfg: RefLimitsConfig) {
     for (const op of REF_OPS) {
       this.accepted.set(op, []);
-      this.queueRefused.set(op, []);
       this.inFlight.set(op, 0);
     }
   }
@@ -66,8 +61,6 @@ export class RefLimits {
       const floor = this.cfg.perWorkerRate ? readyWorkers * this.cfg.perWorkerRate : 0;
       const limit = Math.max(rate, floor);
       const used = this.inWindow(this.accepted.get(op)!, nowMs);
-      const usedWithBug = used + this.inWindow(this.queueRefused.get(op)!, nowMs);
-      if ((used >= limit) !== (usedWithBug >= limit)) this.bugC = true;
       if (used >= limit) return 'rate';
     }
     this.accepted.get(op)!.push(nowMs);
@@ -84,7 +77,6 @@ export class RefLimits {
   refund(op: RefOp, nowMs: number): void {
     const times = this.accepted.get(op)!;
     times.splice(times.lastIndexOf(nowMs), 1);
-    this.queueRefused.get(op)!.push(nowMs);
   }
 
   /** Queue throttling (spec §8.2): more than queueMin AND more than workersMax × queuePerWorker. */

@@ -73,8 +73,6 @@ export class RefModel {
   readonly limits: RefLimits;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
   private stamps = 0;
-  /** A job with the default ttl reached its ttl deadline (known bug A: the core may miss it). */
-  bugA = false;
 
   constructor(private readonly cfg: RefConfig) {
     this.limits = new RefLimits(cfg.limits);
@@ -342,13 +340,7 @@ export class RefModel {
     if (e.hold) return { atMs: e.atMs, fire: () => this.answer(e.hold!, { status: 200, body: refBody(e.hold!.job, this.nowMs) }) };
     const j = e.job!;
     if (e.run) return { atMs: e.atMs, fire: () => this.runEnded(j) };
-    return {
-      atMs: e.atMs,
-      fire: () => {
-        if (j.deadlineIsTtl && j.ttlMs === DEFAULT_TTL_MS) this.bugA = true;
-        this.remove(j);
-      },
-    };
+    return { atMs: e.atMs, fire: () => this.remove(j) };
   }
 }
 
