@@ -5,12 +5,12 @@
  */
 import type { EndpointConfig, Operation } from './config.js';
 import { sampler } from './distributions/registry.js';
-import type { EventBus, JobKind, LimitCause } from './events.js';
+import type { EventBus, LimitCause } from './events.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { JobStreams } from './job-streams.js';
 import { Retention, type ExpiryReason } from './retention.js';
-import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobStatus, type JobWaiter } from './job.js';
+import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobKind, type JobStatus, type JobWaiter } from './job.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';

@@ -2,11 +2,10 @@
  * Typed domain events. The core publishes them; telemetry, reports and tests subscribe. The core
  * knows nothing of prom-client or OTel. Every event carries its virtual time `atMs`.
  */
-import type { JobStatus } from './job.js';
+import type { JobKind, JobStatus } from './job.js';
 import type { WorkerState } from './worker.js';
 
 export type LimitCause = 'rate' | 'concurrency' | 'queue';
-export type JobKind = 'run' | 'runsync' | 'openai';
 
 export type SimEvent =
   | { type: 'job.accepted'; atMs: number; endpointId: string; jobId: string; kind: JobKind; lowPriority: boolean }

@@ -13,9 +13,8 @@
  * Slots are indexed by `seq - base`; the front is trimmed as the oldest jobs expire (retention
  * expires jobs roughly in submission order, so the span stays about as long as the retained set).
  */
-import type { JobKind } from './events.js';
 import type { JobIds } from './ids.js';
-import { GONE, snapshotJob, type Job, type JobStatus } from './job.js';
+import { GONE, snapshotJob, type Job, type JobKind, type JobStatus } from './job.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
 import { setOutput } from './workload.js';

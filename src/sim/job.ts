@@ -1,9 +1,8 @@
 /** The job record and its states (spec §3, FACTS "Statuses"). */
-import type { JobKind } from './events.js';
 import type { Timer } from './scheduler.js';
 import type { SimDirectives } from './workload.js';
-import type { Worker } from './worker.js';
 
+export type JobKind = 'run' | 'runsync' | 'openai';
 export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
 
 export const isTerminal = (s: JobStatus): boolean =>
@@ -85,9 +84,10 @@ export interface Job {
   /**
    * The worker of the current run; once the run ended, that worker's number (its id is the
    * body's `workerId`: `JobTable.workerIdOf`). Not the worker itself: stopped workers are reused
-   * for later starts (worker-pool.ts).
+   * for later starts (worker-pool.ts). The object is a `Worker` (worker.ts, which imports this
+   * file): only its number and id are read through the job.
    */
-  worker: Worker | number | undefined;
+  worker: { readonly n: number; readonly id: string } | number | undefined;
   // --- scheduling state (owned by the endpoint) ---
   /** Intrusive links of the job queue. */
   prev: Job | undefined;
