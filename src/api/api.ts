@@ -7,10 +7,9 @@
  */
 import type { Simulator } from '../sim/simulator.js';
 import { authorized } from './auth.js';
-import type { RouteContext } from './context.js';
 import { apiError, limited } from './errors.js';
-import { parsePath, type ParsedPath } from './route-table.js';
-import type { ApiRequest, ApiResponse, Pending, Respond } from './types.js';
+import { parsePath } from './route-table.js';
+import type { ApiRequest, ApiResponse, ParsedPath, Pending, Respond, RouteContext } from './types.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Operation } from '../sim/config.js';
 

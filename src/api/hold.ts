@@ -10,8 +10,7 @@
 import type { Job, JobWaiter } from '../sim/job.js';
 import type { Timer } from '../sim/scheduler.js';
 import { apiError } from './errors.js';
-import type { RouteContext } from './context.js';
-import type { ApiResponse } from './types.js';
+import type { ApiResponse, RouteContext } from './types.js';
 
 /** The answer when the hold ends (ready, or the wait ran out). */
 export type HoldAnswer = (ctx: RouteContext, job: Job) => ApiResponse;

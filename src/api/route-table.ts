@@ -2,23 +2,13 @@
  * The route table of spec §4 (paths under `/v2/{endpoint_id}/`): method set, operation (for
  * limits), whether a `{job_id}` follows, the payload limit, and the handler.
  */
-import type { EndpointConfig, Operation } from '../sim/config.js';
-import type { RouteContext } from './context.js';
 import { health, purgeQueue, requests } from './routes/endpoint-info.js';
 import { cancel, retry } from './routes/job-actions.js';
 import { chatCompletions, completions, models } from './routes/openai.js';
 import { status, statusSync } from './routes/status.js';
 import { stream } from './routes/stream.js';
 import { run, runsync } from './routes/submit.js';
-
-export interface Route {
-  methods: readonly string[];
-  op: Operation;
-  takesJobId: boolean;
-  /** Largest accepted body in bytes, from the endpoint's limits. */
-  maxBodyBytes(limits: EndpointConfig['limits']): number;
-  handler(ctx: RouteContext): void;
-}
+import type { ParsedPath, Route } from './types.js';
 
 /** Bodies of routes that carry no job: 1 MiB is plenty. */
 const SMALL_BODY = 1024 * 1024;
@@ -48,14 +38,6 @@ export const ROUTES: Readonly<Record<string, Route>> = {
 /** The route of this name, by own property only (a segment such as `__proto__` names none). */
 export function routeNamed(name: string): Route | undefined {
   return Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
-}
-
-export interface ParsedPath {
-  endpointId: string;
-  route: Route | undefined;
-  jobId: string | undefined;
-  /** True when the route exists but this path has a missing or extra segment. */
-  malformed: boolean;
 }
 
 /** Splits `/v2/{endpoint_id}/{route}[/{job_id}]`; undefined when it is not a `/v2/…` path. */

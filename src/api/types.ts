@@ -1,5 +1,10 @@
-/** The job API without a transport: a request in, a response out (maybe later). */
-import type { ParsedPath } from './route-table.js';
+/**
+ * The job API without a transport: a request in, a response out (maybe later); the route it
+ * names (route-table.ts parses paths) and what the route's handler gets.
+ */
+import type { EndpointConfig, Operation } from '../sim/config.js';
+import type { Endpoint } from '../sim/endpoint.js';
+import type { Simulator } from '../sim/simulator.js';
 
 export interface ApiRequest {
   method: string;
@@ -26,6 +31,38 @@ export interface ApiRequest {
    * diurnal day). Transports never set it.
    */
   brief?: boolean;
+}
+
+export interface ParsedPath {
+  endpointId: string;
+  route: Route | undefined;
+  jobId: string | undefined;
+  /** True when the route exists but this path has a missing or extra segment. */
+  malformed: boolean;
+}
+
+export interface Route {
+  methods: readonly string[];
+  op: Operation;
+  takesJobId: boolean;
+  /** Largest accepted body in bytes, from the endpoint's limits. */
+  maxBodyBytes(limits: EndpointConfig['limits']): number;
+  handler(ctx: RouteContext): void;
+}
+
+/** What a route handler gets: the endpoint, the request, its parsed body, and `respond`. */
+export interface RouteContext {
+  sim: Simulator;
+  ep: Endpoint;
+  req: ApiRequest;
+  /** `{job_id}` of the path, for routes that take one. */
+  jobId: string | undefined;
+  /** Parsed JSON body (undefined when none was sent). */
+  body: unknown;
+  /** Answers once and frees the concurrency slot. */
+  respond: Respond;
+  /** Set by handlers that hold the request: its `abort` is called if the client goes away first. */
+  held?: { abort(): void };
 }
 
 export interface ApiResponse {

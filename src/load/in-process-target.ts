@@ -3,8 +3,8 @@
  * time. No sockets, no timers, no wall clock: a seed fully determines the run.
  */
 import { Api } from '../api/api.js';
-import type { ApiRequest } from '../api/types.js';
-import { parseRoute, ROUTES, type ParsedPath, type Route } from '../api/route-table.js';
+import type { ApiRequest, ParsedPath, Route } from '../api/types.js';
+import { parseRoute, ROUTES } from '../api/route-table.js';
 import type { Operation } from '../sim/config.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Timer } from '../sim/scheduler.js';

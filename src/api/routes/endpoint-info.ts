@@ -1,5 +1,5 @@
 /** `/purge-queue`, `/health` and `/requests` (FACTS "Response bodies"). */
-import type { RouteContext } from '../context.js';
+import type { RouteContext } from '../types.js';
 
 export function purgeQueue(ctx: RouteContext): void {
   ctx.respond({ status: 200, body: { removed: ctx.ep.purge(), status: 'completed' } });

@@ -1,6 +1,7 @@
 /** `/cancel/{id}` and `/retry/{id}` (spec §3). */
 import { apiError } from '../errors.js';
-import { jobOr404, type RouteContext } from '../context.js';
+import { jobOr404 } from '../job-or-404.js';
+import type { RouteContext } from '../types.js';
 
 /** Cancels a queued or running job; on a job already ended it answers the status unchanged. */
 export function cancel(ctx: RouteContext): void {

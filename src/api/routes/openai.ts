@@ -6,10 +6,9 @@
  */
 import type { Job } from '../../sim/job.js';
 import { apiError, badField } from '../errors.js';
-import type { RouteContext } from '../context.js';
 import { hold } from '../hold.js';
 import { completionWords, DEFAULT_COMPLETION_TOKENS, MAX_COMPLETION_TOKENS, promptTokens } from '../openai-text.js';
-import type { ApiResponse } from '../types.js';
+import type { ApiResponse, RouteContext } from '../types.js';
 import { createJob } from './submit.js';
 
 export const OPENAI_MODEL = 'loadlab-sim';

@@ -1,6 +1,7 @@
 /** `/status/{id}` (with `?ttl=`) and `/status-sync/{id}?wait=` (FACTS "Response bodies"). */
 import { badField } from '../errors.js';
-import { jobOr404, type RouteContext } from '../context.js';
+import { jobOr404 } from '../job-or-404.js';
+import type { RouteContext } from '../types.js';
 import { intParam } from '../validate.js';
 import { holdUntilTerminal, SYNC_WAIT } from './submit.js';
 

@@ -6,9 +6,9 @@
  */
 import { delayOf, type Job } from '../../sim/job.js';
 import { badField } from '../errors.js';
-import { jobOr404, type RouteContext } from '../context.js';
+import { jobOr404 } from '../job-or-404.js';
 import { hold } from '../hold.js';
-import type { ApiResponse } from '../types.js';
+import type { ApiResponse, RouteContext } from '../types.js';
 import { intParam } from '../validate.js';
 
 export const STREAM_WAIT = { defaultMs: 10_000, minMs: 1000, maxMs: 300_000 } as const;

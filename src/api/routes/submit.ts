@@ -4,9 +4,8 @@ import { isTerminal } from '../../sim/job.js';
 import type { Submission } from '../../sim/endpoint.js';
 import { checkJobBody, intParam } from '../validate.js';
 import { badField, limited } from '../errors.js';
-import type { RouteContext } from '../context.js';
 import { hold } from '../hold.js';
-import { QueuedAnswer, type ApiResponse } from '../types.js';
+import { QueuedAnswer, type ApiResponse, type RouteContext } from '../types.js';
 
 /** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
 export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as const;
