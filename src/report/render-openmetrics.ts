@@ -16,13 +16,13 @@
  *   within their 0.1 % resolution of a bucket bound may count on either side of it).
  * - Client latencies have no per-window histograms in the timeline, so they are summaries with
  *   the run's quantiles (quantile 0 = min, 1 = max) at the end only.
- * Names: `serve`'s (src/telemetry/names.ts) where the meaning is the same, so one dashboard reads
+ * Names: `serve`'s (src/contract/metric-names.ts) where the meaning is the same, so one dashboard reads
  * both; `loadlab_client_*` for what only the load client sees (README: "metrics.om").
  * Every series carries `endpoint` and `scenario`: backfilled data has no scrape target to tell runs
  * apart. No URL or key is written.
  */
 import * as hdr from 'hdr-histogram-js';
-import { DURATION_BUCKETS_S, METRIC } from '../telemetry/names.js';
+import { DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
 import { decode, type EncodedHistogram } from './histogram.js';
 import { canonicalNumber, OpenMetricsWriter, type Labels } from './openmetrics-text.js';
 import type { RunResult } from './run-result.js';

@@ -4,7 +4,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { BatchedHistogram } from './batched-histogram.js';
-import { DURATION_BUCKETS_S, METRIC } from './names.js';
+import { DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
 
 export interface Metrics {
   registry: Registry;

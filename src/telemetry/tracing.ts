@@ -6,7 +6,7 @@
 import { SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { SimEvent } from '../sim/events.js';
 import type { EventSource } from './collector.js';
-import { ATTR, SPAN } from './names.js';
+import { ATTR, SPAN } from '../contract/metric-names.js';
 
 export type ToEpochMs = (virtualMs: number) => number;
 

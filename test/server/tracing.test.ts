@@ -2,7 +2,7 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTR, SPAN } from '../../src/telemetry/names.js';
+import { ATTR, SPAN } from '../../src/contract/metric-names.js';
 import { serve } from './serve-helper.js';
 
 const exporter = new InMemorySpanExporter();

@@ -5,7 +5,7 @@
 import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { BatchedHistogram } from '../../src/telemetry/batched-histogram.js';
-import { DURATION_BUCKETS_S } from '../../src/telemetry/names.js';
+import { DURATION_BUCKETS_S } from '../../src/contract/metric-names.js';
 
 const labels = (endpoint: string, status: string) => ({ endpoint, status });
 
