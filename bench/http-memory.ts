@@ -7,11 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Pool } from 'undici';
+import { METRIC } from '../src/contract/metric-names.js';
 import { spawnFirstLine, stop } from './http-spawn.js';
 
 type Autocannon = (o: Record<string, unknown>) => Promise<{ requests: { total: number }; non2xx: number; errors: number }>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const KEY = 'bench-key';
+/** The accepted-/runsync counter on /metrics: every held request is an accepted job. */
+const HELD_RE = new RegExp(`${METRIC.jobsAccepted}\\{endpoint="ep",kind="runsync"\\} (\\d+)`);
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
 function rssMb(pid: number): { rss: number; peak: number } {
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
     let heldNow = 0;
     for (let i = 0; i < 200; i++) {
       const m = await (await fetch(`${origin}/metrics`)).text();
-      const n = heldNow = Number(/loadlab_jobs_accepted_total\{endpoint="ep",kind="runsync"\} (\d+)/.exec(m)?.[1] ?? 0);
+      const n = heldNow = Number(HELD_RE.exec(m)?.[1] ?? 0);
       if (n >= held) break;
       await new Promise((x) => setTimeout(x, 50));
     }

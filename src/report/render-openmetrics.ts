@@ -16,13 +16,14 @@
  *   within their 0.1 % resolution of a bucket bound may count on either side of it).
  * - Client latencies have no per-window histograms in the timeline, so they are summaries with
  *   the run's quantiles (quantile 0 = min, 1 = max) at the end only.
- * Names: `serve`'s (src/contract/metric-names.ts) where the meaning is the same, so one dashboard reads
- * both; `loadlab_client_*` for what only the load client sees (README: "metrics.om").
+ * Names, all from src/contract/metric-names.ts: `serve`'s (METRIC) where the meaning is the same,
+ * so one dashboard reads both; CLIENT_METRIC (`loadlab_client_*`) for what only the load client
+ * sees (README: "metrics.om").
  * Every series carries `endpoint` and `scenario`: backfilled data has no scrape target to tell runs
  * apart. No URL or key is written.
  */
 import * as hdr from 'hdr-histogram-js';
-import { DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
+import { CLIENT_METRIC, DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
 import { decode, type EncodedHistogram } from './histogram.js';
 import { canonicalNumber, OpenMetricsWriter, type Labels } from './openmetrics-text.js';
 import type { RunResult } from './run-result.js';
@@ -88,38 +89,38 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
     }
   };
 
-  w.family('loadlab_run', 'info', 'The run these metrics come from');
+  w.family(CLIENT_METRIC.run, 'info', 'The run these metrics come from');
   const info = L(['seed', String(r.scenario.seed)], ['kind', r.kind], ['target', r.target.kind], ['causes', r.target.causes]);
-  for (const t of [0, endMs]) w.sample('loadlab_run_info', info, 1, startMs + t);
+  for (const t of [0, endMs]) w.sample(`${CLIENT_METRIC.run}_info`, info, 1, startMs + t);
 
   // Per window, from the timeline.
-  counter('loadlab_client_requests', `Requests sent by the load client, every attempt (per ${winS} window)`, [[L(), perWindow(tl.requests)]]);
-  counter('loadlab_client_responses_2xx', `Answers with a 2xx status (per ${winS} window)`, [[L(), perWindow(tl.responses2xx)]]);
+  counter(CLIENT_METRIC.requests, `Requests sent by the load client, every attempt (per ${winS} window)`, [[L(), perWindow(tl.requests)]]);
+  counter(CLIENT_METRIC.responses2xx, `Answers with a 2xx status (per ${winS} window)`, [[L(), perWindow(tl.responses2xx)]]);
   const causes = [['rate', tl.limitedRate], ['concurrency', tl.limitedConcurrency], ['queue', tl.limitedQueue], ['unknown', tl.limitedUnknown]] as const;
   counter(family(METRIC.requestsLimited), `Answers 429 by the limit hit, as the client saw them; no operation label (per ${winS} window)`,
     causes.filter(([c, col]) => c !== 'unknown' || sumCol(col) > 0).map(([c, col]) => [L(['cause', c]), perWindow(col)]));
-  counter('loadlab_client_timeouts', `Requests the client gave up waiting for (per ${winS} window)`, [[L(), perWindow(tl.clientTimeouts)]]);
+  counter(CLIENT_METRIC.timeouts, `Requests the client gave up waiting for (per ${winS} window)`, [[L(), perWindow(tl.clientTimeouts)]]);
   counter(family(METRIC.jobsFinished), `Terminal statuses read by clients: COMPLETED per ${winS} window, other statuses at the start and end of the run`, [
     [L(['status', 'COMPLETED']), perWindow(tl.jobsCompleted)],
     ...Object.entries(r.jobs.finalStatus).filter(([s]) => s !== 'COMPLETED').map(([s, v]): Series => [L(['status', s]), whole(v)]),
   ]);
-  counter('loadlab_client_jobs_failed', `Jobs read FAILED or TIMED_OUT (per ${winS} window)`, [[L(), perWindow(tl.jobsFailed)]]);
-  counter('loadlab_client_expiries_seen', `404s for jobs known to exist: the result expired before the client read it (per ${winS} window)`, [[L(), perWindow(tl.expiriesSeen)]]);
-  counter('loadlab_client_webhook_failures', `Webhook attempts the receiver failed (per ${winS} window)`, [[L(), perWindow(tl.webhookFailures)]]);
-  counter('loadlab_client_stream_chunks', `Partial outputs received from /stream or streamed chat (per ${winS} window)`, [[L(), perWindow(tl.streamChunks)]]);
-  counter('loadlab_client_arrivals_late', `Arrivals sent later than openModel.lateAfterMs after their intended time (per ${winS} window)`, [[L(), perWindow(tl.late)]]);
-  counter('loadlab_client_arrivals_dropped', `Arrivals never sent: held by the in-flight cap longer than openModel.maxWaitMs (per ${winS} window)`, [[L(), perWindow(tl.dropped)]]);
-  gauge('loadlab_client_queue_jobs_max', `Deepest queue a probe saw in the window (${winS}); none where no probe ran`, [[L(), maxima(tl.queueDepthMax)]]);
-  gauge('loadlab_client_in_flight_max', `Most requests in flight at once in the window (${winS}), seen at sends`, [[L(), maxima(tl.inFlightMax)]]);
+  counter(CLIENT_METRIC.jobsFailed, `Jobs read FAILED or TIMED_OUT (per ${winS} window)`, [[L(), perWindow(tl.jobsFailed)]]);
+  counter(CLIENT_METRIC.expiriesSeen, `404s for jobs known to exist: the result expired before the client read it (per ${winS} window)`, [[L(), perWindow(tl.expiriesSeen)]]);
+  counter(CLIENT_METRIC.webhookFailures, `Webhook attempts the receiver failed (per ${winS} window)`, [[L(), perWindow(tl.webhookFailures)]]);
+  counter(CLIENT_METRIC.streamChunks, `Partial outputs received from /stream or streamed chat (per ${winS} window)`, [[L(), perWindow(tl.streamChunks)]]);
+  counter(CLIENT_METRIC.arrivalsLate, `Arrivals sent later than openModel.lateAfterMs after their intended time (per ${winS} window)`, [[L(), perWindow(tl.late)]]);
+  counter(CLIENT_METRIC.arrivalsDropped, `Arrivals never sent: held by the in-flight cap longer than openModel.maxWaitMs (per ${winS} window)`, [[L(), perWindow(tl.dropped)]]);
+  gauge(CLIENT_METRIC.queueJobsMax, `Deepest queue a probe saw in the window (${winS}); none where no probe ran`, [[L(), maxima(tl.queueDepthMax)]]);
+  gauge(CLIENT_METRIC.inFlightMax, `Most requests in flight at once in the window (${winS}), seen at sends`, [[L(), maxima(tl.inFlightMax)]]);
   if (r.target.kind !== 'http') {
     gauge(METRIC.virtualTime, 'Virtual time since the start of the run (seconds)', [[L(), [[0, 0], ...Array.from({ length: n }, (_, i) => [windowEnd(i), windowEnd(i) / 1000] as const)]]], 'seconds');
   }
 
   // Whole run: 0 at the start, the total at the end.
   const ops = Object.entries(r.operations);
-  counter('loadlab_client_responses', 'Answers by operation and HTTP status, status 0: no answer (timeout or transport error) (start and end of the run)',
+  counter(CLIENT_METRIC.responses, 'Answers by operation and HTTP status, status 0: no answer (timeout or transport error) (start and end of the run)',
     ops.flatMap(([op, o]) => Object.entries(o.byStatus).map(([st, v]): Series => [L(['operation', op], ['status', st]), whole(v)])));
-  counter('loadlab_client_retries_429', 'Requests re-sent after a 429 and a back-off (start and end of the run)', ops.map(([op, o]) => [L(['operation', op]), whole(o.retried429)]));
+  counter(CLIENT_METRIC.retries429, 'Requests re-sent after a 429 and a back-off (start and end of the run)', ops.map(([op, o]) => [L(['operation', op]), whole(o.retried429)]));
   counter(family(METRIC.jobsAccepted), 'Jobs the API accepted (an id came back); no kind label (start and end of the run)', [[L(), whole(r.jobs.accepted)]]);
   counter(family(METRIC.jobsRequeued), '/retry calls that re-queued a FAILED or TIMED_OUT job (start and end of the run)', [[L(['reason', 'retry']), whole(r.jobs.retriedByClient)]]);
   const wh = r.webhooks;
@@ -128,7 +129,7 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
       [L(['outcome', 'delivered']), whole(wh.delivered)], [L(['outcome', 'failed']), whole(wh.failedAttempts - wh.gaveUp)], [L(['outcome', 'gave-up']), whole(wh.gaveUp)],
     ]);
   }
-  counter('loadlab_client_sessions', 'Client sessions by flow and how they ended (start and end of the run)',
+  counter(CLIENT_METRIC.sessions, 'Client sessions by flow and how they ended (start and end of the run)',
     Object.entries(r.flows).flatMap(([flow, f]) => Object.entries(f.outcomes).map(([o, v]): Series => [L(['flow', flow], ['outcome', o]), whole(v)])));
 
   const histogram = (name: string, help: string, labels: Labels, e: EncodedHistogram) => {
@@ -155,11 +156,11 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
       w.sample(`${name}_sum`, labels, bucketCounts(e, []).sumMs / 1000, startMs + endMs);
     }
   };
-  summary('loadlab_client_response_seconds', 'Intended send to answer, so waits before sending count (whole run, at its end)', ops.map(([op, o]) => [L(['operation', op]), o.responseMs]));
-  summary('loadlab_client_service_seconds', 'Actual send to answer (whole run, at its end)', ops.map(([op, o]) => [L(['operation', op]), o.serviceMs]));
-  summary('loadlab_client_cancel_latency_seconds', '/cancel sent to the answer CANCELLED (whole run, at its end)', [[L(), r.jobs.cancelLatencyMs]]);
-  summary('loadlab_client_webhook_lateness_seconds', 'Acknowledged webhook delivery minus job end (whole run, at its end)', [[L(), r.webhooks.latenessMs]]);
-  summary('loadlab_client_send_lag_seconds', 'Actual minus intended send time of every request (whole run, at its end)', [[L(), r.arrivals.sendLagMs]]);
+  summary(CLIENT_METRIC.responseSeconds, 'Intended send to answer, so waits before sending count (whole run, at its end)', ops.map(([op, o]) => [L(['operation', op]), o.responseMs]));
+  summary(CLIENT_METRIC.serviceSeconds, 'Actual send to answer (whole run, at its end)', ops.map(([op, o]) => [L(['operation', op]), o.serviceMs]));
+  summary(CLIENT_METRIC.cancelLatencySeconds, '/cancel sent to the answer CANCELLED (whole run, at its end)', [[L(), r.jobs.cancelLatencyMs]]);
+  summary(CLIENT_METRIC.webhookLatenessSeconds, 'Acknowledged webhook delivery minus job end (whole run, at its end)', [[L(), r.webhooks.latenessMs]]);
+  summary(CLIENT_METRIC.sendLagSeconds, 'Actual minus intended send time of every request (whole run, at its end)', [[L(), r.arrivals.sendLagMs]]);
 }
 
 /**
