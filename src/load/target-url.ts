@@ -6,19 +6,11 @@
  * - A URL is shown without its userinfo (`http://user:secret@host/` → `http://host/`) in reports,
  *   metrics, logs and errors: credentials never leave the command line.
  */
-import { isIP } from 'node:net';
+import { isLoopbackAddress } from '../lib/ip-address.js';
 
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (h === 'localhost') return true;
-  const kind = isIP(h);
-  if (kind === 4) return h.split('.')[0] === '127';
-  if (kind !== 6) return false;
-  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  // IPv4-mapped: the WHATWG parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
-  const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):[0-9a-f]{1,4})$/.exec(h);
-  if (!mapped) return false;
-  return mapped[1] !== undefined ? isLoopbackHost(mapped[1]) : parseInt(mapped[2]!, 16) >> 8 === 127;
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || isLoopbackAddress(h);
 }
 
 /** True when `url` parses and its host is loopback (see isLoopbackHost); false for anything else. */

@@ -13,49 +13,13 @@
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { canonicalIp, isLoopbackAddress } from '../lib/ip-address.js';
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** Thrown (through the socket's lookup) when a name resolves to an address webhooks may not reach. */
 export class RefusedAddressError extends Error {
   readonly code = 'EWEBHOOKADDR';
-}
-
-const unbracket = (h: string) => (h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h);
-
-/** The 8 groups of an IPv6 address already validated by `isIP` (zone id removed). */
-function ipv6Groups(addr: string): number[] {
-  const parse = (s: string): number[] => (s === '' ? [] : s.split(':').flatMap((p) => {
-    if (!p.includes('.')) return [parseInt(p, 16)];
-    const [a, b, c, d] = p.split('.').map(Number) as [number, number, number, number];
-    return [(a << 8) | b, (c << 8) | d];
-  }));
-  const [head, tail] = addr.split('::') as [string, string | undefined];
-  const h = parse(head);
-  if (tail === undefined) return h;
-  const t = parse(tail);
-  return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
-}
-
-/** A canonical form of an IP address (for comparing), or undefined when `s` is not one. */
-export function canonicalIp(s: string): string | undefined {
-  const a = unbracket(s.trim()).toLowerCase().replace(/%.*$/, '');
-  const v = isIP(a);
-  if (v === 4) return a.split('.').map(Number).join('.');
-  if (v === 6) return ipv6Groups(a).map((g) => g.toString(16)).join(':');
-  return undefined;
-}
-
-/** 127.0.0.0/8, ::1 and IPv4-mapped 127.0.0.0/8 (`::ffff:127.0.0.1`, `::ffff:7f00:1`). */
-export function isLoopbackAddress(s: string): boolean {
-  const a = unbracket(s.trim()).toLowerCase().replace(/%.*$/, '');
-  const v = isIP(a);
-  if (v === 4) return Number(a.split('.')[0]) === 127;
-  if (v !== 6) return false;
-  const g = ipv6Groups(a);
-  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeros(7) && g[7] === 1) return true;
-  return zeros(5) && g[5] === 0xffff && g[6]! >> 8 === 127;
 }
 
 /** Loopback for the URL check: a loopback IP literal, or a name reserved for loopback (RFC 6761). */

@@ -8,7 +8,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalIp, isLoopbackAddress, isLoopbackHost, WebhookTargets } from '../../src/server/webhook-targets.js';
+import { canonicalIp, isLoopbackAddress } from '../../src/lib/ip-address.js';
+import { isLoopbackHost, WebhookTargets } from '../../src/server/webhook-targets.js';
 import type { SimEvent } from '../../src/sim/events.js';
 import { serve, type Served } from './serve-helper.js';
 
