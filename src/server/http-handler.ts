@@ -90,6 +90,12 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     simple(res, route, method, r, close);
   };
 
+  /** The API answers from the head or the size alone; the unread rest of the body lingers. */
+  const dispatchUnread = (req: IncomingMessage, res: ServerResponse, label: string, method: string, request: ApiRequest) => {
+    if (!req.complete) lingerAfterAnswer(req, deps.bounds);
+    dispatch(res, label, method, request, true);
+  };
+
   /** node answers `Expect: 100-continue` only when told to: once the head has passed. */
   const continueIfAsked = (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
@@ -106,20 +112,13 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     // without a body goes straight to the API, which checks the same in the same order.)
     if (!hasBody(req)) return dispatch(res, label, method, { method, path, query, authorization, rawBody: '', bodyBytes: 0 }, false);
     const head: ApiRequest = { method, path, query, authorization, bodyBytes: declaredBytes(req) };
-    if (api.headCheck(head)) {
-      if (!req.complete) lingerAfterAnswer(req, deps.bounds);
-      return dispatch(res, label, method, head, true);
-    }
+    if (api.headCheck(head)) return dispatchUnread(req, res, label, method, head);
     const ep = sim.endpoints.get(p!.endpointId)!;
     continueIfAsked(req, res);
     readBody(req, p!.route!.maxBodyBytes(ep.cfg.limits), bodyBudget, guarded(res, (b: Body) => {
       if (b.kind === 'busy') return unread(req, res, label, method, serverError('SRV_ERR_BUSY'));
       if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
-      if (b.kind === 'too-large') {
-        // The API answers 413 from the size alone.
-        lingerAfterAnswer(req, deps.bounds);
-        return dispatch(res, label, method, { method, path, query, authorization, bodyBytes: b.bytes }, true);
-      }
+      if (b.kind === 'too-large') return dispatchUnread(req, res, label, method, { method, path, query, authorization, bodyBytes: b.bytes });
       bodyBytes += b.bytes;
       if (b.text !== undefined && jsonTooDeep(b.text)) {
         return simple(res, label, method, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
