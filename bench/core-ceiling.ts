@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sampler } from '../src/sim/distributions/registry.js';
-import { RandomSource } from '../src/sim/random.js';
+import { RandomSource } from '../src/lib/random.js';
 import { simCore } from './sim-core.js';
 
 const RETENTION_MS = 30 * 60_000;

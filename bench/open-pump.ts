@@ -5,7 +5,7 @@
  * HTTP target does (src/load/busy-wait.ts, at most 50 µs), then the loop yields (`setImmediate`)
  * so answers are read. Resolves once all `n` arrivals are sent.
  */
-import { busyWaitUntil } from '../src/load/busy-wait.js';
+import { busyWaitUntil } from '../src/load/targets/http/busy-wait.js';
 
 export function pumpOpen(n: number, gapMs: number, t0: number, send: (i: number) => void): Promise<void> {
   let sent = 0;

@@ -23,10 +23,10 @@
  */
 import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { cpus, loadavg } from 'node:os';
-import type { Exchange } from '../src/load/http-exchange.js';
-import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/http-target.js';
+import type { Exchange } from '../src/load/targets/http/exchange.js';
+import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/targets/http/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
-import { scenarioSchema } from '../src/load/scenario-schema.js';
+import { scenarioSchema } from '../src/load/scenario/schema.js';
 import { socketOpen } from './socket-ceiling.js';
 import { closedModel, startTrivialServer } from './trivial-server.js';
 import { undiciClosed, undiciOpen } from './undici-ceiling.js';

@@ -6,9 +6,9 @@
  *   node dist/bench/runner-inprocess.js [steadyHours=12] [skipDiurnal=0]
  */
 import { fileURLToPath } from 'node:url';
-import { loadScenarioFile } from '../src/load/scenario-loader.js';
+import { loadScenarioFile } from '../src/load/scenario/loader.js';
 import { runScenario } from '../src/load/run-scenario.js';
-import type { Scenario } from '../src/load/scenario-schema.js';
+import type { Scenario } from '../src/load/scenario/schema.js';
 
 const root = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 

@@ -6,7 +6,7 @@
  *   node dist/bench/sim-core.js [ratePerSec=100] [jobs=2000000]
  */
 import { PerformanceObserver, constants } from 'node:perf_hooks';
-import { parseSimConfig } from '../src/sim/config.js';
+import { parseSimConfig } from '../src/contract/endpoint-config.js';
 import { Simulator } from '../src/sim/simulator.js';
 
 export interface CoreBenchResult {

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { Api } from '../src/api/api.js';
-import { parseSimConfig } from '../src/sim/config.js';
+import { parseSimConfig } from '../src/contract/endpoint-config.js';
 import { Simulator } from '../src/sim/simulator.js';
 
 export interface SimBenchResult {

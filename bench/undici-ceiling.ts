@@ -4,7 +4,7 @@
  * reach at best, as long as it sends through undici.
  */
 import { Pool, type Dispatcher } from 'undici';
-import { Connector } from '../src/load/http-connector.js';
+import { Connector } from '../src/load/targets/http/connector.js';
 import { pumpOpen } from './open-pump.js';
 
 /**

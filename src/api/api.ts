@@ -11,7 +11,7 @@ import { apiError, limited } from './errors.js';
 import { parsePath } from './route-table.js';
 import type { ApiRequest, ApiResponse, ParsedPath, Pending, Respond, RouteContext } from './types.js';
 import type { Endpoint } from '../sim/endpoint.js';
-import type { Operation } from '../sim/config.js';
+import type { Operation } from '../contract/operations.js';
 
 export interface ApiOptions {
   /** Accepted keys; empty: any non-empty key (a missing one is still 401). */

@@ -3,7 +3,7 @@
  * Bodies are `{"error": message, "code": code}` plus `field` (which input was wrong) or `cause`
  * (which limit a 429 hit: rate, concurrency or queue).
  */
-import type { LimitCause } from '../sim/events.js';
+import type { LimitCause } from '../contract/sim-events.js';
 import type { ApiResponse } from './types.js';
 
 export const API_ERRORS = {

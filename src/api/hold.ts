@@ -8,7 +8,7 @@
  * which kept every held request, and what it pointed to, alive until the next full collection.
  */
 import type { Job, JobWaiter } from '../sim/job.js';
-import type { Timer } from '../sim/scheduler.js';
+import type { Timer } from '../lib/scheduler.js';
 import { apiError } from './errors.js';
 import type { ApiResponse, RouteContext } from './types.js';
 

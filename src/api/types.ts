@@ -2,7 +2,8 @@
  * The job API without a transport: a request in, a response out (maybe later); the route it
  * names (route-table.ts parses paths) and what the route's handler gets.
  */
-import type { EndpointConfig, Operation } from '../sim/config.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
+import type { Operation } from '../contract/operations.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
 

@@ -4,7 +4,7 @@
  * their own); unknown `policy` and `s3Config` keys are errors.
  */
 import type { Submission } from '../sim/endpoint.js';
-import type { JobKind } from '../sim/job.js';
+import type { JobKind } from '../contract/sim-events.js';
 import { parseDirectives } from '../sim/workload.js';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; reason: string };

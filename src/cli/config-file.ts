@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { parseSimConfig, type SimConfig } from '../sim/config.js';
+import { parseSimConfig, type SimConfig } from '../contract/endpoint-config.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** Endpoint id given to a scenario's endpoint section that names none. */

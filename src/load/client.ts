@@ -4,14 +4,14 @@
  * and recording of intended vs actual send time (no coordinated omission), answer and 429 cause.
  */
 import type { LimitCauseName } from '../report/run-result.js';
-import type { Operation } from '../sim/config.js';
-import { Deque } from '../sim/deque.js';
-import type { RandomStream } from '../sim/random.js';
-import { backoffMs, type BackoffSpec } from './backoff.js';
-import { inferCause, reportedCause, type LimitView } from './cause-inference.js';
-import type { OpAcc, Recorder } from './recorder.js';
-import type { SendRate, SendRates } from './send-rate.js';
-import type { Target, TargetRequest, TargetResponse } from './target.js';
+import type { Operation } from '../contract/operations.js';
+import { Deque } from '../lib/deque.js';
+import type { RandomStream } from '../lib/random.js';
+import { backoffMs, type BackoffSpec } from './behaviours/backoff.js';
+import { inferCause, reportedCause, type LimitView } from './record/cause-inference.js';
+import type { OpAcc, Recorder } from './record/recorder.js';
+import type { SendRate, SendRates } from './record/send-rate.js';
+import type { Target, TargetRequest, TargetResponse } from './targets/target.js';
 
 export interface On429 extends BackoffSpec {
   /** Tries in all, the first included (1 = no re-send). */

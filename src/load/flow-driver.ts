@@ -4,8 +4,8 @@
  */
 import type { ArrivalGenerator } from './arrivals/types.js';
 import type { Session } from './behaviours/types.js';
-import type { FlowAcc, Recorder } from './recorder.js';
-import type { Target } from './target.js';
+import type { FlowAcc, Recorder } from './record/recorder.js';
+import type { Target } from './targets/target.js';
 
 export interface Live {
   /** Sessions started and not ended. */

@@ -7,22 +7,22 @@
  */
 import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
 import { evaluateThresholds } from '../report/thresholds.js';
-import { parseSimConfig } from '../sim/config.js';
+import { parseSimConfig } from '../contract/endpoint-config.js';
 import { Simulator } from '../sim/simulator.js';
 import { arrivalGenerator } from './arrivals/registry.js';
 import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
-import { headroom, limitsOf, queueThrottleAt } from './headroom.js';
-import { InProcessTarget } from './in-process-target.js';
+import { headroom, limitsOf, queueThrottleAt } from './record/headroom.js';
+import { InProcessTarget } from './targets/in-process/in-process-target.js';
 import { FlowDriver } from './flow-driver.js';
-import { Recorder, type JobOutcome } from './recorder.js';
-import { SendRates } from './send-rate.js';
-import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './http-webhook-receiver.js';
-import type { Scenario } from './scenario-schema.js';
-import type { Target } from './target.js';
-import { webhookReceiver } from './webhook-receiver.js';
-import { displayUrl } from './target-url.js';
+import { Recorder, type JobOutcome } from './record/recorder.js';
+import { SendRates } from './record/send-rate.js';
+import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './targets/http/webhook-receiver.js';
+import type { Scenario } from './scenario/schema.js';
+import type { Target } from './targets/target.js';
+import { webhookReceiver } from './targets/webhook-receiver.js';
+import { displayUrl } from './targets/target-url.js';
 
 export const WINDOW_MS = 10_000;
 

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { Api } from '../api/api.js';
-import type { SimConfig } from '../sim/config.js';
+import type { SimConfig } from '../contract/endpoint-config.js';
 import { Simulator } from '../sim/simulator.js';
 import { collectSimMetrics } from '../telemetry/collector.js';
 import { createMetrics, type Metrics } from '../telemetry/registry.js';

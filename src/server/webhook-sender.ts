@@ -7,7 +7,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import type { WebhookDelivery, WebhookResult, WebhookSender } from '../sim/webhooks.js';
+import type { WebhookDelivery, WebhookResult, WebhookSender } from '../contract/webhooks.js';
 import { RefusedAddressError, type WebhookTargets } from './webhook-targets.js';
 
 /** Per-attempt timeout, real ms (FACTS "Webhooks"). */

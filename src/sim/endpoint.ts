@@ -3,22 +3,26 @@
  * limits and webhooks. Every method is synchronous and runs at the scheduler's current time.
  * Request validation is the API layer's job; what reaches here is trusted.
  */
-import type { EndpointConfig, Operation } from './config.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
+import type { Operation } from '../contract/operations.js';
 import { sampler } from './distributions/registry.js';
-import type { EventBus, LimitCause } from './events.js';
+import type { LimitCause } from '../contract/sim-events.js';
+import type { EventBus } from './event-bus.js';
 import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { JobStreams } from './job-streams.js';
 import { Retention, type ExpiryReason } from './retention.js';
-import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobKind, type JobStatus, type JobWaiter } from './job.js';
+import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobWaiter } from './job.js';
+import { type JobKind, type JobStatus } from '../contract/sim-events.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
-import type { RandomSource } from './random.js';
+import type { RandomSource } from '../lib/random.js';
 import { ScaleLoop } from './scaler.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../lib/scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
-import { WebhookScheduler, type WebhookSender } from './webhooks.js';
+import { WebhookScheduler } from './webhooks.js';
+import { type WebhookSender } from '../contract/webhooks.js';
 import type { Worker } from './worker.js';
 import { WorkerPool } from './worker-pool.js';
 

@@ -7,7 +7,7 @@
  * lane (`/status?ttl=`), or retried (it ends again later and gets a new entry).
  */
 import { DeadlineRing } from './deadline-ring.js';
-import type { Scheduler, Timer } from './scheduler.js';
+import type { Scheduler, Timer } from '../lib/scheduler.js';
 
 interface Lane {
   entries: DeadlineRing;

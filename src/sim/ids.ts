@@ -9,7 +9,7 @@
  * string per job cost more garbage-collection time than building it again on the rare lookups.
  * Ids are built from char codes in one go (a flat string, not a tree of concatenations).
  */
-import type { RandomStream } from './random.js';
+import type { RandomStream } from '../lib/random.js';
 
 const HEX = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
 const DASH = 45;

@@ -4,11 +4,11 @@
  * the last call. A single-chunk job streams its output once, when it completed. While running, the
  * latest chunk is the status body's progress output.
  */
-import type { EndpointConfig } from './config.js';
-import type { EventBus } from './events.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
+import type { EventBus } from './event-bus.js';
 import { chunksOf, extras, isTerminal, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../lib/scheduler.js';
 import { outputValue, type Workload } from './workload.js';
 
 export class JobStreams {

@@ -14,7 +14,8 @@
  * expires jobs roughly in submission order, so the span stays about as long as the retained set).
  */
 import type { JobIds } from './ids.js';
-import { GONE, snapshotJob, type Job, type JobKind, type JobStatus } from './job.js';
+import { GONE, snapshotJob, type Job } from './job.js';
+import { type JobKind, type JobStatus } from '../contract/sim-events.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
 import { setOutput } from './workload.js';

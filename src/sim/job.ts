@@ -1,9 +1,7 @@
 /** The job record and its states (spec §3, FACTS "Statuses"). */
-import type { Timer } from './scheduler.js';
+import type { JobKind, JobStatus } from '../contract/sim-events.js';
+import type { Timer } from '../lib/scheduler.js';
 import type { SimDirectives } from './workload.js';
-
-export type JobKind = 'run' | 'runsync' | 'openai';
-export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
 
 export const isTerminal = (s: JobStatus): boolean =>
   s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';

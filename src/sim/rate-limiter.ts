@@ -7,7 +7,7 @@
  * Only accepted requests count: a 429 does not use up the budget (`untake` gives back the token
  * of a request refused by a later check: queue throttling).
  */
-import { Deque } from './deque.js';
+import { Deque } from '../lib/deque.js';
 
 export interface RateLimiter {
   /** Accepts (and counts) a request at `nowMs` if `limit` allows it. */

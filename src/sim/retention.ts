@@ -5,11 +5,11 @@
  * ttl is swept (ttl-sweep.ts), another ttl gets a timer of its own, retention runs in FIFO lanes
  * (expiry-lanes.ts).
  */
-import type { EndpointConfig } from './config.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
 import { ExpiryLanes } from './expiry-lanes.js';
 import { DEFAULT_TTL_MS, extras, isGone, isTerminal, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../lib/scheduler.js';
 import { TtlSweep } from './ttl-sweep.js';
 
 export type ExpiryReason = 'retention' | 'ttl';

@@ -11,9 +11,9 @@
  *   arrives takes that job, in whichever order the two come, and nothing starts or stops for it.
  * lowPriority jobs never trigger scale-up.
  */
-import type { EndpointConfig } from './config.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { JobQueue } from './job-queue.js';
-import type { Scheduler, Timer } from './scheduler.js';
+import type { Scheduler, Timer } from '../lib/scheduler.js';
 import type { Worker } from './worker.js';
 import type { WorkerPool } from './worker-pool.js';
 

@@ -2,13 +2,13 @@
  * The simulator: one virtual clock, one seed forked into named streams, endpoints, and the domain
  * event bus. Pure: time and randomness come from here, I/O (webhook sending) is injected.
  */
-import type { EndpointConfig, SimConfig } from './config.js';
+import type { EndpointConfig, SimConfig } from '../contract/endpoint-config.js';
 import { Endpoint } from './endpoint.js';
-import { EventBus } from './events.js';
+import { EventBus } from './event-bus.js';
 import { JobIds } from './ids.js';
-import { RandomSource } from './random.js';
-import { Scheduler } from './scheduler.js';
-import { acknowledgeAll, type WebhookSender } from './webhooks.js';
+import { RandomSource } from '../lib/random.js';
+import { Scheduler } from '../lib/scheduler.js';
+import { acknowledgeAll, type WebhookSender } from '../contract/webhooks.js';
 
 export class Simulator {
   readonly sched = new Scheduler();

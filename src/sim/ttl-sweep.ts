@@ -9,7 +9,7 @@
  */
 import { ttlOf, type Job } from './job.js';
 import type { JobTable } from './job-table.js';
-import type { Scheduler, Timer } from './scheduler.js';
+import type { Scheduler, Timer } from '../lib/scheduler.js';
 
 export class TtlSweep {
   private timer: Timer | undefined;

@@ -4,32 +4,10 @@
  * taken when the job ended. Sending is injected: in-process it is a function, over HTTP an undici
  * client in server/; the schedule stays in virtual time either way.
  */
-import type { EndpointConfig } from './config.js';
-import type { EventBus } from './events.js';
-import type { Scheduler } from './scheduler.js';
-
-export interface WebhookDelivery {
-  endpointId: string;
-  jobId: string;
-  url: string;
-  /** Status body + `input` + `webhook`. */
-  body: Record<string, unknown>;
-  attempt: number;
-}
-
-/** Outcome of one attempt: the HTTP status, or an error (timeout, refused target, …). */
-export interface WebhookResult {
-  httpStatus?: number;
-  error?: string;
-}
-
-export interface WebhookSender {
-  /** Sends one attempt; `done` may be called synchronously or later (in real time). */
-  send(d: WebhookDelivery, done: (r: WebhookResult) => void): void;
-}
-
-/** In-process default with no receiver: every delivery is acknowledged with 200. */
-export const acknowledgeAll: WebhookSender = { send: (_d, done) => done({ httpStatus: 200 }) };
+import type { EndpointConfig } from '../contract/endpoint-config.js';
+import type { EventBus } from './event-bus.js';
+import type { Scheduler } from '../lib/scheduler.js';
+import type { WebhookDelivery, WebhookResult, WebhookSender } from '../contract/webhooks.js';
 
 export class WebhookScheduler {
   /** Attempts sent whose outcome has not come back (the manual clock waits for these). */

@@ -3,11 +3,12 @@
  * injected faults that take worker slots away (throttled: no host capacity; unhealthy: crash loop).
  * Scaling decisions live in scaler.ts; job assignment in endpoint.ts.
  */
-import type { EndpointConfig, FaultConfig } from './config.js';
-import { Deque } from './deque.js';
+import type { EndpointConfig, FaultConfig } from '../contract/endpoint-config.js';
+import { Deque } from '../lib/deque.js';
 import type { Sampler } from './distributions/types.js';
-import type { Scheduler, Timer } from './scheduler.js';
-import { Worker, workerIdPrefix, type WorkerState } from './worker.js';
+import type { Scheduler, Timer } from '../lib/scheduler.js';
+import { Worker, workerIdPrefix } from './worker.js';
+import { type WorkerState } from '../contract/sim-events.js';
 import { WorkerList } from './worker-list.js';
 
 export interface PoolHost {

@@ -1,12 +1,7 @@
 /** A simulated worker of an endpoint. */
+import type { WorkerState } from '../contract/sim-events.js';
 import type { Job } from './job.js';
-import type { Timer } from './scheduler.js';
-
-/**
- * initializing: cold (or FlashBoot) start; idle: ready, no job; running: has a job;
- * throttled: wanted but no host capacity; unhealthy: crash-looping, never takes a job.
- */
-export type WorkerState = 'initializing' | 'idle' | 'running' | 'throttled' | 'unhealthy';
+import type { Timer } from '../lib/scheduler.js';
 
 /**
  * A class, not an object literal, so its id is built only when something shows it (a status

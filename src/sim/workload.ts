@@ -2,9 +2,9 @@
  * The built-in worker: it echoes its input, steered per job by `input.sim` directives
  * (CONTRACT §3) and by the endpoint's workload model. Pure: randomness comes in as streams.
  */
-import type { EndpointConfig } from './config.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { Sampler } from './distributions/types.js';
-import type { RandomStream } from './random.js';
+import type { RandomStream } from '../lib/random.js';
 
 export interface SimDirectives {
   durationMs?: number;

@@ -2,8 +2,8 @@
  * Turns the core's domain events into metrics. Every duration comes from virtual time carried by
  * the events (never a wall-clock timer), so the same seed gives the same histograms.
  */
-import type { SimEvent, SimEventListener } from '../sim/events.js';
-import type { WorkerState } from '../sim/worker.js';
+import type { SimEvent, SimEventListener } from '../contract/sim-events.js';
+import type { WorkerState } from '../contract/sim-events.js';
 import { BatchedCounter } from './batched-counter.js';
 import type { Metrics } from './registry.js';
 

@@ -4,7 +4,7 @@
  * registered (wired in cli/ when OTEL_EXPORTER_OTLP_ENDPOINT is set) every call is a no-op.
  */
 import { SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { SimEvent } from '../sim/events.js';
+import type { SimEvent } from '../contract/sim-events.js';
 import type { EventSource } from './collector.js';
 import { ATTR, SPAN } from '../contract/metric-names.js';
 

@@ -5,7 +5,7 @@
  * requests of one operation than its limit.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness } from '../helpers/harness.js';
 
 /** A small xorshift stream so the workload itself does not depend on the simulator's streams. */

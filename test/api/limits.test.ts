@@ -5,7 +5,7 @@
  * `limits.enabled` / `limits.scale` switches. Exact boundaries, exact virtual times.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness, type Reply } from '../helpers/harness.js';
 
 /** A queue that never throttles, so rate tests see only the rate limit. */

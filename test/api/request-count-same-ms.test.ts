@@ -4,7 +4,7 @@
  * order the two come; no worker is stopped and none started for it. Exact counts of starts.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness } from '../helpers/harness.js';
 
 type WorkerEvent = Extract<SimEvent, { type: 'worker.state' }>;

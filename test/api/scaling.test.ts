@@ -4,7 +4,7 @@
  * throttled / unhealthy faults — observed through /status, /health and worker.state events.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness } from '../helpers/harness.js';
 
 type WorkerEvent = Extract<SimEvent, { type: 'worker.state' }>;

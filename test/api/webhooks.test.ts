@@ -4,7 +4,7 @@
  * injected: here a function that records each attempt at its virtual time.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness } from '../helpers/harness.js';
 
 const URL = 'https://hooks.example.com/done';

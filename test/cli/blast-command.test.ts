@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { blast } from '../../src/load/blast.js';
+import { blast } from '../../src/load/blast/blast.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-blast-'));

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { serve, type Served } from '../server/serve-helper.js';
 import { until } from './wait.js';
 

@@ -4,9 +4,9 @@
  */
 import { Api } from '../../src/api/api.js';
 import type { ApiRequest, ApiResponse, Pending } from '../../src/api/types.js';
-import type { SimEvent } from '../../src/sim/events.js';
-import type { WebhookDelivery, WebhookResult } from '../../src/sim/webhooks.js';
-import { parseSimConfig, type EndpointConfigInput, type SimConfigInput } from '../../src/sim/config.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
+import type { WebhookDelivery, WebhookResult } from '../../src/contract/webhooks.js';
+import { parseSimConfig, type EndpointConfigInput, type SimConfigInput } from '../../src/contract/endpoint-config.js';
 import { Simulator } from '../../src/sim/simulator.js';
 
 export const KEY = 'test-key';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { scenarioJsonSchema } from '../../src/load/json-schema.js';
+import { scenarioJsonSchema } from '../../src/load/scenario/json-schema.js';
 
 const FILE = 'schema/scenario.schema.json';
 

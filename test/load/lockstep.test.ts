@@ -5,13 +5,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LockstepTarget } from '../../src/load/lockstep-target.js';
-import type { JobOutcome } from '../../src/load/recorder.js';
+import { LockstepTarget } from '../../src/load/targets/lockstep/lockstep-target.js';
+import type { JobOutcome } from '../../src/load/record/recorder.js';
 import { runScenario } from '../../src/load/run-scenario.js';
-import { loadScenarioFile } from '../../src/load/scenario-loader.js';
-import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario-schema.js';
+import { loadScenarioFile } from '../../src/load/scenario/loader.js';
+import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario/schema.js';
 import type { RunResult } from '../../src/report/run-result.js';
-import { parseSimConfig } from '../../src/sim/config.js';
+import { parseSimConfig } from '../../src/contract/endpoint-config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 
 const servers: RunningServer[] = [];

@@ -4,9 +4,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadScenarioFile } from '../../src/load/scenario-loader.js';
+import { loadScenarioFile } from '../../src/load/scenario/loader.js';
 import { runScenario } from '../../src/load/run-scenario.js';
-import type { Scenario } from '../../src/load/scenario-schema.js';
+import type { Scenario } from '../../src/load/scenario/schema.js';
 import { renderJson } from '../../src/report/render-json.js';
 
 const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();

@@ -1,7 +1,7 @@
 /** The allocation-saving parts of the run loop give the same values as the plain way. */
 import { describe, expect, test } from 'vitest';
 import { compileTemplate } from '../../src/load/behaviours/template.js';
-import { MsHistogram } from '../../src/load/ms-histogram.js';
+import { MsHistogram } from '../../src/load/record/ms-histogram.js';
 import { encode, newHistogram, record } from '../../src/report/histogram.js';
 
 describe('payload templates', () => {

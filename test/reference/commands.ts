@@ -5,7 +5,7 @@
  * deadlines, run ends and held requests often fall on the same instant.
  */
 import fc from 'fast-check';
-import type { EndpointConfigInput } from '../../src/sim/config.js';
+import type { EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import type { RefConfig, RefRequest } from './model.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 

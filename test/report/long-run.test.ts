@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { runScenario } from '../../src/load/run-scenario.js';
-import { parseScenario } from '../../src/load/scenario-loader.js';
+import { parseScenario } from '../../src/load/scenario/loader.js';
 import { parseRunResult, renderJson } from '../../src/report/render-json.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';

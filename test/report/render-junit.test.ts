@@ -1,7 +1,7 @@
 /** --junit: one JUnit test case per threshold, failures with the measured value, XML-escaped. */
 import { describe, expect, test } from 'vitest';
 import { runScenario } from '../../src/load/run-scenario.js';
-import { parseScenario } from '../../src/load/scenario-loader.js';
+import { parseScenario } from '../../src/load/scenario/loader.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 
 async function result(thresholds: string[]) {

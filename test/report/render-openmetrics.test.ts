@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import { runScenario } from '../../src/load/run-scenario.js';
-import { parseScenario } from '../../src/load/scenario-loader.js';
+import { parseScenario } from '../../src/load/scenario/loader.js';
 import { encode, newHistogram, record } from '../../src/report/histogram.js';
 import { renderOpenMetrics } from '../../src/report/render-openmetrics.js';
 import type { RunResult } from '../../src/report/run-result.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpWebhookSender } from '../../src/server/webhook-sender.js';
 import { WebhookTargets } from '../../src/server/webhook-targets.js';
-import type { WebhookResult } from '../../src/sim/webhooks.js';
+import type { WebhookResult } from '../../src/contract/webhooks.js';
 import { serve, type Served } from './serve-helper.js';
 
 let t: Served | undefined;

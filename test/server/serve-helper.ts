@@ -3,7 +3,7 @@
  * client over undici. Shared by test/server, test/conformance and test/clients.
  */
 import { request } from 'undici';
-import { parseSimConfig, type EndpointConfigInput, type SimConfigInput } from '../../src/sim/config.js';
+import { parseSimConfig, type EndpointConfigInput, type SimConfigInput } from '../../src/contract/endpoint-config.js';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/server/server.js';
 
 export const KEY = 'test-key';

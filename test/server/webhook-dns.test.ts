@@ -10,7 +10,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalIp, isLoopbackAddress } from '../../src/lib/ip-address.js';
 import { isLoopbackHost, WebhookTargets } from '../../src/server/webhook-targets.js';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { serve, type Served } from './serve-helper.js';
 
 /**

@@ -4,10 +4,10 @@
  * drifting reports; named streams are independent; a whole mixed run replays exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSimConfig, type EndpointConfigInput } from '../../src/sim/config.js';
+import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import { sampler } from '../../src/sim/distributions/registry.js';
-import type { SimEvent } from '../../src/sim/events.js';
-import { RandomSource } from '../../src/sim/random.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
+import { RandomSource } from '../../src/lib/random.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import { harness } from '../helpers/harness.js';
 

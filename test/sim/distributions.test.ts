@@ -3,9 +3,10 @@
  * match the spec (10^5 draws), `meanMs` agrees, and bad specs are config errors with field paths.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSimConfig } from '../../src/sim/config.js';
-import { distributions, meanMs, sampler, type DurationSpec } from '../../src/sim/distributions/registry.js';
-import { RandomSource } from '../../src/sim/random.js';
+import { parseSimConfig } from '../../src/contract/endpoint-config.js';
+import { meanMs, type DurationSpec } from '../../src/contract/duration-spec.js';
+import { distributions, sampler } from '../../src/sim/distributions/registry.js';
+import { RandomSource } from '../../src/lib/random.js';
 
 const DRAWS = 100_000;
 

@@ -1,6 +1,6 @@
 /** Scheduler end-of-millisecond timers (scheduler.ts `atEndOfMs`). */
 import { describe, expect, it } from 'vitest';
-import { Scheduler } from '../../src/sim/scheduler.js';
+import { Scheduler } from '../../src/lib/scheduler.js';
 
 describe('atEndOfMs', () => {
   it('runs after every event of its ms, those scheduled later included, before the next ms', () => {

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { erlangB, erlangC, erlangCFromMs, ErlangCInputError, serversForWait } from '../../src/plan/erlang-c.js';
-import { parseSimConfig } from '../../src/sim/config.js';
+import { parseSimConfig } from '../../src/contract/endpoint-config.js';
 import { Simulator } from '../../src/sim/simulator.js';
 
 const MEAN_SERVICE_MS = 1000;

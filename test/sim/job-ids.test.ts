@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobIds } from '../../src/sim/ids.js';
-import { RandomSource } from '../../src/sim/random.js';
+import { RandomSource } from '../../src/lib/random.js';
 
 describe('JobIds.matches', () => {
   it('is true exactly when the id is the one format builds for the sequence number', () => {

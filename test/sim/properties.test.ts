@@ -10,8 +10,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../src/sim/config.js';
-import type { SimEvent } from '../../src/sim/events.js';
+import type { Operation } from '../../src/contract/operations.js';
+import type { SimEvent } from '../../src/contract/sim-events.js';
 import { isTerminal } from '../../src/sim/job.js';
 import { harness, type Reply } from '../helpers/harness.js';
 

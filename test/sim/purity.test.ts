@@ -1,5 +1,5 @@
 /**
- * Purity guard for src/sim (DESIGN "Time, randomness, determinism"): the core reads no clock, no
+ * Purity guard for src/sim, src/lib and src/contract (DESIGN "Time, randomness, determinism"): the core reads no clock, no
  * timer, no ambient randomness, no process state, and imports nothing but its own files, zod and
  * seedrandom's Alea. The scanner is tested on known-bad snippets first, so a guard that silently
  * matches nothing fails too.
@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SIM = join(ROOT, 'src', 'sim');
+/** The core and the two leaf folders it may import (test/architecture/import-rules.test.ts checks who imports what). */
+const PURE = ['sim', 'lib', 'contract'].map((d) => join(ROOT, 'src', d));
 const ALLOWED_PACKAGES = new Set(['zod', 'seedrandom/lib/alea.js']);
 
 /** Globals that read the clock, schedule real time, draw ambient randomness or reach the process. */
@@ -175,12 +176,15 @@ describe('purity scanner (self-test)', () => {
   });
 });
 
-describe('src/sim is pure', () => {
-  const files = filesUnder(SIM).filter((f) => f.endsWith('.ts'));
+describe('src/sim, src/lib and src/contract are pure', () => {
+  const files = PURE.flatMap((d) => filesUnder(d)).filter((f) => f.endsWith('.ts'));
 
   it('has sources to check', () => {
     expect(files.length).toBeGreaterThan(10);
-    expect(files.map((f) => relative(SIM, f))).toContain('scheduler.ts');
+    const names = files.map((f) => relative(join(ROOT, 'src'), f));
+    expect(names).toContain(join('lib', 'scheduler.ts'));
+    expect(names).toContain(join('sim', 'simulator.ts'));
+    expect(names).toContain(join('contract', 'endpoint-config.ts'));
   });
 
   it('reads no clock, timer, ambient randomness or process state, and imports no node builtin', () => {
@@ -190,7 +194,7 @@ describe('src/sim is pure', () => {
     expect(bad).toEqual([]);
   });
 
-  it('has an import graph that reaches only src/sim files and the allowed packages', () => {
+  it('has an import graph that reaches only these folders and the allowed packages', () => {
     const seen = new Set<string>();
     const packages = new Set<string>();
     const escapes: string[] = [];
@@ -206,7 +210,7 @@ describe('src/sim is pure', () => {
         }
         // NodeNext: sources import `./x.js`, the file on disk is `./x.ts`.
         const target = resolve(dirname(f), s.replace(/\.js$/, '.ts'));
-        if (!target.startsWith(SIM + sep)) escapes.push(`${relative(ROOT, f)} -> ${s}`);
+        if (!PURE.some((d) => target.startsWith(d + sep))) escapes.push(`${relative(ROOT, f)} -> ${s}`);
         else todo.push(target);
       }
     }

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { endpointConfig, type EndpointConfigInput } from '../../src/sim/config.js';
+import { endpointConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import { Limits } from '../../src/sim/limits.js';
 import { FixedWindow, SlidingWindow, type RateLimiter } from '../../src/sim/rate-limiter.js';
 

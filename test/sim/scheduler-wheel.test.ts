@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Scheduler, type Timer } from '../../src/sim/scheduler.js';
+import { Scheduler, type Timer } from '../../src/lib/scheduler.js';
 
 interface ModelTimer { id: number; atMs: number; seq: number; live: boolean }
 

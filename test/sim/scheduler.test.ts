@@ -1,7 +1,7 @@
 /** The virtual clock and event queue: (atMs, seq) order, cancel, runUntil, the past clamped. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Scheduler, type Timer } from '../../src/sim/scheduler.js';
+import { Scheduler, type Timer } from '../../src/lib/scheduler.js';
 
 describe('Scheduler', () => {
   it('runs events by time, and equal times in scheduling order', () => {

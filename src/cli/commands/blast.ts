@@ -5,9 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { blast, BLAST_OPS, isBlastOp } from '../../load/blast.js';
-import { isLoopback } from '../../load/http-target.js';
-import { displayUrl, redactUrl } from '../../load/target-url.js';
+import { blast, BLAST_OPS, isBlastOp } from '../../load/blast/blast.js';
+import { isLoopback } from '../../load/targets/http/http-target.js';
+import { displayUrl, redactUrl } from '../../load/targets/target-url.js';
 import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { CliError, EXIT } from '../exit-codes.js';

@@ -2,7 +2,7 @@
  * `loadlab run`'s flags checked before anything runs: each bad value exits 2 naming the flag and
  * what it takes (yargs turns `--seed abc` into NaN; that must not reach the simulator).
  */
-import { displayUrl } from '../../load/target-url.js';
+import { displayUrl } from '../../load/targets/target-url.js';
 import { CliError } from '../exit-codes.js';
 
 export interface RunFlags {

@@ -4,8 +4,8 @@
  * file < environment (LOADLAB_API_KEY) < flags. Keys and s3Config are never printed.
  */
 import type { CommandModule } from 'yargs';
-import type { SimConfig } from '../../sim/config.js';
-import { parseSimConfig } from '../../sim/config.js';
+import type { SimConfig } from '../../contract/endpoint-config.js';
+import { parseSimConfig } from '../../contract/endpoint-config.js';
 import { startServer, type RunningServer } from '../../server/server.js';
 import { loadConfigFile } from '../config-file.js';
 import { CliError, EXIT } from '../exit-codes.js';

@@ -4,7 +4,7 @@
  * these; arrival k lands where the integral of the rate reaches k (evenly spaced) or reaches the
  * k-th partial sum of Exp(1) draws (a non-homogeneous Poisson process by time change).
  */
-import type { RandomStream } from '../../sim/random.js';
+import type { RandomStream } from '../../lib/random.js';
 import type { ArrivalGenerator } from './types.js';
 
 /** A corner of the profile: at `atMs` the rate is `perSec`; linear in between, flat after the last. */

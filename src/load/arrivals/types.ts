@@ -4,7 +4,7 @@
  * holds 8.6 M timers.
  */
 import type { z } from 'zod';
-import type { RandomStream } from '../../sim/random.js';
+import type { RandomStream } from '../../lib/random.js';
 
 export interface ArrivalGenerator {
   /** The next intended time in ms (fractional; non-decreasing), or undefined when there is none. */

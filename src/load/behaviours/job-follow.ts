@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { Exchange, type CallOptions, type ClientResponse } from '../client.js';
-import type { TargetRequest } from '../target.js';
-import { backoffMs } from '../backoff.js';
+import type { TargetRequest } from '../targets/target.js';
+import { backoffMs } from './backoff.js';
 import { backoffFields } from './common.js';
 import { acceptedId } from './submit.js';
 import { call, type BehaviourEnv, type JobCtx, type Session } from './types.js';

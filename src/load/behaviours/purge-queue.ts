@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
-import type { TargetRequest } from '../target.js';
+import type { TargetRequest } from '../targets/target.js';
 import { call, defineBehaviour } from './types.js';
 
 /** `purge-queue`: one POST /purge-queue per arrival (an operator clearing the backlog). */

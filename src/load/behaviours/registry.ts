@@ -8,7 +8,7 @@ import { runStream } from './run-stream.js';
 import { runWebhook } from './run-webhook.js';
 import { runsync } from './runsync.js';
 import type { BehaviourEnv, BehaviourKind, Session } from './types.js';
-import type { Operation } from '../../sim/config.js';
+import type { Operation } from '../../contract/operations.js';
 
 export const behaviours = {
   'run-poll': runPoll, 'run-webhook': runWebhook, 'run-stream': runStream, runsync, health, 'purge-queue': purgeQueue, 'openai-chat': openaiChat,

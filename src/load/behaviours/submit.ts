@@ -1,6 +1,6 @@
 /** POST /run (or /runsync): the job id on success, or the session ends with the failure. */
 import type { ClientResponse } from '../client.js';
-import type { TargetRequest } from '../target.js';
+import type { TargetRequest } from '../targets/target.js';
 import { failureOutcome } from './common.js';
 import type { Template } from './template.js';
 import { call, type BehaviourEnv, type JobCtx, type Session } from './types.js';

@@ -4,11 +4,11 @@
  * target's clock, so the same code runs in virtual time and in wall time.
  */
 import type { z } from 'zod';
-import type { Operation } from '../../sim/config.js';
-import type { RandomStream } from '../../sim/random.js';
+import type { Operation } from '../../contract/operations.js';
+import type { RandomStream } from '../../lib/random.js';
 import type { AnswerCallback, Client, Exchange } from '../client.js';
-import type { Recorder } from '../recorder.js';
-import type { Target, TargetRequest } from '../target.js';
+import type { Recorder } from '../record/recorder.js';
+import type { Target, TargetRequest } from '../targets/target.js';
 import type { CallOptions } from '../client.js';
 
 /** One arrival's run of a behaviour. `end` is called exactly once; afterwards answers are ignored. */

@@ -1,9 +1,4 @@
-import { z } from 'zod';
-import { defineDistribution } from './types.js';
+import type { SamplerFactory } from './types.js';
 
-/** `{dist: "constant", ms}`: always `ms`. A bare integer means the same. */
-export const constant = defineDistribution({
-  schema: z.strictObject({ dist: z.literal('constant'), ms: z.number().int().nonnegative() }),
-  create: (spec) => () => spec.ms,
-  mean: (spec) => spec.ms,
-});
+/** Always `spec.ms`. */
+export const constant: SamplerFactory<'constant'> = (spec) => () => spec.ms;

@@ -1,9 +1,4 @@
-import { z } from 'zod';
-import { clampMs, defineDistribution } from './types.js';
+import { clampMs, type SamplerFactory } from './types.js';
 
-/** `{dist: "exponential", meanMs}`: memoryless service or inter-arrival times (M/M/c models). */
-export const exponential = defineDistribution({
-  schema: z.strictObject({ dist: z.literal('exponential'), meanMs: z.number().positive() }),
-  create: (spec, rng) => () => clampMs(-spec.meanMs * Math.log(1 - rng.next())),
-  mean: (spec) => spec.meanMs,
-});
+/** Memoryless: `-mean × ln(1 - u)`. */
+export const exponential: SamplerFactory<'exponential'> = (spec, rng) => () => clampMs(-spec.meanMs * Math.log(1 - rng.next()));

@@ -14,13 +14,13 @@
  *   marker right then — where in-process sets its timeout timer, right after the API took it.
  */
 import { Pool } from 'undici';
-import { Exchange } from './http-exchange.js';
-import { splitBase } from './http-target.js';
-import { LockstepAdmin, type Counts } from './lockstep-admin.js';
-import { MirroredTimers, type TimerSpec } from './lockstep-timers.js';
-import { notAtStart } from './lockstep-fresh.js';
-import { UsageError } from './usage-error.js';
-import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
+import { Exchange } from '../http/exchange.js';
+import { splitBase } from '../http/http-target.js';
+import { LockstepAdmin, type Counts } from './admin.js';
+import { MirroredTimers, type TimerSpec } from './timers.js';
+import { notAtStart } from './fresh-server.js';
+import { UsageError } from '../../usage-error.js';
+import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
 
 /** A request to send, or a timer whose marker is to be queued at the server. */
 type Outgoing = { req: TargetRequest; x: Exchange } | TimerSpec;

@@ -11,16 +11,16 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import { busyWaitUntil } from './busy-wait.js';
-import { parseSse, type Exchange } from './http-exchange.js';
-import { OpenRequests } from './http-open-requests.js';
-import { Connector } from './http-connector.js';
+import { parseSse, type Exchange } from './exchange.js';
+import { OpenRequests } from './open-requests.js';
+import { Connector } from './connector.js';
 import { WallQueue } from './wall-queue.js';
-import { WallAlarm } from './http-alarm.js';
-import { warmUpHttp, WARMUP_PARALLEL } from './http-warmup.js';
-import type { Scenario } from './scenario-schema.js';
-import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
-import { isLoopback } from './target-url.js';
-import { UsageError } from './usage-error.js';
+import { WallAlarm } from './alarm.js';
+import { warmUpHttp, WARMUP_PARALLEL } from './warmup.js';
+import type { Scenario } from '../../scenario/schema.js';
+import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import { isLoopback } from '../target-url.js';
+import { UsageError } from '../../usage-error.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;

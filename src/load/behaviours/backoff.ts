@@ -1,4 +1,4 @@
-import type { RandomStream } from '../sim/random.js';
+import type { RandomStream } from '../../lib/random.js';
 
 /** Exponential back-off: `baseMs × factor^(attempt−1)`, capped at `maxMs`, minus up to `jitter` of it. */
 export interface BackoffSpec {

@@ -4,7 +4,7 @@
  * go straight into the HDR histogram. `hdr()` folds the counts in; the result has the same counts,
  * min and max as recording every sample into HDR directly, so report.json does not change.
  */
-import { newHistogram, record, type Histogram } from '../report/histogram.js';
+import { newHistogram, record, type Histogram } from '../../report/histogram.js';
 
 const DIRECT = 65_536;
 

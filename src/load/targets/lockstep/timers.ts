@@ -5,7 +5,7 @@
  * and the server's order among its own events at one ms is the in-process order. The server
  * reports how many markers fired; that many local timers are due, the earliest first.
  */
-import { Scheduler } from '../sim/scheduler.js';
+import { Scheduler } from '../../../lib/scheduler.js';
 
 export interface TimerSpec {
   atMs: number;

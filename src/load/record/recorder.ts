@@ -3,11 +3,11 @@
  * as counters, HDR histograms and per-window columns. Times are the target's clock (virtual ms
  * in-process). `sections()` turns it into the RunResult parts it owns.
  */
-import { encode } from '../report/histogram.js';
+import { encode } from '../../report/histogram.js';
 import { MsHistogram } from './ms-histogram.js';
-import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../report/run-result.js';
-import type { TargetResponse } from './target.js';
-import { COL, TimelineRecorder } from './timeline-recorder.js';
+import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../../report/run-result.js';
+import type { TargetResponse } from '../targets/target.js';
+import { COL, TimelineRecorder } from './timeline.js';
 import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
 

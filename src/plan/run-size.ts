@@ -4,8 +4,8 @@
  * scenario that validates (1 000 000 arrivals/s for 30 days) cannot start a run that would fill
  * memory for hours.
  */
-import { renderPlan } from './plan.js';
-import type { Scenario } from './scenario-schema.js';
+import { renderPlan } from './dry-run.js';
+import type { Scenario } from '../load/scenario/schema.js';
 
 /** `--max-requests` default: about an hour of the embedded simulator on one core. */
 export const DEFAULT_MAX_REQUESTS = 2_000_000_000;

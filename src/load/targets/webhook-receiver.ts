@@ -3,8 +3,8 @@
  * attempt to the run's recorder and answers 200, or fails as the scenario asks (the first N
  * attempts of every job, and/or with a probability drawn from its own seeded stream).
  */
-import type { RandomStream } from '../sim/random.js';
-import type { WebhookDelivery, WebhookResult, WebhookSender } from '../sim/webhooks.js';
+import type { RandomStream } from '../../lib/random.js';
+import type { WebhookDelivery, WebhookResult, WebhookSender } from '../../contract/webhooks.js';
 
 export interface ReceiverConfig {
   /** Attempts 1..N of every job fail. */

@@ -10,7 +10,7 @@
  * generator's per-request work and garbage stay smaller (see bench/README.md, HTTP generator).
  */
 import type { Dispatcher } from 'undici';
-import type { TargetResponse } from './target.js';
+import type { TargetResponse } from '../target.js';
 
 const EMPTY = Buffer.alloc(0);
 

@@ -4,10 +4,10 @@
  * simulator's own endpoint schema (CONTRACT §4), so a scenario and a `serve` config agree.
  */
 import { z } from 'zod';
-import { endpointSchema } from '../sim/config.js';
-import { parseThreshold } from '../report/thresholds.js';
-import { arrivalSchema } from './arrivals/registry.js';
-import { behaviourSchema } from './behaviours/registry.js';
+import { endpointSchema } from '../../contract/endpoint-config.js';
+import { parseThreshold } from '../../report/thresholds.js';
+import { arrivalSchema } from '../arrivals/registry.js';
+import { behaviourSchema } from '../behaviours/registry.js';
 
 const ms = z.number().int().nonnegative();
 const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-" only');

@@ -6,8 +6,8 @@
  * limiter's window before the 429 (sliding) holds the limit, else unknown. The report says which
  * method was used.
  */
-import type { LimitCauseName } from '../report/run-result.js';
-import type { TargetResponse } from './target.js';
+import type { LimitCauseName } from '../../report/run-result.js';
+import type { TargetResponse } from '../targets/target.js';
 
 export interface LimitView {
   rate: number | null;

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
-import { scenarioSchema, type Scenario } from './scenario-schema.js';
+import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
-import { loopProblem } from './arrivals/replay.js';
+import { loopProblem } from '../arrivals/replay.js';
 
 export const SCENARIO_ERRORS = {
   CFG_ERR_SCENARIO_UNREADABLE: 'cannot read the scenario file',

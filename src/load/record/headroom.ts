@@ -2,8 +2,9 @@
  * The documented limits of the scenario's endpoint (defaults, per-operation overrides and scale,
  * as the simulator applies them) and the headroom section: peaks seen against each limit.
  */
-import type { Headroom, HeadroomRow } from '../report/run-result.js';
-import { DEFAULT_LIMITS, OPERATIONS, type EndpointConfig, type Operation } from '../sim/config.js';
+import type { Headroom, HeadroomRow } from '../../report/run-result.js';
+import { type EndpointConfig } from '../../contract/endpoint-config.js';
+import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../../contract/operations.js';
 import type { LimitView } from './cause-inference.js';
 import type { Recorder } from './recorder.js';
 import type { SendRates } from './send-rate.js';

@@ -2,8 +2,15 @@
  * Typed domain events. The core publishes them; telemetry, reports and tests subscribe. The core
  * knows nothing of prom-client or OTel. Every event carries its virtual time `atMs`.
  */
-import type { JobKind, JobStatus } from './job.js';
-import type { WorkerState } from './worker.js';
+/** Who asked for the job: `/run`, `/runsync` or the OpenAI-compatible route. */
+export type JobKind = 'run' | 'runsync' | 'openai';
+/** The job statuses of the API. */
+export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
+/**
+ * initializing: cold (or FlashBoot) start; idle: ready, no job; running: has a job;
+ * throttled: wanted but no host capacity; unhealthy: crash-looping, never takes a job.
+ */
+export type WorkerState = 'initializing' | 'idle' | 'running' | 'throttled' | 'unhealthy';
 
 export type LimitCause = 'rate' | 'concurrency' | 'queue';
 
@@ -38,22 +45,3 @@ export type SimEvent =
   | { type: 'worker.state'; atMs: number; endpointId: string; workerId: string; from: WorkerState | 'none'; to: WorkerState | 'stopped' };
 
 export type SimEventListener = (e: SimEvent) => void;
-
-/** A synchronous fan-out. `active` lets hot paths skip building events nobody listens to. */
-export class EventBus {
-  private listeners: SimEventListener[] = [];
-  active = false;
-
-  on(l: SimEventListener): () => void {
-    this.listeners.push(l);
-    this.active = true;
-    return () => {
-      this.listeners = this.listeners.filter((x) => x !== l);
-      this.active = this.listeners.length > 0;
-    };
-  }
-
-  emit(e: SimEvent): void {
-    for (const l of this.listeners) l(e);
-  }
-}

@@ -9,7 +9,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Target, TargetRequest } from './target.js';
+import type { Target, TargetRequest } from '../target.js';
 
 /** Requests of the warm-up (~0.3-0.4 s here). */
 export const WARMUP_REQUESTS = 2000;

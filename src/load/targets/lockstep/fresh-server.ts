@@ -4,9 +4,9 @@
  * find the first run's jobs, workers, rate-limit windows and random streams where they were left,
  * and report different figures without a sign of it; so it is refused (exit 2) instead.
  */
-import { splitBase } from './http-target.js';
-import { LockstepAdmin, type Counts } from './lockstep-admin.js';
-import { UsageError } from './usage-error.js';
+import { splitBase } from '../http/http-target.js';
+import { LockstepAdmin, type Counts } from './admin.js';
+import { UsageError } from '../../usage-error.js';
 
 /** Why these counts are not a server at its start, or undefined when they are. */
 export function notAtStart(c: Counts): string | undefined {

@@ -3,7 +3,8 @@
  * validated form the core trusts. Durations are integer ms or a distribution object.
  */
 import { z } from 'zod';
-import { durationSchema } from './distributions/registry.js';
+import { durationSchema } from './duration-spec.js';
+import { OPERATIONS } from './operations.js';
 
 const ms = z.number().int().nonnegative();
 
@@ -12,30 +13,6 @@ const opLimitSchema = z.strictObject({
   rate: z.number().int().positive().nullable().optional(),
   concurrency: z.number().int().positive().nullable().optional(),
 });
-
-export const OPERATIONS = [
-  'run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health', 'requests', 'openai',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
-
-/**
- * Documented limits (spec §8). `/retry` and `/health` are not documented: loadlab gives `/retry`
- * the limits of `/cancel` and `/health` 1000 per 10 s with no concurrency limit (both configurable).
- * `null` means unlimited.
- */
-export const DEFAULT_LIMITS: Record<Operation, { rate: number | null; concurrency: number | null }> = {
-  run: { rate: 1000, concurrency: 200 },
-  runsync: { rate: 2000, concurrency: 400 },
-  status: { rate: 2000, concurrency: 400 },
-  'status-sync': { rate: 2000, concurrency: 400 },
-  stream: { rate: 2000, concurrency: 400 },
-  cancel: { rate: 100, concurrency: 20 },
-  retry: { rate: 100, concurrency: 20 },
-  'purge-queue': { rate: 2, concurrency: null },
-  health: { rate: 1000, concurrency: null },
-  requests: { rate: 10, concurrency: 2 },
-  openai: { rate: 2000, concurrency: 400 },
-};
 
 /**
  * `z.enum` whose output is the option's own string from this file, not the parsed one: a string

@@ -4,8 +4,8 @@
  * deadline order, so a sweep looks only at the heads of the lists (O(expired + lists), not
  * O(in flight)). Exchanges undici is done with are kept for the next requests.
  */
-import { Exchange } from './http-exchange.js';
-import type { TargetResponse } from './target.js';
+import { Exchange } from './exchange.js';
+import type { TargetResponse } from '../target.js';
 
 interface Lane {
   head: Exchange | undefined;

@@ -2,14 +2,14 @@
  * The default target: the embedded simulator, called through the transport-free Api in virtual
  * time. No sockets, no timers, no wall clock: a seed fully determines the run.
  */
-import { Api } from '../api/api.js';
-import type { ApiRequest, ParsedPath, Route } from '../api/types.js';
-import { parseRoute, ROUTES } from '../api/route-table.js';
-import type { Operation } from '../sim/config.js';
-import type { Endpoint } from '../sim/endpoint.js';
-import type { Timer } from '../sim/scheduler.js';
-import type { Simulator } from '../sim/simulator.js';
-import type { EndpointProbe, Target, TargetRequest, TargetResponse } from './target.js';
+import { Api } from '../../../api/api.js';
+import type { ApiRequest, ParsedPath, Route } from '../../../api/types.js';
+import { parseRoute, ROUTES } from '../../../api/route-table.js';
+import type { Operation } from '../../../contract/operations.js';
+import type { Endpoint } from '../../../sim/endpoint.js';
+import type { Timer } from '../../../lib/scheduler.js';
+import type { Simulator } from '../../../sim/simulator.js';
+import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
 
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
 export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';

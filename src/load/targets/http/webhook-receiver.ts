@@ -6,9 +6,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RandomStream } from '../sim/random.js';
-import type { WebhookDelivery } from '../sim/webhooks.js';
-import { failsAttempt, type DeliveryListener, type ReceiverConfig } from './webhook-receiver.js';
+import type { RandomStream } from '../../../lib/random.js';
+import type { WebhookDelivery } from '../../../contract/webhooks.js';
+import { failsAttempt, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
 /** Largest delivery body read (bytes); a bigger one is answered 413 and not recorded. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;

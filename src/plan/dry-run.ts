@@ -3,11 +3,11 @@
  * deployments): expected requests per operation, each flow's peak rate against the documented
  * limit of its first operation, and the worker-seconds the jobs will cost.
  */
-import { meanMs } from '../sim/distributions/registry.js';
-import { expectedArrivals, peakArrivalsPerSec } from './arrivals/registry.js';
-import { behaviourOperation } from './behaviours/registry.js';
-import { limitsOf } from './headroom.js';
-import type { Scenario } from './scenario-schema.js';
+import { meanMs } from '../contract/duration-spec.js';
+import { expectedArrivals, peakArrivalsPerSec } from '../load/arrivals/registry.js';
+import { behaviourOperation } from '../load/behaviours/registry.js';
+import { limitsOf } from '../load/record/headroom.js';
+import type { Scenario } from '../load/scenario/schema.js';
 
 export interface Plan {
   /** Expected requests in all (first requests of sessions plus an estimate of follow-ups). */

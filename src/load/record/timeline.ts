@@ -5,7 +5,7 @@
  * Columns are addressed by number (`COL.requests`, …) and all grow together, so a hot-path
  * update is one bounds check and one array write: no lookup by column name per request.
  */
-import type { Timeline } from '../report/run-result.js';
+import type { Timeline } from '../../report/run-result.js';
 
 export type CounterColumn = Exclude<keyof Timeline, 'windowMs' | 'queueDepthMax' | 'inFlightMax'>;
 export type MaxColumn = 'queueDepthMax' | 'inFlightMax';

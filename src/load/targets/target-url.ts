@@ -6,7 +6,7 @@
  * - A URL is shown without its userinfo (`http://user:secret@host/` → `http://host/`) in reports,
  *   metrics, logs and errors: credentials never leave the command line.
  */
-import { isLoopbackAddress } from '../lib/ip-address.js';
+import { isLoopbackAddress } from '../../lib/ip-address.js';
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, '');

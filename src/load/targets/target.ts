@@ -3,7 +3,7 @@
  * in-process target answers from the embedded simulator in virtual time, the HTTP target from a
  * `serve` instance or a real deployment in wall time.
  */
-import type { Operation } from '../sim/config.js';
+import type { Operation } from '../../contract/operations.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */

@@ -8,13 +8,13 @@
  */
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { request } from 'undici';
-import { RUN_RESULT_VERSION, type LimitCauseName, type RunResult } from '../report/run-result.js';
-import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../sim/config.js';
-import { causeInBody, inferCause } from './cause-inference.js';
-import { splitBase } from './http-target.js';
-import { displayUrl } from './target-url.js';
-import { Recorder } from './recorder.js';
-import { SendRate } from './send-rate.js';
+import { RUN_RESULT_VERSION, type LimitCauseName, type RunResult } from '../../report/run-result.js';
+import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../../contract/operations.js';
+import { causeInBody, inferCause } from '../record/cause-inference.js';
+import { splitBase } from '../targets/http/http-target.js';
+import { displayUrl } from '../targets/target-url.js';
+import { Recorder } from '../record/recorder.js';
+import { SendRate } from '../record/send-rate.js';
 
 /** Operations blast can aim at, with how each request looks. `{id}`: a job submitted first. */
 export const BLAST_OPS = {

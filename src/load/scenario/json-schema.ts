@@ -4,7 +4,7 @@
  * test fails when it is out of date (regenerate: `node bin/loadlab.js run --print-schema`... see README).
  */
 import { z } from 'zod';
-import { scenarioSchema } from './scenario-schema.js';
+import { scenarioSchema } from './schema.js';
 
 export function scenarioJsonSchema(): string {
   const s = z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;

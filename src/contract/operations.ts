@@ -1,0 +1,25 @@
+/** The API operations (each with its own rate and concurrency limit) and their documented limits. */
+
+export const OPERATIONS = [
+  'run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health', 'requests', 'openai',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/**
+ * Documented limits (spec §8). `/retry` and `/health` are not documented: loadlab gives `/retry`
+ * the limits of `/cancel` and `/health` 1000 per 10 s with no concurrency limit (both configurable).
+ * `null` means unlimited.
+ */
+export const DEFAULT_LIMITS: Record<Operation, { rate: number | null; concurrency: number | null }> = {
+  run: { rate: 1000, concurrency: 200 },
+  runsync: { rate: 2000, concurrency: 400 },
+  status: { rate: 2000, concurrency: 400 },
+  'status-sync': { rate: 2000, concurrency: 400 },
+  stream: { rate: 2000, concurrency: 400 },
+  cancel: { rate: 100, concurrency: 20 },
+  retry: { rate: 100, concurrency: 20 },
+  'purge-queue': { rate: 2, concurrency: null },
+  health: { rate: 1000, concurrency: null },
+  requests: { rate: 10, concurrency: 2 },
+  openai: { rate: 2000, concurrency: 400 },
+};
