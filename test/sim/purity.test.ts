@@ -9,6 +9,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { specifiers, strip } from '../helpers/source-scan.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The core and the two leaf folders it may import (test/architecture/import-rules.test.ts checks who imports what). */
@@ -33,77 +34,6 @@ const FORBIDDEN: [string, RegExp][] = [
   ['Function constructor', /\bnew\s+Function\b/],
   ['dynamic import', /\bimport\s*\(/],
 ];
-
-/**
- * Splits source text into code with comments removed (strings kept, for import specifiers) and
- * code with comments and string contents removed (for the forbidden-name scan, so a message that
- * says "Date" is no violation). Template literals keep their `${…}` code. Not a full lexer: a regex
- * literal holding a quote would hide the code after it up to the next such quote (src/sim has none).
- */
-export function strip(src: string): { code: string; bare: string } {
-  let code = '';
-  let bare = '';
-  let i = 0;
-  let depth = 0; // brace depth in code
-  const open: number[] = []; // depth at each `${` still open, innermost last
-  const emit = (c: string, inString: boolean) => {
-    code += c;
-    bare += inString && c !== '\n' ? ' ' : c;
-  };
-  /** Reads string text up to the closing quote, or (templates) up to a `${`. */
-  const readStringBody = (q: string) => {
-    while (i < src.length && src[i] !== q) {
-      if (q === '`' && src[i] === '$' && src[i + 1] === '{') {
-        emit('${', false);
-        i += 2;
-        open.push(depth++);
-        return;
-      }
-      if (src[i] === '\\') emit(src[i++]!, true);
-      emit(src[i++]!, true);
-    }
-    if (i < src.length) emit(src[i++]!, false);
-  };
-  while (i < src.length) {
-    const c = src[i]!;
-    const n = src[i + 1];
-    if (c === '/' && n === '/') {
-      while (i < src.length && src[i] !== '\n') i++;
-    } else if (c === '/' && n === '*') {
-      const end = src.indexOf('*/', i + 2);
-      const chunk = src.slice(i, end < 0 ? src.length : end + 2);
-      const lines = '\n'.repeat(chunk.split('\n').length - 1);
-      code += lines;
-      bare += lines;
-      i += chunk.length;
-    } else if (c === "'" || c === '"' || c === '`') {
-      emit(c, false);
-      i++;
-      readStringBody(c);
-    } else if (c === '}' && open.length > 0 && open[open.length - 1] === depth - 1) {
-      // the end of a template's `${…}`: back into the template's text
-      open.pop();
-      depth--;
-      emit(c, false);
-      i++;
-      readStringBody('`');
-    } else {
-      if (c === '{') depth++;
-      else if (c === '}') depth--;
-      emit(c, false);
-      i++;
-    }
-  }
-  return { code, bare };
-}
-
-/** Module specifiers of static imports and re-exports (`import … from`, `import '…'`, `export … from`). */
-export function specifiers(code: string): string[] {
-  const out: string[] = [];
-  const re = /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
-  for (let m = re.exec(code); m; m = re.exec(code)) out.push(m[1]!);
-  return out;
-}
 
 export function violations(src: string): string[] {
   const { code, bare } = strip(src);
