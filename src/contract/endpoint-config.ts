@@ -3,6 +3,7 @@
  * validated form the core trusts. Durations are integer ms or a distribution object.
  */
 import { z } from 'zod';
+import { deepFreeze } from './deep-freeze.js';
 import { durationSchema } from './duration-spec.js';
 import { OPERATIONS } from './operations.js';
 
@@ -123,7 +124,7 @@ export function parseSimConfig(input: unknown): { ok: true; config: SimConfig } 
     if (e.workersMin > e.workersMax) issues.push({ path: `endpoints.${n}.workersMin`, message: 'must be <= workersMax' });
     ids.add(e.id);
   });
-  return issues.length ? { ok: false, issues } : { ok: true, config: r.data };
+  return issues.length ? { ok: false, issues } : { ok: true, config: deepFreeze(r.data) };
 }
 
 function issuePath(i: z.core.$ZodIssue): string {

@@ -17,6 +17,7 @@ import { renderJunit } from '../../report/render-junit.js';
 import { writeOpenMetrics } from '../../report/render-openmetrics.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { deepFreeze } from '../../contract/deep-freeze.js';
 import { DEFAULT_CONNECTIONS, httpTargetFor } from '../../load/targets/http/http-target.js';
 import { renderPlan } from '../../plan/dry-run.js';
 import { lockstepApiKey, lockstepTargetFor } from '../../load/targets/lockstep/lockstep-target.js';
@@ -68,6 +69,11 @@ export function loadOrExit(file: string): Scenario {
   return l.scenario;
 }
 
+/** The scenario with `--endpoint` in place of its endpoint.id: a new object (a loaded scenario is frozen). */
+function withEndpointId(sc: Scenario, id: string | undefined): Scenario {
+  return id ? deepFreeze({ ...sc, endpoint: { ...sc.endpoint, id } }) : sc;
+}
+
 /** The HTTP or lockstep target; a lockstep server must be at its start (lockstep-fresh.ts). */
 async function targetFor(sc: Scenario, a: RunArgs): Promise<(sc: Scenario) => Target> {
   if (!a.lockstep) return asUsage(a.target, async () => httpTargetFor(sc, a));
@@ -105,8 +111,7 @@ function writeMetrics(file: string, r: RunResult, startMs: number): void {
 
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
-  const sc = loadOrExit(a.scenario);
-  if (a.endpoint) sc.endpoint.id = a.endpoint;
+  const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
   const seed = a.seed ?? sc.seed;
   const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
   // A dry run only prints the plan: no target, no key, no server contacted.

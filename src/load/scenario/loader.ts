@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
 import { loopProblem } from '../arrivals/replay.js';
+import { deepFreeze } from '../../contract/deep-freeze.js';
 
 export const SCENARIO_ERRORS = {
   CFG_ERR_SCENARIO_UNREADABLE: 'cannot read the scenario file',
@@ -49,7 +50,10 @@ export function loadScenarioFile(file: string): LoadResult {
   return parseScenario(raw, file);
 }
 
-/** Validates an already-parsed scenario; `file` names it in messages and anchors relative trace paths. */
+/**
+ * Validates an already-parsed scenario; `file` names it in messages and anchors relative trace
+ * paths. The scenario returned is deep-frozen (contract/deep-freeze.ts).
+ */
 export function parseScenario(raw: unknown, file: string): LoadResult {
   const r = scenarioSchema.safeParse(raw ?? {});
   if (!r.success) return { ok: false, issues: r.error.issues.map((i) => ({ code: 'CFG_ERR_SCENARIO_INVALID', file, path: issuePath(i), message: i.message })) };
@@ -66,7 +70,7 @@ export function parseScenario(raw: unknown, file: string): LoadResult {
       delete a.file;
     }
   });
-  return issues.length ? { ok: false, issues } : { ok: true, scenario: r.data, file };
+  return issues.length ? { ok: false, issues } : { ok: true, scenario: deepFreeze(r.data), file };
 }
 
 function issuePath(i: z.core.$ZodIssue): string {
