@@ -9,6 +9,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importEdges } from '../helpers/import-graph.js';
 import { specifiers, strip } from '../helpers/source-scan.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -125,29 +126,14 @@ describe('src/sim, src/lib and src/contract are pure', () => {
   });
 
   it('has an import graph that reaches only these folders and the allowed packages', () => {
-    const seen = new Set<string>();
-    const packages = new Set<string>();
-    const escapes: string[] = [];
-    const todo = [...files];
-    while (todo.length > 0) {
-      const f = todo.pop()!;
-      if (seen.has(f)) continue;
-      seen.add(f);
-      for (const s of specifiers(strip(readFileSync(f, 'utf8')).code)) {
-        if (!s.startsWith('.')) {
-          packages.add(s);
-          continue;
-        }
-        // NodeNext: sources import `./x.js`, the file on disk is `./x.ts`.
-        const target = resolve(dirname(f), s.replace(/\.js$/, '.ts'));
-        if (!PURE.some((d) => target.startsWith(d + sep))) escapes.push(`${relative(ROOT, f)} -> ${s}`);
-        else todo.push(target);
-      }
-    }
+    const pure = (rel: string) => PURE.some((d) => join(ROOT, 'src', rel).startsWith(d + sep));
+    const edges = importEdges(join(ROOT, 'src')).filter((e) => pure(e.from));
+    const escapes = edges.filter((e) => e.to !== undefined && !pure(e.to)).map((e) => `${e.from} -> ${e.spec}`);
+    const packages = new Set(edges.filter((e) => e.to === undefined).map((e) => e.spec));
     expect(escapes).toEqual([]);
     expect([...packages].filter((p) => !ALLOWED_PACKAGES.has(p))).toEqual([]);
     // Every file reached exists (a typo'd import would otherwise be skipped silently).
-    for (const f of seen) expect(statSync(f).isFile()).toBe(true);
+    for (const e of edges) if (e.to !== undefined) expect(statSync(join(ROOT, 'src', e.to)).isFile()).toBe(true);
     expect(packages.has('zod')).toBe(true);
   });
 });
