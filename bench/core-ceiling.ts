@@ -18,6 +18,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sampler } from '../src/sim/distributions/registry.js';
 import { RandomSource } from '../src/lib/random.js';
+import { formatNumber } from './figures-table.js';
+import { recordFigure } from './figures.js';
 import { simCore } from './sim-core.js';
 
 const RETENTION_MS = 30 * 60_000;
@@ -185,6 +187,11 @@ function main(): void {
   for (const rate of rates) {
     const cells = models.map((model) => `${m(model, rate).toFixed(0)} | ${(m(model, 100) / m(model, rate)).toFixed(2)}`);
     console.log(`| ${rate}/s | ${cells.join(' | ')} |`);
+  }
+  const names: Record<string, string> = { lean: 'lean loop', objects: 'lean loop + job and worker objects', core: 'sim-core' };
+  for (const model of models) {
+    const growth = (m(model, 100) / m(model, 10_000)).toFixed(2);
+    recordFigure('core-ceiling', `${names[model]}: ns per job at 100 → 10 000 jobs/s (growth)`, `${formatNumber(m(model, 100))} → ${formatNumber(m(model, 10_000))} ns (${growth})`, model === 'core' ? 'flat: 1.00' : undefined);
   }
 }
 

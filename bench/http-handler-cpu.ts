@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveServe } from '../src/cli/commands/serve.js';
 import { startServer } from '../src/server/server.js';
 import { floorHandler } from './http-floor-server.js';
+import { recordFigure } from './figures.js';
 
 const KEY = 'bench-key';
 const RUN_BODY = Buffer.from(JSON.stringify({ input: { prompt: 'hello world', n: 1 } }));
@@ -123,6 +124,7 @@ function main(): void {
       }
     }
     console.log(`| /${route} | ${median(f).toFixed(2)} | ${median(s).toFixed(2)} | ${median(s.map((x, i) => x - f[i]!)).toFixed(2)} | ${bad} |`);
+    recordFigure('http-handler-cpu', `/${route}: serve's own CPU per request over the floor's handler (no sockets)`, `+${median(s.map((x, i) => x - f[i]!)).toFixed(2)} µs (${median(f).toFixed(2)} → ${median(s).toFixed(2)})`);
   }
 }
 

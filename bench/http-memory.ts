@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { Pool } from 'undici';
 import { METRIC } from '../src/contract/metric-names.js';
 import { spawnFirstLine, stop } from './http-spawn.js';
+import { formatNumber } from './figures-table.js';
+import { recordFigure } from './figures.js';
 
 type Autocannon = (o: Record<string, unknown>) => Promise<{ requests: { total: number }; non2xx: number; errors: number }>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     console.log(`| idle after start | ${idle.rss.toFixed(0)} | ${idle.peak.toFixed(0)} |`);
     console.log(`| ${health.jobs.completed} jobs retained | ${afterJobs.rss.toFixed(0)} | ${afterJobs.peak.toFixed(0)} |`);
     console.log(`| + ${held} held /runsync | ${withHeld.rss.toFixed(0)} | ${withHeld.peak.toFixed(0)} |`);
+    recordFigure('http-memory', `serve's peak RSS: ${formatNumber(health.jobs.completed)} jobs retained + ${heldNow} held /runsync`, `${withHeld.peak.toFixed(0)} MB (idle ${idle.rss.toFixed(0)} MB)`, '< 300 MB');
     console.log(`Target: under 300 MB → ${withHeld.peak < 300 ? 'met' : 'NOT met'} (peak ${withHeld.peak.toFixed(0)} MB).`);
     await stop(serve.child);
     await Promise.all(pending);

@@ -9,7 +9,7 @@
  * Linux it also reports each server's main-thread CPU time per request (/proc schedstat): that
  * figure barely depends on what else the machine runs, req/s does. It also measures that CPU
  * at a fixed rate both servers keep up with (half the floor's req/s): flat out, a closed loop on
- * a 2-CPU machine amplifies any difference between the servers (bench/README, session 6), at a
+ * a 2-CPU machine amplifies any difference between the servers (docs/performance.md, "http-serve"), at a
  * fixed rate each pays only for its own work.
  * Usage: node dist/bench/http-serve.js [seconds=5] [connections=32] [rounds=5]
  */
@@ -18,6 +18,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnFirstLine, stop } from './http-spawn.js';
+import { formatNumber } from './figures-table.js';
+import { recordFigure } from './figures.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
       const ratio = median(s.map((x, i) => x.rps / f[i]!.rps));
       const bad = [...f, ...s].reduce((a, x) => a + x.bad, 0);
       const each = (xs: Round[]) => xs.map((x) => x.rps.toFixed(0)).join(' ');
+      recordFigure('http-serve', `${name}: serve / floor req/s (serve's req/s)`, `${ratio.toFixed(2)}× (${formatNumber(median(s.map((x) => x.rps)))})`, '≥ 0.8×');
       rows.push(`| ${name} | ${median(f.map((x) => x.rps)).toFixed(0)} | ${median(f.map((x) => x.p99))} | ${median(s.map((x) => x.rps)).toFixed(0)} | ${median(s.map((x) => x.p99))} | ${ratio.toFixed(2)}× | ${bad} | ${each(f)} / ${each(s)} |`);
       if (HAS_PROC) {
         const fc = median(f.map((x) => x.cpuUs));
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
         }
         const ffc = median(ff.map((x) => x.cpuUs));
         const sfc = median(sf.map((x) => x.cpuUs));
+        recordFigure('http-serve', `${name}: main-thread CPU per request, serve / floor, at a fixed ${formatNumber(rate)} req/s`, `${(sfc / ffc).toFixed(2)}× (${ffc.toFixed(1)} → ${sfc.toFixed(1)} µs)`);
         cpuRows.push(`| ${name} | ${fc.toFixed(1)} | ${sc.toFixed(1)} | ${(sc / fc).toFixed(2)}× | ${rate} | ${ffc.toFixed(1)} | ${sfc.toFixed(1)} | ${(sfc / ffc).toFixed(2)}× |`);
       }
     } finally {

@@ -30,6 +30,8 @@ import { scenarioSchema } from '../src/load/scenario/schema.js';
 import { socketOpen } from './socket-ceiling.js';
 import { closedModel, startTrivialServer } from './trivial-server.js';
 import { undiciClosed, undiciOpen } from './undici-ceiling.js';
+import { formatNumber } from './figures-table.js';
+import { recordFigure } from './figures.js';
 
 /**
  * A HttpTarget that measures each arrival's send lag: from its intended time (the event's time
@@ -208,6 +210,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const undici = Math.max(before.undici, after.undici);
     console.log(`closed model again after the steps: autocannon ${after.autocannon} requests/s, bare undici Pool ${after.undici}; the ratios below divide by the higher of each`);
     console.log(`bare undici Pool closed loop (undici's own ceiling, no runner): ${undici} requests/s = ${(undici / closed).toFixed(2)} × autocannon`);
+    recordFigure('runner-http', 'autocannon closed-model maximum (trivial server)', `${formatNumber(closed)} req/s`);
+    recordFigure('runner-http', 'send-lag floor: p99 at 500 req/s', `${floor} ms`);
+    const rel = (rate: number) => `${formatNumber(rate)} req/s = ${(rate / closed).toFixed(2)}×`;
+    recordFigure('runner-http', 'generator open model, p99 send lag < 1 ms, × autocannon', rel(heldUpTo((st) => st.ok)), '≥ 0.7×');
+    recordFigure('runner-http', 'generator open model, kept up (all answered, p99 < 50 ms), × autocannon', rel(heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50)));
     const line = (what: string, rate: number) => console.log(`open-model maximum ${what}: ${rate} requests/s = ${(rate / closed).toFixed(2)} × autocannon (${(rate / undici).toFixed(2)} × bare undici)`);
     line('with p99 send lag < 1 ms (the target: ≥ 0.7)', heldUpTo((st) => st.ok));
     line(`with p99 send lag ≤ floor + 1 ms (${(floor + 1).toFixed(2)} ms)`, heldUpTo((st) => st.okOverFloor));
@@ -216,6 +223,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const bareAll = bare.length > 0 && bare.every((b) => b.ok);
     console.log(`bare undici open loop (undici's own open-model ceiling, no runner) with p99 send lag < 1 ms: ${bareAll ? '≥ ' : ''}${bareHeld} requests/s = ${(bareHeld / closed).toFixed(2)} × autocannon; the generator's: ${(heldUpTo((st) => st.ok) / Math.max(bareHeld, 1)).toFixed(2)} × of it`);
     const sockHeld = upTo(sockets, (k) => k.ok);
+    recordFigure('runner-http', 'bare undici open loop, p99 send lag < 1 ms, × autocannon', `${bareAll ? '≥ ' : ''}${rel(bareHeld)}`);
+    recordFigure('runner-http', 'raw socket open loop, p99 send lag < 1 ms, × autocannon', `${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${rel(sockHeld)}`);
     console.log(`raw socket open loop (the socket's own ceiling, no HTTP client) with p99 send lag < 1 ms: ${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${sockHeld} requests/s = ${(sockHeld / closed).toFixed(2)} × autocannon`);
     console.log(`floor ${floor} ms; load average at the end ${loadAverage()}`);
   } finally {

@@ -8,6 +8,8 @@
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { parseSimConfig } from '../src/contract/endpoint-config.js';
 import { Simulator } from '../src/sim/simulator.js';
+import { formatNumber } from './figures-table.js';
+import { recordFigure } from './figures.js';
 
 export interface CoreBenchResult {
   ratePerSec: number;
@@ -68,5 +70,9 @@ export async function simCore(ratePerSec: number, jobs: number): Promise<CoreBen
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await simCore(Number(process.argv[2] ?? 100), Number(process.argv[3] ?? 2_000_000))));
+  const r = await simCore(Number(process.argv[2] ?? 100), Number(process.argv[3] ?? 2_000_000));
+  console.log(JSON.stringify(r));
+  const at = `${formatNumber(r.ratePerSec)} jobs/s, no API`;
+  recordFigure('sim-core', `${at}: jobs per wall-second`, formatNumber(r.jobsPerSec));
+  recordFigure('sim-core', `${at}: GC pauses (scavenge / mark-compact)`, `${formatNumber(r.gcMs.scavenge)} / ${formatNumber(r.gcMs.markCompact)} ms per ${formatNumber(r.jobs)} jobs`);
 }

@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { Api } from '../src/api/api.js';
 import { parseSimConfig } from '../src/contract/endpoint-config.js';
 import { Simulator } from '../src/sim/simulator.js';
+import { formatNumber } from './figures-table.js';
+import { recordFigure } from './figures.js';
 
 export interface SimBenchResult {
   ratePerSec: number;
@@ -69,7 +71,12 @@ export function simThroughput(ratePerSec: number, jobs: number): SimBenchResult 
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain && process.argv[2]) {
-  console.log(JSON.stringify(simThroughput(Number(process.argv[2]), Number(process.argv[3] ?? 8_640_000))));
+  const r = simThroughput(Number(process.argv[2]), Number(process.argv[3] ?? 8_640_000));
+  console.log(JSON.stringify(r));
+  const at = `${formatNumber(r.ratePerSec)} jobs/s`;
+  recordFigure('sim-throughput', `${at}: simulated jobs per wall-second`, formatNumber(r.jobsPerSec), r.ratePerSec === 100 ? '≥ 1 000 000' : 'flat: as at 100 jobs/s');
+  recordFigure('sim-throughput', `${at}: jobs per CPU-second`, formatNumber(r.jobsPerCpuSec));
+  recordFigure('sim-throughput', `${at}: peak RSS`, `${formatNumber(r.peakRssMb)} MB`, '< 1 GB');
 } else if (isMain) {
   // The issue's three runs, each in its own process (peak RSS per run): 100 jobs/s for 24 h
   // (8.64 M jobs), then the same number of jobs at 10x and 100x the rate (jobs/s should stay flat).

@@ -10,6 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { pumpOpen } from './open-pump.js';
 import { closedModel, startTrivialServer } from './trivial-server.js';
+import { recordFigure } from './figures.js';
 
 export async function socketOpen(url: string, ratePerSec: number, seconds: number, connections: number): Promise<{ p99LagMs: number; ok: boolean }> {
   const { hostname, port, host } = new URL(url);
@@ -79,7 +80,7 @@ export async function socketOpen(url: string, ratePerSec: number, seconds: numbe
  * only if most of its rounds held. The generator of `loadlab run` is built on sockets and
  * does more per request than this loop, so the fractions held here are what this machine
  * allows any transport of ours (issue 4's target: 0.7). On a VM that stalls now and then,
- * whether a 3 s step holds is partly luck: hence rounds (bench/README, session 6).
+ * whether a 3 s step holds is partly luck: hence rounds (docs/performance.md, "socket-ceiling").
  * Usage: node dist/bench/socket-ceiling.js [rounds=3]
  */
 async function scan(rounds: number): Promise<void> {
@@ -111,6 +112,7 @@ async function scan(rounds: number): Promise<void> {
     console.log('| fraction | req/s | p99 lag per round, ms | rounds held (< 1 ms, all answered) |');
     console.log('|---|---|---|---|');
     for (const r of rows) console.log(r);
+    recordFigure('socket-ceiling', 'raw socket open loop alone: fraction of autocannon held (p99 < 1 ms in most rounds)', heldUpTo > 0 ? `${heldUpTo.toFixed(1)}×` : 'below 0.4×');
     console.log(`held (every fraction up to it held in most rounds): ${heldUpTo > 0 ? `${heldUpTo.toFixed(1)} × autocannon` : 'not even 0.4 ×'}; issue 4's target for the generator, which does more per request than this loop: 0.7 ×`);
   } finally {
     child.kill('SIGTERM');
