@@ -32,6 +32,8 @@ export interface Machine {
   node: string;
   /** `os.loadavg()[0]` at the start of the run. */
   loadAverage?: number;
+  /** The highest `os.loadavg()[0]` seen after each bench. */
+  loadAverageMax?: number;
 }
 
 /** A bench that did not finish (its figures, if any, are still listed). */
@@ -58,7 +60,8 @@ const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' 
  */
 export function figuresTable(figures: readonly Figure[], machine: Machine, failures: readonly Failure[] = []): string {
   const cpu = machine.cpuModel ? ` (${machine.cpuModel})` : '';
-  const load = machine.loadAverage !== undefined ? `, load average ${machine.loadAverage.toFixed(2)} at the start` : '';
+  const max = machine.loadAverageMax !== undefined ? ` (up to ${machine.loadAverageMax.toFixed(2)} during the run)` : '';
+  const load = machine.loadAverage !== undefined ? `, load average ${machine.loadAverage.toFixed(2)} at the start${max}` : '';
   const lines = [
     `Measured ${machine.date} by \`npm run bench\` on ${machine.cores} cores${cpu}, Node ${machine.node}${load}.`,
     '',

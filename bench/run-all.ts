@@ -6,9 +6,9 @@
  *
  * Each bench also records its headline figures (figures.ts) in a temporary file; after a full
  * run (no `BENCH`) this script rewrites the figures table of docs/performance.md between its
- * markers (figures-table.ts), with the date, core count and Node version. `BENCH_TABLE=0` leaves
- * the document alone; `BENCH_TABLE=1` rewrites it after a partial run too (only the figures of
- * the benches that ran are then in it).
+ * markers (figures-table.ts), with the date, core count, Node version and load average.
+ * `BENCH_TABLE=0` leaves the document alone; `BENCH_TABLE=1` rewrites it after a partial run
+ * too (only the figures of the benches that ran are then in it).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ const scripts = readdirSync(here)
 const tmp = mkdtempSync(join(tmpdir(), 'loadlab-bench-'));
 const figuresFile = join(tmp, 'figures.jsonl');
 const load0 = loadavg()[0]!;
+let loadMax = load0;
 const failures: Failure[] = [];
 for (const s of scripts) {
   console.log(`\n## ${s.replace(/\.js$/, '')}`);
@@ -38,6 +39,7 @@ for (const s of scripts) {
     stdio: 'inherit',
     env: { ...process.env, BENCH_FIGURES: figuresFile },
   });
+  loadMax = Math.max(loadMax, loadavg()[0]!);
   if (r.status !== 0) {
     failures.push({ bench: s.replace(/\.js$/, ''), exitCode: r.status });
     console.log(`(exit ${r.status})`);
@@ -60,6 +62,7 @@ if (!write) {
     cpuModel: cpus()[0]?.model.trim(),
     node: process.version,
     loadAverage: load0,
+    loadAverageMax: loadMax,
   }, failures);
   writeFileSync(doc, replaceMarked(readFileSync(doc, 'utf8'), table));
   console.log(`\nFigures table of docs/performance.md rewritten: ${figures.length} figures${failures.length ? `, ${failures.length} bench(es) failed` : ''}.`);

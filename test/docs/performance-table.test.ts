@@ -17,6 +17,7 @@ describe('figures table of docs/performance.md', () => {
     expect(t).toContain('| `sim-throughput` | 100 jobs/s: simulated jobs per wall-second | 1 184 000 | ≥ 1 000 000 |');
     expect(t).toContain('| `http-serve` | /run: serve / floor \\| req/s | 0.78× |  |'); // a | in a cell is escaped
     expect(t).not.toContain(TABLE_START);
+    expect(figuresTable([], { ...machine, loadAverage: 1.234, loadAverageMax: 5.678 })).toContain('load average 1.23 at the start (up to 5.68 during the run)');
   });
 
   it('replaces exactly the marked region and leaves every other byte as it was', () => {
