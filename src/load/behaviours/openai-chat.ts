@@ -9,12 +9,14 @@ import { acceptJob, removedWhileHeld } from './submit.js';
  */
 export const openaiChat = defineBehaviour({
   schema: z.strictObject({
-    behaviour: z.literal('openai-chat'), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs,
-    stream: z.boolean().default(false),
-    maxTokens: z.number().int().positive().max(4096).default(16),
-    model: z.string().default('loadlab-sim'),
-    /** The user message; `{{seq}}` is replaced by the session number. */
-    prompt: z.string().default('Say hello'),
+    behaviour: z.literal('openai-chat').meta({ description: 'Client behaviour: POST /openai/v1/chat/completions, plain or streamed (server-sent events).' }), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs,
+    stream: z.boolean().default(false)
+      .meta({ description: 'Ask for a streamed answer (stream: true, server-sent events, counted as stream chunks). Default: false.', examples: [false, true] }),
+    maxTokens: z.number().int().positive().max(4096).default(16)
+      .meta({ description: 'max_tokens of the request (1–4096). Default: 16.', examples: [16, 256] }),
+    model: z.string().default('loadlab-sim').meta({ description: 'model of the request. Default: loadlab-sim.', examples: ['loadlab-sim', 'meta-llama/Llama-3.1-8B-Instruct'] }),
+    prompt: z.string().default('Say hello')
+      .meta({ description: 'The user message; {{seq}} is replaced by the session number. Default: Say hello.', examples: ['Say hello', 'Summarise ticket #{{seq}}'] }),
   }),
   operation: () => 'openai',
   create: (spec, env) => {

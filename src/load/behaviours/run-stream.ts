@@ -11,9 +11,9 @@ import type { CallOptions } from '../client.js';
  */
 export const runStream = defineBehaviour({
   schema: z.strictObject({
-    behaviour: z.literal('run-stream'), ...commonFields, cancel: jobFields.cancel, giveUpMs: jobFields.giveUpMs,
-    /** `?wait=` of each /stream call in ms (1000–300000); the server default (10 s) when unset. */
-    waitMs: z.number().int().min(1000).max(300_000).optional(),
+    behaviour: z.literal('run-stream').meta({ description: 'Client behaviour: POST /run, then GET /stream again and again, draining partial outputs until the job ends.' }), ...commonFields, cancel: jobFields.cancel, giveUpMs: jobFields.giveUpMs,
+    waitMs: z.number().int().min(1000).max(300_000).optional()
+      .meta({ description: '?wait= of each /stream call in ms (1000–300000); the server default (10 s) when unset.', examples: [10_000, 30_000] }),
   }),
   operation: () => 'run',
   create: (spec, env) => {

@@ -13,11 +13,10 @@ const wait = z.number().int().min(1000).max(300_000);
  */
 export const runsync = defineBehaviour({
   schema: z.strictObject({
-    behaviour: z.literal('runsync'), ...commonFields, ...jobFields,
-    /** `?wait=` of /runsync in ms; the server default (90 s) when unset. */
-    waitMs: wait.optional(),
-    /** `?wait=` of each /status-sync follow-up in ms; the server default when unset. */
-    statusSyncWaitMs: wait.optional(),
+    behaviour: z.literal('runsync').meta({ description: 'Client behaviour: POST /runsync?wait=, then GET /status-sync?wait= until the job ends.' }), ...commonFields, ...jobFields,
+    waitMs: wait.optional().meta({ description: '?wait= of /runsync in ms (1000–300000); the server default (90 s) when unset.', examples: [90_000, 30_000] }),
+    statusSyncWaitMs: wait.optional()
+      .meta({ description: '?wait= of each /status-sync follow-up in ms (1000–300000); the server default when unset.', examples: [60_000, 10_000] }),
   }),
   operation: () => 'runsync',
   create: (spec, env) => {
