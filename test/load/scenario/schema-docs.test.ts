@@ -4,7 +4,9 @@
  * holds no object) has examples, unless an `enum` or `const` already lists its values.
  */
 import { expect, test } from 'vitest';
+import { z } from 'zod';
 import { scenarioJsonSchema } from '../../../src/load/scenario/json-schema.js';
+import { scenarioSchema } from '../../../src/load/scenario/schema.js';
 
 type Schema = Record<string, unknown>;
 
@@ -78,4 +80,61 @@ test('the audit finds a field without a description, and one without examples', 
     },
   });
   expect(gaps).toEqual(['a: no description', 'a.b: no examples', 'c: no description', 'c<kind=x>.kind: no description']);
+});
+
+/** Each field of a zod schema tree (object shapes, through unions, arrays, records and wrappers) with its path. */
+function zodFields(root: z.ZodType): { path: string; schema: z.ZodType }[] {
+  const out: { path: string; schema: z.ZodType }[] = [];
+  const seen = new Set<z.ZodType>();
+  const visit = (s: z.ZodType, path: string): void => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    const def = s._zod.def as unknown as Record<string, unknown> & { type: string };
+    switch (def.type) {
+      case 'object':
+        for (const [k, f] of Object.entries((s as z.ZodObject).shape)) {
+          out.push({ path: `${path}.${k}`, schema: f as z.ZodType });
+          visit(f as z.ZodType, `${path}.${k}`);
+        }
+        break;
+      case 'union':
+        (def.options as z.ZodType[]).forEach((o, i) => visit(o, `${path}<${i}>`));
+        break;
+      case 'array':
+        visit(def.element as z.ZodType, `${path}[]`);
+        break;
+      case 'record':
+        visit(def.valueType as z.ZodType, `${path}{*}`);
+        break;
+      case 'default': case 'optional': case 'nullable': case 'prefault': case 'readonly': case 'nonoptional':
+        visit(def.innerType as z.ZodType, path);
+        break;
+    }
+  };
+  visit(root, '');
+  return out;
+}
+
+/** The examples of a field: on the field's schema, or on a schema it wraps (`.meta()` before `.default()`). */
+function examplesOf(s: z.ZodType): unknown[] {
+  for (let t: z.ZodType | undefined = s; t; ) {
+    const ex = z.globalRegistry.get(t)?.examples;
+    if (Array.isArray(ex)) return ex;
+    t = (t._zod.def as { innerType?: z.ZodType }).innerType;
+  }
+  return [];
+}
+
+test('every example of a field is valid input for that field', () => {
+  const bad: string[] = [];
+  let checked = 0;
+  for (const { path, schema } of zodFields(scenarioSchema)) {
+    for (const ex of examplesOf(schema)) {
+      checked++;
+      const r = schema.safeParse(ex);
+      if (!r.success) bad.push(`${path}: ${JSON.stringify(ex)}: ${r.error.issues.map((i) => i.message).join('; ')}`);
+    }
+  }
+  expect(bad, bad.join('\n')).toEqual([]);
+  expect(checked).toBeGreaterThan(150);
 });
