@@ -27,21 +27,15 @@ function internedEnum<const T extends readonly [string, ...string[]]>(options: T
 }
 
 const limitsSchema = z.strictObject({
-  /** false turns every limit off (benchmarks). */
   enabled: z.boolean().default(true).meta({ description: 'false turns every rate, concurrency and queue limit off (benchmarks). Default: true.', examples: [true, false] }),
-  /** Multiplies every rate and concurrency limit (e.g. 10 for benchmarks). */
   scale: z.number().positive().default(1).meta({ description: 'Multiplies every rate and concurrency limit (e.g. 10 for benchmarks). Default: 1.', examples: [1, 10] }),
-  /** sliding: no 10 s interval ever holds more than the limit; fixed: counters reset every 10 s. */
   window: internedEnum(['sliding', 'fixed']).default('sliding')
     .meta({ description: 'sliding: no window-long interval ever holds more than the limit; fixed: the counters reset every windowMs. Default: sliding.' }),
   windowMs: ms.positive().default(10_000).meta({ description: 'Length in ms of the window rate limits count in. Default: 10000 (10 s).', examples: [10_000, 1000] }),
-  /** Dynamic floor: effective rate = max(base, running workers × this), per window. Off when unset. */
   perWorkerRate: z.number().int().positive().optional()
-    .meta({ description: 'Dynamic rate floor: each operation may take max(its rate, running workers × this) requests per window. Off when unset.', examples: [10, 50] }),
-  /** Queue throttling: 429 when the queue holds more than `queueMin` AND more than workersMax × `queuePerWorker`. */
+    .meta({ description: 'Dynamic rate floor: each operation may take max(its rate, ready workers × this) requests per window. Off when unset.', examples: [10, 50] }),
   queueMin: ms.default(50).meta({ description: 'Queue throttling: submissions get a 429 when the queue holds more than this AND more than workersMax × queuePerWorker jobs. Default: 50.', examples: [50, 1000] }),
   queuePerWorker: ms.default(500).meta({ description: 'Queue throttling: queued jobs allowed per worker of workersMax (see queueMin). Default: 500.', examples: [500, 100] }),
-  /** Payload limits in bytes. */
   runPayloadBytes: ms.default(10 * 1024 * 1024).meta({ description: 'Largest /run request body in bytes; larger ones get a 413. Default: 10485760 (10 MiB).', examples: [10_485_760, 1_048_576] }),
   runsyncPayloadBytes: ms.default(20 * 1024 * 1024).meta({ description: 'Largest /runsync request body in bytes; larger ones get a 413. Default: 20971520 (20 MiB).', examples: [20_971_520] }),
   operations: z.partialRecord(z.enum(OPERATIONS), opLimitSchema).default({}).meta({
@@ -51,24 +45,18 @@ const limitsSchema = z.strictObject({
 });
 
 const faultSchema = z.strictObject({
-  /** throttled: no host capacity for the worker; unhealthy: the worker crash-loops on start. */
   kind: internedEnum(['throttled', 'unhealthy'])
     .meta({ description: 'throttled: no host capacity for the workers (they cannot start); unhealthy: the workers crash-loop on start.' }),
-  /** How many worker slots the fault takes. */
   workers: z.number().int().positive().meta({ description: 'How many worker slots the fault takes.', examples: [1, 2] }),
   fromMs: ms.default(0).meta({ description: 'Start of the fault window in ms from the start of the run. Default: 0.', examples: [0, 60_000] }),
-  /** End of the fault window; open-ended when unset. */
   toMs: ms.optional().meta({ description: 'End of the fault window in ms from the start of the run; open-ended when unset.', examples: [120_000, 600_000] }),
 });
 
 const workloadSchema = z.strictObject({
-  /** Probability in [0, 1] that a job ends FAILED. */
   failureProbability: z.number().min(0).max(1).default(0)
     .meta({ description: 'Probability in [0, 1] that a job ends FAILED. Default: 0.', examples: [0, 0.02] }),
-  /** Streamed partial outputs per job (1 = none). */
   chunks: z.number().int().positive().default(1)
     .meta({ description: 'Streamed partial outputs per job, spread over its run (1 = none). Default: 1.', examples: [1, 20] }),
-  /** When set, the output is a string of this many bytes instead of the echo. */
   outputBytes: ms.optional()
     .meta({ description: 'When set, the job output is a string of this many bytes instead of the echo of its input.', examples: [1024, 1_048_576] }),
 });
@@ -78,10 +66,8 @@ export const endpointSchema = z.strictObject({
     .meta({ description: 'Endpoint id, as in /v2/{id}/run: letters, digits, "_", "." and "-". In a scenario, default: ep.', examples: ['ep', 'sdxl-prod'] }),
   workersMin: ms.default(0).meta({ description: 'Workers kept running even when idle; at most workersMax. Default: 0.', examples: [0, 1] }),
   workersMax: ms.default(3).meta({ description: 'Most workers running at once. Default: 3.', examples: [3, 10] }),
-  /** A worker idle this long stops (down to workersMin). */
   idleTimeoutMs: ms.default(5000)
     .meta({ description: 'A worker idle this long (ms) stops, down to workersMin. Default: 5000.', examples: [5000, 60_000] }),
-  /** Time from a worker's start to ready. */
   coldStartMs: durationSchema.default(0).meta({
     description: 'Time from a worker\'s start to ready: whole ms or a distribution object. Default: 0.',
     examples: [0, 15_000, { dist: 'lognormal', medianMs: 8000, p95Ms: 25_000 }],
@@ -124,7 +110,6 @@ export const endpointSchema = z.strictObject({
   }),
   limits: limitsSchema.default(() => limitsSchema.parse({}))
     .meta({ description: 'Rate, concurrency, queue and payload limits (spec §8). Default: the spec\'s limits.', examples: [{ enabled: false }, { scale: 10 }] }),
-  /** Result retention after completion: 30 min for /run, 60 s for /runsync (spec §8.4). */
   retention: z
     .strictObject({
       runMs: ms.default(1_800_000).meta({ description: 'How long (ms) the result of a /run job stays readable after it ends. Default: 1800000 (30 min).', examples: [1_800_000, 60_000] }),
@@ -132,7 +117,6 @@ export const endpointSchema = z.strictObject({
     })
     .default({ runMs: 1_800_000, runsyncMs: 60_000 })
     .meta({ description: 'How long results stay after a job ends (spec §8.4); a later /status answers 404. Default: {runMs: 1800000, runsyncMs: 60000}.', examples: [{ runMs: 600_000, runsyncMs: 60_000 }] }),
-  /** Webhook delivery: attempts in all (1 + retries) and the gap between them. */
   webhook: z
     .strictObject({
       attempts: z.number().int().positive().default(3).meta({ description: 'Delivery attempts in all (1 + retries). Default: 3.', examples: [3, 1] }),

@@ -31,17 +31,13 @@ const thresholdSchema = z.string().superRefine((s, ctx) => {
 
 export const scenarioSchema = z
   .strictObject({
-    /** Editors: the JSON Schema this file follows. */
     $schema: z.string().optional().meta({ description: 'The JSON Schema this file follows (for editors); ignored by loadlab.', examples: ['../schema/scenario.schema.json'] }),
     name: name.meta({ description: 'Name of the scenario in reports and metrics. Letters, digits, "_", "." and "-", at most 100.', examples: ['steady-mix', 'cold-start-burst'] }),
     description: z.string().optional().meta({ description: 'Free text for the reader: what the scenario tests.', examples: ['Steady Poisson traffic of /run + polling against 3 workers.'] }),
-    /** Seed of every random stream (simulator and clients); `--seed` overrides it. */
     seed: z.union([z.number().int(), z.string().min(1)]).default(1)
       .meta({ description: 'Seed of every random stream (simulator and clients): the same seed, the same run. `--seed` overrides it. Default: 1.', examples: [1, 42, 'nightly'] }),
-    /** Length of the traffic phase in ms: arrivals happen in [0, durationMs). Max 30 days. */
     durationMs: ms.positive().max(30 * 86_400_000)
       .meta({ description: 'Length of the traffic phase in ms: arrivals happen in [0, durationMs). Max 30 days.', examples: [60_000, 600_000, 86_400_000] }),
-    /** After the traffic phase, how long (ms) open sessions may still finish before the run ends. Max 30 days. */
     drainMs: ms.max(30 * 86_400_000).default(600_000).meta({
       description: 'After the traffic phase, how long (ms) open sessions may still finish before the run ends. Max 30 days. Default: 600000 (10 min).',
       examples: [600_000, 60_000],
@@ -50,15 +46,11 @@ export const scenarioSchema = z
       description: 'The endpoint under test: in-process, the simulated one (workers, scaler, limits, retention, webhooks, faults, workload); against a real deployment (--target), its id names the endpoint. Default: every field\'s default, id ep.',
       examples: [{ id: 'ep', workersMax: 5, coldStartMs: { dist: 'lognormal', medianMs: 8000, p95Ms: 25_000 }, jobDurationMs: 2000 }],
     }),
-    /** The open model: arrivals are sent at their intended time unless this cap holds them. */
     openModel: z
       .strictObject({
-        /** Most requests in flight at once (all flows); unlimited when unset. */
         maxInFlight: z.number().int().positive().optional()
           .meta({ description: 'Most requests in flight at once, over all flows; further sends wait. Unlimited when unset.', examples: [100, 1000] }),
-        /** A request held by the cap longer than this (ms) is dropped. */
         maxWaitMs: ms.default(60_000).meta({ description: 'A request held by maxInFlight longer than this (ms) is dropped. Default: 60000.', examples: [60_000, 5000] }),
-        /** A send this much later (ms) than intended counts as a late arrival. */
         lateAfterMs: ms.default(10).meta({ description: 'A send this much later (ms) than its intended time counts as a late arrival. Default: 10.', examples: [10, 100] }),
       })
       .default({ maxWaitMs: 60_000, lateAfterMs: 10 })
@@ -66,7 +58,6 @@ export const scenarioSchema = z
         description: 'The open model: each arrival is sent at its intended time, whatever answers are pending, unless maxInFlight holds it. Default: {maxWaitMs: 60000, lateAfterMs: 10}.',
         examples: [{ maxInFlight: 500, maxWaitMs: 10_000 }],
       }),
-    /** The built-in webhook receiver (in-process target). */
     webhookReceiver: z
       .strictObject({
         failFirstAttempts: z.number().int().min(0).default(0)
