@@ -27,7 +27,7 @@ function internedEnum<const T extends readonly [string, ...string[]]>(options: T
 }
 
 const limitsSchema = z.strictObject({
-  enabled: z.boolean().default(true).meta({ description: 'false turns every rate, concurrency and queue limit off (benchmarks). Default: true.', examples: [true, false] }),
+  enabled: z.boolean().default(true).meta({ description: 'false turns every rate, concurrency and queue-throttling limit off (benchmarks); payload limits still hold. Default: true.', examples: [true, false] }),
   scale: z.number().positive().default(1).meta({ description: 'Multiplies every rate and concurrency limit (e.g. 10 for benchmarks). Default: 1.', examples: [1, 10] }),
   window: internedEnum(['sliding', 'fixed']).default('sliding')
     .meta({ description: 'sliding: no window-long interval ever holds more than the limit; fixed: the counters reset every windowMs. Default: sliding.' }),
@@ -37,7 +37,7 @@ const limitsSchema = z.strictObject({
   queueMin: ms.default(50).meta({ description: 'Queue throttling: submissions get a 429 when the queue holds more than this AND more than workersMax × queuePerWorker jobs. Default: 50.', examples: [50, 1000] }),
   queuePerWorker: ms.default(500).meta({ description: 'Queue throttling: queued jobs allowed per worker of workersMax (see queueMin). Default: 500.', examples: [500, 100] }),
   runPayloadBytes: ms.default(10 * 1024 * 1024).meta({ description: 'Largest /run request body in bytes; larger ones get a 413. Default: 10485760 (10 MiB).', examples: [10_485_760, 1_048_576] }),
-  runsyncPayloadBytes: ms.default(20 * 1024 * 1024).meta({ description: 'Largest /runsync request body in bytes; larger ones get a 413. Default: 20971520 (20 MiB).', examples: [20_971_520] }),
+  runsyncPayloadBytes: ms.default(20 * 1024 * 1024).meta({ description: 'Largest /runsync (and /openai/*) request body in bytes; larger ones get a 413. Default: 20971520 (20 MiB).', examples: [20_971_520] }),
   operations: z.partialRecord(z.enum(OPERATIONS), opLimitSchema).default({}).meta({
     description: 'Per-operation overrides of the spec §8 rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai). Default: {} (the spec limits).',
     examples: [{ run: { rate: 2000, concurrency: 400 } }, { status: { rate: null } }],
