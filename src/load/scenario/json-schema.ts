@@ -1,7 +1,7 @@
 /**
  * The JSON Schema of scenario files, generated from the zod schema (the single source of truth)
  * so editors complete and check scenarios. `schema/scenario.schema.json` is this, committed; a
- * test fails when it is out of date (regenerate: `node bin/loadlab.js run --print-schema`... see README).
+ * test fails when it is out of date (regenerate: `UPDATE_SCHEMA=1 npx vitest run test/load/json-schema.test.ts`).
  */
 import { z } from 'zod';
 import { scenarioSchema } from './schema.js';
