@@ -1,0 +1,141 @@
+/**
+ * README.md's commands work when pasted in order on a fresh clone. Its ```sh blocks run in one
+ * bash session (test/docs/shell-session.ts) in a temp directory holding a copy of scenarios/ and
+ * schema/, so every report lands there; its ```ts blocks are type-checked and run
+ * (test/docs/ts-examples.ts). A block preceded by `<!-- readme-test: skip (reason) -->` is not run
+ * (npm install, Python, promtool, servers that would run for minutes); other languages (js, text)
+ * are not run either.
+ *
+ * Adjustments, all here: `npx loadlab` runs `node bin/loadlab.js`; port 8080 becomes a free port, so
+ * the test runs beside other servers; every URL in a run block must be loopback. The commands use
+ * curl: without it the test is skipped, except under CI=true where it fails.
+ *
+ * Time: ~35 s for the shell blocks and ~10 s for the ts blocks on an idle 2-core machine. The caps
+ * (120 s each) only bound a stuck run on a loaded machine.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { codeBlocks, type CodeBlock } from './readme-blocks.js';
+import { runShellSession, type BlockRun } from './shell-session.js';
+import { runExamples, typeCheck } from './ts-examples.js';
+
+const repo = resolve(import.meta.dirname, '..', '..');
+const blocks = codeBlocks(readFileSync(join(repo, 'README.md'), 'utf8'));
+const shBlocks = blocks.filter((b) => b.lang === 'sh' && !b.skip);
+const tsBlocks = blocks.filter((b) => b.lang === 'ts' && !b.skip);
+const hasCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).status === 0;
+if (!hasCurl && process.env.CI === 'true') throw new Error('curl is missing: the README test needs it under CI');
+
+const work = mkdtempSync(join(tmpdir(), 'loadlab-readme-'));
+cpSync(join(repo, 'scenarios'), join(work, 'scenarios'), { recursive: true });
+cpSync(join(repo, 'schema'), join(work, 'schema'), { recursive: true });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const file = (p: string) => join(work, p);
+const json = (p: string) => JSON.parse(readFileSync(file(p), 'utf8'));
+
+/** What a block must produce, besides exiting 0; each must match exactly one run block. */
+interface Expectation { block: RegExp; stdout?: RegExp[]; files?: string[]; check?: () => void }
+
+const SH_EXPECT: Expectation[] = [
+  {
+    block: /^npx loadlab run scenarios\/steady-mix\.yaml$/m,
+    stdout: [/thresholds: 3\/3 passed/],
+    files: ['report.json', 'report.md', 'report.html', 'metrics.om'].map((f) => `reports/steady-mix/${f}`),
+  },
+  { block: /--dry-run$/m, stdout: [/plan for steady-mix/, /requests per operation/] },
+  { block: /--api-key demo-key --port \d+ &$/m, stdout: [/listening on http:\/\/127\.0\.0\.1:\d+\/v2 \(endpoints: steady; clock real/, /\{"status":"ok"\}/] },
+  {
+    block: /status-sync/,
+    stdout: [/"status":"COMPLETED".*"output":\{"prompt":"hi"\}/, /"id":"sync-[^"]+","status":"COMPLETED".*"output":\{"x":1\}/, /\{"jobs":\{"completed":2,/, /^loadlab_jobs_accepted_total\{/m],
+  },
+  { block: /loadlab blast/, files: ['reports/blast-health/report.json'], check: () => expect(json('reports/blast-health/report.json').target.causes).toBe('reported') },
+  {
+    block: /--lockstep/,
+    stdout: [/lockstep, seed 1/],
+    check: () => {
+      const lock = json('reports/steady-mix-lockstep/report.json');
+      const inProcess = json('reports/steady-mix/report.json');
+      expect(lock.target.kind).toBe('lockstep');
+      expect(lock.jobs).toEqual(inProcess.jobs); // "the jobs end exactly as in step 1"
+    },
+  },
+  { block: /--junit reports\/junit\.xml/, check: () => expect(readFileSync(file('reports/junit.xml'), 'utf8')).toMatch(/tests="3" failures="0"/) },
+  { block: /_sim\/advance/, stdout: [/\{"now":0,"received":0,"ended":0,"markers":0\}/, /\{"now":10000,/] },
+  { block: /--seed 7 --out/, files: ['reports/steady-mix-seed-7/report.json', 'reports/steady-mix/metrics.om'] },
+];
+
+const TS_EXPECT: Expectation[] = [
+  { block: /new Simulator/, stdout: [/^job\.accepted 0$/m, /^200 \{"id":"[^"]+-u1","status":"IN_QUEUE"\}$/m, /^job\.finished \d+$/m, /^200 \{"jobs":\{"completed":1,/m] },
+  { block: /runScenario/, stdout: [/^1614 \{ COMPLETED: 1614 \}$/m], files: ['reports/steady-mix-seed-7.md', 'reports/steady-mix-seed-7.junit.xml'] },
+  { block: /parseRunResult/, stdout: [/^true steady-mix$/m], files: ['reports/steady-mix/copy.json', 'reports/steady-mix/copy.html', 'reports/steady-mix/copy.om'] },
+  { block: /startServer/, stdout: [/^http:\/\/127\.0\.0\.1:\d+\/v2 200 /m] },
+];
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? ok(a.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+function where(b: CodeBlock): string {
+  return `README.md:${b.line}`;
+}
+
+function checkExpectations(list: readonly Expectation[], run: readonly CodeBlock[], outputs: readonly { stdout: string }[]): void {
+  for (const e of list) {
+    const hits = run.flatMap((b, n) => (e.block.test(b.code) ? [n] : []));
+    expect(hits, `exactly one run block matches ${String(e.block)}`).toHaveLength(1);
+    const n = hits[0] ?? 0;
+    const b = run[n] as CodeBlock;
+    for (const re of e.stdout ?? []) expect(outputs[n]?.stdout, `${where(b)}: output matches ${String(re)}`).toMatch(re);
+    for (const f of e.files ?? []) expect(existsSync(file(f)), `${where(b)}: writes ${f}`).toBe(true);
+    e.check?.();
+  }
+}
+
+describe.skipIf(!hasCurl)('README.md commands (skipped: curl is not installed)', () => {
+  test('every skip marker gives a reason; install, test-suite and Python blocks are skipped', () => {
+    for (const b of blocks) if (b.skip !== undefined) expect(b.skip.length, where(b)).toBeGreaterThan(3);
+    for (const b of blocks.filter((x) => x.lang === 'sh')) {
+      if (/\bnpm (install|test)\b|\bpython\b|\bpip\b|\bvitest\b/.test(b.code)) expect(b.skip, `${where(b)} must be skipped`).toBeDefined();
+    }
+    expect(shBlocks.length).toBeGreaterThanOrEqual(SH_EXPECT.length);
+  });
+
+  test('the sh blocks run in order, each exits 0 and produces what the README says', async () => {
+    const port = String(await freePort());
+    const codes = shBlocks.map((b) => b.code.replaceAll('8080', port));
+    for (const [n, code] of codes.entries()) {
+      for (const m of code.matchAll(/https?:\/\/([^/:\s'"]+)/g)) expect(['127.0.0.1', 'localhost'], `${where(shBlocks[n] as CodeBlock)}: ${m[0]}`).toContain(m[1]);
+    }
+    const session = await runShellSession(codes, { cwd: work, repo, capMs: 120_000 });
+    const report = (r: BlockRun) => `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+    session.blocks.forEach((r, n) => {
+      const b = shBlocks[n] as CodeBlock;
+      expect(r.finished, `${where(b)} did not finish${session.timedOut ? ' (session cap of 120 s)' : ''}\n${report(r)}`).toBe(true);
+      expect(r.failures, `${where(b)}: commands that failed\n${report(r)}`).toEqual([]);
+    });
+    checkExpectations(SH_EXPECT, shBlocks, session.blocks);
+  }, 130_000);
+
+  test('the ts blocks type-check and run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-readme-ts-'));
+    try {
+      const codes = tsBlocks.map((b) => b.code);
+      expect(typeCheck(codes, repo, dir)).toBe('');
+      const runs = runExamples(codes, repo, dir, work);
+      runs.forEach((r, n) => expect(r.status, `${where(tsBlocks[n] as CodeBlock)}\n${r.stdout}\n${r.stderr}`).toBe(0));
+      checkExpectations(TS_EXPECT, tsBlocks, runs);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
