@@ -17,6 +17,8 @@ export interface BlockRun {
   failures: string[];
   /** False when the session ended (cap or crash) before the block finished. */
   finished: boolean;
+  /** Wall ms from the start of the session to the end of the block. */
+  endedAtMs: number | undefined;
 }
 
 export interface Session {
@@ -43,7 +45,7 @@ export async function runShellSession(blocks: readonly string[], opts: { cwd: st
     ...blocks.flatMap((code, n) => [
       `READMETEST_BLOCK=${n}`,
       `{\n${code}\n} > "$READMETEST_OUT/${n}.out" 2> "$READMETEST_OUT/${n}.err"`,
-      `: > "$READMETEST_OUT/${n}.done"`,
+      `date +%s%3N > "$READMETEST_OUT/${n}.done"`,
     ]),
     '',
   ].join('\n');
@@ -54,6 +56,7 @@ export async function runShellSession(blocks: readonly string[], opts: { cwd: st
     stdio: 'ignore',
     env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
   });
+  const startedAt = Date.now();
   let timedOut = false;
   await new Promise<void>((resolve) => {
     const cap = setTimeout(() => {
@@ -70,6 +73,7 @@ export async function runShellSession(blocks: readonly string[], opts: { cwd: st
       stderr: read(`${n}.err`),
       failures: read(`${n}.fail`).split('\n').filter((l) => l !== ''),
       finished: existsSync(join(out, `${n}.done`)),
+      endedAtMs: existsSync(join(out, `${n}.done`)) ? Number(read(`${n}.done`).trim()) - startedAt : undefined,
     })),
   };
 }
