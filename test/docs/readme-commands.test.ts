@@ -132,6 +132,11 @@ describe.skipIf(!hasCurl)(hasCurl ? 'README.md commands' : 'README.md commands (
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-readme-ts-'));
     try {
       const codes = tsBlocks.map((b) => b.code);
+      // The examples run "after the tour": when this test runs alone, the tour's first step first.
+      if (!existsSync(file('reports/steady-mix/report.json'))) {
+        const tour = spawnSync('node', [join(repo, 'bin', 'loadlab.js'), 'run', 'scenarios/steady-mix.yaml'], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+        expect(tour.status, tour.stderr).toBe(0);
+      }
       expect(typeCheck(codes, repo, dir)).toBe('');
       const runs = runExamples(codes, repo, dir, work);
       runs.forEach((r, n) => expect(r.status, `${where(tsBlocks[n] as CodeBlock)}\n${r.stdout}\n${r.stderr}`).toBe(0));
