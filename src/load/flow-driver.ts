@@ -38,7 +38,7 @@ export class FlowDriver {
       return;
     }
     // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
-    this.intendedMs = this.target.kind === 'http' ? t : Math.floor(t);
+    this.intendedMs = this.target.clock === 'wall' ? t : Math.floor(t);
     this.timer = this.target.at(t, this.arrive, this.timer);
   }
 

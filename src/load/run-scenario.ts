@@ -7,22 +7,18 @@
  */
 import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
 import { evaluateThresholds } from '../report/thresholds.js';
-import { parseSimConfig } from '../contract/endpoint-config.js';
-import { Simulator } from '../sim/simulator.js';
+import { RandomSource } from '../lib/random.js';
 import { arrivalGenerator } from './arrivals/registry.js';
 import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
 import { headroom, limitsOf, queueThrottleAt } from './record/headroom.js';
-import { InProcessTarget } from './targets/in-process/in-process-target.js';
+import { inProcessTarget } from './targets/in-process/for-scenario.js';
 import { FlowDriver } from './flow-driver.js';
 import { Recorder, type JobOutcome } from './record/recorder.js';
 import { SendRates } from './record/send-rate.js';
-import { startHttpWebhookReceiver, type HttpWebhookReceiver } from './targets/http/webhook-receiver.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
-import { webhookReceiver } from './targets/webhook-receiver.js';
-import { displayUrl } from './targets/target-url.js';
 
 export const WINDOW_MS = 10_000;
 
@@ -47,38 +43,23 @@ export interface RunOptions {
   onJob?: (j: JobOutcome) => void;
 }
 
-/** The in-process target over a fresh simulator of the scenario's endpoint. */
-export function inProcessTarget(sc: Scenario, seed: number | string): InProcessTarget {
-  const parsed = parseSimConfig({ seed, endpoints: [sc.endpoint] });
-  if (!parsed.ok) throw new Error(`endpoint: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-  return new InProcessTarget(new Simulator(parsed.config), sc.endpoint.id);
-}
-
 export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<RunResult> {
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
   const seed = opts.seed ?? sc.seed;
-  const target = (opts.target ?? inProcessTarget)(sc, seed);
+  const target: Target = (opts.target ?? inProcessTarget)(sc, seed);
   const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs);
   const rates = new SendRates(sc.endpoint.limits.windowMs);
   const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint), rates);
   const webhooks: BehaviourEnv['webhooks'] = new Map();
-  // Client-side randomness never comes from the simulator's streams, so it cannot shift them.
-  const rand = new Simulator({ seed: `${seed}/clients`, apiKeys: [], endpoints: [] }).random;
+  // Client-side randomness has its own seed, apart from the simulator's streams: it cannot shift them.
+  const rand = new RandomSource(`${seed}/clients`);
   rec.onJob = opts.onJob;
   const attempts = sc.endpoint.webhook.attempts;
-  let receiver: HttpWebhookReceiver | undefined;
-  if (target instanceof InProcessTarget) {
-    target.sim.webhookSender = webhookReceiver(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
+  if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
+    await target.receiveWebhooks(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
       webhooks.get(d.jobId)?.(d.attempt, ok, !ok && d.attempt >= attempts, d.body);
     });
-  } else if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
-    // Deliveries come in on their own sockets; handled as an event on the target's clock so that
-    // a lockstep run reads the virtual time of the attempt (the advance that made it has returned).
-    receiver = await startHttpWebhookReceiver(sc.webhookReceiver, rand.stream('webhook-receiver'), target.endpointId, (d, ok) => {
-      target.at(target.now(), () => webhooks.get(d.jobId)?.(d.attempt, ok, !ok && d.attempt >= attempts, d.body));
-    });
-    target.webhookUrl = receiver.url;
   }
 
   const live = { active: 0, generating: sc.traffic.length };
@@ -106,13 +87,12 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     await target.drive(() => live.generating === 0 && active() === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
   } catch (e) {
     // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
-    await Promise.allSettled([target.close(), receiver?.close()]);
+    await target.close().catch(() => undefined);
     throw e;
   }
   tick();
   const elapsedMs = Math.round(target.now());
   await target.close();
-  await receiver?.close();
 
   const sec = rec.sections();
   for (const f of Object.values(sec.flows)) {
@@ -123,7 +103,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     version: RUN_RESULT_VERSION,
     kind: 'run',
     scenario: { name: sc.name, seed, durationMs: sc.durationMs, endpointId: sc.endpoint.id, ...(opts.file ? { file: opts.file } : {}) },
-    target: { kind: target.kind, ...('url' in target && typeof target.url === 'string' ? { url: displayUrl(target.url) } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
+    target: { kind: target.kind, ...(target.reportUrl !== undefined ? { url: target.reportUrl } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
     elapsedMs,
     ...sec,
     headroom: headroom(rec, rates, sc.endpoint),
@@ -135,7 +115,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
   result.wallClock = {
     startedAt, wallMs: Math.round(wallMs),
-    ...(target.kind === 'in-process' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
+    ...(target.clock === 'virtual' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
   };
   return result;
 }

@@ -6,7 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LockstepTarget } from '../../src/load/targets/lockstep/lockstep-target.js';
-import { inProcessTarget, runScenario } from '../../src/load/run-scenario.js';
+import { runScenario } from '../../src/load/run-scenario.js';
+import { inProcessTarget } from '../../src/load/targets/in-process/for-scenario.js';
 import { loadScenarioFile } from '../../src/load/scenario/loader.js';
 import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario/schema.js';
 import type { RunResult } from '../../src/report/run-result.js';

@@ -4,6 +4,8 @@
  * `serve` instance or a real deployment in wall time.
  */
 import type { Operation } from '../../contract/operations.js';
+import type { RandomStream } from '../../lib/random.js';
+import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
@@ -47,13 +49,31 @@ export interface EndpointProbe {
   runningWorkers: number;
 }
 
+/**
+ * A target declares what differs between targets (clock, 429 causes, webhooks, URL) so that the
+ * run loop never asks which target it has.
+ */
 export interface Target {
+  /** For the report only (`result.target.kind`); the run loop reads the capabilities below. */
   readonly kind: 'in-process' | 'http' | 'lockstep';
   readonly endpointId: string;
+  /**
+   * `virtual`: integer ms of a simulated clock (a seed determines the run); `wall`: fractional ms
+   * of real time since the run started.
+   */
+  readonly clock: 'virtual' | 'wall';
+  /** The URL to show in the report (credentials cut); undefined: none (in-process). */
+  readonly reportUrl?: string;
   /** Does a 429 body say which limit it hit (`cause`)? Otherwise the runner infers it. */
   readonly causesReported: boolean;
-  /** URL to put in `webhook` of jobs whose client waits for the webhook; undefined: unsupported. */
-  webhookUrl: string | undefined;
+  /** URL to put in `webhook` of jobs whose client waits for the webhook; undefined: no receiver. */
+  readonly webhookUrl: string | undefined;
+  /**
+   * Starts the built-in webhook receiver, before `drive`: every delivery attempt is answered as
+   * `cfg` says (failures drawn from `rng`) and handed to `onDelivery` on this target's clock.
+   * Sets `webhookUrl`; `close()` stops the receiver.
+   */
+  receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void>;
   /** ms since the run started (virtual or wall). */
   now(): number;
   /**

@@ -19,7 +19,10 @@ import { WallAlarm } from './alarm.js';
 import { warmUpHttp, WARMUP_PARALLEL } from './warmup.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
-import { isLoopback } from '../target-url.js';
+import { displayUrl, isLoopback } from '../target-url.js';
+import type { RandomStream } from '../../../lib/random.js';
+import type { DeliveryListener, ReceiverConfig } from '../webhook-receiver.js';
+import { receiveOnClock, type HttpWebhookReceiver } from './webhook-receiver.js';
 import { UsageError } from '../../usage-error.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
@@ -80,9 +83,12 @@ export function splitBase(url: string): { origin: string; prefix: string } {
 export type Wire = Dispatcher.DispatchOptions;
 
 export class HttpTarget implements Target {
-  readonly kind: 'http' | 'lockstep' = 'http';
+  readonly kind = 'http' as const;
+  readonly clock = 'wall' as const;
+  readonly reportUrl: string;
   readonly causesReported: boolean;
   webhookUrl: string | undefined = undefined;
+  private receiver: HttpWebhookReceiver | undefined = undefined;
   readonly endpointId: string;
   readonly pool: Pool;
   protected readonly queue = new WallQueue();
@@ -112,11 +118,17 @@ export class HttpTarget implements Target {
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect: this.connector.connect });
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
+    this.reportUrl = displayUrl(url);
     this.causesReported = opts.causesReported ?? false;
     // A subclass that wants to know when requests are written gets told (none pays otherwise).
     this.open = new OpenRequests(this.finish, this.written !== HttpTarget.prototype.written ? (x) => this.written(x) : undefined);
     this.bare = { authorization: `Bearer ${opts.apiKey}` };
     this.json = { ...this.bare, 'content-type': 'application/json' };
+  }
+
+  async receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void> {
+    this.receiver = await receiveOnClock(this, cfg, rng, onDelivery);
+    this.webhookUrl = this.receiver.url;
   }
 
   now(): number {
@@ -246,7 +258,7 @@ export class HttpTarget implements Target {
     // not the transport errors that destroying the pool hands them.
     this.closed = true;
     this.connector.close();
-    await Promise.all([this.pool.destroy(), this.alarm?.close()]);
+    await Promise.all([this.pool.destroy(), this.alarm?.close(), this.receiver?.close()]);
   }
 }
 

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { RandomStream } from '../../../lib/random.js';
 import type { WebhookDelivery } from '../../../contract/webhooks.js';
 import { failsAttempt, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
+import type { Target } from '../target.js';
 
 /** Largest delivery body read (bytes); a bigger one is answered 413 and not recorded. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -63,4 +64,13 @@ export async function startHttpWebhookReceiver(cfg: ReceiverConfig, rng: RandomS
     server.closeAllConnections();
   });
   return r;
+}
+
+/**
+ * The receiver for a target over HTTP. Deliveries come in on their own sockets; each is handled
+ * as an event on the target's clock, so that a lockstep run reads the virtual time of the
+ * attempt (the advance that made it has returned).
+ */
+export function receiveOnClock(target: Target, cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<HttpWebhookReceiver> {
+  return startHttpWebhookReceiver(cfg, rng, target.endpointId, (d, ok) => target.at(target.now(), () => onDelivery(d, ok)));
 }

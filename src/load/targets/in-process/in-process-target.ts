@@ -9,7 +9,9 @@ import type { Operation } from '../../../contract/operations.js';
 import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
+import type { RandomStream } from '../../../lib/random.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
 export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
@@ -58,6 +60,7 @@ const TICK_EVERY = 8192;
 
 export class InProcessTarget implements Target {
   readonly kind = 'in-process' as const;
+  readonly clock = 'virtual' as const;
   readonly causesReported = true;
   readonly webhookUrl = IN_PROCESS_WEBHOOK_URL;
   private readonly api: Api;
@@ -70,6 +73,11 @@ export class InProcessTarget implements Target {
     if (!ep) throw new Error(`no endpoint ${endpointId} in the simulator`);
     this.ep = ep;
     this.prefix = `/v2/${endpointId}`;
+  }
+
+  /** The simulator sends every attempt straight to the receiver, in its own virtual time. */
+  async receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void> {
+    this.sim.webhookSender = webhookReceiver(cfg, rng, onDelivery);
   }
 
   now(): number {

@@ -21,6 +21,10 @@ import { MirroredTimers, type TimerSpec } from './timers.js';
 import { notAtStart } from './fresh-server.js';
 import { UsageError } from '../../usage-error.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import { displayUrl } from '../target-url.js';
+import type { RandomStream } from '../../../lib/random.js';
+import type { DeliveryListener, ReceiverConfig } from '../webhook-receiver.js';
+import { receiveOnClock, type HttpWebhookReceiver } from '../http/webhook-receiver.js';
 
 /** A request to send, or a timer whose marker is to be queued at the server. */
 type Outgoing = { req: TargetRequest; x: Exchange } | TimerSpec;
@@ -32,8 +36,11 @@ const ANSWER_GRACE_MS = 2;
 
 export class LockstepTarget implements Target {
   readonly kind = 'lockstep' as const;
+  readonly clock = 'virtual' as const;
+  readonly reportUrl: string;
   readonly causesReported = true;
   webhookUrl: string | undefined = undefined;
+  private receiver: HttpWebhookReceiver | undefined = undefined;
   readonly endpointId: string;
   private readonly pool: Pool;
   private readonly admin: LockstepAdmin;
@@ -70,6 +77,12 @@ export class LockstepTarget implements Target {
     this.admin = new LockstepAdmin(origin, this.headers);
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
+    this.reportUrl = displayUrl(url);
+  }
+
+  async receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void> {
+    this.receiver = await receiveOnClock(this, cfg, rng, onDelivery);
+    this.webhookUrl = this.receiver.url;
   }
 
   now(): number {
@@ -215,7 +228,7 @@ export class LockstepTarget implements Target {
   async close(): Promise<void> {
     // Requests still held at the end stay unanswered, as in-process (not transport errors).
     this.closed = true;
-    await Promise.all([this.pool.destroy(), this.admin.close()]);
+    await Promise.all([this.pool.destroy(), this.admin.close(), this.receiver?.close()]);
   }
 }
 
