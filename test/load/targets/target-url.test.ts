@@ -1,6 +1,6 @@
 /** Loopback is a parsed address, never a name prefix; shown URLs lose their userinfo. */
 import { describe, expect, test } from 'vitest';
-import { displayUrl, isLoopback, redactUrl } from '../../src/load/targets/target-url.js';
+import { displayUrl, isLoopback, redactUrl } from '../../../src/load/targets/target-url.js';
 
 describe('isLoopback', () => {
   test.each([

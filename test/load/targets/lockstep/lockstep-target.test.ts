@@ -5,14 +5,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LockstepTarget } from '../../src/load/targets/lockstep/lockstep-target.js';
-import type { JobOutcome } from '../../src/load/record/recorder.js';
-import { runScenario } from '../../src/load/run-scenario.js';
-import { loadScenarioFile } from '../../src/load/scenario/loader.js';
-import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario/schema.js';
-import type { RunResult } from '../../src/report/run-result.js';
-import { parseSimConfig } from '../../src/contract/endpoint-config.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import { LockstepTarget } from '../../../../src/load/targets/lockstep/lockstep-target.js';
+import type { JobOutcome } from '../../../../src/load/record/recorder.js';
+import { runScenario } from '../../../../src/load/run-scenario.js';
+import { loadScenarioFile } from '../../../../src/load/scenario/loader.js';
+import { scenarioSchema, type Scenario, type ScenarioInput } from '../../../../src/load/scenario/schema.js';
+import type { RunResult } from '../../../../src/report/run-result.js';
+import { parseSimConfig } from '../../../../src/contract/endpoint-config.js';
+import { startServer, type RunningServer } from '../../../../src/server/server.js';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 function scenario(name: string, durationMs?: number): Scenario {
-  const l = loadScenarioFile(fileURLToPath(new URL(`../../scenarios/${name}.yaml`, import.meta.url)));
+  const l = loadScenarioFile(fileURLToPath(new URL(`../../../../scenarios/${name}.yaml`, import.meta.url)));
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return durationMs === undefined ? l.scenario : { ...l.scenario, durationMs };
 }

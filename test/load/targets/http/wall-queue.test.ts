@@ -1,6 +1,6 @@
 /** The HTTP target's wall-time event queue: fractional times kept, nothing runs before its time. */
 import { describe, expect, test } from 'vitest';
-import { WallQueue } from '../../src/load/targets/http/wall-queue.js';
+import { WallQueue } from '../../../../src/load/targets/http/wall-queue.js';
 
 describe('WallQueue', () => {
   test('runs events in time order (ties in insertion order), none before its fractional time', () => {

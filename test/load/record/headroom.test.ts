@@ -3,9 +3,9 @@
  * window-long interval (sliding, the default) or in one aligned window (fixed).
  */
 import { describe, expect, test } from 'vitest';
-import { runScenario } from '../../src/load/run-scenario.js';
-import { scenarioSchema, type ScenarioInput } from '../../src/load/scenario/schema.js';
-import { SendRate } from '../../src/load/record/send-rate.js';
+import { runScenario } from '../../../src/load/run-scenario.js';
+import { scenarioSchema, type ScenarioInput } from '../../../src/load/scenario/schema.js';
+import { SendRate } from '../../../src/load/record/send-rate.js';
 
 /** A burst of 120 /health calls, 10 ms apart, from 9 s to 10.19 s: it straddles the 10 s boundary. */
 function burst(window: 'sliding' | 'fixed') {

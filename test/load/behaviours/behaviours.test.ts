@@ -1,7 +1,7 @@
 /** Each client behaviour against the in-process simulator, with exact virtual-time expectations. */
 import { describe, expect, test } from 'vitest';
-import { parseScenario } from '../../src/load/scenario/loader.js';
-import { runScenario } from '../../src/load/run-scenario.js';
+import { parseScenario } from '../../../src/load/scenario/loader.js';
+import { runScenario } from '../../../src/load/run-scenario.js';
 
 async function run(client: Record<string, unknown>, endpoint: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   const l = parseScenario({

@@ -1,7 +1,7 @@
 /** Each arrival process hits its rate within 1 % over a long run, and shapes it as declared. */
 import { describe, expect, test } from 'vitest';
-import { arrivalGenerator, arrivalSchema, expectedArrivals, type ArrivalSpec } from '../../src/load/arrivals/registry.js';
-import { RandomSource } from '../../src/lib/random.js';
+import { arrivalGenerator, arrivalSchema, expectedArrivals, type ArrivalSpec } from '../../../src/load/arrivals/registry.js';
+import { RandomSource } from '../../../src/lib/random.js';
 
 function times(input: unknown, durationMs: number): number[] {
   const spec = arrivalSchema.parse(input) as ArrivalSpec;

@@ -3,11 +3,11 @@
  * events, requests still held when the run ends, and send lag measured from the intended time.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { HttpTarget } from '../../src/load/targets/http/http-target.js';
-import { runScenario } from '../../src/load/run-scenario.js';
-import { scenarioSchema } from '../../src/load/scenario/schema.js';
-import { parseSimConfig } from '../../src/contract/endpoint-config.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import { HttpTarget } from '../../../../src/load/targets/http/http-target.js';
+import { runScenario } from '../../../../src/load/run-scenario.js';
+import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
+import { parseSimConfig } from '../../../../src/contract/endpoint-config.js';
+import { startServer, type RunningServer } from '../../../../src/server/server.js';
 
 let srv: RunningServer | undefined;
 afterAll(async () => srv?.close());

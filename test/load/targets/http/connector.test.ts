@@ -5,9 +5,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
-import { HttpTarget } from '../../src/load/targets/http/http-target.js';
-import { runScenario } from '../../src/load/run-scenario.js';
-import { scenarioSchema } from '../../src/load/scenario/schema.js';
+import { HttpTarget } from '../../../../src/load/targets/http/http-target.js';
+import { runScenario } from '../../../../src/load/run-scenario.js';
+import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
 
 test('preconnect: the run uses the connections opened before it starts, and opens none', async () => {
   const events: string[] = [];

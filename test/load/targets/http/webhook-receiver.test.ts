@@ -4,14 +4,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { HttpTarget } from '../../src/load/targets/http/http-target.js';
-import { LockstepTarget } from '../../src/load/targets/lockstep/lockstep-target.js';
-import type { JobOutcome } from '../../src/load/record/recorder.js';
-import { runScenario } from '../../src/load/run-scenario.js';
-import { loadScenarioFile } from '../../src/load/scenario/loader.js';
-import { scenarioSchema, type Scenario } from '../../src/load/scenario/schema.js';
-import { parseSimConfig } from '../../src/contract/endpoint-config.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import { HttpTarget } from '../../../../src/load/targets/http/http-target.js';
+import { LockstepTarget } from '../../../../src/load/targets/lockstep/lockstep-target.js';
+import type { JobOutcome } from '../../../../src/load/record/recorder.js';
+import { runScenario } from '../../../../src/load/run-scenario.js';
+import { loadScenarioFile } from '../../../../src/load/scenario/loader.js';
+import { scenarioSchema, type Scenario } from '../../../../src/load/scenario/schema.js';
+import { parseSimConfig } from '../../../../src/contract/endpoint-config.js';
+import { startServer, type RunningServer } from '../../../../src/server/server.js';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -44,7 +44,7 @@ describe('webhooks over HTTP', () => {
   }, 30_000);
 
   test('lockstep: webhook-failing (random failures, retries, lost deliveries) equals in-process', async () => {
-    const l = loadScenarioFile(fileURLToPath(new URL('../../scenarios/webhook-failing.yaml', import.meta.url)));
+    const l = loadScenarioFile(fileURLToPath(new URL('../../../../scenarios/webhook-failing.yaml', import.meta.url)));
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const sc = l.scenario;
     const inProc: JobOutcome[] = [];

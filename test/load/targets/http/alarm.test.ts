@@ -5,8 +5,8 @@
  * the target's event queue runs.
  */
 import { expect, test } from 'vitest';
-import { HttpTarget } from '../../src/load/targets/http/http-target.js';
-import { warmUpHttp } from '../../src/load/targets/http/warmup.js';
+import { HttpTarget } from '../../../../src/load/targets/http/http-target.js';
+import { warmUpHttp } from '../../../../src/load/targets/http/warmup.js';
 
 test('events run at or after their fractional-ms time, in order, the loop idle between them', async () => {
   const t = new HttpTarget('http://127.0.0.1:9/v2', { url: 'http://127.0.0.1:9/v2', apiKey: 'k', endpointId: 'ep' });

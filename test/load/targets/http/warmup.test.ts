@@ -5,10 +5,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
-import { HttpTarget } from '../../src/load/targets/http/http-target.js';
-import { warmUpHttp, WARMUP_REQUESTS } from '../../src/load/targets/http/warmup.js';
-import { runScenario } from '../../src/load/run-scenario.js';
-import { scenarioSchema } from '../../src/load/scenario/schema.js';
+import { HttpTarget } from '../../../../src/load/targets/http/http-target.js';
+import { warmUpHttp, WARMUP_REQUESTS } from '../../../../src/load/targets/http/warmup.js';
+import { runScenario } from '../../../../src/load/run-scenario.js';
+import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
 
 const seen: string[] = [];
 const server = createServer((req, res) => {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { formatIssue, loadScenarioFile } from '../../src/load/scenario/loader.js';
+import { formatIssue, loadScenarioFile } from '../../../src/load/scenario/loader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-scn-'));
 const ok = { name: 'x', durationMs: 1000, traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }] };
