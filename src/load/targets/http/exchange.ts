@@ -7,7 +7,7 @@
  * onComplete, onError; typed as deprecated in undici 7): a handler with the newer onRequestStart
  * family is wrapped per request in an adapter that also turns the raw headers (and trailers) into
  * an object. Here the raw headers are scanned for the one header read (content-type), and the
- * generator's per-request work and garbage stay smaller (see bench/README.md, HTTP generator).
+ * generator's per-request work and garbage stay smaller (docs/performance.md, "HTTP load generator").
  */
 import type { Dispatcher } from 'undici';
 import type { TargetResponse } from '../target.js';

@@ -32,7 +32,7 @@ const SWEEP_MS = 25;
  * passes, answers still read) until it is due; an event nearer than this is spun for at once.
  * On this 2-CPU VM the alarm's wake-up (a futex timeout in its thread, then a message to this
  * one) comes 0.2 ms late at the median and 1.4-3 ms at p99 under load: alone, it cost the send
- * precision of the old spin (bench/README.md, "HTTP generator: the lost send precision"). Spinning
+ * precision of the old spin (docs/performance.md, "Send precision"). Spinning
  * costs a core while the next send is this near, i.e. always at 500 requests/s and above.
  */
 const SPIN_MS = 2;

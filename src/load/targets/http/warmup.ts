@@ -1,7 +1,7 @@
 /**
  * Warms the HTTP send path before a run's clock starts. V8 optimises code only after it has run
  * for a while, and a fresh process sent its first arrivals up to 100–200 ms late (a backlog while
- * the code was unoptimised, at 8 000/s; bench/README.md). So before the first HTTP run of a
+ * the code was unoptimised, at 8 000/s; docs/performance.md). So before the first HTTP run of a
  * process, WARMUP_REQUESTS requests (GET and POST with a JSON body, alternately) go through an
  * `HttpTarget` of their own to a stub server on 127.0.0.1 in this process: the same code as the
  * run's sends, none of it reaching the run's target or its report. Best effort: a stub that cannot
