@@ -1,9 +1,11 @@
 /**
  * report.md: what a person reads after a run — per-operation table, 429s by cause, percentiles,
- * jobs, webhooks, arrivals, headroom against every limit, thresholds. Pure: render(result).
+ * jobs, webhooks, arrivals, headroom against every limit, thresholds, after the verdict
+ * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import type { EncodedHistogram } from './histogram.js';
 import type { RunResult } from './run-result.js';
+import { verdict, verdictLines } from './verdict.js';
 
 const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? '–' : Number.isInteger(n) ? String(n) : n.toFixed(2));
 const pctOf = (a: number, b: number | null): string => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
@@ -15,6 +17,8 @@ const lat = (h: EncodedHistogram) => [h.summary.p50, h.summary.p90, h.summary.p9
 export function renderMarkdown(r: RunResult): string {
   const out: string[] = [];
   const s = r.scenario;
+  // The verdict first (verdict.ts): its line is the file's first line.
+  out.push(verdictLines(verdict(r)).join('  \n'), '');
   out.push(`# loadlab ${r.kind}: ${s.name}`, '');
   const ac = r.kind === 'blast' ? (r.wallClock?.autocannon as { connections: number; requestsPerSec: number } | undefined) : undefined;
   if (ac) out.push(`autocannon, closed model: ${ac.connections} connections, **${fmt(ac.requestsPerSec)} requests/s** on average.`, '');

@@ -153,6 +153,21 @@ export interface ThresholdResult {
   ok: boolean;
 }
 
+/**
+ * Set when no answer showed the target reachable: every answer was 401, 403, 404 or a transport
+ * error (src/load/record/reachability.ts). Added in version 1 (absent when the target answered).
+ */
+export interface Unreachable {
+  /** The most frequent kind of answer: 401, 403 or 404; 0 for a transport error. */
+  status: number;
+  /** Such answers counted before the run ended. */
+  answers: number;
+  /** The run stopped after the first 20 of them (no new arrivals). */
+  stoppedEarly: boolean;
+  /** The first transport error's message (status 0). */
+  error?: string;
+}
+
 export interface RunResult {
   version: typeof RUN_RESULT_VERSION;
   kind: 'run' | 'blast';
@@ -169,6 +184,8 @@ export interface RunResult {
   headroom: Headroom;
   timeline: Timeline;
   thresholds: ThresholdResult[];
+  /** No answer showed the target reachable (verdict INVALID, exit 1); absent otherwise. */
+  unreachable?: Unreachable;
   /** Everything that depends on the machine or the wall clock. */
   wallClock?: { startedAt: string; wallMs: number; simulatedRequestsPerWallSecond?: number; [k: string]: unknown };
 }

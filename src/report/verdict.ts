@@ -1,0 +1,147 @@
+/**
+ * The verdict of a run, the first thing every report says (terminal summary, report.md, JUnit,
+ * the GitHub step summary). Pure: verdict(result), so a stored report.json gives the same one.
+ *
+ * - INVALID: the run measured nothing trustworthy — the target was unreachable (every answer 401,
+ *   403, 404 or a transport error), or the load generator fell behind (more than 1 % of arrivals
+ *   late or dropped: latency figures then describe the generator, not the target).
+ * - FAIL: a threshold failed (each listed with its measured value).
+ * - PASS: neither. 5xx answers and transport errors never fail a run by themselves, but the
+ *   verdict names them: `PASS (but 12 × 503, 3 transport errors)`.
+ */
+import type { RunResult, Unreachable } from './run-result.js';
+
+export type VerdictStatus = 'PASS' | 'FAIL' | 'INVALID';
+
+export interface Verdict {
+  status: VerdictStatus;
+  /** Why INVALID: 'unreachable' or 'behind' (the generator fell behind). */
+  invalid?: 'unreachable' | 'behind';
+  /** One line: `PASS`, `FAIL: …`, `INVALID: …`, with `(but …)` when 5xx or transport errors came. */
+  line: string;
+  /** The cause in one line, for an INVALID run (what stderr says). */
+  cause?: string;
+  /** `throttled by: rate 3 088 on /run, queue 0, concurrency 0` (429s by cause). */
+  throttled: string;
+  /** `limits above 80 %: …` or `limits above 80 %: none` (from the headroom section). */
+  limits: string;
+}
+
+/** Share of arrivals late or dropped above which the run is INVALID (the generator fell behind). */
+export const BEHIND_SHARE = 0.01;
+/** A limit used above this share is listed. */
+export const HOT_SHARE = 0.8;
+
+/** 12345 → "12 345" (grouped by thousands with a space, as in the reports). */
+export const group = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+
+export function verdict(r: RunResult): Verdict {
+  const but = troubles(r);
+  const suffix = but ? ` (but ${but})` : '';
+  const base = { throttled: throttledBy(r), limits: hotLimits(r) };
+  const un = unreachable(r);
+  if (un) {
+    const cause = unreachableCause(un);
+    return { ...base, status: 'INVALID', invalid: 'unreachable', cause, line: `INVALID: ${cause}` };
+  }
+  const behind = fellBehind(r);
+  if (behind) return { ...base, status: 'INVALID', invalid: 'behind', cause: behind, line: `INVALID: ${behind}${suffix}` };
+  const failed = r.thresholds.filter((t) => !t.ok);
+  if (failed.length) {
+    const list = failed.map((t) => `${t.expr} (measured ${t.value === null ? 'no data' : t.value})`).join('; ');
+    return { ...base, status: 'FAIL', line: `FAIL: ${list}${suffix}` };
+  }
+  return { ...base, status: 'PASS', line: `PASS${suffix}` };
+}
+
+/** The verdict line and the two lines after it, as the terminal and report.md open. */
+export function verdictLines(v: Verdict): string[] {
+  return [v.line, v.throttled, v.limits];
+}
+
+/**
+ * What the run saw of an unreachable target: the runner's record, or (an older report, a blast)
+ * derived from the answers — at least one, and every one 401, 403, 404 or a transport error.
+ */
+export function unreachable(r: RunResult): Unreachable | undefined {
+  if (r.unreachable) return r.unreachable;
+  // The embedded simulator is always there (its endpoint is the scenario's).
+  if (r.target.kind === 'in-process') return undefined;
+  const counts = new Map<number, number>();
+  let answers = 0;
+  for (const o of Object.values(r.operations)) {
+    for (const [s, n] of Object.entries(o.byStatus)) {
+      const status = Number(s);
+      if (status === 0) continue;
+      if (status !== 401 && status !== 403 && status !== 404) return undefined;
+      counts.set(status, (counts.get(status) ?? 0) + n);
+      answers += n;
+    }
+    if (o.transportErrors) counts.set(0, (counts.get(0) ?? 0) + o.transportErrors);
+    answers += o.transportErrors;
+  }
+  if (answers === 0) return undefined;
+  const [status] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+  return { status, answers, stoppedEarly: false };
+}
+
+/** The one-line cause of an unreachable target, with what to check. */
+export function unreachableCause(u: Unreachable): string {
+  switch (u.status) {
+    case 401: return 'every request answered 401: check --api-key or RUNPOD_API_KEY';
+    case 403: return 'every request answered 403: check --api-key or RUNPOD_API_KEY (the key may not have access to this endpoint)';
+    case 404: return 'every request answered 404: check --endpoint / the endpoint id (and that --target ends in /v2)';
+    default: return `the target URL is unreachable: ${u.error ?? 'transport error'}`;
+  }
+}
+
+/** The generator fell behind: more than 1 % of arrivals late or dropped. */
+function fellBehind(r: RunResult): string | undefined {
+  const a = r.arrivals;
+  const bad = a.late + a.dropped;
+  if (a.intended === 0 || bad / a.intended <= BEHIND_SHARE) return undefined;
+  const pct = ((100 * bad) / a.intended).toFixed(1);
+  return `the load generator fell behind: ${pct} % of arrivals late or dropped (${group(a.late)} late, ${group(a.dropped)} dropped of ${group(a.intended)}); latency figures are not trustworthy`;
+}
+
+/** `12 × 503, 3 transport errors`: 5xx answers by status and transport errors, or undefined. */
+function troubles(r: RunResult): string | undefined {
+  const by5xx = new Map<string, number>();
+  let transport = 0;
+  for (const o of Object.values(r.operations)) {
+    for (const [s, n] of Object.entries(o.byStatus)) if (s.length === 3 && s.startsWith('5')) by5xx.set(s, (by5xx.get(s) ?? 0) + n);
+    transport += o.transportErrors;
+  }
+  const parts = [...by5xx].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([s, n]) => `${group(n)} × ${s}`);
+  if (transport) parts.push(`${group(transport)} transport error${transport === 1 ? '' : 's'}`);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+/** 429s by cause; the operations that got rate-limited are named. */
+function throttledBy(r: RunResult): string {
+  const sum = { rate: 0, queue: 0, concurrency: 0, unknown: 0 };
+  const rateOps: string[] = [];
+  for (const [op, o] of Object.entries(r.operations)) {
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += o.limited[k];
+    if (o.limited.rate) rateOps.push(`/${op}`);
+  }
+  const rate = `rate ${group(sum.rate)}${rateOps.length ? ` on ${rateOps.join(', ')}` : ''}`;
+  return `throttled by: ${rate}, queue ${group(sum.queue)}, concurrency ${group(sum.concurrency)}${sum.unknown ? `, unknown ${group(sum.unknown)}` : ''}`;
+}
+
+/** Every limit whose peak use was above 80 %, as `name 92 % (920 of 1 000)`. */
+function hotLimits(r: RunResult): string {
+  const h = r.headroom;
+  const hot: string[] = [];
+  const check = (name: string, peak: number | null, limit: number | null) => {
+    if (peak === null || !limit || peak / limit <= HOT_SHARE) return;
+    hot.push(`${name} ${Math.round((100 * peak) / limit)} % (${group(peak)} of ${group(limit)})`);
+  };
+  for (const o of h.operations) {
+    check(`/${o.operation} rate per 10 s`, o.peakPer10s, o.ratePer10s);
+    check(`/${o.operation} concurrency`, o.peakInFlight, o.concurrency);
+  }
+  check('queue depth', h.peakQueueDepth, h.queueThrottleAt);
+  check('workers', h.peakRunningWorkers, h.workersMax);
+  return `limits above 80 %: ${hot.length ? hot.join(', ') : 'none'}`;
+}
