@@ -89,6 +89,8 @@ export class Client {
   private readonly waiting = new Deque<Exchange>();
   /** Queue depth from the latest /health answer (cause inference against real deployments). */
   lastQueueDepth: number | undefined;
+  /** Sees every answer first (the reachability guard of a run over the network); none in-process. */
+  watch: ((res: TargetResponse) => void) | undefined = undefined;
 
   constructor(
     private readonly target: Target,
@@ -200,6 +202,7 @@ export class Client {
     const status = res.status;
     const req = ex.req!;
     const acc = ex.acc!;
+    this.watch?.(res);
     const cause = status === 429 ? this.cause(req.op, res, ex.inFlightAtSend, endMs) : undefined;
     this.rec.answeredOp(acc, ex.intendedMs, ex.sentMs, endMs, res, cause);
     if (this.waiting.length > 0) this.pump();

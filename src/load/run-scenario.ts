@@ -19,6 +19,7 @@ import { Recorder, type JobOutcome } from './record/recorder.js';
 import { SendRates } from './record/send-rate.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
+import { Reachability } from './record/reachability.js';
 
 export const WINDOW_MS = 10_000;
 
@@ -70,6 +71,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc).schedule();
   }
   const active = () => live.active;
+  // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
+  const reach = target.reportUrl === undefined ? undefined : new Reachability();
+  if (reach) client.watch = (res) => reach.see(res.status, res.error, res.timedOut);
 
   const tick = () => {
     const p = target.probe();
@@ -84,7 +88,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
   };
   try {
-    await target.drive(() => live.generating === 0 && active() === 0 && target.now() >= 0, sc.durationMs + sc.drainMs, tick);
+    await target.drive(() => (live.generating === 0 && active() === 0 && target.now() >= 0) || reach?.tripped === true, sc.durationMs + sc.drainMs, tick);
   } catch (e) {
     // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
     await target.close().catch(() => undefined);
@@ -109,6 +113,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     headroom: headroom(rec, rates, sc.endpoint),
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
+    ...(reach?.result() ? { unreachable: reach.result()! } : {}),
   };
   result.thresholds = evaluateThresholds(result, sc.thresholds);
   const wallMs = performance.now() - wallStart;

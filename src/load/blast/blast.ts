@@ -4,7 +4,8 @@
  * recorded into the same Recorder a scenario run uses, so the result is an ordinary RunResult
  * (`kind: "blast"`, timeline in 1 s windows of wall time) that every renderer reads. A 429's
  * cause is read from its body when the target says it (a loopback `loadlab serve`), else
- * inferred from what blast sent (cause-inference.ts); only 429 bodies are parsed.
+ * inferred from what blast sent (cause-inference.ts); only 429 bodies are parsed. When the first
+ * 20 answers are all 401, 403, 404 or transport errors, blast stops there (reachability.ts).
  */
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { request } from 'undici';
@@ -15,6 +16,8 @@ import { splitBase } from '../targets/http/http-target.js';
 import { displayUrl } from '../targets/target-url.js';
 import { Recorder } from '../record/recorder.js';
 import { SendRate } from '../record/send-rate.js';
+import { Reachability } from '../record/reachability.js';
+import { unreachableCause } from '../../report/verdict.js';
 
 /** Operations blast can aim at, with how each request looks. `{id}`: a job submitted first. */
 export const BLAST_OPS = {
@@ -65,6 +68,7 @@ function bodyOf(o: BlastOptions): string {
 async function seedJob(origin: string, prefix: string, headers: Record<string, string>, body: string): Promise<string> {
   const r = await request(`${origin}${prefix}/run`, { method: 'POST', headers, body });
   const j = (await r.body.json()) as { id?: string };
+  if (r.statusCode === 401 || r.statusCode === 403 || r.statusCode === 404) throw new Error(unreachableCause({ status: r.statusCode, answers: 1, stoppedEarly: true }));
   if (r.statusCode !== 200 || typeof j.id !== 'string') throw new Error(`blast: could not submit the job to aim at (HTTP ${r.statusCode})`);
   return j.id;
 }
@@ -97,13 +101,20 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
       inFlightAtSend: o.connections, recentSent: sentRate.inWindow(endMs), lastQueueDepth: undefined, queueThrottleAt: Infinity, jobCreating: JOB_CREATING.has(o.op),
     });
   };
+  // The first 20 answers all 401/403/404 or transport errors: stop, the target is not there.
+  const reach = new Reachability();
+  reach.onTrip = () => inst.stop();
+  inst.on('reqError', (e: Error) => reach.see(0, e.message, e.message === 'request timed out'));
   // A closed model has no intended send time: each answer is recorded as sent `responseTime` ago.
-  inst.on('response', (_c: unknown, status: number, _bytes: number, responseTimeMs: number) => {
+  inst.on('response', (client: { destroy(): void }, status: number, _bytes: number, responseTimeMs: number) => {
     const end = performance.now() - t0;
     const sent = Math.max(0, end - responseTimeMs);
     rec.sent(o.op, sent, sent);
     sentRate.add(sent);
     rec.answered(o.op, sent, sent, end, { status }, status === 429 ? cause(end) : undefined);
+    reach.see(status);
+    // autocannon's stop() takes effect at its next 1 s tick; a closed connection sends no more now.
+    if (reach.tripped) client.destroy();
   });
   const ac: AutocannonResult = await inst;
   const elapsedMs = Math.round(performance.now() - t0);
@@ -129,6 +140,7 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
     },
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
+    ...(reach.result() ? { unreachable: reach.result()! } : {}),
     wallClock: {
       startedAt, wallMs: elapsedMs,
       autocannon: {
