@@ -11,6 +11,8 @@ import { displayUrl, redactUrl } from '../../load/targets/target-url.js';
 import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { verdict } from '../../report/verdict.js';
+import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 
 export interface BlastArgs {
   target: string;
@@ -62,7 +64,12 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
   const o = r.operations[a.op];
   const ac = r.wallClock?.autocannon as { requestsPerSec: number } | undefined;
   const codes = o ? Object.entries(o.byStatus).map(([k, v]) => `${k}×${v}`).join(' ') : 'no answers';
+  const v = verdict(r);
+  appendStepSummary(r);
+  process.stdout.write(`${v.line}\n${v.throttled}\n`);
   process.stdout.write(`loadlab blast ${a.op}: ${o?.requests ?? 0} requests in ${(r.elapsedMs / 1000).toFixed(1)} s, ${Math.round(ac?.requestsPerSec ?? 0)} requests/s (${codes}); p99 ${o?.responseMs.summary.p99 ?? 0} ms\n  report: ${join(dir, 'report.md')}\n`);
+  // INVALID (every answer 401/403/404 or a transport error): exit 1 with the cause.
+  exitWithVerdict(v);
   return EXIT.OK;
 }
 

@@ -1,8 +1,10 @@
 /**
  * `loadlab run SCENARIO` (CONTRACT §5): validates the scenario (exit 2 with file, field and
  * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
- * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary, and
- * exits 99 when a threshold failed. A live progress line shows on a TTY, never under CI.
+ * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary that
+ * opens with the verdict (report/verdict.ts), appends it to `$GITHUB_STEP_SUMMARY` when set, and
+ * exits 99 when a threshold failed, 1 when the run is INVALID (cli/verdict-exit.ts). A live
+ * progress line shows on a TTY, never under CI.
  */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +29,8 @@ import { displayUrl, isLoopback, redactUrl } from '../../load/targets/target-url
 import type { Target } from '../../load/targets/target.js';
 import { UsageError } from '../../load/usage-error.js';
 import { checkRunFlags } from './run-flags.js';
+import { verdict, verdictLines } from '../../report/verdict.js';
+import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
 
 export interface RunArgs {
@@ -54,6 +58,7 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
   const ops = Object.entries(r.operations).map(([op, o]) => `${op} ${o.requests} (429: ${o.byStatus['429'] ?? 0}, p99 ${o.responseMs.summary.p99} ms)`);
   const failed = r.thresholds.filter((t) => !t.ok);
   return [
+    ...verdictLines(verdict(r)),
     `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
     `  requests: ${ops.join('; ')}`,
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
@@ -149,8 +154,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
     mkdirSync(dirname(a.junit), { recursive: true });
     writeFileSync(a.junit, renderJunit(r));
   }
+  appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
-  return r.thresholds.some((t) => !t.ok) ? EXIT.THRESHOLD_FAILED : EXIT.OK;
+  // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
+  exitWithVerdict(verdict(r));
+  return EXIT.OK;
 }
 
 export const runCommandModule: CommandModule<object, RunArgs> = {
@@ -175,7 +183,6 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
       .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
   handler: async (a) => {
-    const code = await runCommand(a);
-    if (code === EXIT.THRESHOLD_FAILED) throw new CliError('a threshold failed', EXIT.THRESHOLD_FAILED);
+    await runCommand(a);
   },
 };
