@@ -39,16 +39,21 @@ describe('loadlab blast', () => {
     expect(rep.wallClock.autocannon.total).toBeGreaterThanOrEqual(run.requests - 4);
     expect(rep.timeline.windowMs).toBe(1000);
     expect(rep.timeline.requests.reduce((a: number, b: number) => a + b, 0)).toBe(run.requests);
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/^# loadlab blast: blast-run/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/^PASS {2}\n[^]*\n# loadlab blast: blast-run/);
     expect(r.stdout).toMatch(/loadlab blast run: \d+ requests in/);
   }, 30_000);
-  test('/status of a job it submits first; a wrong key answers 401 on every request', () => {
+  test('/status of a job it submits first; a wrong key answers 401: exit 1 with the cause, stopped after 20 answers', () => {
     const ok = cli('--target', srv.base, '--op', 'status', '--connections', '2', '--duration', '1', '--api-key', 'k', '--out', join(dir, 'st'));
     expect(ok.status, ok.stderr).toBe(0);
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'st', 'report.json'), 'utf8')).operations.status.byStatus)).toEqual(['200']);
     const bad = cli('--target', srv.base, '--op', 'health', '--connections', '2', '--duration', '1', '--api-key', 'wrong', '--out', join(dir, 'h'));
-    expect(bad.status, bad.stderr).toBe(0);
-    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'h', 'report.json'), 'utf8')).operations.health.byStatus)).toEqual(['401']);
+    expect(bad.status, bad.stderr).toBe(1);
+    expect(bad.stderr).toBe('loadlab: every request answered 401: check --api-key or RUNPOD_API_KEY\n');
+    const rep = JSON.parse(readFileSync(join(dir, 'h', 'report.json'), 'utf8'));
+    expect(Object.keys(rep.operations.health.byStatus)).toEqual(['401']);
+    // 20 answers, then each connection closes at its next answer: at most one more each.
+    expect(rep.operations.health.requests).toBeLessThanOrEqual(20 + 2);
+    expect(rep.unreachable).toEqual({ status: 401, answers: 20, stoppedEarly: true });
   }, 30_000);
   test('429s by cause as the server names them in the body: /run past a full queue, /purge-queue past its rate (loopback: "reported")', () => {
     const run = cli('--target', limited.base, '--endpoint', 'q', '--op', 'run', '--connections', '2', '--duration', '1', '--api-key', 'k', '--out', join(dir, 'q'));

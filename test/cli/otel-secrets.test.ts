@@ -135,6 +135,8 @@ describe('run against serve exports no key, s3Config or target credentials', () 
     const f = join(dir, 'scenario.json');
     writeFileSync(f, JSON.stringify({
       name: 'otel-secrets', durationMs: 1000, drainMs: 10_000, endpoint: { id: 'ep' },
+      // Not a latency test: a busy test machine's late timers must not make the run INVALID.
+      openModel: { lateAfterMs: 1000 },
       traffic: [{
         name: 'poll', arrival: { process: 'constant', ratePerSec: 5 },
         client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 }, payload: { input: { s3Config: S3 }, sim: { durationMs: 20 } } },

@@ -44,6 +44,8 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const scenario = join(dir, 'health.json');
 writeFileSync(scenario, JSON.stringify({
   name: 'conn', durationMs: 2000, drainMs: 5000,
+  // Not a latency test: a busy test machine's late timers must not make the run INVALID.
+  openModel: { lateAfterMs: 1000 },
   traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 40 }, client: { behaviour: 'health' } }],
 }));
 

@@ -36,7 +36,7 @@ describe('a 30-day run', () => {
     expect(html).toMatch(/<polyline /);
     expect(html.length).toBeLessThan(200_000);
     expect(html).toMatch(/each point 259 windows/);
-    expect(renderJunit(r)).toContain('tests="1" failures="0"');
+    expect(renderJunit(r)).toContain('tests="2" failures="0"');
 
     let bytes = 0;
     let pieces = 0;

@@ -18,8 +18,9 @@ describe('renderJunit', () => {
   test('a test case per threshold; the failed one carries the measured value; < and & are escaped', async () => {
     const r = await result(['jobs_completed == 10', 'jobs_completed > 10', 'p99_ms{status} < 1', 'webhook_failures == 0']);
     const xml = renderJunit(r);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loadlab" tests="4" failures="1"')).toBe(true);
-    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loadlab" tests="5" failures="1"')).toBe(true);
+    expect(xml.match(/<testcase /g)).toHaveLength(5);
+    expect(xml).toContain('<testcase classname="loadlab.junit-check" name="run is valid" time="0">\n      <system-out>the target answered; 0 of 10 arrivals late or dropped');
     expect(xml).toContain('<testcase classname="loadlab.junit-check" name="jobs_completed == 10" time="0">\n      <system-out>measured 10</system-out>');
     expect(xml).toContain('name="jobs_completed &gt; 10"');
     expect(xml).toContain('<failure message="jobs_completed &gt; 10: got 10" type="threshold">');
@@ -27,9 +28,9 @@ describe('renderJunit', () => {
     expect(xml.match(/<failure /g)).toHaveLength(1);
     expect(xml).not.toMatch(/<[^/?a-z]/);
   });
-  test('no data fails with "no data"; no thresholds is an empty suite', async () => {
+  test('no data fails with "no data"; no thresholds leaves the validity case alone', async () => {
     const xml = renderJunit(await result(['p99_ms{runsync} < 100']));
     expect(xml).toContain('<failure message="p99_ms{runsync} &lt; 100: no data"');
-    expect(renderJunit(await result([]))).toContain('tests="0" failures="0"');
+    expect(renderJunit(await result([]))).toContain('tests="1" failures="0"');
   });
 });
