@@ -64,7 +64,7 @@ const SH_EXPECT: Expectation[] = [
       expect(lock.jobs).toEqual(inProcess.jobs); // "the jobs end exactly as in step 1"
     },
   },
-  { block: /--junit reports\/junit\.xml/, check: () => expect(readFileSync(file('reports/junit.xml'), 'utf8')).toMatch(/tests="3" failures="0"/) },
+  { block: /--junit reports\/junit\.xml/, check: () => expect(readFileSync(file('reports/junit.xml'), 'utf8')).toMatch(/tests="4" failures="0"/) },
   { block: /_sim\/advance/, stdout: [/\{"now":0,"received":0,"ended":0,"markers":0\}/, /\{"now":10000,/] },
   { block: /--seed 7 --out/, files: ['reports/steady-mix-seed-7/report.json', 'reports/steady-mix/metrics.om'] },
 ];
