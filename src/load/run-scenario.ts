@@ -15,9 +15,11 @@ import { Client } from './client.js';
 import { headroom, limitsOf, queueThrottleAt } from './record/headroom.js';
 import { inProcessTarget } from './targets/in-process/for-scenario.js';
 import { FlowDriver } from './flow-driver.js';
-import { Recorder, type JobOutcome } from './record/recorder.js';
+import { AbortCheck } from './abort-check.js';
+import { Recorder, windowsOf, type JobOutcome } from './record/recorder.js';
+import { histogramWindowMs } from '../report/window-size.js';
 import { SendRates } from './record/send-rate.js';
-import type { Scenario } from './scenario/schema.js';
+import { thresholdSpec, type Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
 import { Reachability } from './record/reachability.js';
 
@@ -49,7 +51,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const startedAt = new Date().toISOString();
   const seed = opts.seed ?? sc.seed;
   const target: Target = (opts.target ?? inProcessTarget)(sc, seed);
-  const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs);
+  const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs, histogramWindowMs(sc.durationMs + sc.drainMs));
   const rates = new SendRates(sc.endpoint.limits.windowMs);
   const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint), rates);
   const webhooks: BehaviourEnv['webhooks'] = new Map();
@@ -74,6 +76,12 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
   const reach = target.reportUrl === undefined ? undefined : new Reachability();
   if (reach) client.watch = (res) => reach.see(res.status, res.error, res.timedOut);
+  let aborted: RunResult['aborted'];
+  const abort = AbortCheck.of(sc, rec);
+  if (abort) {
+    const check = (k: number) => target.at(k * WINDOW_MS, () => (aborted = abort.check(target.now())) ?? check(k + 1));
+    check(1);
+  }
 
   const tick = () => {
     const p = target.probe();
@@ -88,7 +96,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
   };
   try {
-    await target.drive(() => (live.generating === 0 && active() === 0 && target.now() >= 0) || reach?.tripped === true, sc.durationMs + sc.drainMs, tick);
+    await target.drive(() => aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= 0), sc.durationMs + sc.drainMs, tick);
   } catch (e) {
     // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
     await target.close().catch(() => undefined);
@@ -114,8 +122,10 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
     ...(reach?.result() ? { unreachable: reach.result()! } : {}),
+    windows: windowsOf(rec, Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs)), Object.keys(sec.flows)),
+    ...(aborted ? { aborted } : {}),
   };
-  result.thresholds = evaluateThresholds(result, sc.thresholds);
+  result.thresholds = evaluateThresholds(result, sc.thresholds.map((t) => thresholdSpec(t).expr));
   const wallMs = performance.now() - wallStart;
   const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
   result.wallClock = {

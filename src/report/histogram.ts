@@ -16,9 +16,14 @@ export function newHistogram(): Histogram {
   });
 }
 
-/** Records `ms`, clamped to the trackable range (negative lags from rounding count as 0). */
+/** `ms` as recorded: a whole number in the trackable range (negative lags from rounding count as 0). */
+export function clampMs(ms: number): number {
+  return ms <= 0 ? 0 : ms >= HIGHEST_MS ? HIGHEST_MS : Math.round(ms);
+}
+
+/** Records `ms`, clamped to the trackable range. */
 export function record(h: Histogram, ms: number): void {
-  h.recordValue(ms <= 0 ? 0 : ms >= HIGHEST_MS ? HIGHEST_MS : Math.round(ms));
+  h.recordValue(clampMs(ms));
 }
 
 /** A histogram as stored in report.json: the encoding plus a readable summary. */
@@ -73,4 +78,15 @@ export function mergeEncoded(list: readonly EncodedHistogram[]): EncodedHistogra
   const out = newHistogram();
   for (const e of list) if (e.count) out.add(decode(e));
   return encode(out);
+}
+
+/** Decodes and adds per-window encodings (RunResult.windows; `""` skipped); undefined when all are empty. */
+export function mergeWindowEncodings(list: readonly string[]): Histogram | undefined {
+  let out: Histogram | undefined;
+  for (const e of list) {
+    if (!e) continue;
+    out ??= newHistogram();
+    out.add(hdr.decodeFromCompressedBase64(e, 32, false));
+  }
+  return out;
 }

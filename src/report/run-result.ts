@@ -7,7 +7,9 @@
  */
 import type { EncodedHistogram } from './histogram.js';
 
-export const RUN_RESULT_VERSION = 1;
+/** 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`. Version 1 still loads. */
+export const RUN_RESULT_VERSION = 2;
+export type RunResultVersion = 1 | 2;
 
 export type LimitCauseName = 'rate' | 'concurrency' | 'queue' | 'unknown';
 
@@ -36,6 +38,35 @@ export interface FlowStats {
   sessions: number;
   /** How sessions ended: job status (COMPLETED, FAILED, …), `ok`, `rejected`, `expired`, `gave-up`, `timeout`, `error`, `unfinished`. */
   outcomes: Record<string, number>;
+  /** This flow's jobs, from terminal statuses read (version 2). */
+  jobs?: FlowJobStats;
+}
+
+/** Job times of one flow (ms); one sample per terminal status read. */
+export interface FlowJobStats {
+  /** The session's intended submission time → the client saw the terminal status. */
+  turnaroundMs: EncodedHistogram;
+  /** `delayTime` of terminal status bodies. */
+  queueDelayMs: EncodedHistogram;
+  /** `executionTime` of terminal status bodies. */
+  executionMs: EncodedHistogram;
+}
+
+/** A job histogram's name in `FlowJobStats` and in `Windows.flows`. */
+export type JobSeries = keyof FlowJobStats;
+
+/**
+ * Per-window HDR histograms (version 2): index i covers [i × windowMs, (i + 1) × windowMs) of the
+ * time a sample was recorded (the answer, or the terminal status read). Each entry is HdrHistogram
+ * V2 compressed base64, `""` for an empty window. `windowMs` is 10 s, coarser for long runs
+ * (window-size.ts).
+ */
+export interface Windows {
+  windowMs: number;
+  /** Per operation: response time (intended send → answer). */
+  responseMs: Record<string, string[]>;
+  /** Per flow: the job histograms. */
+  flows: Record<string, Record<JobSeries, string[]>>;
 }
 
 export interface JobStats {
@@ -148,9 +179,13 @@ export interface Timeline {
 
 export interface ThresholdResult {
   expr: string;
-  /** The measured value (null: no data, which fails). */
+  /** The measured value (null: no data, which fails); for an `every` threshold, the worst window's. */
   value: number | null;
   ok: boolean;
+  /** An `every` threshold that failed: the first window that broke it (ms of the run). */
+  window?: { fromMs: number; toMs: number; value: number };
+  /** Why it failed without a value (e.g. a version-1 report has no windows). */
+  reason?: string;
 }
 
 /**
@@ -169,7 +204,7 @@ export interface Unreachable {
 }
 
 export interface RunResult {
-  version: typeof RUN_RESULT_VERSION;
+  version: RunResultVersion;
   kind: 'run' | 'blast';
   scenario: { name: string; seed: number | string; durationMs: number; endpointId: string; file?: string };
   target: { kind: 'in-process' | 'http' | 'lockstep'; url?: string; causes: 'reported' | 'inferred' };
@@ -186,6 +221,10 @@ export interface RunResult {
   thresholds: ThresholdResult[];
   /** No answer showed the target reachable (verdict INVALID, exit 1); absent otherwise. */
   unreachable?: Unreachable;
+  /** Per-window histograms (version 2; absent from version 1 and blast results). */
+  windows?: Windows;
+  /** The run was ended early by an `abortOnFail` threshold at `atMs` (run clock). */
+  aborted?: { threshold: string; atMs: number };
   /** Everything that depends on the machine or the wall clock. */
   wallClock?: { startedAt: string; wallMs: number; simulatedRequestsPerWallSecond?: number; [k: string]: unknown };
 }

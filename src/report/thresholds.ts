@@ -1,78 +1,49 @@
 /**
- * Thresholds: `metric{selector} <op> number`, e.g. `p99_ms{runsync} < 5000`, `limited_rate < 0.01`,
- * `jobs_failed == 0`. The selector names an operation (latency and request metrics) and may be
- * left out (all operations). Evaluated on a RunResult, so a stored report can be re-checked.
+ * Thresholds: `metric{selector} <op> number [every 60s]` (grammar: threshold-parse.ts; metrics:
+ * threshold-metrics.ts; checks before the run: threshold-check.ts). Evaluated on a RunResult, so
+ * a stored report can be re-checked. A metric with no data fails (nothing was measured to pass).
  */
-import { decode, mergeEncoded } from './histogram.js';
 import type { RunResult, ThresholdResult } from './run-result.js';
+import { METRICS, type ThresholdInput } from './threshold-metrics.js';
+import { CMP, parseThreshold, type Threshold } from './threshold-parse.js';
 
-const CMP = { '<': (a: number, b: number) => a < b, '<=': (a: number, b: number) => a <= b, '>': (a: number, b: number) => a > b, '>=': (a: number, b: number) => a >= b, '==': (a: number, b: number) => a === b, '!=': (a: number, b: number) => a !== b } as const;
-type Cmp = keyof typeof CMP;
+export { parseThreshold, type Threshold } from './threshold-parse.js';
+export { METRICS } from './threshold-metrics.js';
 
-export interface Threshold {
-  expr: string;
-  metric: string;
-  selector: string | undefined;
-  cmp: Cmp;
-  value: number;
-}
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
-type Metric = (r: RunResult, sel: string | undefined) => number | null;
-
-const ops = (r: RunResult, sel: string | undefined) => Object.entries(r.operations).filter(([k]) => sel === undefined || k === sel).map(([, v]) => v);
-const pct = (p: number): Metric => (r, sel) => {
-  const list = ops(r, sel).map((o) => o.responseMs);
-  const h = mergeEncoded(list);
-  return h.count ? (p === 100 ? h.summary.max : decode(h).getValueAtPercentile(p)) : null;
-};
-const sum = (f: (o: RunResult['operations'][string]) => number): Metric => (r, sel) => ops(r, sel).reduce((n, o) => n + f(o), 0);
-const ratio = (f: (o: RunResult['operations'][string]) => number): Metric => (r, sel) => {
-  const all = ops(r, sel);
-  const total = all.reduce((n, o) => n + o.requests, 0);
-  return total ? all.reduce((n, o) => n + f(o), 0) / total : null;
-};
-const non2xx = (o: RunResult['operations'][string]) => Object.entries(o.byStatus).reduce((n, [s, c]) => (s.startsWith('2') ? n : n + c), 0);
-const job = (...statuses: string[]): Metric => (r) => statuses.reduce((n, s) => n + (r.jobs.finalStatus[s] ?? 0), 0);
-
-export const METRICS: Readonly<Record<string, Metric>> = {
-  p50_ms: pct(50), p90_ms: pct(90), p95_ms: pct(95), p99_ms: pct(99), max_ms: pct(100),
-  mean_ms: (r, sel) => { const h = mergeEncoded(ops(r, sel).map((o) => o.responseMs)); return h.count ? h.summary.mean : null; },
-  requests: sum((o) => o.requests),
-  limited: sum((o) => o.byStatus['429'] ?? 0),
-  limited_rate: ratio((o) => o.byStatus['429'] ?? 0),
-  error_rate: ratio(non2xx),
-  client_timeouts: sum((o) => o.clientTimeouts),
-  jobs_accepted: (r) => r.jobs.accepted,
-  jobs_completed: job('COMPLETED'),
-  jobs_failed: job('FAILED', 'TIMED_OUT'),
-  jobs_cancelled: job('CANCELLED'),
-  jobs_purged: (r) => r.jobs.purged ?? 0,
-  queue_delay_p95_ms: (r) => (r.jobs.queueDelayMs.count ? r.jobs.queueDelayMs.summary.p95 : null),
-  queue_delay_p99_ms: (r) => (r.jobs.queueDelayMs.count ? r.jobs.queueDelayMs.summary.p99 : null),
-  expired_seen: (r) => r.jobs.retentionExpiriesSeen,
-  webhook_failures: (r) => r.webhooks.failedAttempts,
-  webhooks_lost: (r) => r.webhooks.gaveUp,
-  late_arrivals: (r) => r.arrivals.late,
-  dropped_arrivals: (r) => r.arrivals.dropped,
-};
-
-const RE = /^\s*([a-z0-9_]+)\s*(?:\{\s*([A-Za-z0-9_.-]+)\s*\})?\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/;
-
-/** Parses one threshold; a string error names what is wrong. */
-export function parseThreshold(expr: string): Threshold | string {
-  const m = RE.exec(expr);
-  if (!m) return 'expected "metric{operation} <op> number", e.g. "p99_ms{run} < 2000"';
-  const [, metric, selector, cmp, value] = m;
-  if (!METRICS[metric!]) return `unknown metric "${metric}"; known: ${Object.keys(METRICS).join(', ')}`;
-  return { expr: expr.trim(), metric: metric!, selector, cmp: cmp as Cmp, value: Number(value) };
-}
-
-/** Evaluates thresholds; a metric with no data fails (nothing was measured to pass). */
+/** Evaluates thresholds on a result (a threshold that does not parse fails). */
 export function evaluateThresholds(r: RunResult, exprs: readonly string[]): ThresholdResult[] {
   return exprs.map((e) => {
     const t = parseThreshold(e);
-    if (typeof t === 'string') return { expr: e, value: null, ok: false };
-    const v = METRICS[t.metric]!(r, t.selector);
-    return { expr: t.expr, value: v === null ? null : Math.round(v * 1e6) / 1e6, ok: v !== null && CMP[t.cmp](v, t.value) };
+    if (typeof t === 'string' || !METRICS[t.metric]) return { expr: e, value: null, ok: false, reason: typeof t === 'string' ? t : `unknown metric "${t.metric}"` };
+    return evaluateThreshold(r, t);
   });
+}
+
+/**
+ * One threshold. An `every` threshold is checked window by window, windows `fromGroup` on (in
+ * units of `everyMs`, aligned to the run's start), up to the last one the result holds.
+ */
+export function evaluateThreshold(r: ThresholdInput, t: Threshold, fromGroup = 0): ThresholdResult {
+  const def = METRICS[t.metric]!;
+  if (t.everyMs === undefined) {
+    const v = def.value(r, t.selection);
+    return { expr: t.expr, value: v === null ? null : round(v), ok: v !== null && CMP[t.cmp](v, t.value) };
+  }
+  const w = r.windows;
+  const fail = (reason: string): ThresholdResult => ({ expr: t.expr, value: null, ok: false, reason });
+  if (!w) return fail(`report version ${r.version} has no per-window histograms: re-run to check "every" thresholds`);
+  if (!def.window) return fail(`metric "${t.metric}" cannot be checked per window`);
+  if (t.everyMs % w.windowMs !== 0) return fail(`the report stores ${w.windowMs / 1000} s windows; "every" must be a multiple`);
+  const k = t.everyMs / w.windowMs;
+  const stored = Math.max(0, ...Object.values(w.responseMs).map((a) => a.length), ...Object.values(w.flows).map((f) => f.turnaroundMs.length));
+  let worst: number | null = null;
+  for (let g = fromGroup; g * k < stored; g++) {
+    const v = def.window(r, t.selection, g * k, (g + 1) * k);
+    if (v === null) continue;
+    if (!CMP[t.cmp](v, t.value)) return { expr: t.expr, value: round(v), ok: false, window: { fromMs: g * t.everyMs, toMs: (g + 1) * t.everyMs, value: round(v) } };
+    if (worst === null || (t.cmp[0] === '<' ? v > worst : t.cmp[0] === '>' ? v < worst : true)) worst = v;
+  }
+  return worst === null ? fail('no data in any window') : { expr: t.expr, value: round(worst), ok: true };
 }

@@ -6,7 +6,8 @@
  *   403, 404 or a transport error), or the load generator fell behind (more than 1 % of arrivals
  *   late or dropped, and at least 3: latency figures then describe the generator, not the
  *   target; "late" is the scenario's `openModel.lateAfterMs`, 10 ms by default).
- * - FAIL: a threshold failed (each listed with its measured value).
+ * - FAIL: a threshold failed (each listed with its measured value), or one ended the run early
+ *   (`abortOnFail`).
  * - PASS: neither. 5xx answers and transport errors never fail a run by themselves, but the
  *   verdict names them: `PASS (but 12 × 503, 3 transport errors)`.
  */
@@ -53,8 +54,9 @@ export function verdict(r: RunResult): Verdict {
   const behind = fellBehind(r);
   if (behind) return { ...base, status: 'INVALID', invalid: 'behind', cause: behind, line: `INVALID: ${behind}${suffix}` };
   const failed = r.thresholds.filter((t) => !t.ok);
-  if (failed.length) {
-    const list = failed.map((t) => `${t.expr} (measured ${t.value === null ? 'no data' : t.value})`).join('; ');
+  if (failed.length || r.aborted) {
+    const aborted = r.aborted ? [`run aborted at ${group(r.aborted.atMs / 1000)} s by ${r.aborted.threshold}`] : [];
+    const list = [...aborted, ...failed.map((t) => `${t.expr} (measured ${t.value === null ? 'no data' : t.value})`)].join('; ');
     return { ...base, status: 'FAIL', line: `FAIL: ${list}${suffix}` };
   }
   return { ...base, status: 'PASS', line: `PASS${suffix}` };

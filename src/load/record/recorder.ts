@@ -10,10 +10,17 @@ import type { TargetResponse } from '../targets/target.js';
 import { COL, TimelineRecorder } from './timeline.js';
 import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
+import { JobTimes } from './job-times.js';
+import { WindowHistograms } from './window-histograms.js';
+import type { Windows } from '../../report/run-result.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
   id: string | undefined;
+  /** The flow whose session read it. */
+  flow: string;
+  /** The session's intended submission time → `atMs`. */
+  turnaroundMs: number;
   /** When the client read it (target clock). */
   atMs: number;
   status: string;
@@ -33,8 +40,14 @@ export class OpAcc {
   transportErrors = 0;
   readonly responseMs = new MsHistogram();
   readonly serviceMs = new MsHistogram();
+  /** Response time per histogram window (of the answer). */
+  readonly windows: WindowHistograms;
   inFlight = 0;
   peakInFlight = 0;
+
+  constructor(histWindowMs: number) {
+    this.windows = new WindowHistograms(histWindowMs);
+  }
 
   countStatus(status: number): void {
     if (status >= 0 && status < STATUS_SLOTS && Number.isInteger(status)) this.statusCounts[status]!++;
@@ -81,11 +94,15 @@ export class Recorder {
   };
   private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: new MsHistogram() };
   private readonly streams = { calls: 0, chunks: 0 };
+  /** Per-flow job times, whole-run and per histogram window. */
+  readonly jobTimes: JobTimes;
   peakQueueDepth = -1;
   peakRunning = -1;
 
-  constructor(readonly windowMs: number, private readonly lateAfterMs: number) {
+  /** `windowMs`: the timeline's; `histWindowMs`: the per-window histograms' (window-size.ts). */
+  constructor(readonly windowMs: number, private readonly lateAfterMs: number, readonly histWindowMs = windowMs) {
     this.tl = new TimelineRecorder(windowMs);
+    this.jobTimes = new JobTimes(histWindowMs);
   }
 
   /** Registers a flow; its accumulator is for the flow's driver (sessionStarted, sessionEnded). */
@@ -98,7 +115,7 @@ export class Recorder {
   /** The accumulator of operation `name` (hot callers look it up once per request). */
   op(name: string): OpAcc {
     let o = this.ops.get(name);
-    if (!o) this.ops.set(name, (o = new OpAcc()));
+    if (!o) this.ops.set(name, (o = new OpAcc(this.histWindowMs)));
     return o;
   }
 
@@ -127,6 +144,7 @@ export class Recorder {
     const status = res.status;
     o.countStatus(status);
     o.responseMs.record(endMs - intendedMs);
+    o.windows.record(endMs, endMs - intendedMs);
     o.serviceMs.record(endMs - sentMs);
     if (status >= 200 && status < 300) this.tl.add(COL.responses2xx, endMs);
     else if (status === 429) {
@@ -180,10 +198,13 @@ export class Recorder {
 
   /**
    * A terminal status body was read for a job (once per run of it: a retried job may end twice;
-   * `jobs.finalStatus` counts the status its session ended on, once per job).
+   * `jobs.finalStatus` counts the status its session ended on, once per job). `intendedMs`: the
+   * session's intended submission time.
    */
-  jobTerminal(atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
-    this.onJob?.({ id, atMs, status, delayTimeMs, executionTimeMs });
+  jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
+    const turnaroundMs = atMs - intendedMs;
+    this.onJob?.({ id, flow, turnaroundMs, atMs, status, delayTimeMs, executionTimeMs });
+    this.jobTimes.add(flow, atMs, turnaroundMs, delayTimeMs, executionTimeMs);
     if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
     if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
     if (status === 'COMPLETED') this.tl.add(COL.jobsCompleted, atMs);
@@ -240,7 +261,7 @@ export class Recorder {
       };
     }
     const flows: Record<string, FlowStats> = {};
-    for (const [name, f] of this.flows) flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()) };
+    for (const [name, f] of this.flows) flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()), jobs: this.jobTimes.stats(name) };
     const j = this.jobs;
     const categories = this.ledger.categories();
     return {
@@ -255,6 +276,13 @@ export class Recorder {
       arrivals: { ...this.arrivals, sendLagMs: encode(this.arrivals.sendLagMs.hdr()) },
     };
   }
+}
+
+/** Per-window histograms of windows 0 to `n - 1` (see Windows). */
+export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>): Windows {
+  const responseMs: Record<string, string[]> = {};
+  for (const name of [...rec.ops.keys()].sort()) responseMs[name] = rec.ops.get(name)!.windows.result(n);
+  return { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n) };
 }
 
 function sortedRecord(m: Map<string | number, number>): Record<string, number> {

@@ -10,6 +10,7 @@ import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
 import { loopProblem } from '../arrivals/replay.js';
 import { deepFreeze } from '../../contract/deep-freeze.js';
+import { didYouMean } from '../../lib/edit-distance.js';
 
 export const SCENARIO_ERRORS = {
   CFG_ERR_SCENARIO_UNREADABLE: 'cannot read the scenario file',
@@ -55,7 +56,7 @@ export function loadScenarioFile(file: string): LoadResult {
  * paths. The scenario returned is deep-frozen (contract/deep-freeze.ts).
  */
 export function parseScenario(raw: unknown, file: string): LoadResult {
-  const r = scenarioSchema.safeParse(raw ?? {});
+  const r = scenarioSchema.safeParse(raw ?? {}, { error: unknownKeyMessage });
   if (!r.success) return { ok: false, issues: r.error.issues.map((i) => ({ code: 'CFG_ERR_SCENARIO_INVALID', file, path: issuePath(i), message: i.message })) };
   const issues: ScenarioIssue[] = [];
   r.data.traffic.forEach((f, n) => {
@@ -71,6 +72,14 @@ export function parseScenario(raw: unknown, file: string): LoadResult {
     }
   });
   return issues.length ? { ok: false, issues } : { ok: true, scenario: deepFreeze(r.data), file };
+}
+
+/** An unknown key, with the nearest key the object knows ("did you mean …?"). */
+function unknownKeyMessage(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.code !== 'unrecognized_keys') return undefined;
+  const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+  const known = shape ? Object.keys(shape) : [];
+  return iss.keys.map((k) => `unknown key "${k}"${didYouMean(k, known)}`).join('; ');
 }
 
 function issuePath(i: z.core.$ZodIssue): string {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { endpointSchema } from '../../contract/endpoint-config.js';
-import { parseThreshold } from '../../report/thresholds.js';
+import { checkThreshold } from '../../report/threshold-check.js';
 import { arrivalSchema } from '../arrivals/registry.js';
 import { behaviourSchema } from '../behaviours/registry.js';
 
@@ -24,10 +24,28 @@ const flowSchema = z.strictObject({
   }),
 });
 
-const thresholdSchema = z.string().superRefine((s, ctx) => {
-  const t = parseThreshold(s);
-  if (typeof t === 'string') ctx.addIssue({ code: 'custom', message: t });
+/** Context-free checks here (grammar, metric, selector kinds, operations); flow names at the top. */
+const thresholdExpr = z.string().meta({
+  description: '`metric{selector} <op> number [every Ns]`, e.g. "p99_ms{run} < 2000" (docs/thresholds.md).',
+  examples: ['p99_ms{run} < 2000', 'p95_ms{run} < 500 every 60s', 'jobs_failed{flow=batch} == 0'],
+}).superRefine((s, ctx) => {
+  const t = checkThreshold(s, {});
+  if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', message });
 });
+const thresholdSchema = z.union([
+  thresholdExpr,
+  z.strictObject({
+    expr: thresholdExpr,
+    abortOnFail: z.boolean().default(false).meta({ description: 'Check at the end of every 10 s window during the run; a failure ends the run early, writes the reports and exits 99. Default: false.', examples: [true] }),
+    delayAbortEvalMs: ms.default(0).meta({ description: 'Start the abort checks this long (ms) into the run (k6\'s delayAbortEval). Default: 0.', examples: [0, 60_000] }),
+  }),
+]);
+
+/** A threshold entry in its object form. */
+export interface ThresholdSpec { expr: string; abortOnFail: boolean; delayAbortEvalMs: number }
+export function thresholdSpec(t: string | ThresholdSpec): ThresholdSpec {
+  return typeof t === 'string' ? { expr: t, abortOnFail: false, delayAbortEvalMs: 0 } : t;
+}
 
 export const scenarioSchema = z
   .strictObject({
@@ -76,10 +94,9 @@ export const scenarioSchema = z
       description: 'The flows of the run, at least one: each has a name, an arrival process and a client behaviour.',
       examples: [[{ name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 5 }, client: { behaviour: 'run-poll' } }]],
     }),
-    /** Checked at the end; any failure makes `loadlab run` exit 99. */
     thresholds: z.array(thresholdSchema).default([]).meta({
-      description: 'Pass/fail checks on the run\'s results, as `metric{operation} <op> number` (e.g. p95_ms, error_rate, jobs_failed); any failure makes `loadlab run` exit 99. Default: [].',
-      examples: [['p95_ms{run} < 500', 'error_rate < 0.01', 'jobs_failed == 0']],
+      description: 'Pass/fail checks on the run\'s results (docs/thresholds.md): `metric{selector} <op> number [every Ns]`, or `{expr, abortOnFail, delayAbortEvalMs}` to end the run early on a failure. Any failure makes `loadlab run` exit 99. Default: [].',
+      examples: [['p95_ms{run} < 500', 'error_rate < 0.01', 'turnaround_p95_ms{flow=submit-poll} < 30000', { expr: 'limited_rate < 0.05', abortOnFail: true, delayAbortEvalMs: 60000 }]],
     }),
   })
   .superRefine((s, ctx) => {
@@ -87,6 +104,14 @@ export const scenarioSchema = z
     s.traffic.forEach((f, i) => {
       if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'name'], message: `duplicate flow name "${f.name}"` });
       seen.add(f.name);
+    });
+    const flows = s.traffic.map((f) => f.name);
+    s.thresholds.forEach((entry, i) => {
+      const expr = typeof entry === 'string' ? entry : entry.expr;
+      if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
+      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      const path = typeof entry === 'string' ? ['thresholds', i] : ['thresholds', i, 'expr'];
+      if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path, message });
     });
     if (s.endpoint.workersMin > s.endpoint.workersMax) ctx.addIssue({ code: 'custom', path: ['endpoint', 'workersMin'], message: 'must be <= workersMax' });
   });

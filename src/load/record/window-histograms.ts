@@ -1,0 +1,60 @@
+/**
+ * Per-window HDR histograms of one series (an operation's response time, a flow's turnaround …),
+ * encoded as each window closes so only the open windows are held as counts. Samples come in
+ * time order on the target's clock; the two newest windows stay open, and a sample for a window
+ * already encoded (a late webhook) is merged into it.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { clampMs, newHistogram, type Histogram } from '../../report/histogram.js';
+
+/** One scratch histogram for every encode (a fresh HDR histogram is ~80 kB). */
+let scratch: Histogram | undefined;
+
+function encodeCounts(counts: Map<number, number>, into = ''): string {
+  const h = (scratch ??= newHistogram());
+  h.reset();
+  if (into) h.add(hdr.decodeFromCompressedBase64(into, 32, false));
+  for (const [v, n] of counts) h.recordValueWithCount(v, n);
+  return h.totalCount ? hdr.encodeIntoCompressedBase64(h) : '';
+}
+
+export class WindowHistograms {
+  /** Encoded windows; `""`: empty. */
+  private readonly done: string[] = [];
+  /** Open windows: index → (ms → count). */
+  private readonly open = new Map<number, Map<number, number>>();
+  private newest = -1;
+
+  constructor(readonly windowMs: number) {}
+
+  record(atMs: number, ms: number): void {
+    const i = Math.floor(atMs / this.windowMs);
+    if (i > this.newest) {
+      this.newest = i;
+      this.closeBefore(i - 1);
+    }
+    const v = clampMs(ms);
+    if (i < this.done.length) {
+      this.done[i] = encodeCounts(new Map([[v, 1]]), this.done[i]);
+      return;
+    }
+    let m = this.open.get(i);
+    if (!m) this.open.set(i, (m = new Map()));
+    m.set(v, (m.get(v) ?? 0) + 1);
+  }
+
+  /** Encodes every open window before index `i`. */
+  private closeBefore(i: number): void {
+    for (let k = this.done.length; k < i; k++) {
+      const m = this.open.get(k);
+      this.done.push(m ? encodeCounts(m) : '');
+      this.open.delete(k);
+    }
+  }
+
+  /** Windows 0 to `n - 1`, encoded (closed: later samples for them are merged in). */
+  result(n: number): string[] {
+    this.closeBefore(n);
+    return this.done.slice(0, n).concat(new Array<string>(Math.max(0, n - this.done.length)).fill(''));
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The threshold metrics, a registry: each declares the selector kinds it honours (anything else
+ * is rejected at load), the `status` values it knows, and — when it can be checked per window
+ * (`every`) — how to read one window span. Values are read from a RunResult, so a stored report
+ * can be re-checked. `null`: no data.
+ */
+import { decode, mergeEncoded, mergeWindowEncodings, type EncodedHistogram, type Histogram } from './histogram.js';
+import type { JobSeries, OperationStats, RunResult } from './run-result.js';
+import type { Selection, SelectorKind } from './threshold-parse.js';
+
+/** The parts of a RunResult thresholds read (a run in progress has only these). */
+export type ThresholdInput = Pick<RunResult, 'version' | 'operations' | 'flows' | 'jobs' | 'webhooks' | 'arrivals' | 'windows'>;
+
+export interface MetricDef {
+  selectors: readonly SelectorKind[];
+  /** Values `{status=…}` accepts; `'http'`: an HTTP status code. */
+  statuses?: readonly string[] | 'http';
+  value(r: ThresholdInput, s: Selection): number | null;
+  /** The value over stored windows [from, to) of `r.windows`; absent: no `every`. */
+  window?(r: ThresholdInput, s: Selection, from: number, to: number): number | null;
+}
+
+/** What a session's job can end as (JobStats.outcomes). */
+export const JOB_OUTCOMES = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'purged', 'expired', 'gave-up', 'webhook-lost', 'unfinished'] as const;
+
+type Stat = 50 | 90 | 95 | 99 | 'max' | 'mean';
+const STATS: Record<string, Stat> = { p50: 50, p90: 90, p95: 95, p99: 99, max: 'max', mean: 'mean' };
+
+function stat(h: Histogram | undefined, s: Stat): number | null {
+  if (!h || h.totalCount === 0) return null;
+  if (s === 'max') return h.maxValue;
+  if (s === 'mean') return h.mean;
+  return Math.min(h.getValueAtPercentile(s), h.maxValue);
+}
+const statOf = (list: readonly EncodedHistogram[], s: Stat) => {
+  const m = mergeEncoded(list);
+  return m.count ? stat(decode(m), s) : null;
+};
+const slice = (series: Iterable<string[]>, from: number, to: number) => [...series].flatMap((a) => a.slice(from, to));
+
+const ops = (r: ThresholdInput, sel: Selection): OperationStats[] =>
+  Object.entries(r.operations).filter(([k]) => sel.operation === undefined || k === sel.operation).map(([, v]) => v);
+const opWindows = (r: ThresholdInput, sel: Selection) =>
+  Object.entries(r.windows?.responseMs ?? {}).filter(([k]) => sel.operation === undefined || k === sel.operation).map(([, v]) => v);
+
+function latency(s: Stat): MetricDef {
+  return {
+    selectors: ['operation'],
+    value: (r, sel) => statOf(ops(r, sel).map((o) => o.responseMs), s),
+    window: (r, sel, from, to) => stat(mergeWindowEncodings(slice(opWindows(r, sel), from, to)), s),
+  };
+}
+
+/** A count or share of requests; `{status=429}` counts answers with that HTTP status. */
+function requestMetric(f: (o: OperationStats, sel: Selection) => number, share: boolean): MetricDef {
+  return {
+    selectors: share ? ['operation'] : ['operation', 'status'], statuses: 'http',
+    value: (r, sel) => {
+      const all = ops(r, sel);
+      const n = all.reduce((a, o) => a + f(o, sel), 0);
+      if (!share) return n;
+      const total = all.reduce((a, o) => a + o.requests, 0);
+      return total ? n / total : null;
+    },
+  };
+}
+const non2xx = (o: OperationStats) => Object.entries(o.byStatus).reduce((n, [s, c]) => (s.startsWith('2') ? n : n + c), 0);
+
+/** Jobs that ended in one of `outcomes`, over the run or one flow's sessions. */
+function jobCount(...outcomes: string[]): MetricDef {
+  return {
+    selectors: ['flow'],
+    value: (r, sel) => {
+      const counts = sel.flow === undefined ? (r.jobs.outcomes ?? r.jobs.finalStatus) : (r.flows[sel.flow]?.outcomes ?? {});
+      return outcomes.reduce((n, s) => n + (counts[s] ?? 0), 0);
+    },
+  };
+}
+
+/** A job histogram of one flow (`{flow=…}`) or all. Version 1 has queue delay and execution for all flows only. */
+function jobTime(series: JobSeries, s: Stat): MetricDef {
+  const flows = (r: ThresholdInput, sel: Selection) => Object.entries(r.flows).filter(([k]) => sel.flow === undefined || k === sel.flow);
+  return {
+    selectors: ['flow'],
+    value: (r, sel) => {
+      const list = flows(r, sel).flatMap(([, f]) => (f.jobs ? [f.jobs[series]] : []));
+      if (!list.length && sel.flow === undefined && series !== 'turnaroundMs' && r.version === 1) return statOf([r.jobs[series]], s);
+      return statOf(list, s);
+    },
+    window: (r, sel, from, to) => {
+      const w = r.windows?.flows ?? {};
+      return stat(mergeWindowEncodings(slice(Object.entries(w).filter(([k]) => sel.flow === undefined || k === sel.flow).map(([, f]) => f[series]), from, to)), s);
+    },
+  };
+}
+
+const plain = (value: (r: ThresholdInput) => number | null): MetricDef => ({ selectors: [], value });
+
+const METRIC_TABLE: Record<string, MetricDef> = {
+  requests: requestMetric((o, sel) => (sel.status === undefined ? o.requests : (o.byStatus[sel.status] ?? 0)), false),
+  limited: requestMetric((o) => o.byStatus['429'] ?? 0, false),
+  limited_rate: requestMetric((o) => o.byStatus['429'] ?? 0, true),
+  error_rate: requestMetric(non2xx, true),
+  client_timeouts: { selectors: ['operation'], value: (r, sel) => ops(r, sel).reduce((n, o) => n + o.clientTimeouts, 0) },
+  jobs_accepted: plain((r) => r.jobs.accepted),
+  jobs: { ...jobCount(...JOB_OUTCOMES), selectors: ['flow', 'status'], statuses: JOB_OUTCOMES,
+    value: (r, sel) => jobCount(...(sel.status === undefined ? JOB_OUTCOMES : [sel.status])).value(r, sel) },
+  jobs_completed: jobCount('COMPLETED'),
+  jobs_failed: jobCount('FAILED', 'TIMED_OUT'),
+  jobs_cancelled: jobCount('CANCELLED'),
+  jobs_purged: plain((r) => r.jobs.purged ?? 0),
+  expired_seen: plain((r) => r.jobs.retentionExpiriesSeen),
+  webhook_failures: plain((r) => r.webhooks.failedAttempts),
+  webhooks_lost: plain((r) => r.webhooks.gaveUp),
+  late_arrivals: plain((r) => r.arrivals.late),
+  dropped_arrivals: plain((r) => r.arrivals.dropped),
+};
+for (const [name, s] of Object.entries(STATS)) {
+  METRIC_TABLE[`${name}_ms`] = latency(s);
+  METRIC_TABLE[`turnaround_${name}_ms`] = jobTime('turnaroundMs', s);
+  METRIC_TABLE[`queue_delay_${name}_ms`] = jobTime('queueDelayMs', s);
+  METRIC_TABLE[`execution_${name}_ms`] = jobTime('executionMs', s);
+}
+
+export const METRICS: Readonly<Record<string, MetricDef>> = METRIC_TABLE;
