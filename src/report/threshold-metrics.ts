@@ -4,7 +4,7 @@
  * (`every`) — how to read one window span. Values are read from a RunResult, so a stored report
  * can be re-checked. `null`: no data.
  */
-import { decode, mergeEncoded, mergeWindowEncodings, type EncodedHistogram, type Histogram } from './histogram.js';
+import { mergeEncoded, mergeWindowEncodings, summarize, type EncodedHistogram, type Histogram } from './histogram.js';
 import type { JobSeries, OperationStats, RunResult } from './run-result.js';
 import type { Selection, SelectorKind } from './threshold-parse.js';
 
@@ -23,18 +23,17 @@ export interface MetricDef {
 /** What a session's job can end as (JobStats.outcomes). */
 export const JOB_OUTCOMES = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'purged', 'expired', 'gave-up', 'webhook-lost', 'unfinished'] as const;
 
-type Stat = 50 | 90 | 95 | 99 | 'max' | 'mean';
-const STATS: Record<string, Stat> = { p50: 50, p90: 90, p95: 95, p99: 99, max: 'max', mean: 'mean' };
+type Stat = 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'mean';
+const STATS: readonly Stat[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'];
 
+/** A statistic as the report's summaries give it (summarize: percentiles capped at the max). */
 function stat(h: Histogram | undefined, s: Stat): number | null {
-  if (!h || h.totalCount === 0) return null;
-  if (s === 'max') return h.maxValue;
-  if (s === 'mean') return h.mean;
-  return Math.min(h.getValueAtPercentile(s), h.maxValue);
+  return h && h.totalCount ? summarize(h)[s] : null;
 }
+/** One histogram: its stored summary (what report.md shows); several: their sum's. */
 const statOf = (list: readonly EncodedHistogram[], s: Stat) => {
-  const m = mergeEncoded(list);
-  return m.count ? stat(decode(m), s) : null;
+  const m = list.length === 1 ? list[0]! : mergeEncoded(list);
+  return m.count ? m.summary[s] : null;
 };
 const slice = (series: Iterable<string[]>, from: number, to: number) => [...series].flatMap((a) => a.slice(from, to));
 
@@ -115,7 +114,8 @@ const METRIC_TABLE: Record<string, MetricDef> = {
   late_arrivals: plain((r) => r.arrivals.late),
   dropped_arrivals: plain((r) => r.arrivals.dropped),
 };
-for (const [name, s] of Object.entries(STATS)) {
+for (const s of STATS) {
+  const name = s;
   METRIC_TABLE[`${name}_ms`] = latency(s);
   METRIC_TABLE[`turnaround_${name}_ms`] = jobTime('turnaroundMs', s);
   METRIC_TABLE[`queue_delay_${name}_ms`] = jobTime('queueDelayMs', s);
