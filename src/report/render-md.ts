@@ -82,7 +82,14 @@ export function renderMarkdown(r: RunResult): string {
 
   if (r.thresholds.length) {
     out.push('## Thresholds', '');
-    out.push(...table(['threshold', 'value', 'result'], r.thresholds.map((t) => [`\`${t.expr}\``, fmt(t.value), t.ok ? 'pass' : '**FAIL**'])));
+    if (r.aborted) out.push(`Aborted at ${r.aborted.atMs / 1000} s by \`${r.aborted.threshold}\` (abortOnFail).`, '');
+    out.push(...table(['threshold', 'value', 'result'], r.thresholds.map((t) => [`\`${t.expr}\``, thresholdValue(t), t.ok ? 'pass' : '**FAIL**'])));
   }
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The value, the window that broke an `every` threshold, or why there is none. */
+function thresholdValue(t: RunResult['thresholds'][number]): string {
+  if (t.window) return `${t.window.value} in ${t.window.fromMs / 1000}–${t.window.toMs / 1000} s`;
+  return t.value === null && t.reason ? `– (${t.reason})` : fmt(t.value);
 }

@@ -62,6 +62,6 @@ describe('thresholds checked at load', () => {
     const l = load({ traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 1 }, client: { behavior: 'health' } }], durationMS: 5 });
     const msgs = l.ok ? [] : l.issues.map((i) => `${i.path}: ${i.message}`);
     expect(msgs).toContain('durationMS: unknown key "durationMS"; did you mean "durationMs"?');
-    expect(msgs.join('\n')).toMatch(/behavior: unknown key "behavior"; did you mean "behaviour"\?|behaviour/);
+    expect(msgs).toContain('traffic.0.client.behaviour: unknown key "behavior"; did you mean "behaviour"?');
   });
 });

@@ -76,10 +76,20 @@ export function parseScenario(raw: unknown, file: string): LoadResult {
 
 /** An unknown key, with the nearest key the object knows ("did you mean …?"). */
 function unknownKeyMessage(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.code === 'invalid_union') return misspeltDiscriminator(iss);
   if (iss.code !== 'unrecognized_keys') return undefined;
   const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
   const known = shape ? Object.keys(shape) : [];
   return iss.keys.map((k) => `unknown key "${k}"${didYouMean(k, known)}`).join('; ');
+}
+
+/** A tagged object (`behaviour:`, `process:`) whose tag key is misspelt: name the key meant. */
+function misspeltDiscriminator(iss: z.core.$ZodRawIssue): string | undefined {
+  const d = (iss as { discriminator?: unknown }).discriminator;
+  const input = iss.input;
+  if (typeof d !== 'string' || !input || typeof input !== 'object' || d in input) return undefined;
+  const near = Object.keys(input).find((k) => didYouMean(k, [d]) !== '');
+  return near === undefined ? undefined : `unknown key "${near}"; did you mean "${d}"?`;
 }
 
 function issuePath(i: z.core.$ZodIssue): string {
