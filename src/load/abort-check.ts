@@ -8,7 +8,8 @@ import type { RunResult } from '../report/run-result.js';
 import { RUN_RESULT_VERSION } from '../report/run-result.js';
 import type { ThresholdInput } from '../report/threshold-metrics.js';
 import { evaluateThreshold, parseThreshold, type Threshold } from '../report/thresholds.js';
-import { windowsOf, type Recorder } from './record/recorder.js';
+import type { Recorder } from './record/recorder.js';
+import { windowsOf } from './record/windows-of.js';
 import { thresholdSpec, type Scenario } from './scenario/schema.js';
 
 interface Watched {

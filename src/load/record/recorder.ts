@@ -6,13 +6,13 @@
 import { encode } from '../../report/histogram.js';
 import { MsHistogram } from './ms-histogram.js';
 import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../../report/run-result.js';
+export { OpAcc } from './op-acc.js';
 import type { TargetResponse } from '../targets/target.js';
 import { COL, TimelineRecorder } from './timeline.js';
 import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
 import { JobTimes } from './job-times.js';
-import { WindowHistograms } from './window-histograms.js';
-import type { Windows } from '../../report/run-result.js';
+import { OpAcc } from './op-acc.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -27,47 +27,6 @@ export interface JobOutcome {
   delayTimeMs: number | undefined;
   executionTimeMs: number | undefined;
 }
-
-/** One operation's counters. Statuses are counted in an array by code (no Map update per answer). */
-export class OpAcc {
-  requests = 0;
-  private readonly statusCounts = new Float64Array(STATUS_SLOTS);
-  /** Statuses outside 0–999 (never from a well-behaved server). */
-  private readonly otherStatus = new Map<number, number>();
-  readonly limited: Record<LimitCauseName, number> = { rate: 0, concurrency: 0, queue: 0, unknown: 0 };
-  retried429 = 0;
-  clientTimeouts = 0;
-  transportErrors = 0;
-  readonly responseMs = new MsHistogram();
-  readonly serviceMs = new MsHistogram();
-  /** Response time per histogram window (of the answer). */
-  readonly windows: WindowHistograms;
-  inFlight = 0;
-  peakInFlight = 0;
-
-  constructor(histWindowMs: number) {
-    this.windows = new WindowHistograms(histWindowMs);
-  }
-
-  countStatus(status: number): void {
-    if (status >= 0 && status < STATUS_SLOTS && Number.isInteger(status)) this.statusCounts[status]!++;
-    else this.otherStatus.set(status, (this.otherStatus.get(status) ?? 0) + 1);
-  }
-
-  /** Answers with this status so far. */
-  status(status: number): number {
-    return status >= 0 && status < STATUS_SLOTS && Number.isInteger(status) ? this.statusCounts[status]! : (this.otherStatus.get(status) ?? 0);
-  }
-
-  /** Every status seen at least once, with its count. */
-  get byStatus(): Map<number, number> {
-    const m = new Map(this.otherStatus);
-    this.statusCounts.forEach((n, s) => n > 0 && m.set(s, n));
-    return m;
-  }
-}
-
-const STATUS_SLOTS = 1000;
 
 const LIMITED_COL: Record<LimitCauseName, number> = {
   rate: COL.limitedRate, concurrency: COL.limitedConcurrency, queue: COL.limitedQueue, unknown: COL.limitedUnknown,
@@ -276,13 +235,6 @@ export class Recorder {
       arrivals: { ...this.arrivals, sendLagMs: encode(this.arrivals.sendLagMs.hdr()) },
     };
   }
-}
-
-/** Per-window histograms of windows 0 to `n - 1` (see Windows). */
-export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>): Windows {
-  const responseMs: Record<string, string[]> = {};
-  for (const name of [...rec.ops.keys()].sort()) responseMs[name] = rec.ops.get(name)!.windows.result(n);
-  return { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n) };
 }
 
 function sortedRecord(m: Map<string | number, number>): Record<string, number> {
