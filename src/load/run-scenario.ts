@@ -80,8 +80,14 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   let aborted: RunResult['aborted'];
   const abort = AbortCheck.of(sc, rec);
   if (abort) {
-    const check = (k: number) => target.at(k * WINDOW_MS, () => (aborted = abort.check(target.now())) ?? check(k + 1));
-    check(1);
+    // At each 10 s window end until a check fails; the drive's stop() then ends the run.
+    const checkAt = (k: number): void => {
+      target.at(k * WINDOW_MS, () => {
+        aborted = abort.check(target.now());
+        if (!aborted) checkAt(k + 1);
+      });
+    };
+    checkAt(1);
   }
 
   const tick = () => {
