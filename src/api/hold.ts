@@ -7,7 +7,7 @@
  * V8 (allocated straight into the old generation once their allocation site looked long-lived),
  * which kept every held request, and what it pointed to, alive until the next full collection.
  */
-import type { Job, JobWaiter } from '../sim/job.js';
+import type { Job, JobWaiter, ReadonlyJob } from '../sim/job.js';
 import type { Timer } from '../lib/scheduler.js';
 import { apiError } from './errors.js';
 import type { ApiResponse, RouteContext } from './types.js';
@@ -20,7 +20,9 @@ export type HoldAnswer = (ctx: RouteContext, job: Job) => ApiResponse;
  * `until` asks for ('terminal': the job ended; 'change': also a streamed chunk) or when the wait
  * ends; answers 404 if the job is removed first.
  */
-export function hold(ctx: RouteContext, job: Job, waitMs: number, until: 'terminal' | 'change', answer: HoldAnswer): void {
+export function hold(ctx: RouteContext, held: ReadonlyJob, waitMs: number, until: 'terminal' | 'change', answer: HoldAnswer): void {
+  // Only jobs that have not ended are held: never compacted, so `own` is the stored object.
+  const job = ctx.ep.jobs.own(held);
   const h = new Hold(ctx, job, until === 'change', answer);
   h.timer = ctx.sim.sched.after(waitMs, waitEnded, h);
   ctx.ep.wait(job, h);

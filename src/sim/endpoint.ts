@@ -12,7 +12,7 @@ import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { JobStreams } from './job-streams.js';
 import { Retention, type ExpiryReason } from './retention.js';
-import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobWaiter } from './job.js';
+import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobWaiter, type ReadonlyJob } from './job.js';
 import { type JobKind, type JobStatus } from '../contract/sim-events.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
@@ -134,24 +134,28 @@ export class Endpoint {
   }
 
   /** The body `/status` answers; `brief`: without `workerId` and `output` (ApiRequest.brief). */
-  status(j: Job, brief = false): StatusBody {
+  status(j: ReadonlyJob, brief = false): StatusBody {
     if (brief) return statusBody(j, this.jobs.idOf(j), undefined, this.sched.nowMs, undefined, true);
     return statusBody(j, this.jobs.idOf(j), this.jobs.workerIdOf(j), this.sched.nowMs, this.streams.progress(j));
   }
 
   /** Cancels a queued or running job; a terminal job is left as it is. */
-  cancel(j: Job): void {
-    if (j.status === 'IN_QUEUE') {
+  cancel(job: ReadonlyJob): void {
+    // Only an ended job is ever compacted: `own` of a queued or running one is its stored object.
+    if (job.status === 'IN_QUEUE') {
+      const j = this.jobs.own(job);
       this.queue.remove(j);
       this.finish(j, 'CANCELLED', undefined, undefined);
-    } else if (j.status === 'IN_PROGRESS') {
-      this.finish(j, 'CANCELLED', undefined, undefined);
+    } else if (job.status === 'IN_PROGRESS') {
+      this.finish(this.jobs.own(job), 'CANCELLED', undefined, undefined);
     }
   }
 
   /** Re-queues a FAILED or TIMED_OUT job: same id and input, output removed. False if not allowed. */
-  retry(j: Job): boolean {
-    if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return false;
+  retry(job: ReadonlyJob): boolean {
+    if (job.status !== 'FAILED' && job.status !== 'TIMED_OUT') return false;
+    // A FAILED or TIMED_OUT job is never compacted: `own` is its stored object.
+    const j = this.jobs.own(job);
     j.status = 'IN_QUEUE';
     j.output = j.error = j.worker = j.executionTimeMs = j.startedAtMs = undefined;
     if (j.x) j.x.chunksDone = 0;
@@ -185,17 +189,17 @@ export class Endpoint {
   }
 
   /** `/status?ttl=`: the result is dropped `ms` from now (terminal) or from completion; it never extends retention. */
-  setResultTtl(j: Job, ms: number): void {
+  setResultTtl(j: ReadonlyJob, ms: number): void {
     this.retention.shorten(this.jobs.own(j), ms);
   }
 
   /** Partial outputs produced since the last call (`/stream`), oldest first. */
-  drainStream(j: Job): unknown[] {
+  drainStream(j: ReadonlyJob): unknown[] {
     return this.streams.drain(j);
   }
 
   /** True when `/stream` has nothing new and the job can still produce something. */
-  streamIdle(j: Job): boolean {
+  streamIdle(j: ReadonlyJob): boolean {
     return this.streams.idle(j);
   }
 

@@ -4,7 +4,7 @@
  * while running); `error` when failed or timed out; `retries` once a worker crash re-queued it.
  * `input`, `webhook` and `s3Config` are never part of it.
  */
-import { delayOf, retriesOf, type Job } from './job.js';
+import { delayOf, retriesOf, type ReadonlyJob } from './job.js';
 import { setOutput } from './workload.js';
 
 /**
@@ -29,7 +29,7 @@ export class StatusBody {
 }
 
 /** `brief`: no `output` (nor `workerId`: the caller passes none), for callers that read only the status fields. */
-export function statusBody(j: Job, id: string, workerId: string | undefined, nowMs: number, progress?: unknown, brief = false): StatusBody {
+export function statusBody(j: ReadonlyJob, id: string, workerId: string | undefined, nowMs: number, progress?: unknown, brief = false): StatusBody {
   const b = new StatusBody(id, j.status);
   const delay = delayOf(j);
   if (delay !== undefined) b.delayTime = delay;

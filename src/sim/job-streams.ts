@@ -6,7 +6,7 @@
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { EventBus } from './event-bus.js';
-import { chunksOf, extras, isTerminal, type Job } from './job.js';
+import { chunksOf, extras, isTerminal, type Job, type ReadonlyJob } from './job.js';
 import type { JobTable } from './job-table.js';
 import type { Scheduler } from '../lib/scheduler.js';
 import { outputValue, type Workload } from './workload.js';
@@ -22,17 +22,17 @@ export class JobStreams {
     private readonly chunkLanded: (j: Job) => void,
   ) {}
 
-  chunkCount(j: Job): number {
+  chunkCount(j: ReadonlyJob): number {
     return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
   }
 
   /** The latest chunk of a running job (its progress output; set it with `setOutput`), or undefined. */
-  progress(j: Job): unknown {
+  progress(j: ReadonlyJob): unknown {
     return j.status === 'IN_PROGRESS' && chunksOf(j) > 0 ? this.workload.chunk(chunksOf(j), this.chunkCount(j), j.x?.directives) : undefined;
   }
 
   /** Partial outputs produced since the last call, oldest first. */
-  drain(job: Job): unknown[] {
+  drain(job: ReadonlyJob): unknown[] {
     const j = this.jobs.own(job);
     const items: unknown[] = [];
     const n = this.chunkCount(j);
@@ -48,7 +48,7 @@ export class JobStreams {
   }
 
   /** True when `/stream` has nothing new and the job can still produce something. */
-  idle(j: Job): boolean {
+  idle(j: ReadonlyJob): boolean {
     if (isTerminal(j.status)) return false;
     return this.chunkCount(j) <= 1 || chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
   }

@@ -8,13 +8,14 @@
  *
  * `get` hands out the object, or for a compacted job a snapshot rebuilt from the columns (a
  * fresh object that is not stored). Readers cannot tell the difference. A mutator must call `own`
- * first, which stores the snapshot as the job's object again.
+ * first, which stores the snapshot as the job's object again: `get` returns a `ReadonlyJob`, so
+ * the compiler rejects a change (or a call that may change it) that skips `own`.
  *
  * Slots are indexed by `seq - base`; the front is trimmed as the oldest jobs expire (retention
  * expires jobs roughly in submission order, so the span stays about as long as the retained set).
  */
 import type { JobIds } from './ids.js';
-import { GONE, snapshotJob, type Job } from './job.js';
+import { GONE, snapshotJob, type Job, type ReadonlyJob } from './job.js';
 import { type JobKind, type JobStatus } from '../contract/sim-events.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
@@ -80,11 +81,11 @@ export class JobTable {
   }
 
   /** The job with this id (an object, or a snapshot of a compacted one), or undefined. */
-  get(id: string): Job | undefined {
+  get(id: string): ReadonlyJob | undefined {
     const i = this.find(id);
     if (i < 0) return undefined;
     const s = this.state[i]!;
-    const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
+    const j = (s === OBJECT ? this.refs[i] : this.snapshot(i, s)) as Job;
     // The job keeps the caller's string (answers name it): no second build for the body.
     if (j.id === '') j.id = id;
     return j;
@@ -135,8 +136,9 @@ export class JobTable {
   }
 
   /** The job's id, built on first use and then kept on the job (see Job.id). */
-  idOf(j: Job): string {
-    return j.id !== '' ? j.id : (j.id = this.ids.format(j.seq, j.kind === 'runsync'));
+  idOf(j: ReadonlyJob): string {
+    // Filling in the id is not a change a reader could see (Job.id): allowed on a snapshot.
+    return j.id !== '' ? j.id : ((j as Job).id = this.ids.format(j.seq, j.kind === 'runsync'));
   }
 
   has(id: string): boolean {
@@ -173,7 +175,7 @@ export class JobTable {
   }
 
   /** A snapshot of job `seq` if it is compacted, else undefined. */
-  compactedAt(seq: number): Job | undefined {
+  compactedAt(seq: number): ReadonlyJob | undefined {
     const i = seq - this.base;
     const s = i >= this.head && i < this.end ? this.state[i]! : EMPTY;
     return s >= FIRST_COMPACT ? this.snapshot(i, s) : undefined;
@@ -211,7 +213,7 @@ export class JobTable {
   }
 
   /** The id of the worker of `j`'s last run (a compacted job has its id in the columns), or undefined. */
-  workerIdOf(j: Job): string | undefined {
+  workerIdOf(j: ReadonlyJob): string | undefined {
     const w = j.worker;
     if (typeof w === 'object') return w.id;
     if (typeof w === 'number') return workerId(this.workerPrefix, w);
@@ -221,7 +223,8 @@ export class JobTable {
   }
 
   /** The stored object for `j`: a snapshot becomes the job's object again (before changing it). */
-  own(j: Job): Job {
+  own(snapshot: ReadonlyJob): Job {
+    const j = snapshot as Job;
     const i = j.seq - this.base;
     const s = this.state[i];
     if (s === OBJECT) return this.refs[i] as Job;
@@ -257,7 +260,7 @@ export class JobTable {
   }
 
   /** Live jobs (objects or snapshots), oldest submission first, ids built. */
-  *values(): IterableIterator<Job> {
+  *values(): IterableIterator<ReadonlyJob> {
     for (let i = this.head; i < this.end; i++) {
       const j = this.at(i);
       if (j) yield j;
@@ -265,14 +268,14 @@ export class JobTable {
   }
 
   /** Live jobs, newest submission first, ids built. */
-  *newestFirst(): IterableIterator<Job> {
+  *newestFirst(): IterableIterator<ReadonlyJob> {
     for (let i = this.end - 1; i >= this.head; i--) {
       const j = this.at(i);
       if (j) yield j;
     }
   }
 
-  private at(i: number): Job | undefined {
+  private at(i: number): ReadonlyJob | undefined {
     const s = this.state[i]!;
     if (s === EMPTY || (s >= FIRST_COMPACT && this.lapsed(i))) return undefined;
     const j = s === OBJECT ? (this.refs[i] as Job) : this.snapshot(i, s);
@@ -288,7 +291,7 @@ export class JobTable {
     return this.expires[i]! <= this.clock.nowMs;
   }
 
-  private snapshot(i: number, s: number): Job {
+  private snapshot(i: number, s: number): ReadonlyJob {
     const c = s - FIRST_COMPACT;
     const status = COMPACT_STATUSES[Math.floor(c / KINDS.length)]!;
     const kind = KINDS[c % KINDS.length]!;

@@ -46,7 +46,18 @@ export interface JobExtras {
 /** Default policy.ttl (spec §2): 24 h from submission. */
 export const DEFAULT_TTL_MS = 86_400_000;
 
+/** Type-only brand (no property at run time): only the table's stored object is a `Job`. */
+declare const OWNED: unique symbol;
+
+/**
+ * A job as `JobTable.get` hands it out: maybe a snapshot rebuilt from the columns, which the
+ * table does not keep, so a change to it would be lost. To change a job, take `JobTable.own(j)`
+ * (the compiler enforces it: a `ReadonlyJob` is not a `Job`). Costs nothing at run time.
+ */
+export type ReadonlyJob = Readonly<Omit<Job, typeof OWNED | 'x'>> & { readonly x: Readonly<JobExtras> | undefined };
+
 export interface Job {
+  readonly [OWNED]: true;
   /**
    * The id: the submission's id string (the one the API answered with) from submission on; ''
    * in a snapshot of a compacted job until the table fills it in (`JobTable.idOf`, `get`).
@@ -104,7 +115,7 @@ export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unk
     startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
     error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined,
     prev: undefined, next: undefined, x: undefined,
-  };
+  } as Omit<Job, typeof OWNED> as Job;
 }
 
 /**
@@ -116,7 +127,7 @@ export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unk
 export function snapshotJob(
   seq: number, kind: JobKind, status: JobStatus, delayMs: number | undefined, executionTimeMs: number | undefined,
   output: unknown, expiresAtMs: number,
-): Job {
+): ReadonlyJob {
   return {
     id: '', seq, kind, status, input: undefined, s3Config: undefined, submittedAtMs: NaN, enqueuedAtMs: 0,
     startedAtMs: delayMs, executionTimeMs, output,
@@ -127,14 +138,14 @@ export function snapshotJob(
 
 /** `expiresAtMs` of a removed job (expired or purged). */
 export const GONE = -1;
-export const isGone = (j: Job): boolean => j.expiresAtMs === GONE;
+export const isGone = (j: ReadonlyJob): boolean => j.expiresAtMs === GONE;
 /** ms in the queue before the last start (spec `delayTime`), once started. */
-export const delayOf = (j: Job): number | undefined => (j.startedAtMs === undefined ? undefined : j.startedAtMs - j.enqueuedAtMs);
-export const chunksOf = (j: Job): number => (j.x === undefined ? 0 : j.x.chunksDone);
+export const delayOf = (j: ReadonlyJob): number | undefined => (j.startedAtMs === undefined ? undefined : j.startedAtMs - j.enqueuedAtMs);
+export const chunksOf = (j: ReadonlyJob): number => (j.x === undefined ? 0 : j.x.chunksDone);
 
-export const ttlOf = (j: Job): number => j.x?.ttlMs ?? DEFAULT_TTL_MS;
-export const isLowPriority = (j: Job): boolean => j.x !== undefined && j.x.lowPriority;
-export const retriesOf = (j: Job): number => (j.x === undefined ? 0 : j.x.retries);
+export const ttlOf = (j: ReadonlyJob): number => j.x?.ttlMs ?? DEFAULT_TTL_MS;
+export const isLowPriority = (j: ReadonlyJob): boolean => j.x !== undefined && j.x.lowPriority;
+export const retriesOf = (j: ReadonlyJob): number => (j.x === undefined ? 0 : j.x.retries);
 
 /** The job's rarely used fields, created on first use. */
 export function extras(j: Job): JobExtras {

@@ -4,7 +4,7 @@
  * output, counted in UTF-8: a larger output (a string, or the JSON text of anything else) is split
  * over several items, never inside a character.
  */
-import { delayOf, type Job } from '../../sim/job.js';
+import { delayOf, type ReadonlyJob } from '../../sim/job.js';
 import { badField } from '../errors.js';
 import { jobOr404 } from '../job-or-404.js';
 import { hold } from '../hold.js';
@@ -71,7 +71,7 @@ function utf8End(s: string, from: number, maxBytes: number): number {
   return i;
 }
 
-function answer(ctx: RouteContext, j: Job): ApiResponse {
+function answer(ctx: RouteContext, j: ReadonlyJob): ApiResponse {
   const stream = splitItems(ctx.ep.drainStream(j));
   const body: Record<string, unknown> = { id: ctx.ep.jobs.idOf(j), status: j.status };
   const delay = delayOf(j);

@@ -1,5 +1,5 @@
 /** `/run` and `/runsync` (spec §4, FACTS): validation, queue throttling, job creation, the sync hold. */
-import type { Job } from '../../sim/job.js';
+import type { Job, ReadonlyJob } from '../../sim/job.js';
 import { isTerminal } from '../../sim/job.js';
 import type { Submission } from '../../sim/endpoint.js';
 import { checkJobBody, intParam } from '../validate.js';
@@ -45,7 +45,7 @@ export function runsync(ctx: RouteContext): void {
 }
 
 /** Answers the status body when the job ends or `waitMs` passes, whichever is first. */
-export function holdUntilTerminal(ctx: RouteContext, j: Job, waitMs: number): void {
+export function holdUntilTerminal(ctx: RouteContext, j: ReadonlyJob, waitMs: number): void {
   if (isTerminal(j.status)) return ctx.respond({ status: 200, body: ctx.ep.status(j) });
   hold(ctx, j, waitMs, 'terminal', statusAnswer);
 }
