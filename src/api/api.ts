@@ -9,7 +9,8 @@ import type { Simulator } from '../sim/simulator.js';
 import { authorized } from './auth.js';
 import { apiError, limited } from './errors.js';
 import { parsePath } from './route-table.js';
-import type { ApiRequest, ApiResponse, ParsedPath, Pending, Respond, RouteContext } from './types.js';
+import { PreparedRoute } from './prepared-route.js';
+import type { ApiHead, ApiPayload, ApiRequest, ApiResponse, Pending, Respond, RouteContext } from './types.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Operation } from '../contract/operations.js';
 
@@ -19,8 +20,9 @@ export interface ApiOptions {
 }
 
 const NOOP: Pending = { abort() {} };
-const FREED: ApiRequest = { method: '', path: '' };
+const FREED: ApiPayload = {};
 const NO_REPLY: Respond = () => {};
+const routeNotFound = (head: ApiHead) => apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${head.method} ${head.path}`);
 
 export class Api {
   private readonly keys: readonly string[];
@@ -31,10 +33,12 @@ export class Api {
 
   handle(req: ApiRequest, respond: Respond): Pending {
     try {
-      return this.route(req, respond);
+      const parsed = parsePath(req.path);
+      const prepared = this.prepare(req, parsed);
+      if (!(prepared instanceof PreparedRoute)) return this.end(respond, prepared);
+      return this.run(prepared, parsed!.jobId, req, respond);
     } catch (e) {
-      respond(apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`));
-      return NOOP;
+      return this.failed(respond, e);
     }
   }
 
@@ -44,45 +48,52 @@ export class Api {
   }
 
   /**
-   * The answer a request gets from its head alone (method, path, key, and `bodyBytes` as
-   * declared), in the API's order: route (404), key (401), endpoint (404), route (404/405),
-   * payload (413). Undefined when the head passes. A transport asks this before reading a body.
+   * The head checked once, in the API's order: route (404), key (401), endpoint (404), route
+   * (404/405). Gives the prepared route, or the answer the head alone gets. The payload limit
+   * (413) depends on the body: `PreparedRoute.tooLarge`, and `handlePrepared` checks it again.
+   * `parsed`: `parsePath(head.path)` when the caller has it (or `parseRoute`'s, the same).
+   * `brief`: the caller reads only the status fields (PreparedRoute.brief).
    */
-  headCheck(req: ApiRequest): ApiResponse | undefined {
-    return this.checkHead(req, req.parsed ?? parsePath(req.path), req.bodyBytes ?? 0);
-  }
-
-  /** `headCheck`; when it passes, `this.lastEndpoint` is the request's endpoint. */
-  private checkHead(req: ApiRequest, p: ParsedPath | undefined, bytes: number): ApiResponse | undefined {
-    if (!p) return apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`);
-    if (!this.authorized(req.authorization)) return apiError('API_ERR_UNAUTHORIZED');
-    // The same endpoint id string again (an in-process caller's): no Map lookup.
-    const ep = p.endpointId === this.lastEndpointId ? this.lastEndpoint : this.endpoint(p.endpointId);
-    if (!ep) return apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${p.endpointId} not found`);
-    const route = p.route;
-    if (!route || p.malformed) return apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${req.method} ${req.path}`);
-    if (!route.methods.includes(req.method)) {
-      return apiError('API_ERR_METHOD_NOT_ALLOWED', `${req.method} not allowed; use ${route.methods.join(' or ')}`);
+  prepare(head: ApiHead, parsed = parsePath(head.path), brief = false): PreparedRoute | ApiResponse {
+    if (!parsed) return routeNotFound(head);
+    // Constant time for every request: no memo of the last good key (a `===` against one would
+    // leak, by timing, how much of it a guess got right).
+    if (!authorized(head.authorization, this.keys)) return apiError('API_ERR_UNAUTHORIZED');
+    const ep = this.sim.endpoints.get(parsed.endpointId);
+    if (!ep) return apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${parsed.endpointId} not found`);
+    const route = parsed.route;
+    if (!route || parsed.malformed) return routeNotFound(head);
+    if (!route.methods.includes(head.method)) {
+      return apiError('API_ERR_METHOD_NOT_ALLOWED', `${head.method} not allowed; use ${route.methods.join(' or ')}`);
     }
-    // No body (a poll) fits any limit: no call to the route's limit function (1 % of the diurnal day).
-    const max = bytes > 0 ? route.maxBodyBytes(ep.cfg.limits) : 0;
-    if (bytes > max) return apiError('API_ERR_PAYLOAD_TOO_LARGE', `payload of ${bytes} bytes exceeds ${max} bytes`);
-    return undefined;
+    return new PreparedRoute(ep, route, head.method, brief);
   }
 
-  private route(req: ApiRequest, respond: Respond): Pending {
-    const p = req.parsed ?? parsePath(req.path);
+  /**
+   * `handle` for a request whose head `prepare` passed (the same key, method and route; `jobId`
+   * the path's `{job_id}` for routes that take one, else undefined): the payload limit, then the
+   * rate and concurrency limits, the body, the route's handler.
+   */
+  handlePrepared(prepared: PreparedRoute, jobId: string | undefined, req: ApiPayload, respond: Respond): Pending {
+    try {
+      return this.run(prepared, jobId, req, respond);
+    } catch (e) {
+      return this.failed(respond, e);
+    }
+  }
+
+  private run(prepared: PreparedRoute, jobId: string | undefined, req: ApiPayload, respond: Respond): Pending {
     const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
-    const early = this.checkHead(req, p, bytes);
-    if (early) return this.end(respond, early);
-    const ep = this.lastEndpoint!;
-    const route = p!.route!;
-    const cause = ep.admit(route.op);
-    if (cause) return this.end(respond, limited(cause, route.op));
+    // No body (a poll) fits any limit: no 413 message to consider.
+    if (bytes > prepared.maxBodyBytes) return this.end(respond, prepared.tooLarge(bytes)!);
+    const ep = prepared.ep;
+    const op = prepared.op;
+    const cause = ep.admit(op);
+    if (cause) return this.end(respond, limited(cause, op));
 
     const spare = this.spare;
     this.spare = undefined;
-    const call = spare ? spare.reuse(ep, req, p!.jobId, route.op, respond) : new Call(this.sim, ep, req, p!.jobId, route.op, respond);
+    const call = spare ? spare.reuse(ep, req, jobId, op, prepared.brief, respond) : new Call(this.sim, ep, req, jobId, op, prepared.brief, respond);
     if (req.rawBody !== undefined && req.rawBody.length > 0) {
       try {
         call.body = JSON.parse(req.rawBody);
@@ -91,7 +102,7 @@ export class Api {
         return NOOP;
       }
     }
-    route.handler(call);
+    prepared.route.handler(call);
     if (!call.answered) return call;
     // Answered, and nothing holds it (a held request's waiter may still call it): it serves the next request.
     if (call.held === undefined) this.spare = call.free();
@@ -101,24 +112,10 @@ export class Api {
   /** An answered request's Call, for the next request (one object per request was ~10 % of an in-process run's allocation). */
   private spare: Call | undefined = undefined;
 
-  private lastEndpointId: string | undefined = undefined;
-  private lastEndpoint: Endpoint | undefined = undefined;
-
-  private endpoint(id: string): Endpoint | undefined {
-    const ep = this.sim.endpoints.get(id);
-    if (ep) {
-      this.lastEndpointId = id;
-      this.lastEndpoint = ep;
-    }
-    return ep;
-  }
-
-  /**
-   * Every request is checked in constant time: no memo of the last good header, since comparing
-   * against one with `===` would leak, by timing, how much of it a guess got right.
-   */
-  private authorized(authorization: string | undefined): boolean {
-    return authorized(authorization, this.keys);
+  /** The core never throws on user input; anything else still gets a JSON 500. */
+  private failed(respond: Respond, e: unknown): Pending {
+    respond(apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`));
+    return NOOP;
   }
 
   private end(respond: Respond, r: ApiResponse): Pending {
@@ -139,20 +136,22 @@ class Call implements RouteContext, Pending {
   constructor(
     readonly sim: Simulator,
     public ep: Endpoint,
-    public req: ApiRequest,
+    public req: ApiPayload,
     public jobId: string | undefined,
     private op: Operation,
+    public brief: boolean,
     private reply: Respond,
   ) {
     this.body = req.body;
   }
 
   /** This object as a new request's (it was answered and `free`d). */
-  reuse(ep: Endpoint, req: ApiRequest, jobId: string | undefined, op: Operation, reply: Respond): this {
+  reuse(ep: Endpoint, req: ApiPayload, jobId: string | undefined, op: Operation, brief: boolean, reply: Respond): this {
     this.ep = ep;
     this.req = req;
     this.jobId = jobId;
     this.op = op;
+    this.brief = brief;
     this.reply = reply;
     this.body = req.body;
     this.answered = false;

@@ -40,22 +40,11 @@ export function routeNamed(name: string): Route | undefined {
   return Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
 }
 
-/** Splits `/v2/{endpoint_id}/{route}[/{job_id}]`; undefined when it is not a `/v2/…` path. */
-export function parsePath(path: string): ParsedPath | undefined {
-  if (path === lastPath) return lastParsed;
-  const parsed = parse(path);
-  lastPath = path;
-  lastParsed = parsed;
-  return parsed;
-}
-
-const SLASH = 0x2f;
-
-// One-entry memo: load loops send the same path string again and again (results are immutable).
-let lastPath: string | undefined;
-let lastParsed: ParsedPath | undefined;
-
-function parse(full: string): ParsedPath | undefined {
+/**
+ * Splits `/v2/{endpoint_id}/{route}[/{job_id}]`; undefined when it is not a `/v2/…` path. No memo:
+ * serve splits each request once, and callers that send one path again keep its PreparedRoute.
+ */
+export function parsePath(full: string): ParsedPath | undefined {
   if (!full.startsWith('/v2/')) return undefined;
   const path = full.length > 4 && full.endsWith('/') ? full.slice(0, -1) : full; // tolerate one trailing slash
   const a = path.indexOf('/', 4);
@@ -63,6 +52,8 @@ function parse(full: string): ParsedPath | undefined {
   if (a < 0) return { endpointId, route: undefined, jobId: undefined, malformed: false };
   return routeAt(endpointId, path, a);
 }
+
+const SLASH = 0x2f;
 
 /**
  * `parsePath('/v2/' + endpointId + rest)` for an endpoint id without `/` (config.ts allows none),

@@ -7,32 +7,27 @@ import type { Operation } from '../contract/operations.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
 
-export interface ApiRequest {
+/** What `Api.prepare` checks once: method, path and key. */
+export interface ApiHead {
   method: string;
   /** Path without the query, e.g. `/v2/ep/status/abc-u1`. Segments are taken as they are. */
   path: string;
-  query?: Readonly<Record<string, string | undefined>>;
   /** The `Authorization` header (`Bearer K` or the bare key). */
   authorization?: string | undefined;
+}
+
+/** What each request brings besides its head (`Api.handlePrepared`). The Api never changes it. */
+export interface ApiPayload {
+  query?: Readonly<Record<string, string | undefined>>;
   /** A parsed JSON body (in-process callers). */
   body?: unknown;
   /** A raw body, parsed here (HTTP callers); 400 when it is not JSON. */
   rawBody?: string;
   /** Body size in bytes, for the payload limits; measured from `rawBody` when absent. */
   bodyBytes?: number;
-  /**
-   * `parsePath(path)`, when the caller has it already: an in-process caller that sends one
-   * request object again and again (a poll) splits its path once, not on every call.
-   */
-  parsed?: ParsedPath;
-  /**
-   * The caller reads only the status fields of a job's status body (`id`, `status`, `delayTime`,
-   * `executionTime`, `error`, `retries`): `/status` may leave `workerId` and `output` out, which
-   * nobody would read (an in-process poller: building each worker id string was ~2 % of the
-   * diurnal day). Transports never set it.
-   */
-  brief?: boolean;
 }
+
+export interface ApiRequest extends ApiHead, ApiPayload {}
 
 export interface ParsedPath {
   endpointId: string;
@@ -55,7 +50,9 @@ export interface Route {
 export interface RouteContext {
   sim: Simulator;
   ep: Endpoint;
-  req: ApiRequest;
+  req: ApiPayload;
+  /** Leave out what a brief reader does not read (PreparedRoute.brief). */
+  brief: boolean;
   /** `{job_id}` of the path, for routes that take one. */
   jobId: string | undefined;
   /** Parsed JSON body (undefined when none was sent). */

@@ -9,7 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/api.js';
 import { parsePath } from '../api/route-table.js';
-import type { ApiRequest, ApiResponse, Pending } from '../api/types.js';
+import { PreparedRoute } from '../api/prepared-route.js';
+import type { ApiPayload, ApiResponse, Pending } from '../api/types.js';
 import type { Simulator } from '../sim/simulator.js';
 import { BatchedCounter } from '../telemetry/batched-counter.js';
 import type { Metrics } from '../telemetry/registry.js';
@@ -26,6 +27,14 @@ import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { parseTarget } from './request-target.js';
 
 const requestLabels = (route: string, status: number) => ({ route, status: String(status) });
+
+/** What `Api.prepare` made of a request's head: its route, or the answer the head alone gets. */
+type Head = PreparedRoute | ApiResponse;
+const NOOP: Pending = { abort() {} };
+const answerNow = (r: ApiResponse, respond: (r: ApiResponse) => void): Pending => {
+  respond(r);
+  return NOOP;
+};
 
 export interface RequestRecord {
   route: string;
@@ -91,9 +100,9 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
   };
 
   /** The API answers from the head or the size alone; the unread rest of the body lingers. */
-  const dispatchUnread = (req: IncomingMessage, res: ServerResponse, label: string, method: string, request: ApiRequest) => {
+  const dispatchUnread = (req: IncomingMessage, res: ServerResponse, label: string, method: string, head: Head, payload: ApiPayload) => {
     if (!req.complete) lingerAfterAnswer(req, deps.bounds);
-    dispatch(res, label, method, request, true);
+    dispatch(res, label, method, head, undefined, payload, true);
   };
 
   /** node answers `Expect: 100-continue` only when told to: once the head has passed. */
@@ -110,25 +119,30 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
     // Key, endpoint, route, method and a declared size are decided from the head, before a byte
     // of the body is read: the API answers those (in its order) from the head alone. (A request
     // without a body goes straight to the API, which checks the same in the same order.)
-    if (!hasBody(req)) return dispatch(res, label, method, { method, path, query, authorization, rawBody: '', bodyBytes: 0 }, false);
-    const head: ApiRequest = { method, path, query, authorization, bodyBytes: declaredBytes(req) };
-    if (api.headCheck(head)) return dispatchUnread(req, res, label, method, head);
-    const ep = sim.endpoints.get(p!.endpointId)!;
+    // The head is checked once: the body phase reuses what it gave (the prepared route).
+    const head = api.prepare({ method, path, authorization }, p);
+    const jobId = p?.jobId;
+    if (!hasBody(req)) return dispatch(res, label, method, head, jobId, { query, rawBody: '', bodyBytes: 0 }, false);
+    const declared = declaredBytes(req);
+    if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return dispatchUnread(req, res, label, method, head, { query, bodyBytes: declared });
     continueIfAsked(req, res);
-    readBody(req, p!.route!.maxBodyBytes(ep.cfg.limits), bodyBudget, guarded(res, (b: Body) => {
+    readBody(req, head.maxBodyBytes, bodyBudget, guarded(res, (b: Body) => {
       if (b.kind === 'busy') return unread(req, res, label, method, serverError('SRV_ERR_BUSY'));
       if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
-      if (b.kind === 'too-large') return dispatchUnread(req, res, label, method, { method, path, query, authorization, bodyBytes: b.bytes });
+      if (b.kind === 'too-large') return dispatchUnread(req, res, label, method, head, { query, bodyBytes: b.bytes });
       bodyBytes += b.bytes;
       if (b.text !== undefined && jsonTooDeep(b.text)) {
         return simple(res, label, method, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
       }
-      dispatch(res, label, method, { method, path, query, authorization, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
+      dispatch(res, label, method, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
     }));
   }
 
-  /** Hands a request to the API; a held answer is written when the core releases it. */
-  function dispatch(res: ServerResponse, label: string, method: string, request: ApiRequest, close: boolean): void {
+  /**
+   * Hands a request to the API (`head`: its prepared route, or the answer its head alone got); a
+   * held answer is written when the core releases it.
+   */
+  function dispatch(res: ServerResponse, label: string, method: string, head: Head, jobId: string | undefined, payload: ApiPayload, close: boolean): void {
     clock.sync();
     const startMs = sim.nowMs;
     let answered = false;
@@ -140,7 +154,7 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       reply(res, r, close, gate);
       record(label, method, r.status, startMs);
     };
-    const pending: Pending = api.handle(request, respond);
+    const pending: Pending = head instanceof PreparedRoute ? api.handlePrepared(head, jobId, payload, respond) : answerNow(head, respond);
     clock.poke();
     if (answered) return;
     held = true;

@@ -133,7 +133,7 @@ export class Endpoint {
     return j;
   }
 
-  /** The body `/status` answers; `brief`: without `workerId` and `output` (ApiRequest.brief). */
+  /** The body `/status` answers; `brief`: without `workerId` and `output` (PreparedRoute.brief). */
   status(j: ReadonlyJob, brief = false): StatusBody {
     if (brief) return statusBody(j, this.jobs.idOf(j), undefined, this.sched.nowMs, undefined, true);
     return statusBody(j, this.jobs.idOf(j), this.jobs.workerIdOf(j), this.sched.nowMs, this.streams.progress(j));

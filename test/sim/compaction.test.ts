@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { harness, KEY } from '../helpers/harness.js';
+import { PreparedRoute } from '../../src/api/prepared-route.js';
+import type { ApiResponse } from '../../src/api/types.js';
 
 const MIN = 60_000;
 
@@ -152,7 +154,7 @@ describe('results kept as columns', () => {
   });
 });
 
-describe('brief status bodies (ApiRequest.brief: an in-process poller reads the status fields only)', () => {
+describe('brief status bodies (PreparedRoute.brief: an in-process poller reads the status fields only)', () => {
   it('answer the full body without workerId and output, for compacted, running and failed jobs', async () => {
     const h = harness({ workersMin: 3, workersMax: 3, coldStartMs: 0 });
     const done = h.run({ n: 1, sim: { durationMs: 300 } }).body.id as string;
@@ -164,7 +166,9 @@ describe('brief status bodies (ApiRequest.brief: an in-process poller reads the 
     h.at(2000);
     for (const id of [done, running, failed, cancelled]) {
       const full = h.status(id).body as Record<string, unknown>;
-      const brief = await h.api.call({ method: 'GET', path: `/v2/ep/status/${id}`, authorization: `Bearer ${KEY}`, brief: true });
+      const prepared = h.api.prepare({ method: 'GET', path: `/v2/ep/status/${id}`, authorization: `Bearer ${KEY}` }, undefined, true);
+      if (!(prepared instanceof PreparedRoute)) throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
+      const brief = await new Promise<ApiResponse>((resolve) => h.api.handlePrepared(prepared, id, {}, resolve));
       const { workerId, output, ...rest } = full;
       expect(workerId).toEqual(expect.any(String));
       expect(brief).toEqual({ status: 200, body: rest });

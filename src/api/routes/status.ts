@@ -12,7 +12,7 @@ export function status(ctx: RouteContext): void {
   const ttl = intParam(ctx.req.query?.ttl, 'ttl', 0, STATUS_TTL_MAX_MS);
   if (!ttl.ok) return ctx.respond(badField(ttl.field, ttl.reason));
   // Most polls that find their job ended find it compacted: its body comes from the columns.
-  const brief = ctx.req.brief === true;
+  const brief = ctx.brief;
   const done = ttl.value === undefined && ctx.jobId !== undefined ? ctx.ep.jobs.compactedStatus(ctx.jobId, brief) : undefined;
   if (done) return ctx.respond({ status: 200, body: done });
   const j = jobOr404(ctx);

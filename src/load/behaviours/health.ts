@@ -13,8 +13,8 @@ export const health = defineBehaviour({
   operation: () => 'health',
   create: (spec, env) => {
     const o = callOptions(spec, env);
-    // One request object for every session: a target keeps its own form of it (`wire`) on it.
-    const req: TargetRequest = { op: 'health', method: 'GET', path: '/health', timeoutMs: spec.timeoutMs, wire: undefined };
+    // One request object for every session: a target may keep its own form of it for re-sends.
+    const req: TargetRequest = { op: 'health', method: 'GET', path: '/health', timeoutMs: spec.timeoutMs };
     return (s) => {
       call(env, s, o, req, (r) => {
         if (r.status !== 200) return s.end(failureOutcome(r));

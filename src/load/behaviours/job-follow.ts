@@ -167,9 +167,8 @@ export class PollingJob extends Exchange implements JobCtx {
     this.id = id;
     this.acceptedAtMs = env.target.now();
     maybeCancel(env, s, this.opts, this, spec.cancel, spec.timeoutMs);
-    // `wire` declared up front: the target adds it on the first poll (no new property then).
     // `brief`: the poller reads the status fields only (observe), never the worker id or output.
-    this.statusReq = { op: 'status', method: 'GET', path: `/status/${id}`, jobId: id, timeoutMs: spec.timeoutMs, wire: undefined, brief: true };
+    this.statusReq = { op: 'status', method: 'GET', path: `/status/${id}`, jobId: id, timeoutMs: spec.timeoutMs, brief: true };
     this.next();
   }
 

@@ -9,8 +9,8 @@ export const purgeQueue = defineBehaviour({
   operation: () => 'purge-queue',
   create: (spec, env) => {
     const o = callOptions(spec, env);
-    // One request object for every session: a target keeps its own form of it (`wire`) on it.
-    const req: TargetRequest = { op: 'purge-queue', method: 'POST', path: '/purge-queue', timeoutMs: spec.timeoutMs, wire: undefined };
+    // One request object for every session: a target may keep its own form of it for re-sends.
+    const req: TargetRequest = { op: 'purge-queue', method: 'POST', path: '/purge-queue', timeoutMs: spec.timeoutMs };
     return (s) => {
       // The ledger tells purged jobs from expired ones by the order of purges and sightings.
       env.rec.ledger.purgeSent();

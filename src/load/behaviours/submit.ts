@@ -9,13 +9,13 @@ import type { CallOptions } from '../client.js';
 export type SubmitRequest = TargetRequest & { bodyBytes: number };
 
 /**
- * The submit request of each session (`seq`): one shared object (and wire form) for all of them
+ * The submit request of each session (`seq`): one shared object for all of them
  * when the body does not depend on `seq`.
  */
 export function submitRequests(
   path: '/run' | '/runsync', b: { body: Template<Record<string, unknown>>; bytes: number }, timeoutMs: number, query?: Record<string, string>,
 ): (seq: number) => SubmitRequest {
-  const make = (seq: number): SubmitRequest => ({ op: path === '/run' ? 'run' : 'runsync', method: 'POST', path, query, body: b.body(seq), bodyBytes: b.bytes, timeoutMs, wire: undefined });
+  const make = (seq: number): SubmitRequest => ({ op: path === '/run' ? 'run' : 'runsync', method: 'POST', path, query, body: b.body(seq), bodyBytes: b.bytes, timeoutMs });
   if (!b.body.constant) return make;
   const shared = make(0);
   return () => shared;

@@ -22,12 +22,11 @@ export interface TargetRequest {
   body?: unknown;
   /** Client-side timeout in ms: no answer by then → status 0, `timedOut`. */
   timeoutMs: number;
-  /** The target's own form of this request, kept when the same object is sent again (polls). */
-  wire?: unknown;
   /**
    * The caller reads only the status fields of a job's body (`id`, `status`, `delayTime`,
    * `executionTime`, `error`): a target may leave the rest (`workerId`, `output`) out. The
-   * in-process target passes it to the Api (ApiRequest.brief); over HTTP the server sends everything.
+   * in-process target prepares such requests' route brief (PreparedRoute.brief); over HTTP the
+   * server sends everything. A target never changes a request: one may be sent again (a poll).
    */
   brief?: boolean;
 }

@@ -141,7 +141,8 @@ export class HttpTarget implements Target {
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
-    const wire = (req.wire as Wire | undefined) ?? (req.wire = this.wire(req));
+    let wire = this.wires.get(req);
+    if (wire === undefined) this.wires.set(req, (wire = this.wire(req)));
     const x = this.open.open(this.now(), req.timeoutMs);
     x.cb = done;
     this.inFlight++;
@@ -158,6 +159,9 @@ export class HttpTarget implements Target {
    * on a keep-alive socket that was idle it first lets the event loop read what the socket has.)
    */
   protected written(_x: Exchange): void {}
+
+  /** Each request object's wire form, for re-sends (a poll): kept here, not on the shared request. */
+  private readonly wires = new WeakMap<TargetRequest, Wire>();
 
   private wire(req: TargetRequest): Wire {
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';

@@ -3,9 +3,8 @@
  * time. No sockets, no timers, no wall clock: a seed fully determines the run.
  */
 import { Api } from '../../../api/api.js';
-import type { ApiRequest, ParsedPath, Route } from '../../../api/types.js';
-import { parseRoute, ROUTES } from '../../../api/route-table.js';
-import type { Operation } from '../../../contract/operations.js';
+import { PreparedRoute } from '../../../api/prepared-route.js';
+import { parseRoute } from '../../../api/route-table.js';
 import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
@@ -16,45 +15,8 @@ import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
 export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
-/** Operations whose answer may wait on virtual time (runsync, status-sync, stream long-poll, openai). */
-const heldOp = (op: Operation): boolean => op === 'runsync' || op === 'status-sync' || op === 'stream' || op === 'openai';
-/**
- * A request's form for the Api, kept on the request (`wire`) for re-sends. A job request (one per
- * job: a poller's `/status/{id}`) is its own split path (`parsed`), and its full path is spelt
- * out only if the Api reads it (error messages): two objects fewer per job.
- */
-class Wire implements ApiRequest, ParsedPath {
-  readonly authorization = KEY;
-  readonly method: string;
-  readonly query: Record<string, string> | undefined;
-  readonly body: unknown;
-  readonly bodyBytes: number | undefined;
-  readonly brief: boolean;
-  /** The split path: this object (job routes) or the target's memo of the path. */
-  parsed: ParsedPath;
-  endpointId = '';
-  route: Route | undefined = undefined;
-  jobId: string | undefined = undefined;
-  malformed = false;
-
-  constructor(
-    private readonly prefix: string,
-    private readonly req: TargetRequest & { bodyBytes?: number },
-    /** May the Api hold it (answer later)? */
-    readonly held: boolean,
-  ) {
-    this.method = req.method;
-    this.query = req.query;
-    this.body = req.body;
-    this.bodyBytes = req.bodyBytes;
-    this.brief = req.brief === true;
-    this.parsed = this;
-  }
-
-  get path(): string {
-    return this.prefix + this.req.path;
-  }
-}
+/** A request as the run loop sends it; a submission says its body's size. */
+type Sent = TargetRequest & { bodyBytes?: number };
 /** Events between progress ticks (a tick reads the wall clock). */
 const TICK_EVERY = 8192;
 
@@ -89,27 +51,55 @@ export class InProcessTarget implements Target {
     return again === undefined ? this.sim.sched.at(atMs, fn) : this.sim.sched.again(again as Timer, atMs);
   }
 
-  send(req: TargetRequest & { bodyBytes?: number }, done: (res: TargetResponse) => void): void {
-    // The Api never changes a request, so a re-sent request object (a poll) reuses its wire form.
-    const wire = (req.wire as Wire | undefined) ?? (req.wire = this.wire(req));
-    // Only held operations can answer after handle() returns; every other one answers before it
+  /**
+   * The Api's head check (key, endpoint, route, method) is made once per operation for job routes
+   * (a prepared route does not depend on the job id: a poller's `/status/{id}` costs no path split)
+   * and once per path for the rest, then kept for the run: `prepared` and `briefPrepared` (the
+   * route `brief` requests read). The request itself goes to the Api as it is (its query, body and
+   * size): the Api never changes it.
+   */
+  send(req: Sent, done: (res: TargetResponse) => void): void {
+    const id = req.jobId;
+    const kept = req.brief === true ? this.briefPrepared : this.prepared;
+    // A job id that is empty or has a `/` makes the path malformed: sendUnprepared lets the Api say so.
+    const p = id === undefined ? kept.get(req.path) : id !== '' && !id.includes('/') ? kept.get(req.op) : undefined;
+    if (p === undefined || p.method !== req.method) return this.sendUnprepared(req, done);
+    this.dispatch(p, id, req, done);
+  }
+
+  /** Prepared routes by path (no job id) or by operation (job routes), for plain and brief requests. */
+  private readonly prepared = new Map<string, PreparedRoute>();
+  private readonly briefPrepared = new Map<string, PreparedRoute>();
+
+  /** First send of its route (or a request the head check answers): prepares it and keeps it when it can be reused. */
+  private sendUnprepared(req: Sent, done: (res: TargetResponse) => void): void {
+    const parsed = parseRoute(this.endpointId, req.path);
+    const p = this.api.prepare({ method: req.method, path: this.prefix + req.path, authorization: KEY }, parsed, req.brief === true);
+    // The head alone answers (404, 405): never held.
+    if (!(p instanceof PreparedRoute)) return done(p);
+    const kept = req.brief === true ? this.briefPrepared : this.prepared;
+    if (req.jobId === undefined ? parsed.jobId === undefined : parsed.jobId === req.jobId && p.op === req.op) {
+      kept.set(req.jobId === undefined ? req.path : req.op, p);
+    }
+    this.dispatch(p, parsed.jobId, req, done);
+  }
+
+  private dispatch(p: PreparedRoute, jobId: string | undefined, req: Sent, done: (res: TargetResponse) => void): void {
+    // Only held operations can answer after the Api returns; every other one answers before it
     // returns, so it needs neither a timeout timer nor a wrapper around `done`.
-    if (!wire.held) {
-      this.api.handle(wire, done);
+    if (!p.mayHold) {
+      this.api.handlePrepared(p, jobId, req, done);
       return;
     }
     const sched = this.sim.sched;
     let finished = false;
     let timer: ReturnType<typeof sched.at> | undefined;
-    const pending = this.api.handle(
-      wire,
-      (r) => {
-        if (finished) return;
-        finished = true;
-        sched.cancel(timer);
-        done(r);
-      },
-    );
+    const pending = this.api.handlePrepared(p, jobId, req, (r) => {
+      if (finished) return;
+      finished = true;
+      sched.cancel(timer);
+      done(r);
+    });
     if (finished) return;
     timer = sched.after(req.timeoutMs, () => {
       if (finished) return;
@@ -118,33 +108,6 @@ export class InProcessTarget implements Target {
       done({ status: 0, timedOut: true });
     });
   }
-
-  /**
-   * The request's wire form, its path split for the Api. Paths without a job id (`/run`,
-   * `/health`, …) are split once per run; one with a job id once per request object (a poller's is
-   * sent again and again), and not at all when the request names its job id.
-   */
-  private wire(req: TargetRequest & { bodyBytes?: number }): Wire {
-    const w = new Wire(this.prefix, req, heldOp(req.op));
-    // A path with a job id is one per job: not worth a memo entry. (Job routes are keyed by their operation.)
-    const r = ROUTES[req.op];
-    if (r?.takesJobId) {
-      const id = req.jobId;
-      // What parseRoute makes of `/{op}/{id}` (an id with a `/` is malformed: let it say so).
-      if (id !== undefined && id !== '' && !id.includes('/')) {
-        w.endpointId = this.endpointId;
-        w.route = r;
-        w.jobId = id;
-      } else w.parsed = parseRoute(this.endpointId, req.path);
-      return w;
-    }
-    let p = this.routes.get(req.path);
-    if (!p) this.routes.set(req.path, (p = parseRoute(this.endpointId, req.path)));
-    w.parsed = p;
-    return w;
-  }
-
-  private readonly routes = new Map<string, ParsedPath>();
 
   /** The same object every call, refilled (callers read it at once; a probe per arrival allocates nothing). */
   private readonly seen: EndpointProbe = { queueDepth: 0, runningWorkers: 0 };
