@@ -70,12 +70,14 @@ export class Api {
   }
 
   /**
-   * `handle` for a request whose head `prepare` passed (the same key, method and route; `jobId`
-   * the path's `{job_id}` for routes that take one, else undefined): the payload limit, then the
-   * rate and concurrency limits, the body, the route's handler.
+   * `handle` after `prepare` (the same key, method and route; `jobId` the path's `{job_id}` for
+   * routes that take one, else undefined): the payload limit, then the rate and concurrency
+   * limits, the body, the route's handler. Given the answer the head alone got, it answers that:
+   * every request of a transport passes here once (serve counts requests in and out here).
    */
-  handlePrepared(prepared: PreparedRoute, jobId: string | undefined, req: ApiPayload, respond: Respond): Pending {
+  handlePrepared(prepared: PreparedRoute | ApiResponse, jobId: string | undefined, req: ApiPayload, respond: Respond): Pending {
     try {
+      if (!(prepared instanceof PreparedRoute)) return this.end(respond, prepared);
       return this.run(prepared, jobId, req, respond);
     } catch (e) {
       return this.failed(respond, e);

@@ -30,11 +30,6 @@ const requestLabels = (route: string, status: number) => ({ route, status: Strin
 
 /** What `Api.prepare` made of a request's head: its route, or the answer the head alone gets. */
 type Head = PreparedRoute | ApiResponse;
-const NOOP: Pending = { abort() {} };
-const answerNow = (r: ApiResponse, respond: (r: ApiResponse) => void): Pending => {
-  respond(r);
-  return NOOP;
-};
 
 export interface RequestRecord {
   route: string;
@@ -154,7 +149,7 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       reply(res, r, close, gate);
       record(label, method, r.status, startMs);
     };
-    const pending: Pending = head instanceof PreparedRoute ? api.handlePrepared(head, jobId, payload, respond) : answerNow(head, respond);
+    const pending: Pending = api.handlePrepared(head, jobId, payload, respond);
     clock.poke();
     if (answered) return;
     held = true;

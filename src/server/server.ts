@@ -135,10 +135,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 /** The API with every request counted in and out (manual clock: lockstep clients wait on it). */
 function countRequests(api: Api, n: RequestCounts): Api {
   const counted = Object.create(api) as Api;
-  counted.handle = (req, respond) => {
+  counted.handlePrepared = (prepared, jobId, req, respond) => {
     n.received++;
     let open = true;
-    const p = api.handle(req, (r) => {
+    const p = api.handlePrepared(prepared, jobId, req, (r) => {
       if (open) n.ended++;
       open = false;
       respond(r);

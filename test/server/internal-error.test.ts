@@ -13,8 +13,9 @@ afterAll(() => t.close());
 
 it('answers 500 SRV_ERR_INTERNAL and lives on', async () => {
   const api = t.s.api;
-  const handle = api.handle;
-  api.handle = () => {
+  // serve's request path: the head is prepared, then the prepared route handles the body.
+  const handlePrepared = api.handlePrepared;
+  api.handlePrepared = () => {
     throw new Error('boom: secret-token-123');
   };
   try {
@@ -25,7 +26,7 @@ it('answers 500 SRV_ERR_INTERNAL and lives on', async () => {
     expect(r.text).not.toContain('secret-token-123');
     expect(r.text).not.toContain('.ts:');
   } finally {
-    api.handle = handle;
+    api.handlePrepared = handlePrepared;
   }
   expect((await t.call('GET', '/health')).status).toBe(200);
 });
