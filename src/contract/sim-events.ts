@@ -16,7 +16,20 @@ export type LimitCause = 'rate' | 'concurrency' | 'queue';
 
 export type SimEvent =
   | { type: 'job.accepted'; atMs: number; endpointId: string; jobId: string; kind: JobKind; lowPriority: boolean }
-  | { type: 'job.started'; atMs: number; endpointId: string; jobId: string; workerId: string; delayTimeMs: number }
+  | {
+      type: 'job.started';
+      atMs: number;
+      endpointId: string;
+      jobId: string;
+      workerId: string;
+      delayTimeMs: number;
+      /**
+       * The part of this run's queue wait (`delayTimeMs`) during which the worker that took it was
+       * initializing (cold or FlashBoot start, crash restart): the job is the worker's first since
+       * that start. 0 for a job an already-ready worker took. Always ≤ `delayTimeMs`.
+       */
+      coldStartMs: number;
+    }
   | { type: 'job.progressed'; atMs: number; endpointId: string; jobId: string; chunk: number }
   | {
       type: 'job.finished';

@@ -249,7 +249,8 @@ export class Endpoint {
     j.worker = w;
     j.status = 'IN_PROGRESS';
     j.startedAtMs = now;
-    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: now - j.enqueuedAtMs });
+    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: now - j.enqueuedAtMs, coldStartMs: coldStartOf(w, j, now) });
+    w.bootFromMs = -1;
     const x = j.x;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed);
     const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
@@ -410,4 +411,14 @@ export class Endpoint {
     const keep = ws.filter((w) => !w.update(change));
     if (keep.length) x.waiters = x.waiters ? keep.concat(x.waiters) : keep;
   }
+}
+
+/**
+ * How long `j`, started now by `w`, waited for `w` to start: the overlap of its queue wait
+ * [enqueued, now] with `w`'s start [bootFrom, ready]. Only the first job after a start has one;
+ * a worker ready before the job came gives 0 (sim-events.ts `coldStartMs`).
+ */
+function coldStartOf(w: Worker, j: Job, nowMs: number): number {
+  if (w.bootFromMs < 0) return 0;
+  return Math.max(0, Math.min(nowMs, w.idleSinceMs) - Math.max(j.enqueuedAtMs, w.bootFromMs));
 }

@@ -135,6 +135,7 @@ export class WorkerPool {
 
   /** Cold (or FlashBoot) start; a start of 0 ms is ready at once, so a warm endpoint takes jobs on arrival. */
   private boot(w: Worker): void {
+    w.bootFromMs = this.sched.nowMs;
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
     if (ms === 0) this.booted(w);

@@ -17,6 +17,12 @@ export class Worker implements Timer {
   job: Job | undefined = undefined;
   /** When the worker last became idle (the idle timeout counts from here). */
   idleSinceMs = 0;
+  /**
+   * When its latest start (cold, FlashBoot, restart) began, until it takes its first job after
+   * it; -1 from then on (the job's `coldStartMs`: endpoint.ts). Until that job, `idleSinceMs` is
+   * when the start ended.
+   */
+  bootFromMs = -1;
   /** What happens when the run ends (the timer fires while running), decided at its start. */
   runEnd: 'complete' | 'timeout' | 'crash' = 'complete';
   private name: string | undefined = undefined;
@@ -55,6 +61,7 @@ export class Worker implements Timer {
     this.state = 'initializing';
     this.job = undefined;
     this.idleSinceMs = 0;
+    this.bootFromMs = -1;
     this.runEnd = 'complete';
     return this;
   }
