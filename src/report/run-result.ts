@@ -50,10 +50,18 @@ export interface FlowJobStats {
   queueDelayMs: EncodedHistogram;
   /** `executionTime` of terminal status bodies. */
   executionMs: EncodedHistogram;
+  /**
+   * How long the job waited for a starting worker (docs/thresholds.md `cold_start`), one sample per
+   * terminal status read of a job that started; 0 when a ready worker took it. Only from a target
+   * that sees the simulator (in-process); absent otherwise.
+   */
+  coldStartMs?: EncodedHistogram;
 }
 
 /** A job histogram's name in `FlowJobStats` and in `Windows.flows`. */
 export type JobSeries = keyof FlowJobStats;
+/** One flow's per-window job histograms: a series is present when `FlowJobStats` has it. */
+export type FlowWindows = { [K in JobSeries]: string[] };
 
 /**
  * Per-window HDR histograms (version 2): index i covers [i × windowMs, (i + 1) × windowMs) of the
@@ -66,7 +74,7 @@ export interface Windows {
   /** Per operation: response time (intended send → answer). */
   responseMs: Record<string, string[]>;
   /** Per flow: the job histograms. */
-  flows: Record<string, Record<JobSeries, string[]>>;
+  flows: Record<string, FlowWindows>;
 }
 
 export interface JobStats {

@@ -82,13 +82,13 @@ function jobTime(series: JobSeries, s: Stat): MetricDef {
   return {
     selectors: ['flow'],
     value: (r, sel) => {
-      const list = flows(r, sel).flatMap(([, f]) => (f.jobs ? [f.jobs[series]] : []));
-      if (!list.length && sel.flow === undefined && series !== 'turnaroundMs' && r.version === 1) return statOf([r.jobs[series]], s);
+      const list = flows(r, sel).flatMap(([, f]) => (f.jobs?.[series] ? [f.jobs[series]] : []));
+      if (!list.length && sel.flow === undefined && (series === 'queueDelayMs' || series === 'executionMs') && r.version === 1) return statOf([r.jobs[series]], s);
       return statOf(list, s);
     },
     window: (r, sel, from, to) => {
       const w = r.windows?.flows ?? {};
-      return stat(mergeWindowEncodings(slice(Object.entries(w).filter(([k]) => sel.flow === undefined || k === sel.flow).map(([, f]) => f[series]), from, to)), s);
+      return stat(mergeWindowEncodings(slice(Object.entries(w).filter(([k]) => sel.flow === undefined || k === sel.flow).flatMap(([, f]) => (f[series] ? [f[series]] : [])), from, to)), s);
     },
   };
 }
@@ -120,6 +120,7 @@ for (const s of STATS) {
   METRIC_TABLE[`turnaround_${name}_ms`] = jobTime('turnaroundMs', s);
   METRIC_TABLE[`queue_delay_${name}_ms`] = jobTime('queueDelayMs', s);
   METRIC_TABLE[`execution_${name}_ms`] = jobTime('executionMs', s);
+  METRIC_TABLE[`cold_start_${name}_ms`] = jobTime('coldStartMs', s);
 }
 
 export const METRICS: Readonly<Record<string, MetricDef>> = METRIC_TABLE;

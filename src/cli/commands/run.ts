@@ -29,6 +29,7 @@ import { displayUrl, isLoopback, redactUrl } from '../../load/targets/target-url
 import type { Target } from '../../load/targets/target.js';
 import { UsageError } from '../../load/usage-error.js';
 import { checkRunFlags } from './run-flags.js';
+import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
@@ -125,6 +126,9 @@ export async function runCommand(a: RunArgs): Promise<number> {
     return EXIT.OK;
   }
   const kind = !a.target ? 'in-process' : a.lockstep ? 'lockstep' : 'http';
+  // Before any target is built: a lockstep target checks its server, which is sending.
+  const blind = kind === 'in-process' ? undefined : coldStartRefusal(sc, kind);
+  if (blind) throw new CliError(`${a.scenario}: ${blind}`, EXIT.USAGE);
   const big = tooLarge(sc, kind, a['max-requests'] ?? DEFAULT_MAX_REQUESTS);
   if (big) throw new CliError(`${a.scenario}: ${big}`, EXIT.USAGE);
   if (a.target && !isLoopback(a.target)) {

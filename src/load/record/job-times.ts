@@ -1,22 +1,27 @@
 /**
- * Each flow's job times — turnaround, queue delay, execution — as whole-run HDR histograms and
- * per-window ones (RunResult `flows.*.jobs` and `windows.flows`). One sample per terminal status
- * read; turnaround runs from the session's intended submission time (no coordinated omission:
- * a held arrival's wait counts) to the moment the client read the terminal status.
+ * Each flow's job times — turnaround, queue delay, execution and, when the target sees it, cold
+ * start — as whole-run HDR histograms and per-window ones (RunResult `flows.*.jobs` and
+ * `windows.flows`). One sample per terminal status read; turnaround runs from the session's
+ * intended submission time (no coordinated omission: a held arrival's wait counts) to the moment
+ * the client read the terminal status.
  */
 import { encode } from '../../report/histogram.js';
-import type { FlowJobStats, JobSeries } from '../../report/run-result.js';
+import type { FlowJobStats, FlowWindows, JobSeries } from '../../report/run-result.js';
 import { MsHistogram } from './ms-histogram.js';
 import { WindowHistograms } from './window-histograms.js';
 
-const SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'executionMs'];
+const SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'executionMs', 'coldStartMs'];
 
 class FlowTimes {
-  readonly whole = { turnaroundMs: new MsHistogram(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram() };
+  readonly whole: Record<JobSeries, MsHistogram>;
   readonly windows: Record<JobSeries, WindowHistograms>;
 
   constructor(windowMs: number) {
-    this.windows = { turnaroundMs: new WindowHistograms(windowMs), queueDelayMs: new WindowHistograms(windowMs), executionMs: new WindowHistograms(windowMs) };
+    this.whole = { turnaroundMs: new MsHistogram(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(), coldStartMs: new MsHistogram() };
+    this.windows = {
+      turnaroundMs: new WindowHistograms(windowMs), queueDelayMs: new WindowHistograms(windowMs),
+      executionMs: new WindowHistograms(windowMs), coldStartMs: new WindowHistograms(windowMs),
+    };
   }
 
   add(s: JobSeries, atMs: number, ms: number): void {
@@ -27,30 +32,40 @@ class FlowTimes {
 
 export class JobTimes {
   private readonly flows = new Map<string, FlowTimes>();
+  /**
+   * Does the target report cold starts (Target.watchColdStarts)? Then every flow's result has a
+   * `coldStartMs` series, empty if none of its jobs started; otherwise none has (absent ≠ 0).
+   */
+  coldStarts = false;
 
   constructor(readonly windowMs: number) {}
 
-  /** A terminal status read at `atMs` by a session of `flow` (times in ms; undefined: not in the body). */
-  add(flow: string, atMs: number, turnaroundMs: number, delayTimeMs: number | undefined, executionTimeMs: number | undefined): void {
+  /** A terminal status read at `atMs` by a session of `flow` (times in ms; undefined: not known). */
+  add(flow: string, atMs: number, turnaroundMs: number, delayTimeMs: number | undefined, executionTimeMs: number | undefined, coldStartMs?: number): void {
     let f = this.flows.get(flow);
     if (!f) this.flows.set(flow, (f = new FlowTimes(this.windowMs)));
     f.add('turnaroundMs', atMs, turnaroundMs);
     if (delayTimeMs !== undefined) f.add('queueDelayMs', atMs, delayTimeMs);
     if (executionTimeMs !== undefined) f.add('executionMs', atMs, executionTimeMs);
+    if (coldStartMs !== undefined) f.add('coldStartMs', atMs, coldStartMs);
+  }
+
+  private series(): readonly JobSeries[] {
+    return this.coldStarts ? SERIES : SERIES.slice(0, 3);
   }
 
   /** The whole-run histograms of `flow` (all empty when it read no terminal status). */
   stats(flow: string): FlowJobStats {
     const f = this.flows.get(flow) ?? new FlowTimes(this.windowMs);
-    return { turnaroundMs: encode(f.whole.turnaroundMs.hdr()), queueDelayMs: encode(f.whole.queueDelayMs.hdr()), executionMs: encode(f.whole.executionMs.hdr()) };
+    return Object.fromEntries(this.series().map((s) => [s, encode(f.whole[s].hdr())])) as unknown as FlowJobStats;
   }
 
   /** Windows 0 to `n - 1` of every flow in `names` (a flow without jobs: empty windows). */
-  windowsOf(names: Iterable<string>, n: number): Record<string, Record<JobSeries, string[]>> {
-    const out: Record<string, Record<JobSeries, string[]>> = {};
+  windowsOf(names: Iterable<string>, n: number): Record<string, FlowWindows> {
+    const out: Record<string, FlowWindows> = {};
     for (const name of names) {
       const f = this.flows.get(name);
-      out[name] = Object.fromEntries(SERIES.map((s) => [s, f ? f.windows[s].result(n) : new Array<string>(n).fill('')])) as Record<JobSeries, string[]>;
+      out[name] = Object.fromEntries(this.series().map((s) => [s, f ? f.windows[s].result(n) : new Array<string>(n).fill('')])) as unknown as FlowWindows;
     }
     return out;
   }

@@ -82,6 +82,14 @@ export interface Target {
    */
   at(atMs: number, fn: () => void, again?: unknown): unknown;
   send(req: TargetRequest, done: (res: TargetResponse) => void): void;
+  /**
+   * Cold starts, for a target that can see them (in-process only; absent: it cannot, and a
+   * `cold_start_*` threshold is refused before the run). Call once, before `drive`: from then on
+   * the returned function gives, for a job id, the ms the job waited for a starting worker since
+   * the previous call for that id (summed over its runs: a crash restarts it), and forgets it;
+   * undefined if it did not start since. Called when a terminal status is read.
+   */
+  watchColdStarts?(): (jobId: string) => number | undefined;
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;
   /**

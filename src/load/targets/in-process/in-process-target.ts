@@ -10,6 +10,7 @@ import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import { watchColdStarts } from './cold-starts.js';
 import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
@@ -107,6 +108,10 @@ export class InProcessTarget implements Target {
       pending.abort();
       done({ status: 0, timedOut: true });
     });
+  }
+
+  watchColdStarts(): (jobId: string) => number | undefined {
+    return watchColdStarts(this.sim.bus, this.endpointId);
   }
 
   /** The same object every call, refilled (callers read it at once; a probe per arrival allocates nothing). */

@@ -1,0 +1,20 @@
+/**
+ * The cold-start wait of each job, from the simulator's `job.started` events (sim-events.ts
+ * `coldStartMs`). The API's answers do not show it, so only the in-process target can offer it.
+ * Listening makes the simulator build its domain events, so this is wired only when asked for.
+ */
+import type { EventBus } from '../../../sim/event-bus.js';
+
+/** Listens on `bus`; the returned function hands out and forgets a job's wait (Target.watchColdStarts). */
+export function watchColdStarts(bus: EventBus, endpointId: string): (jobId: string) => number | undefined {
+  // Jobs started and not yet read: a map entry per job in flight, removed when its end is read.
+  const waits = new Map<string, number>();
+  bus.on((e) => {
+    if (e.type === 'job.started' && e.endpointId === endpointId) waits.set(e.jobId, (waits.get(e.jobId) ?? 0) + e.coldStartMs);
+  });
+  return (jobId) => {
+    const ms = waits.get(jobId);
+    if (ms !== undefined) waits.delete(jobId);
+    return ms;
+  };
+}
