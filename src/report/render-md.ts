@@ -43,6 +43,8 @@ export function renderMarkdown(r: RunResult): string {
     n, f.behaviour, f.arrival, f.sessions, Object.entries(f.outcomes).map(([k, v]) => `${k} ${v}`).join(', '),
   ])));
 
+  out.push(...flowJobTable(r));
+
   const j = r.jobs;
   out.push('## Jobs', '');
   out.push(...table(['measure', 'value'], [
@@ -92,4 +94,22 @@ export function renderMarkdown(r: RunResult): string {
 function thresholdValue(t: RunResult['thresholds'][number]): string {
   if (t.window) return `${t.window.value} in ${t.window.fromMs / 1000}–${t.window.toMs / 1000} s`;
   return t.value === null && t.reason ? `– (${t.reason})` : fmt(t.value);
+}
+
+/**
+ * Each flow's job times (version 2), p50 / p95 / p99 / max: the statistics thresholds most often
+ * name. The cold-start column only when the run measured it (in-process, asked for): absent is
+ * not 0.
+ */
+function flowJobTable(r: RunResult): string[] {
+  const flows = Object.entries(r.flows).flatMap(([n, f]) => (f.jobs ? [[n, f.jobs] as const] : []));
+  if (!flows.length) return [];
+  const cold = flows.some(([, j]) => j.coldStartMs);
+  const q = (h: EncodedHistogram | undefined) => (h ? [h.summary.p50, h.summary.p95, h.summary.p99, h.summary.max].map(fmt).join(' / ') : '–');
+  return [
+    'Job times per flow in ms, p50 / p95 / p99 / max (one sample per terminal status read).', '',
+    ...table(['flow', 'turnaround', 'queue delay', 'execution', ...(cold ? ['cold start'] : [])], flows.map(([n, j]) => [
+      n, q(j.turnaroundMs), q(j.queueDelayMs), q(j.executionMs), ...(cold ? [q(j.coldStartMs)] : []),
+    ])),
+  ];
 }
