@@ -59,6 +59,12 @@ describe('cold_start', () => {
     expect(r.thresholds[0]!.ok).toBe(true);
   });
 
+  test('abortOnFail: an every threshold on cold starts ends the run at the first window it fails', async () => {
+    const sc = scenarioSchema.parse({ ...scenario([]), thresholds: [{ expr: 'cold_start_max_ms < 1000 every 10s', abortOnFail: true }] });
+    const r = await runScenario(sc);
+    expect(r.aborted).toEqual({ threshold: 'cold_start_max_ms < 1000 every 10s', atMs: 10_000 });
+  });
+
   test('without a cold_start threshold nothing listens: the series is absent, not 0', async () => {
     const r = await runScenario(scenario([]));
     expect(r.flows.x!.jobs!.coldStartMs).toBeUndefined();

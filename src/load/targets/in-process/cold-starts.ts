@@ -7,10 +7,13 @@ import type { EventBus } from '../../../sim/event-bus.js';
 
 /** Listens on `bus`; the returned function hands out and forgets a job's wait (Target.watchColdStarts). */
 export function watchColdStarts(bus: EventBus, endpointId: string): (jobId: string) => number | undefined {
-  // Jobs started and not yet read: a map entry per job in flight, removed when its end is read.
+  // Jobs started and not yet read: an entry per job, removed when its end is read or, for a job
+  // nobody reads by this id (an OpenAI answer names `chatcmpl-{id}`), when its result is removed.
   const waits = new Map<string, number>();
   bus.on((e) => {
-    if (e.type === 'job.started' && e.endpointId === endpointId) waits.set(e.jobId, (waits.get(e.jobId) ?? 0) + e.coldStartMs);
+    if (e.endpointId !== endpointId) return;
+    if (e.type === 'job.started') waits.set(e.jobId, (waits.get(e.jobId) ?? 0) + e.coldStartMs);
+    else if (e.type === 'job.expired') waits.delete(e.jobId);
   });
   return (jobId) => {
     const ms = waits.get(jobId);
