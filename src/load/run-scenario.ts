@@ -156,7 +156,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
  * cannot see them is a usage error (the CLI refuses it earlier, by kind, before any target exists).
  */
 function observeColdStarts(sc: Scenario, target: Target, rec: Recorder): void {
-  if (target.watchColdStarts) rec.observeColdStarts(target.watchColdStarts());
+  if (target.watchColdStarts) rec.jobTimes.coldStartsFrom(target.watchColdStarts());
   else {
     const refusal = coldStartRefusal(sc, target.kind);
     if (refusal) throw new UsageError(refusal);

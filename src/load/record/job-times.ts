@@ -32,16 +32,23 @@ class FlowTimes {
 
 export class JobTimes {
   private readonly flows = new Map<string, FlowTimes>();
-  /**
-   * Does the target report cold starts (Target.watchColdStarts)? Then every flow's result has a
-   * `coldStartMs` series, empty if none of its jobs started; otherwise none has (absent ≠ 0).
-   */
-  coldStarts = false;
+  /** The target's cold-start waits by job id (Target.watchColdStarts); undefined: not measured. */
+  private coldStartOf: ((jobId: string) => number | undefined) | undefined = undefined;
 
   constructor(readonly windowMs: number) {}
 
-  /** A terminal status read at `atMs` by a session of `flow` (times in ms; undefined: not known). */
-  add(flow: string, atMs: number, turnaroundMs: number, delayTimeMs: number | undefined, executionTimeMs: number | undefined, coldStartMs?: number): void {
+  /**
+   * Measures cold starts from `source`: every flow's result then has a `coldStartMs` series, empty
+   * if none of its jobs started; without a source none has (absent ≠ 0).
+   */
+  coldStartsFrom(source: (jobId: string) => number | undefined): void {
+    this.coldStartOf = source;
+  }
+
+  /** A terminal status of job `id` read at `atMs` by a session of `flow` (times in ms; undefined: not known). */
+  add(flow: string, atMs: number, turnaroundMs: number, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
+    // Looked up at the terminal read, by id: a /runsync job started before its client knew its id.
+    const coldStartMs = id !== undefined && this.coldStartOf ? this.coldStartOf(id) : undefined;
     let f = this.flows.get(flow);
     if (!f) this.flows.set(flow, (f = new FlowTimes(this.windowMs)));
     f.add('turnaroundMs', atMs, turnaroundMs);
@@ -51,7 +58,7 @@ export class JobTimes {
   }
 
   private series(): readonly JobSeries[] {
-    return this.coldStarts ? SERIES : SERIES.slice(0, 3);
+    return this.coldStartOf ? SERIES : SERIES.slice(0, 3);
   }
 
   /** The whole-run histograms of `flow` (all empty when it read no terminal status). */

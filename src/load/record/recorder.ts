@@ -152,13 +152,6 @@ export class Recorder {
     this.ledger.accepted++;
   }
 
-  private coldStartOf: ((jobId: string) => number | undefined) | undefined;
-  /** Records jobs' cold-start waits (flows' job times) from the target's (Target.watchColdStarts). */
-  observeColdStarts(source: (jobId: string) => number | undefined): void {
-    this.coldStartOf = source;
-    this.jobTimes.coldStarts = true;
-  }
-
   /** Sees every terminal status read, with the job id (lockstep and determinism checks). */
   onJob: ((j: JobOutcome) => void) | undefined;
 
@@ -170,9 +163,7 @@ export class Recorder {
   jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
     const turnaroundMs = atMs - intendedMs;
     this.onJob?.({ id, flow, turnaroundMs, atMs, status, delayTimeMs, executionTimeMs });
-    // Read at the terminal status, by id: a /runsync job started before its client knew its id.
-    const coldStartMs = id !== undefined && this.coldStartOf ? this.coldStartOf(id) : undefined;
-    this.jobTimes.add(flow, atMs, turnaroundMs, delayTimeMs, executionTimeMs, coldStartMs);
+    this.jobTimes.add(flow, atMs, turnaroundMs, delayTimeMs, executionTimeMs, id);
     if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
     if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
     if (status === 'COMPLETED') this.tl.add(COL.jobsCompleted, atMs);
