@@ -22,12 +22,12 @@ const scenario = (thresholds: string[], client: object = poll) => scenarioSchema
 
 describe('cold_start', () => {
   test('job.started says how long each job waited for its worker to start', () => {
-    const started = (workersMin: number, times: number[]) => {
+    const started = (workersMin: number, times: number[], input: Record<string, unknown> = {}) => {
       const h = harness({ ...endpoint, workersMin });
       const ev = h.events();
       for (const at of times) {
         h.at(at);
-        h.run();
+        h.run(input);
       }
       h.at(100_000);
       return ev.flatMap((e) => (e.type === 'job.started' ? [[e.atMs, e.delayTimeMs, e.coldStartMs]] : []));
@@ -38,6 +38,8 @@ describe('cold_start', () => {
     ]);
     // workersMin 1 boots at 0 and is ready at 5 s: a job at 2 s waited only the rest of that start.
     expect(started(1, [2000])).toEqual([[5000, 3000, 3000]]);
+    // A crash halfway (at 5.5 s) restarts the worker cold; the re-queued job waits for that start too.
+    expect(started(0, [0], { sim: { crash: true } })).toEqual([[5000, 5000, 5000], [10_500, 5000, 5000]]);
   });
 
   test('a run records every job, 0s included, per flow and per window; thresholds read it', async () => {
