@@ -42,15 +42,8 @@ export interface Failure {
   exitCode: number | null;
 }
 
-/** Integers with a thin space every three digits (`1 184 000`), others with `digits` decimals. */
-export function formatNumber(n: number, digits = 0): string {
-  if (!Number.isFinite(n)) return String(n);
-  const fixed = n.toFixed(digits);
-  const [int, frac] = fixed.split('.');
-  const sign = int!.startsWith('-') ? '-' : '';
-  const grouped = int!.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return sign + grouped + (frac !== undefined ? `.${frac}` : '');
-}
+/** The reports' number format (src/lib/group-digits.ts), under the name the benches use. */
+export { groupDigits as formatNumber } from '../src/lib/group-digits.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 

@@ -11,6 +11,7 @@
  * - PASS: neither. 5xx answers and transport errors never fail a run by themselves, but the
  *   verdict names them: `PASS (but 12 × 503, 3 transport errors)`.
  */
+import { groupDigits } from '../lib/group-digits.js';
 import type { RunResult, Unreachable } from './run-result.js';
 
 export type VerdictStatus = 'PASS' | 'FAIL' | 'INVALID';
@@ -39,8 +40,8 @@ export const BEHIND_MIN = 3;
 /** A limit used above this share is listed. */
 export const HOT_SHARE = 0.8;
 
-/** 12345 → "12 345" (grouped by thousands with a space, as in the reports). */
-export const group = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+/** 12345 → "12 345": rounded to a whole number, grouped by thousands (lib/group-digits.ts). */
+export const group = (n: number): string => groupDigits(n);
 
 export function verdict(r: RunResult): Verdict {
   const but = troubles(r);
