@@ -6,10 +6,15 @@
  * everywhere else.
  */
 import type { EncodedHistogram } from './histogram.js';
+import type { WorkerState } from '../contract/sim-events.js';
 
-/** 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`. Version 1 still loads. */
-export const RUN_RESULT_VERSION = 2;
-export type RunResultVersion = 1 | 2;
+/**
+ * 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`.
+ * 3: per-window requests by operation (`windows.requests`), the endpoint over time
+ * (`windows.endpoint`), `interrupted`, `wallClock.metricsStartMs`. Versions 1 and 2 still load.
+ */
+export const RUN_RESULT_VERSION = 3;
+export type RunResultVersion = 1 | 2 | 3;
 
 export type LimitCauseName = 'rate' | 'concurrency' | 'queue' | 'unknown';
 
@@ -75,6 +80,26 @@ export interface Windows {
   responseMs: Record<string, string[]>;
   /** Per flow: the job histograms. */
   flows: Record<string, FlowWindows>;
+  /** Per operation: requests sent in the window, 429 re-sends included (version 3). */
+  requests?: Record<string, number[]>;
+  /** The endpoint over time (version 3; absent when the target shows nothing of it). */
+  endpoint?: EndpointWindows;
+}
+
+/**
+ * Time averages of the endpoint's state per window (same windows as `Windows`), rounded to 3
+ * decimals. `simulator`: integrated exactly over the run's clock from the simulator's own state
+ * (in-process and lockstep). `sampled`: the mean of the client's `/health` answers in the window
+ * (HTTP targets; -1 where no answer fell in the window).
+ */
+export interface EndpointWindows {
+  source: 'simulator' | 'sampled';
+  /** Jobs waiting in the queue. */
+  queueLength: number[];
+  /** Jobs in the system: queued or in progress. */
+  jobsInSystem: number[];
+  /** Workers by state. */
+  workers: Record<WorkerState, number[]>;
 }
 
 export interface JobStats {
@@ -233,6 +258,15 @@ export interface RunResult {
   windows?: Windows;
   /** The run was ended early by an `abortOnFail` threshold at `atMs` (run clock). */
   aborted?: { threshold: string; atMs: number };
+  /** The user stopped the run (Ctrl-C) at `atMs` (run clock); its figures cover only that far (version 3). */
+  interrupted?: { atMs: number };
   /** Everything that depends on the machine or the wall clock. */
-  wallClock?: { startedAt: string; wallMs: number; simulatedRequestsPerWallSecond?: number; [k: string]: unknown };
+  wallClock?: {
+    startedAt: string;
+    wallMs: number;
+    simulatedRequestsPerWallSecond?: number;
+    /** Epoch ms of time 0 in metrics.om (`--start-time` or its default), so `loadlab report` rebuilds the same file (version 3). */
+    metricsStartMs?: number;
+    [k: string]: unknown;
+  };
 }

@@ -45,7 +45,7 @@ describe('thresholds as a CI gate', () => {
     const r = cli('run', burstScenario(['turnaround_p95_ms < 1000', 'turnaround_p95_ms < 1000 every 10s', 'jobs{flow=burst} >= 40']), '--out', out);
     expect(r.status, r.stderr).toBe(99);
     const rep = report(out);
-    expect(rep.version).toBe(2);
+    expect(rep.version).toBe(3);
     const [whole, every, burst] = rep.thresholds;
     expect(whole!.ok).toBe(true);
     expect(every).toMatchObject({ ok: false, window: { fromMs: 300_000, toMs: 310_000 } });
