@@ -6,17 +6,13 @@
  * exits 99 when a threshold failed, 1 when the run is INVALID (cli/verdict-exit.ts). A live
  * progress line shows on a TTY, never under CI.
  */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatIssue, loadScenarioFile } from '../../load/scenario/loader.js';
 import { runScenario, type Progress } from '../../load/run-scenario.js';
 import type { Scenario } from '../../load/scenario/schema.js';
-import { renderJson } from '../../report/render-json.js';
-import { renderMarkdown } from '../../report/render-md.js';
-import { renderHtml } from '../../report/render-html.js';
-import { renderJunit } from '../../report/render-junit.js';
-import { writeOpenMetrics } from '../../report/render-openmetrics.js';
+import { parseRunResult, renderJson } from '../../report/render-json.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { deepFreeze } from '../../contract/deep-freeze.js';
@@ -33,6 +29,7 @@ import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
+import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
 
 export interface RunArgs {
   scenario: string;
@@ -105,16 +102,6 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
   }
 }
 
-/** metrics.om, written piece by piece (a 30-day run's is hundreds of MB). */
-function writeMetrics(file: string, r: RunResult, startMs: number): void {
-  const fd = openSync(file, 'w');
-  try {
-    writeOpenMetrics(r, startMs, (text) => writeSync(fd, text));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
   const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
@@ -149,15 +136,15 @@ export async function runCommand(a: RunArgs): Promise<number> {
   if (tty) process.stderr.write('\r\x1b[K');
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'report.json'), renderJson(r));
-  writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
-  writeFileSync(join(dir, 'report.html'), renderHtml(r));
+  // The start instant goes into report.json, so `loadlab report` rebuilds the same metrics.om.
   const startMs = startTime ?? defaultStartTime(r.elapsedMs);
-  writeMetrics(join(dir, 'metrics.om'), r, startMs);
-  if (a.junit) {
-    mkdirSync(dirname(a.junit), { recursive: true });
-    writeFileSync(a.junit, renderJunit(r));
-  }
+  if (r.wallClock) r.wallClock.metricsStartMs = startMs;
+  const json = renderJson(r);
+  writeFileSync(join(dir, REPORT_FILES.json), json);
+  // Rendered from report.json's text, as `loadlab report` renders them: the same bytes.
+  const stored = parseRunResult(json);
+  writeRenderedReports(dir, stored, startMs);
+  if (a.junit) writeJunit(a.junit, stored);
   appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
   // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
