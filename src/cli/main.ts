@@ -21,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
     .command((await import('./commands/blast.js')).blastCommandModule)
     .command((await import('./commands/serve.js')).serveCommand)
     .command((await import('./commands/report.js')).reportCommandModule)
+    .command((await import('./commands/compare.js')).compareCommandModule)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())
