@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { compareCharts } from '../../report/compare/compare-charts.js';
 import { compareRuns } from '../../report/compare/compare.js';
 import type { Comparison } from '../../report/compare/comparison.js';
 import { formatChange } from '../../report/compare/format.js';
@@ -49,13 +50,14 @@ function summary(c: Comparison, files: string[], reg: Regression[] | undefined, 
 export function compareCommand(a: CompareArgs): number {
   const pct = a['fail-on-regression'];
   checkPct(pct);
-  const c = compareRuns(readStoredRun(a.a), readStoredRun(a.b));
+  const [ra, rb] = [readStoredRun(a.a), readStoredRun(a.b)];
+  const c = compareRuns(ra, rb);
   const opts = pct === undefined ? {} : { failOnRegression: pct };
   const dir = a.out ?? DEFAULT_COMPARE_DIR;
   mkdirSync(dir, { recursive: true });
   const files = [join(dir, 'compare.md'), join(dir, 'compare.html')];
   writeFileSync(files[0]!, renderCompareMarkdown(c, opts));
-  writeFileSync(files[1]!, renderCompareHtml(c, opts));
+  writeFileSync(files[1]!, renderCompareHtml(c, opts, compareCharts(ra.result, rb.result)));
   const reg = pct === undefined ? undefined : regressions(c, pct);
   process.stdout.write(`${summary(c, files, reg, pct)}\n`);
   if (reg?.length) {

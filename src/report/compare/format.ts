@@ -5,7 +5,8 @@
 import { groupDigits } from '../../lib/group-digits.js';
 import type { MetricRow, Unit } from './metric-row.js';
 
-const signed = (s: string, n: number) => (n > 0 ? `+${s}` : s);
+/** `s` (n printed) with its sign: `+` when positive; none when it prints as 0 (`-0.0` → `0.0`). */
+const signed = (s: string, n: number) => (Number(s.replace(/[^\d.-]/g, '')) === 0 ? s.replace('-', '') : n > 0 ? `+${s}` : s);
 
 export function formatValue(unit: Unit, v: number | null): string {
   if (v === null) return '–';

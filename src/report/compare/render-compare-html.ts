@@ -1,28 +1,24 @@
 /**
- * compare.html: one self-contained page with compare.md's content — the two runs, the regression
- * list, the tables per operation, per flow and for the whole run, worse cells in red and better
- * in green — and, after the tables, the charts `charts` holds (HTML fragments, plus what the page
- * needs once to draw them, `assets`). Pure.
+ * compare.html: one self-contained page in report.html's style with compare.md's content — the
+ * two runs, the regression list, the tables per operation, per flow and for the whole run (worse
+ * in red, better in green) — then the two runs' charts overlaid (compare-charts.ts; uPlot inlined
+ * by report/html/charts.ts, no network). Pure: the same inputs give the same bytes.
  */
+import type { ChartSlot } from '../html/chart-slot.js';
+import { chartAssetsHtml, chartHtml } from '../html/charts.js';
+import { esc } from '../html/escape.js';
+import { PAGE_CSS } from '../html/page-style.js';
 import type { Comparison, GroupComparison } from './comparison.js';
 import { formatChange, formatDelta, formatPct, formatValue } from './format.js';
 import type { MetricRow } from './metric-row.js';
 import { isRegression, regressions } from './regression.js';
 import type { CompareRenderOptions } from './render-compare-md.js';
 
-export interface CompareCharts {
-  /** One fragment per chart, in page order. */
-  figures: string[];
-  /** Scripts and styles the figures need, once, after the last of them. */
-  assets: string;
+const STYLE = `${PAGE_CSS}td.worse{color:#b00020;font-weight:600}td.better{color:#1e7b34}td.regression{background:#fde0e0}.warn{color:#8a5300}\n`;
+
+function slotHtml(s: ChartSlot): string {
+  return s.kind === 'chart' ? chartHtml(s.spec) : `<p class="chart-note" id="note-${esc(s.id)}"><strong>${esc(s.title)}:</strong> ${esc(s.note)}</p>`;
 }
-
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-const STYLE = 'body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:.5em 0 1.5em}' +
-  'th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th:first-child,td:first-child{text-align:left}code{background:#f4f4f4}' +
-  'td.worse{color:#b00020;font-weight:600}td.better{color:#1e7b34}td.regression{background:#fde0e0}.warn{color:#8a5300}' +
-  'figure.chart{margin:0 0 1.5em}figure.chart .sub{color:#666}';
 
 function cellClass(r: MetricRow, o: CompareRenderOptions): string {
   if (o.failOnRegression !== undefined && isRegression(r, o.failOnRegression)) return 'worse regression';
@@ -53,7 +49,7 @@ function runsTable(c: Comparison): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function renderCompareHtml(c: Comparison, o: CompareRenderOptions = {}, charts?: CompareCharts): string {
+export function renderCompareHtml(c: Comparison, o: CompareRenderOptions = {}, charts: readonly ChartSlot[] = []): string {
   const parts: string[] = [`<h1>loadlab compare: ${esc(c.a.scenario)} vs ${esc(c.b.scenario)}</h1>`, runsTable(c),
     '<p>Change = B − A; rates in percentage points (pp). Lower latency, fewer 429s, errors and failures are better; more 2xx and completed jobs are better; requests and sessions follow the load.</p>'];
   if (c.warnings.length) parts.push(`<p class="warn"><strong>Warnings:</strong></p><ul class="warn">${c.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>`);
@@ -66,9 +62,14 @@ export function renderCompareHtml(c: Comparison, o: CompareRenderOptions = {}, c
   parts.push(...c.operations.map((g) => group('Operation', g, o)));
   if (c.flows.length) parts.push('<h2>Flows</h2>', '<p>Job times per flow in ms (one sample per terminal status read).</p>', ...c.flows.map((g) => group('Flow', g, o)));
   parts.push('<h2>Whole run</h2>', metricTable(c.totals, o));
-  if (charts?.figures.length) parts.push('<h2>Over time (A solid, B dashed)</h2>', ...charts.figures, charts.assets);
+  if (charts.length) {
+    parts.push('<section id="charts"><h2>Over time</h2>',
+      '<p class="note">A solid, B dashed, in the same colour; x: run time (h:mm:ss) since each run\'s first arrival. Hover a chart for the values at that time; click a legend entry to hide or show its line.</p>',
+      ...charts.map(slotHtml), '</section>');
+    if (charts.some((s) => s.kind === 'chart')) parts.push(chartAssetsHtml());
+  }
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>loadlab compare: ${esc(c.a.scenario)} vs ${esc(c.b.scenario)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>loadlab compare: ${esc(c.a.scenario)} vs ${esc(c.b.scenario)}</title>
 <style>${STYLE}</style>
 </head><body>
 ${parts.join('\n')}
