@@ -36,7 +36,7 @@ const rowsOf = (c: Comparison) => [...c.operations, ...c.flows].flatMap((g) => g
 function summary(c: Comparison, files: string[], reg: Regression[] | undefined, pct: number | undefined): string {
   const judged = rowsOf(c).filter((r) => r.better !== 'neither' && r.direction !== 'n/a');
   const count = (d: string) => judged.filter((r) => r.direction === d).length;
-  const worst = c.totals.filter((r) => r.direction === 'worse').map((r) => `run ${formatChange(r)}`);
+  const worst = c.totals.filter((r) => r.direction === 'worse').map(formatChange);
   return [
     `loadlab compare: A ${c.a.scenario} (${c.a.file}) vs B ${c.b.scenario} (${c.b.file})`,
     ...c.warnings.map((w) => `  warning: ${w}`),
