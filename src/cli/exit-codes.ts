@@ -4,7 +4,7 @@ export const EXIT = {
   RUNTIME_ERROR: 1,
   /** Bad usage, or an invalid scenario/config (the message names file, field path and reason). */
   USAGE: 2,
-  /** The run finished but a threshold failed. */
+  /** The run finished but a threshold failed; `compare --fail-on-regression` found a regression. */
   THRESHOLD_FAILED: 99,
 } as const;
 
