@@ -20,7 +20,7 @@ export function requestsChart(r: RunResult): ChartSlot {
   const g = grouping(t.requests.length, t.windowMs);
   return { kind: 'chart', spec: {
     id: 'requests', title: 'Requests/s', unit: 'req/s', x: pointXs(g),
-    subtitle: `all operations (this report has no per-operation series: version ${r.version} < 3); ${pointNote(g, 'mean')}`,
+    subtitle: `all operations (${r.version < 3 ? `report version ${r.version} has` : 'this report has'} no requests per operation over time); ${pointNote(g, 'mean')}`,
     series: [{ label: 'all operations', values: ratePerSec(t.requests, g) }, { label: '2xx answers', values: ratePerSec(t.responses2xx, g) }],
   } };
 }
