@@ -23,6 +23,7 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.js';
 import type { Scenario } from '../../src/load/scenario/schema.js';
 import { renderHtml } from '../../src/report/render-html.js';
+import type { RunResult } from '../../src/report/run-result.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const MISSING = 'Chromium not found ($CHROMIUM, chromium or chromium-browser on PATH; Debian: apt-get install -y chromium)';
@@ -93,8 +94,9 @@ const CHECK_CHARTS = `(() => {
   });
 })()`;
 
-async function open(name: string, sc: Scenario): Promise<{ page: Page; charts: ChartCheck[]; errors: string[] }> {
+async function open(name: string, sc: Scenario, edit: (r: RunResult) => void = () => {}): Promise<{ page: Page; charts: ChartCheck[]; errors: string[] }> {
   const r = await runScenario(sc);
+  edit(r);
   const dir = join(out, name);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.html');
@@ -165,6 +167,26 @@ describe('report.html in Chromium', () => {
     expect(banner).toMatch(/^FAIL/);
     expect(banner).toContain('p99_ms{runsync} < 1000');
     expect(banner).toMatch(/measured \d+/);
+    await page.close();
+  });
+
+  test('version 3 endpoint series: workers stacked by state under the workersMax line', async (ctx) => {
+    if (!executable) ctx.skip(MISSING);
+    // The shape the recorder writes for version 3 (time averages per window), filled in here.
+    const { page, charts, errors } = await open('endpoint-series', scenarioFile('test/fixtures/ci-gate-failing.yaml'), (r) => {
+      const n = r.windows!.responseMs.run!.length;
+      const ramp = (k: number) => Array.from({ length: n }, (_, i) => Math.min(k, i + 0.5));
+      r.windows!.requests = { run: Array(n).fill(25), status: Array(n).fill(80) };
+      r.windows!.endpoint = {
+        source: 'simulator', queueLength: ramp(4), jobsInSystem: ramp(6),
+        workers: { running: ramp(2), idle: Array(n).fill(0.5), initializing: Array(n).fill(0.25), throttled: Array(n).fill(0), unhealthy: Array(n).fill(0) },
+      };
+    });
+    expect(errors).toEqual([]);
+    expectAllDrawn(charts, ['requests', 'endpoint']);
+    const endpoint = await page.evaluate(`window.loadlabCharts.endpoint.series.slice(1).map((s) => s.label)`);
+    expect(endpoint).toEqual(['workers running', 'workers idle', 'workers initializing', 'workersMax', 'queue length', 'jobs in system']);
+    expect(await page.evaluate(`window.loadlabCharts.requests.series.slice(1).map((s) => s.label)`)).toEqual(['run', 'status']);
     await page.close();
   });
 });
