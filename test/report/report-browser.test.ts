@@ -129,6 +129,11 @@ describe('report.html in Chromium', () => {
     expect(errors).toEqual([]);
     expectAllDrawn(charts, ['requests', 'response-time', 'turnaround', 'jobs', 'endpoint']);
     expect(await page.textContent('#verdict')).toMatch(/^PASS/);
+    // Hovering a chart shows the run time and each series' value there in the legend.
+    await page.hover('#chart-requests .u-over', { position: { x: 300, y: 60 }, timeout: 30_000 });
+    const legend = await page.$$eval('#chart-requests .u-legend .u-value', (cells) => cells.map((c) => c.textContent));
+    expect(legend[0]).toMatch(/^0:0\d:\d0$/);
+    expect(legend.slice(1).every((v) => /^\d[\d .]*$/.test(v ?? ''))).toBe(true);
     // No webhooks in steady-mix: a note, not an empty chart.
     expect(await page.textContent('#note-webhooks')).toMatch(/No webhooks in this run/);
     await page.close();
