@@ -20,7 +20,8 @@ export const CHART_BOOT_JS = String.raw`(function () {
   function num(v) {
     if (v == null) return "–";
     var a = Math.abs(v);
-    return a >= 1000 ? Math.round(v).toLocaleString("en-US") : a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : a === 0 ? "0" : v.toFixed(2);
+    var s = Number.isInteger(v) || a >= 100 ? String(Math.round(v)) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
+    return s.replace(/\B(?=(\d{3})+(?!\d))/g, " ");
   }
   var charts = {};
   window.loadlabCharts = charts;

@@ -16,8 +16,14 @@ export interface Grouping {
   points: number;
 }
 
+/** Spans a point may cover: round times, so points start on whole minutes, hours, days. */
+const NICE_SPANS_MS = [10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400].map((s) => s * 1000);
+
+/** The fewest windows per point (a round span when one fits) that keep at most `max` points. */
 export function grouping(windows: number, windowMs: number, max = MAX_POINTS): Grouping {
-  const per = Math.max(1, Math.ceil(windows / max));
+  const least = Math.max(1, Math.ceil(windows / max));
+  const nice = NICE_SPANS_MS.find((s) => s % windowMs === 0 && s / windowMs >= least);
+  const per = nice === undefined ? least : nice / windowMs;
   return { per, windowMs, windows, points: Math.ceil(windows / per) };
 }
 
@@ -72,11 +78,15 @@ export function meanPerPoint(ys: readonly number[], g: Grouping): (number | null
   });
 }
 
-/** 10 000 → "10 s", 300 000 → "5 min", 7 200 000 → "2 h". */
+/** 10 000 → "10 s", 300 000 → "5 min", 5 400 000 → "1 h 30 min". */
 export function duration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${ms / 1000} s`;
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['min', 60_000]] as const) {
+    if (rest >= size) { parts.push(`${Math.floor(rest / size)} ${unit}`); rest %= size; }
+  }
+  if (rest || !parts.length) parts.push(`${rest / 1000} s`);
+  return parts.join(' ');
 }
 
 /** The span one point covers. */

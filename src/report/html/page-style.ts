@@ -20,7 +20,8 @@ p.chart-note{margin:1em 0;padding:.4em .8em;background:#f7f7f7;border-left:3px s
 .hr-ok{background:#4c9be8}.hr-hot{background:#f0a030}.hr-over{background:#d62728}
 .hr-mark{position:absolute;top:-3px;bottom:-3px;width:0;border-left:1px dashed #888}.hr-mark-100{border-left:2px solid #444}
 .hr-figure{white-space:nowrap;font-variant-numeric:tabular-nums}
-table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
-th{background:#f4f4f4}th:first-child,td:first-child{text-align:left}
+#tables table{border-collapse:collapse;margin:.5em 0 1.5em}#tables th,#tables td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+#tables th{background:#f4f4f4}#tables th:first-child,#tables td:first-child{text-align:left}
+.u-legend{font-size:13px}
 @media print{body{padding:0;max-width:none;font-size:11px}.verdict{-webkit-print-color-adjust:exact;print-color-adjust:exact}.hr-bar{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 `;

@@ -39,7 +39,7 @@ export function endpointChart(r: RunResult): ChartSlot {
   if (depth.every((v) => v === null)) return note('endpoint', title, 'The queue was not observed in this run (the target does not show it).');
   return { kind: 'chart', spec: {
     id: 'endpoint', title: 'Queue depth (maximum)', unit: 'jobs', x: pointXs(g),
-    subtitle: `the deepest queue seen in each window (workers over time need report version 3); ${pointNote(g, 'max')}`,
+    subtitle: `the deepest queue seen in each window (${r.version < 3 ? `report version ${r.version} has` : 'this report has'} no workers over time); ${pointNote(g, 'max')}`,
     series: [{ label: 'queue depth, max', values: depth, color: '#3366cc' }],
   } };
 }

@@ -20,24 +20,27 @@ export function requestsChart(r: RunResult): ChartSlot {
   const g = grouping(t.requests.length, t.windowMs);
   return { kind: 'chart', spec: {
     id: 'requests', title: 'Requests/s', unit: 'req/s', x: pointXs(g),
-    subtitle: `all operations (this report has no per-operation series: version ${r.version} < 3); ${pointNote(g, 'mean')}`,
+    subtitle: `all operations (${r.version < 3 ? `report version ${r.version} has` : 'this report has'} no requests per operation over time); ${pointNote(g, 'mean')}`,
     series: [{ label: 'all operations', values: ratePerSec(t.requests, g) }, { label: '2xx answers', values: ratePerSec(t.responses2xx, g) }],
   } };
 }
 
+const COLOURS = { rate: '#d62728', concurrency: '#ff7f0e', queue: '#9467bd', unknown: '#7f7f7f' };
 const CAUSES = [['rate', 'limitedRate'], ['concurrency', 'limitedConcurrency'], ['queue', 'limitedQueue'], ['unknown', 'limitedUnknown']] as const;
 
 /** 429s stacked by the limit hit; a note when there were none. */
 export function limitedChart(r: RunResult): ChartSlot {
   const t = r.timeline;
   const title = '429s/s by cause';
-  const causes = CAUSES.filter(([c, col]) => c !== 'unknown' || total(t[col]) > 0);
-  if (causes.every(([, col]) => total(t[col]) === 0)) return note('limited', title, 'No 429s in this run: no limit was hit.');
+  const causes = CAUSES.filter(([, col]) => total(t[col]) > 0);
+  if (!causes.length) return note('limited', title, 'No 429s in this run: no limit was hit.');
   const g = grouping(t.requests.length, t.windowMs);
   const how = r.target.causes === 'reported' ? 'causes as the simulator reported them' : 'causes inferred by the client';
+  const none = CAUSES.filter(([c, col]) => c !== 'unknown' && total(t[col]) === 0).map(([c]) => c);
   return { kind: 'chart', spec: {
-    id: 'limited', title, unit: '429/s', x: pointXs(g), subtitle: `stacked; ${how}; ${pointNote(g, 'mean')}`,
-    series: causes.map(([c, col], i) => ({ label: c, values: ratePerSec(t[col], g), stacked: true, color: ['#d62728', '#ff7f0e', '#9467bd', '#7f7f7f'][i] })),
+    id: 'limited', title, unit: '429/s', x: pointXs(g),
+    subtitle: `stacked; ${how}${none.length ? `; none by ${none.join(' or ')}` : ''}; ${pointNote(g, 'mean')}`,
+    series: causes.map(([c, col]) => ({ label: c, values: ratePerSec(t[col], g), stacked: true, color: COLOURS[c] })),
   } };
 }
 
