@@ -3,14 +3,16 @@
  * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
  * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary that
  * opens with the verdict (report/verdict.ts), appends it to `$GITHUB_STEP_SUMMARY` when set, and
- * exits 99 when a threshold failed, 1 when the run is INVALID (cli/verdict-exit.ts). A live
- * progress line shows on a TTY, never under CI.
+ * exits 99 when a threshold failed, 1 when the run is INVALID (cli/verdict-exit.ts). Progress
+ * goes to stderr (cli/progress/): redrawn in place on a terminal, a plain line every 10 s
+ * otherwise, nothing under CI. Ctrl-C stops the run and writes its reports, marked interrupted
+ * (INVALID, exit 130); a second Ctrl-C quits at once (cli/interrupt.ts).
  */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatIssue, loadScenarioFile } from '../../load/scenario/loader.js';
-import { runScenario, type Progress } from '../../load/run-scenario.js';
+import { runScenario } from '../../load/run-scenario.js';
 import type { Scenario } from '../../load/scenario/schema.js';
 import { renderJson } from '../../report/render-json.js';
 import { renderMarkdown } from '../../report/render-md.js';
@@ -33,6 +35,8 @@ import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
+import { progressReporter } from '../progress/reporter.js';
+import { catchInterrupts } from '../interrupt.js';
 
 export interface RunArgs {
   scenario: string;
@@ -48,11 +52,6 @@ export interface RunArgs {
   junit?: string;
   'start-time'?: string;
   'max-requests'?: number;
-}
-
-function progressLine(p: Progress): string {
-  const q = p.queueDepth === undefined ? '' : `  queue ${p.queueDepth}`;
-  return `\r  t=${(p.nowMs / 1000).toFixed(0)} s (wall ${(p.wallMs / 1000).toFixed(1)} s)  requests ${p.requests}  429s ${p.limited}${q}   `;
 }
 
 export function summary(r: RunResult, dir: string, startMs?: number): string {
@@ -136,17 +135,18 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
   const target = a.target ? await targetFor(sc, a) : undefined;
-  const tty = process.stderr.isTTY === true && !process.env.CI;
-  let lastDraw = 0;
+  const progress = progressReporter(process.stderr, process.env);
+  const interrupts = catchInterrupts(() => {
+    progress.clear();
+    process.stderr.write('loadlab: interrupted: stopping the run and writing its reports (Ctrl-C again to quit at once)\n');
+  });
   const r = await asUsage(a.target, () => runScenario(sc, {
-    seed, file: a.scenario, ...(target ? { target } : {}),
-    onProgress: tty ? (p) => {
-      if (p.wallMs - lastDraw < 200) return;
-      lastDraw = p.wallMs;
-      process.stderr.write(progressLine(p));
-    } : undefined,
-  }));
-  if (tty) process.stderr.write('\r\x1b[K');
+    seed, file: a.scenario, ...(target ? { target } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
+  })).catch((e: unknown) => {
+    interrupts.dispose();
+    throw e;
+  });
+  progress.clear();
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'report.json'), renderJson(r));
@@ -158,6 +158,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     mkdirSync(dirname(a.junit), { recursive: true });
     writeFileSync(a.junit, renderJunit(r));
   }
+  interrupts.dispose();
   appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
   // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
