@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
     .version(version())
     .help()
     .alias('h', 'help')
-    .epilog('Exit codes: 0 success, 1 runtime error, 2 bad usage or invalid config, 99 a threshold failed.')
+    .epilog('Exit codes: 0 success, 1 runtime error or invalid run, 2 bad usage or invalid config, 99 a threshold failed, 130 run interrupted (Ctrl-C).')
     .fail((msg, err) => {
       throw err ?? new CliError(msg ?? 'bad usage', EXIT.USAGE);
     })

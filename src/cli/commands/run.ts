@@ -186,7 +186,13 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         describe: 'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
       })
       .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
-      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
+      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
+      .epilog([
+        'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
+        '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
+        'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them. -- means not known yet, or not visible to this target.',
+        'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
+      ].join('\n\n')),
   handler: async (a) => {
     await runCommand(a);
   },

@@ -42,9 +42,10 @@ export function eta(p: Progress): string {
   return duration((left * p.wallMs) / p.nowMs);
 }
 
-/** `42s`, `4m05s`, `1h02m` (rounded down). */
+/** `42s`, `4m05s`, `1h02m` (rounded down); `>999h` beyond. */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
+  if (s >= 1000 * 3600) return '>999h';
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
