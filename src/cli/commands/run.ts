@@ -144,6 +144,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     seed, file: a.scenario, ...(target ? { target } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
   })).catch((e: unknown) => {
     interrupts.dispose();
+    progress.clear();
     throw e;
   });
   progress.clear();
