@@ -27,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
     .version(version())
     .help()
     .alias('h', 'help')
-    .epilog('Exit codes: 0 success, 1 runtime error, 2 bad usage or invalid config, 99 a threshold failed (compare: a regression beyond --fail-on-regression).')
+    .epilog('Exit codes: 0 success, 1 runtime error or invalid run, 2 bad usage or invalid config, 99 a threshold failed (compare: a regression beyond --fail-on-regression), 130 run interrupted (Ctrl-C).')
     .fail((msg, err) => {
       throw err ?? new CliError(msg ?? 'bad usage', EXIT.USAGE);
     })

@@ -93,8 +93,9 @@ export interface Target {
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;
   /**
-   * Runs the clock until `stop()` is true after the traffic phase or `hardEndMs` is reached.
-   * `tick` is called now and then (progress line).
+   * Runs the clock until `stop()` is true or `hardEndMs` is reached. `stop()` may turn true at
+   * any time (Ctrl-C), from outside the run's events: a target looks at it at least every 250 ms
+   * of wall time. `tick` is called now and then (progress line).
    */
   drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void>;
   close(): Promise<void>;

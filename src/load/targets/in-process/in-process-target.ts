@@ -1,6 +1,7 @@
 /**
  * The default target: the embedded simulator, called through the transport-free Api in virtual
- * time. No sockets, no timers, no wall clock: a seed fully determines the run.
+ * time. No sockets, no wall clock: a seed fully determines the run. The only timer is the
+ * yield to the event loop between slices of events (a signal, Ctrl-C, gets handled).
  */
 import { Api } from '../../../api/api.js';
 import { PreparedRoute } from '../../../api/prepared-route.js';
@@ -18,7 +19,7 @@ export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** A request as the run loop sends it; a submission says its body's size. */
 type Sent = TargetRequest & { bodyBytes?: number };
-/** Events between progress ticks (a tick reads the wall clock). */
+/** Events between progress ticks (a tick reads the wall clock, then yields to the event loop). */
 const TICK_EVERY = 8192;
 
 export class InProcessTarget implements Target {
@@ -131,6 +132,8 @@ export class InProcessTarget implements Target {
       if (++n === TICK_EVERY) {
         n = 0;
         tick();
+        // Signal handlers (Ctrl-C: RunOptions.signal) run only when the event loop does.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }
