@@ -82,6 +82,6 @@ describe('compareRuns', () => {
     expect(renderCompareMarkdown(c)).toMatch(/\| turnaround p99 \| – \| [\d ]+ ms \| – \| – \| n\/a \|/);
     const html = renderCompareHtml(c, {}, compareCharts(v1, b));
     expect(html).toContain('<figure class="chart" id="chart-requests">');
-    expect(html).toContain('Run A is a version-1 report, without per-window histograms');
+    expect(html).toContain('Run A has no per-window histograms (a version-1 report, or a blast)');
   });
 });

@@ -51,7 +51,7 @@ type Lists = (r: RunResult) => Record<string, string[]>;
 /** One percentile of per-window histograms, one A/B pair per name (operation or flow) either run has. */
 function percentileChart(a: RunResult, b: RunResult, id: string, title: string, lists: Lists, p: number, what: string): ChartSlot {
   const [wa, wb] = [a.windows, b.windows];
-  if (!wa || !wb) return note(id, title, `Run ${wa ? 'B' : 'A'} is a version-${(wa ? b : a).version} report, without per-window histograms; the tables above have the whole-run percentiles.`);
+  if (!wa || !wb) return note(id, title, `Run ${wa ? 'B' : 'A'} has no per-window histograms (a version-1 report, or a blast); the tables above have the whole-run percentiles.`);
   const [la, lb] = [lists(a), lists(b)];
   const names = [...new Set([...sortedKeys(la), ...sortedKeys(lb)])].sort().filter((n) => [la[n], lb[n]].some((l) => l?.some((e) => e)));
   if (!names.length) return note(id, title, 'No samples in either run.');
