@@ -24,17 +24,26 @@ describe('verdict banner', () => {
     expect(html).toContain('throttled by: rate 0, queue 0, concurrency 0');
   });
 
-  test('FAIL: red, an every-threshold with the window that broke it, an abort, an interruption', () => {
+  test('FAIL: red, an every-threshold with the window that broke it, an abort', () => {
     const r: RunResult = {
       ...base,
       thresholds: [...base.thresholds, { expr: 'p95_ms{run} < 5 every 10s', value: 12, ok: false, window: { fromMs: 10_000, toMs: 20_000, value: 12 } }],
       aborted: { threshold: 'p95_ms{run} < 5 every 10s', atMs: 20_000 },
-      interrupted: { atMs: 21_500 },
     };
     const html = verdictBanner(r);
     expect(html).toContain('class="verdict verdict-fail"');
     expect(html).toContain('threshold <code>p95_ms{run} &lt; 5 every 10s</code> failed: measured 12 in the window 10 s–20 s');
     expect(html).toContain('run aborted at 20 s by <code>p95_ms{run} &lt; 5 every 10s</code>');
+  });
+
+  test('INVALID: amber for a run the user interrupted, even with a failed threshold', () => {
+    const r: RunResult = {
+      ...base,
+      thresholds: [...base.thresholds, { expr: 'p95_ms{run} < 5', value: 12, ok: false }],
+      interrupted: { atMs: 21_500 },
+    };
+    const html = verdictBanner(r);
+    expect(html).toContain('class="verdict verdict-invalid"');
     expect(html).toContain('run interrupted at 21.5 s');
   });
 
