@@ -83,6 +83,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const rand = new RandomSource(`${seed}/clients`);
   rec.onJob = opts.onJob;
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
+  rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
   const attempts = sc.endpoint.webhook.attempts;
   if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
     await target.receiveWebhooks(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
@@ -158,7 +159,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
     ...(reach?.result() ? { unreachable: reach.result()! } : {}),
-    windows: windowsOf(rec, Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs)), Object.keys(sec.flows)),
+    windows: windowsOf(rec, Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs)), Object.keys(sec.flows), elapsedMs),
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
   };

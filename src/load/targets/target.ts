@@ -6,6 +6,7 @@
 import type { Operation } from '../../contract/operations.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
+import type { EndpointWindows } from '../../report/run-result.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
@@ -46,6 +47,12 @@ export interface TargetResponse {
 export interface EndpointProbe {
   queueDepth: number;
   runningWorkers: number;
+}
+
+/** The endpoint's state over a run, as a target that sees it integrates it (Target.watchEndpoint). */
+export interface EndpointWatcher {
+  /** Windows 0 to `n - 1` of the watcher's window size, the run having ended at `endMs`. */
+  windows(endMs: number, n: number): EndpointWindows;
 }
 
 /**
@@ -90,6 +97,12 @@ export interface Target {
    * undefined if it did not start since. Called when a terminal status is read.
    */
   watchColdStarts?(): (jobId: string) => number | undefined;
+  /**
+   * The endpoint's state over time (`windows.endpoint`, source `simulator`), for a target that
+   * sees every change of it (in-process only; absent: the run falls back on the client's
+   * `/health` answers, if any). Call once, before `drive`; read the watcher after it.
+   */
+  watchEndpoint?(windowMs: number): EndpointWatcher;
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;
   /**

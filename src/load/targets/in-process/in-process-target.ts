@@ -12,6 +12,7 @@ import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
 import { watchColdStarts } from './cold-starts.js';
+import { EndpointWatch } from './endpoint-watch.js';
 import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
@@ -115,6 +116,12 @@ export class InProcessTarget implements Target {
     return watchColdStarts(this.sim.bus, this.endpointId);
   }
 
+  private watch: EndpointWatch | undefined;
+
+  watchEndpoint(windowMs: number): EndpointWatch {
+    return (this.watch = new EndpointWatch(this.ep, windowMs, this.now()));
+  }
+
   /** The same object every call, refilled (callers read it at once; a probe per arrival allocates nothing). */
   private readonly seen: EndpointProbe = { queueDepth: 0, runningWorkers: 0 };
 
@@ -127,8 +134,10 @@ export class InProcessTarget implements Target {
 
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     const s = this.sim.sched;
+    const w = this.watch;
     let n = 0;
     while (!stop() && s.stepUntil(hardEndMs)) {
+      w?.observe(s.nowMs);
       if (++n === TICK_EVERY) {
         n = 0;
         tick();
