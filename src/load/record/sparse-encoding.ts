@@ -1,12 +1,16 @@
 /**
  * The HdrHistogram V2 compressed base64 of a histogram given as sparse counts (whole ms → count),
- * byte for byte what `report/histogram.ts` `encode` gives for the same samples (its range and
- * precision: 1 ms – 1 week, 3 significant digits), without building a histogram: no 40 000-slot
- * counts array to clear and walk per window, only the values seen. The deflate step is node's
- * zlib at its defaults, as in hdr-histogram-js; a small cache skips it for a payload seen before
- * (windows of a quiet series repeat: the same few values, the same counts).
+ * as `report/histogram.ts` `encode` gives it for the same samples (its range and precision:
+ * 1 ms – 1 week, 3 significant digits), without building a histogram: no 40 000-slot counts
+ * array to clear and walk per window, only the values seen. The uncompressed V2 payload is the
+ * same byte for byte. It is deflated by node's zlib at its defaults, as hdr-histogram-js does,
+ * when it has SMALL_PAYLOAD bytes or more (then the result is the same byte for byte too);
+ * a smaller one, most windows', by `smallDeflate` (other bytes, the same histogram when decoded,
+ * and no larger: zlib's set-up costs more than the work at that size). A small cache skips both
+ * for a payload seen before (windows of a quiet series repeat).
  */
 import { deflateSync } from 'node:zlib';
+import { smallDeflate } from './small-deflate.js';
 import { HIGHEST_MS } from '../../report/histogram.js';
 
 /** V2 cookies, "TLZE" word size (hdr-histogram-js JsHistogram.encoding). */
@@ -17,6 +21,8 @@ const SIGNIFICANT_DIGITS = 3;
 const SUB_BUCKET_HALF_MAGNITUDE = 10;
 const SUB_BUCKET_HALF = 1 << SUB_BUCKET_HALF_MAGNITUDE;
 const HEADER_BYTES = 40;
+/** From this payload size on, zlib's dynamic Huffman codes beat smallDeflate's fixed ones. */
+export const SMALL_PAYLOAD = 128;
 
 /** The counts-array index of `v` (an integer in 0 … HIGHEST_MS), as HdrHistogram's `countsArrayIndex`. */
 export function countsIndex(v: number): number {
@@ -63,11 +69,11 @@ export function encodeSparse(counts: Map<number, number>): string {
   const key = Buffer.from(buf.buffer, buf.byteOffset, p).toString('latin1');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const z = deflateSync(buf.subarray(0, p));
+  const z = p < SMALL_PAYLOAD ? smallDeflate(buf.subarray(0, p)) : deflateSync(buf.subarray(0, p));
   const out = Buffer.allocUnsafe(8 + z.length);
   out.writeInt32BE(COMPRESSED_COOKIE, 0);
   out.writeInt32BE(z.length, 4);
-  z.copy(out, 8);
+  out.set(z, 8);
   const s = out.toString('base64');
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(key, s);
