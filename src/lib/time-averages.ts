@@ -40,22 +40,36 @@ export class TimeAverages {
     this.t = toMs;
   }
 
-  /**
-   * Per series, windows 0 to `n - 1`: the average over the part of each window before `endMs`
-   * (the last window may be cut short; a window wholly after `endMs` is 0), rounded to 3 decimals.
-   */
-  averages(endMs: number, n: number): number[][] {
+  /** Per series, windows 0 to `n - 1`: value × ms held in each, the run having ended at `endMs`. */
+  areas(endMs: number, n: number): number[][] {
     this.advance(endMs);
-    const w = this.windowMs;
-    return this.area.map((a) => {
-      const out = new Array<number>(n);
-      for (let i = 0; i < n; i++) {
-        const covered = Math.min(endMs, (i + 1) * w) - i * w;
-        out[i] = covered > 0 ? round3((a[i] ?? 0) / covered) : 0;
-      }
-      return out;
-    });
+    return this.area.map((a) => Array.from({ length: n }, (_, i) => a[i] ?? 0));
   }
+
+  /** `averagesOf` this one's areas (see there). */
+  averages(endMs: number, n: number): number[][] {
+    return averagesOf(this.areas(endMs, n), this.windowMs, endMs, n);
+  }
+}
+
+/**
+ * Per series, windows 0 to `n - 1` of `windowMs` (a multiple of the areas' window, `areaWindowMs`):
+ * the average over the part of each window before `endMs` (the last window may be cut short; a
+ * window wholly after `endMs` is 0), rounded to 3 decimals.
+ */
+export function averagesOf(areas: readonly (readonly number[])[], windowMs: number, endMs: number, n: number, areaWindowMs = windowMs): number[][] {
+  const m = windowMs / areaWindowMs;
+  if (!Number.isInteger(m) || m < 1) throw new RangeError(`window ${windowMs} ms is not a multiple of ${areaWindowMs} ms`);
+  return areas.map((a) => {
+    const out = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
+      let area = 0;
+      for (let k = i * m; k < (i + 1) * m; k++) area += a[k] ?? 0;
+      const covered = Math.min(endMs, (i + 1) * windowMs) - i * windowMs;
+      out[i] = covered > 0 ? round3(area / covered) : 0;
+    }
+    return out;
+  });
 }
 
 export function round3(x: number): number {

@@ -7,7 +7,7 @@ import type { EndpointWindows } from '../../report/run-result.js';
 import type { WorkerState } from '../../contract/sim-events.js';
 
 export const WORKER_STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
-/** queueLength, jobsInSystem, then WORKER_STATES. */
+/** queueLength, jobsInSystem, then WORKER_STATES (the order of sim/occupancy.ts OCCUPANCY_SERIES). */
 export const ENDPOINT_SERIES = 2 + WORKER_STATES.length;
 
 /** One EndpointWindows from series columns in ENDPOINT_SERIES order. */

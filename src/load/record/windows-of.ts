@@ -17,6 +17,6 @@ export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>, end
     responseMs[name] = o.windows.result(n);
     requests[name] = fold(o.sentPerWindow, n);
   }
-  const endpoint = endMs === undefined ? undefined : rec.endpointWatcher ? rec.endpointWatcher.windows(endMs, n) : rec.health.windows(n);
+  const endpoint = endMs === undefined ? undefined : (rec.endpointWatcher?.windows(endMs, n) ?? rec.health.windows(n));
   return { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n), requests, ...(endpoint ? { endpoint } : {}) };
 }

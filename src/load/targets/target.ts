@@ -51,8 +51,8 @@ export interface EndpointProbe {
 
 /** The endpoint's state over a run, as a target that sees it integrates it (Target.watchEndpoint). */
 export interface EndpointWatcher {
-  /** Windows 0 to `n - 1` of the watcher's window size, the run having ended at `endMs`. */
-  windows(endMs: number, n: number): EndpointWindows;
+  /** Windows 0 to `n - 1` of the watcher's window size, the run having ended at `endMs`; undefined: nothing seen. */
+  windows(endMs: number, n: number): EndpointWindows | undefined;
 }
 
 /**
@@ -99,8 +99,8 @@ export interface Target {
   watchColdStarts?(): (jobId: string) => number | undefined;
   /**
    * The endpoint's state over time (`windows.endpoint`, source `simulator`), for a target that
-   * sees every change of it (in-process only; absent: the run falls back on the client's
-   * `/health` answers, if any). Call once, before `drive`; read the watcher after it.
+   * sees every change of it (in process, and in lockstep from the server's own integration;
+   * absent: the run falls back on the client's `/health` answers, if any). Call once, before `drive`; read the watcher after it.
    */
   watchEndpoint?(windowMs: number): EndpointWatcher;
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
