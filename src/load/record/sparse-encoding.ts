@@ -35,30 +35,34 @@ export function countsIndex(v: number): number {
 const cache = new Map<string, string>();
 const CACHE_MAX = 4096;
 let buf = new Uint8Array(4096);
+let dv = new DataView(buf.buffer);
 
 /** `counts`: whole ms (0 … HIGHEST_MS) → count > 0. Empty → `""`. */
 export function encodeSparse(counts: Map<number, number>): string {
   if (counts.size === 0) return '';
-  // Several ms share an index above 2047 ms: add them up per index, in index order.
-  const byIndex = new Map<number, number>();
-  for (const [v, n] of counts) {
-    const i = countsIndex(v);
-    byIndex.set(i, (byIndex.get(i) ?? 0) + n);
+  // Values in order give their indexes in order; several ms share an index above 2047 ms.
+  const values = new Float64Array(counts.size);
+  let j = 0;
+  for (const v of counts.keys()) values[j++] = v;
+  values.sort();
+  // Worst case per value: a zero run and a count, 9 bytes each.
+  const need = HEADER_BYTES + values.length * 18;
+  if (buf.length < need) {
+    buf = new Uint8Array(need * 2);
+    dv = new DataView(buf.buffer);
   }
-  const indexes = [...byIndex.keys()].sort((a, b) => a - b);
-  // Worst case per index: a zero run and a count, 9 bytes each.
-  const need = HEADER_BYTES + indexes.length * 18;
-  if (buf.length < need) buf = new Uint8Array(need * 2);
   let p = HEADER_BYTES;
   let next = 0;
-  for (const i of indexes) {
+  for (let k = 0; k < values.length; ) {
+    const i = countsIndex(values[k]!);
+    let n = 0;
+    for (; k < values.length && countsIndex(values[k]!) === i; k++) n += counts.get(values[k]!)!;
     const zeros = i - next;
     if (zeros === 1) buf[p++] = 0;
     else if (zeros > 1) p = zigzag(buf, p, -zeros);
-    p = zigzag(buf, p, byIndex.get(i)!);
+    p = zigzag(buf, p, n);
     next = i + 1;
   }
-  const dv = new DataView(buf.buffer, buf.byteOffset);
   dv.setInt32(0, ENCODING_COOKIE);
   dv.setInt32(4, p - HEADER_BYTES);
   dv.setInt32(8, 1);
