@@ -175,23 +175,17 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
-  test('version 3 endpoint series: workers stacked by state under the workersMax line', async (ctx) => {
+  test('the endpoint over time: workers stacked by state under the workersMax line, requests per operation', async (ctx) => {
     if (!executable) ctx.skip(MISSING);
-    // The shape the recorder writes for version 3 (time averages per window), filled in here.
-    const { page, charts, errors } = await open('endpoint-series', scenarioFile('test/fixtures/ci-gate-failing.yaml'), (r) => {
-      const n = r.windows!.responseMs.run!.length;
-      const ramp = (k: number) => Array.from({ length: n }, (_, i) => Math.min(k, i + 0.5));
-      r.windows!.requests = { run: Array(n).fill(25), status: Array(n).fill(80) };
-      r.windows!.endpoint = {
-        source: 'simulator', queueLength: ramp(4), jobsInSystem: ramp(6),
-        workers: { running: ramp(2), idle: Array(n).fill(0.5), initializing: Array(n).fill(0.25), throttled: Array(n).fill(0), unhealthy: Array(n).fill(0) },
-      };
-    });
+    const { page, charts, errors } = await open('endpoint-series', scenarioFile('scenarios/queue-throttling.yaml'));
     expect(errors).toEqual([]);
     expectAllDrawn(charts, ['requests', 'endpoint']);
-    const endpoint = await page.evaluate(`window.loadlabCharts.endpoint.series.slice(1).map((s) => s.label)`);
-    expect(endpoint).toEqual(['workers running', 'workers idle', 'workers initializing', 'workersMax', 'queue length', 'jobs in system']);
-    expect(await page.evaluate(`window.loadlabCharts.requests.series.slice(1).map((s) => s.label)`)).toEqual(['run', 'status']);
+    const endpoint = (await page.evaluate(`window.loadlabCharts.endpoint.series.slice(1).map((s) => s.label)`)) as string[];
+    expect(endpoint).toEqual(expect.arrayContaining(['workers running', 'workersMax', 'queue length', 'jobs in system']));
+    // The queue of queue-throttling builds up: its line has a value above 0.
+    const queue = (await page.evaluate(`(() => { const u = window.loadlabCharts.endpoint; const i = u.series.findIndex((s) => s.label === 'queue length'); return u.data[i]; })()`)) as (number | null)[];
+    expect(Math.max(...queue.map((v) => v ?? 0))).toBeGreaterThan(0);
+    expect(await page.evaluate(`window.loadlabCharts.requests.series.slice(1).map((s) => s.label)`)).toEqual(['health', 'run', 'status']);
     await page.close();
   });
 });
