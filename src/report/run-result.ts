@@ -201,6 +201,8 @@ export interface Timeline {
   jobsCompleted: number[];
   jobsFailed: number[];
   expiriesSeen: number[];
+  /** Webhook delivery attempts that reached the receiver (version 3; absent from older reports). */
+  webhookAttempts?: number[];
   webhookFailures: number[];
   streamChunks: number[];
   late: number[];

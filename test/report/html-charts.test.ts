@@ -3,9 +3,10 @@
  * sees, with the report's version 3 additions present or absent, the one-line notes instead of
  * empty charts, and long runs cut to at most 2000 points without averaging percentiles.
  */
+import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { runScenario } from '../../src/load/run-scenario.js';
-import { parseScenario } from '../../src/load/scenario/loader.js';
+import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.js';
 import { encode, newHistogram } from '../../src/report/histogram.js';
 import type { ChartSlot } from '../../src/report/html/chart-slot.js';
 import type { ChartSpec } from '../../src/report/html/chart-spec.js';
@@ -68,6 +69,23 @@ describe('report.html charts', () => {
     const ep = chart(r, 'endpoint');
     expect(ep.title).toBe('Queue depth (maximum)');
     expect(labels(ep)).toEqual(['queue depth, max']);
+  });
+
+  test('webhooks: attempts and failures per window, adding up to the run\'s totals', async () => {
+    const l = loadScenarioFile(join(import.meta.dirname, '..', '..', 'scenarios', 'webhook-failing.yaml'));
+    if (!l.ok) throw new Error(JSON.stringify(l.issues));
+    const r = await runScenario(l.scenario);
+    const c = chart(r, 'webhooks');
+    expect(c.title).toBe('Webhook attempts and failures');
+    expect(labels(c)).toEqual(['attempts', 'failed attempts']);
+    const sum = (i: number) => c.series[i]!.values.reduce<number>((a, v) => a + (v ?? 0), 0);
+    expect(sum(0)).toBe(r.webhooks.attempts);
+    expect(sum(1)).toBe(r.webhooks.failedAttempts);
+    expect(r.webhooks.failedAttempts).toBeGreaterThan(0);
+    // A version-2 report has failures per window only.
+    const v2 = copy(r);
+    delete v2.timeline.webhookAttempts;
+    expect(labels(chart(v2, 'webhooks'))).toEqual(['failed attempts']);
   });
 
   test('429s stacked by the causes that happened; notes instead of empty charts', () => {

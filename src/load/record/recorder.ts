@@ -195,6 +195,7 @@ export class Recorder {
   webhookAttempt(atMs: number, attempt: number, ok: boolean, lastAttempt: boolean, latenessMs: number | undefined): void {
     const w = this.webhooks;
     w.attempts++;
+    this.tl.add(COL.webhookAttempts, atMs);
     if (attempt > 1) w.retries++;
     if (ok) {
       w.delivered++;
