@@ -20,6 +20,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(runCommandModule)
     .command((await import('./commands/blast.js')).blastCommandModule)
     .command((await import('./commands/serve.js')).serveCommand)
+    .command((await import('./commands/plan.js')).planCommandModule)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())

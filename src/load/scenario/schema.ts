@@ -98,6 +98,10 @@ export const scenarioSchema = z
       description: 'Pass/fail checks on the run\'s results (docs/thresholds.md): `metric{selector} <op> number [every Ns]`, or `{expr, abortOnFail, delayAbortEvalMs}` to end the run early on a failure. Any failure makes `loadlab run` exit 99. Default: [].',
       examples: [['p95_ms{run} < 500', 'error_rate < 0.01', 'turnaround_p95_ms{flow=submit-poll} < 30000', { expr: 'limited_rate < 0.05', abortOnFail: true, delayAbortEvalMs: 60000 }]],
     }),
+    slo: z.array(thresholdExpr).min(1, 'needs at least one SLO (or leave slo out: `loadlab plan` then uses thresholds)').optional().meta({
+      description: 'Service-level objectives for `loadlab plan` (docs/plan.md): the threshold grammar, and the plan recommends the smallest workersMax meeting every one on every seed. `loadlab run` ignores them. Default: the thresholds.',
+      examples: [['turnaround_p95_ms < 30000', 'limited_rate < 0.001'], ['queue_delay_mean_ms{flow=submit-poll} < 500']],
+    }),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<string>();
@@ -112,6 +116,11 @@ export const scenarioSchema = z
       const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
       const path = typeof entry === 'string' ? ['thresholds', i] : ['thresholds', i, 'expr'];
       if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path, message });
+    });
+    s.slo?.forEach((expr, i) => {
+      if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
+      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path: ['slo', i], message });
     });
     if (s.endpoint.workersMin > s.endpoint.workersMax) ctx.addIssue({ code: 'custom', path: ['endpoint', 'workersMin'], message: 'must be <= workersMax' });
   });

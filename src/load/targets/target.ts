@@ -4,6 +4,7 @@
  * `serve` instance or a real deployment in wall time.
  */
 import type { Operation } from '../../contract/operations.js';
+import type { WorkerState } from '../../contract/sim-events.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
 
@@ -48,6 +49,17 @@ export interface EndpointProbe {
   runningWorkers: number;
 }
 
+/** One worker's life on the endpoint (Target.watchWorkers; billed by plan/cost.ts). */
+export interface WorkerLifetime {
+  workerId: string;
+  /** When it started (its first state: initializing, or throttled when no host had room). */
+  startMs: number;
+  /** When it stopped; null: still alive when the lifetimes were read. */
+  stopMs: number | null;
+  /** ms spent in each state up to its stop (or the read). */
+  msByState: Partial<Record<WorkerState, number>>;
+}
+
 /**
  * A target declares what differs between targets (clock, 429 causes, webhooks, URL) so that the
  * run loop never asks which target it has.
@@ -90,6 +102,12 @@ export interface Target {
    * undefined if it did not start since. Called when a terminal status is read.
    */
   watchColdStarts?(): (jobId: string) => number | undefined;
+  /**
+   * Worker lifetimes, for a target that can see them (in-process only). Call once, before
+   * `drive`; the returned function gives every worker seen so far, in start order, the alive
+   * ones' spans closed at `nowMs`.
+   */
+  watchWorkers?(): (nowMs: number) => WorkerLifetime[];
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;
   /**

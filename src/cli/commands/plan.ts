@@ -1,0 +1,154 @@
+/**
+ * `loadlab plan SCENARIO` (CONTRACT §6): sweeps workersMax over seeds on the embedded simulator,
+ * checks the SLOs (plan/slo.ts), recommends the smallest workersMax meeting every SLO on every
+ * seed, and writes plan.json and plan.md under `--out`. Exit 0 with a recommendation, 99 when no
+ * point meets the SLOs, 2 on bad input (naming the flag or the scenario's file and field).
+ */
+import { availableParallelism } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { GPU_PRICES, type Prices } from '../../plan/cost.js';
+import { inlineRunner } from '../../plan/inline-runner.js';
+import { mmcInputs } from '../../plan/mmc-reference.js';
+import { buildPlan, renderPlanJson } from '../../plan/plan-result.js';
+import { renderPlanMarkdown } from '../../plan/render-plan-md.js';
+import { slosOf } from '../../plan/slo.js';
+import { sweep } from '../../plan/sweep.js';
+import type { SweepBase } from '../../plan/sweep-point.js';
+import { threadRunner } from '../../plan/thread-runner.js';
+import { DEFAULT_WORKERS_RANGE, parseWorkersRange } from '../../plan/workers-range.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { loadOrExit } from './run.js';
+
+export interface PlanArgs {
+  scenario: string;
+  'workers-max'?: string;
+  'workers-min'?: string;
+  seeds?: number;
+  seed?: number | string;
+  slo?: string[];
+  jobs?: number;
+  exhaustive?: boolean;
+  out?: string;
+  'price-flex'?: number;
+  'price-active'?: number;
+  gpu?: string;
+}
+
+const bad = (m: string) => new CliError(m, EXIT.USAGE);
+
+function wholeAtLeast(flag: string, v: number | undefined, min: number, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isInteger(v) || v < min) throw bad(`--${flag}: must be a whole number >= ${min}, got ${v}`);
+  return v;
+}
+
+function pricesOf(a: PlanArgs): (Prices & { gpu?: string }) | undefined {
+  let base: (Prices & { gpu?: string }) | undefined;
+  if (a.gpu !== undefined) {
+    const key = Object.keys(GPU_PRICES).find((k) => k.toLowerCase() === a.gpu!.toLowerCase());
+    if (!key) throw bad(`--gpu: unknown GPU "${a.gpu}"; known: ${Object.keys(GPU_PRICES).join(', ')} (or give --price-flex and --price-active)`);
+    base = { ...GPU_PRICES[key]!, gpu: key };
+  }
+  for (const [flag, v] of [['price-flex', a['price-flex']], ['price-active', a['price-active']]] as const) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw bad(`--${flag}: must be a price per worker-second in dollars, >= 0, got ${v}`);
+  }
+  if (a['price-flex'] === undefined && a['price-active'] === undefined) return base;
+  const flexPerSec = a['price-flex'] ?? base?.flexPerSec;
+  const activePerSec = a['price-active'] ?? base?.activePerSec;
+  if (flexPerSec === undefined || activePerSec === undefined) throw bad(`--${flexPerSec === undefined ? 'price-flex' : 'price-active'}: give both --price-flex and --price-active, or --gpu NAME`);
+  return { flexPerSec, activePerSec, ...(base?.gpu && a['price-flex'] === undefined && a['price-active'] === undefined ? { gpu: base.gpu } : {}) };
+}
+
+function workersMinOf(text: string | undefined, dflt: number): number | 'max' {
+  if (text === undefined) return dflt;
+  if (text === 'max') return 'max';
+  if (!/^\d+$/.test(text)) throw bad(`--workers-min: "${text}" is neither a whole number nor "max"`);
+  return Number(text);
+}
+
+/** Seeds of the sweep: the base seed, then base+1, … (a string seed: seed, seed-2, …). */
+function seedsOf(base: number | string, n: number): (number | string)[] {
+  return Array.from({ length: n }, (_, i) => (typeof base === 'number' ? base + i : i === 0 ? base : `${base}-${i + 1}`));
+}
+
+export async function planCommand(a: PlanArgs): Promise<number> {
+  const range = parseWorkersRange(a['workers-max'] ?? DEFAULT_WORKERS_RANGE);
+  if (typeof range === 'string') throw bad(`--workers-max: ${range}`);
+  const nSeeds = wholeAtLeast('seeds', a.seeds, 1, 3);
+  const jobs = wholeAtLeast('jobs', a.jobs, 1, availableParallelism());
+  const prices = pricesOf(a);
+  const sc = loadOrExit(a.scenario);
+  const slos = slosOf(sc, a.slo ?? []);
+  if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
+  if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
+  const workersMin = workersMinOf(a['workers-min'], sc.endpoint.workersMin);
+  const seed = a.seed ?? sc.seed;
+  const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
+
+  const base: SweepBase = { scenario: sc, slos: slos.list.map((t) => t.expr), workersMin };
+  const threads = Math.min(jobs, range.length * nSeeds);
+  const runner = threads > 1 ? threadRunner(base, threads) : inlineRunner(base);
+  const tty = process.stderr.isTTY === true && !process.env.CI;
+  const wallStart = performance.now();
+  let outcome;
+  try {
+    outcome = await sweep(runner, {
+      workers: range, seeds, exhaustive: a.exhaustive === true, concurrency: threads,
+      onRun: tty ? (done, planned) => process.stderr.write(`\r  plan: ${done}/${planned} runs  `) : undefined,
+    });
+  } finally {
+    await runner.close();
+  }
+  if (tty) process.stderr.write('\r\x1b[K');
+  const wallMs = performance.now() - wallStart;
+
+  const plan = buildPlan({
+    scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs },
+    slos, range, workersMin, seeds, exhaustive: a.exhaustive === true, mmc: mmcInputs(sc), ...(prices ? { prices } : {}),
+  }, outcome);
+  const dir = a.out ?? join('reports', sc.name, 'plan');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'plan.json'), renderPlanJson(plan));
+  writeFileSync(join(dir, 'plan.md'), renderPlanMarkdown(plan, sc));
+
+  const runs = outcome.points.flat();
+  const requests = runs.reduce((n, r) => n + r.figures.requests, 0);
+  const jobsDone = runs.reduce((n, r) => n + r.figures.jobsAccepted, 0);
+  const rec = plan.recommendation;
+  process.stdout.write([
+    rec.workersMax === null ? `NO RECOMMENDATION: ${rec.reason}` : `RECOMMENDATION: workersMax ${rec.workersMax}`,
+    ...(rec.workersMax !== null ? [`  ${rec.reason}`] : []),
+    ...(rec.cost ? [`  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`] : []),
+    ...(rec.erlangC.workersMax !== null ? [`  Erlang C (M/M/c) for the queue-delay SLOs: ${rec.erlangC.workersMax}`] : []),
+    `  ${runs.length} runs (${plan.rows.length} points × ${nSeeds} seeds${outcome.stoppedAfter === null ? '' : `, stopped early after workersMax ${outcome.stoppedAfter}`}), ${jobsDone} jobs, ${requests} requests in ${(wallMs / 1000).toFixed(1)} s wall on ${threads} thread${threads > 1 ? 's' : ''}`,
+    `  plan: ${join(dir, 'plan.md')}`,
+    '',
+  ].join('\n'));
+  if (rec.workersMax === null) throw new CliError(`no point meets the SLOs: ${rec.reason}`, EXIT.THRESHOLD_FAILED);
+  return EXIT.OK;
+}
+
+export const planCommandModule: CommandModule<object, PlanArgs> = {
+  command: 'plan <scenario>',
+  describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO',
+  builder: (y) =>
+    y
+      .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' })
+      .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default ${DEFAULT_WORKERS_RANGE})` })
+      .option('workers-min', { type: 'string', describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s' })
+      .option('seeds', { type: 'number', describe: 'Seeds per point; a point meets the SLOs only if every seed does (default 3)' })
+      .option('seed', { type: 'string', describe: 'First seed; the others follow it (default: the scenario\'s)' })
+      .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
+      .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
+      .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
+      .option('out', { type: 'string', describe: 'Directory of plan.json and plan.md (default reports/<scenario-name>/plan/)' })
+      .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
+      .option('price-flex', { type: 'number', describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)' })
+      .option('price-active', { type: 'number', describe: 'Dollars per second of an active worker (workersMin of them, billed for the whole run)' })
+      .epilog('Exit codes: 0 a recommendation, 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md.'),
+  handler: async (a) => {
+    await planCommand(a);
+  },
+};
