@@ -5,7 +5,8 @@
  * - Active workers (`workersMin` of them) are billed for the whole run, whatever they do, at the
  *   active price.
  * - Every other worker is a flex worker, billed per second, rounded up, from its start (the cold
- *   start included) to its stop (the idle-timeout tail included), at the flex price. Time spent
+ *   start included) to its stop (the idle-timeout tail included, even past the run's end for a
+ *   worker idle when the run ended), at the flex price. Time spent
  *   throttled (wanted, but no host had room) is not billed.
  * - Which worker is active: going through starts and stops in time order, a worker that starts
  *   while fewer than `workersMin` active workers are alive takes an active slot; a stopped active
@@ -46,8 +47,12 @@ export interface WorkerBill {
 
 const BILLED_STATES = ['initializing', 'idle', 'running', 'unhealthy'] as const;
 
-/** The billed seconds of a run `runMs` long with `workersMin` active workers. */
-export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number): WorkerBill {
+/**
+ * The billed seconds of a run `runMs` long with `workersMin` active workers. `idleTailMs`: how
+ * long a flex worker idle at the run's end stays before it stops (idleTimeoutMs; 0 under
+ * REQUEST_COUNT, which stops surplus workers at once): billed too, though the run ended first.
+ */
+export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number, idleTailMs = 0): WorkerBill {
   const active = activeWorkers(lives, workersMin);
   let flexSeconds = 0;
   const byState: Record<string, number> = {};
@@ -57,7 +62,9 @@ export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number
       byState[state] = (byState[state] ?? 0) + ms / 1000;
       if ((BILLED_STATES as readonly string[]).includes(state)) billedMs += ms;
     }
-    if (!active.has(l.workerId)) flexSeconds += Math.ceil(billedMs / 1000);
+    if (active.has(l.workerId)) continue;
+    if (l.alive?.state === 'idle') billedMs += Math.max(0, l.alive.sinceMs + idleTailMs - runMs);
+    flexSeconds += Math.ceil(billedMs / 1000);
   }
   const secondsByState: Record<string, number> = {};
   for (const k of Object.keys(byState).sort()) secondsByState[k] = byState[k]!;

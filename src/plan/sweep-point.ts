@@ -89,6 +89,6 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
       elapsedMs: r.elapsedMs,
       requests,
     },
-    bill: billWorkers(lifetimes!(r.elapsedMs), sc.endpoint.workersMin, r.elapsedMs),
+    bill: billWorkers(lifetimes!(r.elapsedMs), sc.endpoint.workersMin, r.elapsedMs, sc.endpoint.scaler.type === 'REQUEST_COUNT' ? 0 : sc.endpoint.idleTimeoutMs),
   };
 }

@@ -58,6 +58,8 @@ export interface WorkerLifetime {
   stopMs: number | null;
   /** ms spent in each state up to its stop (or the read). */
   msByState: Partial<Record<WorkerState, number>>;
+  /** A worker still alive at the read: its state then, and since when. */
+  alive?: { state: WorkerState; sinceMs: number };
 }
 
 /**

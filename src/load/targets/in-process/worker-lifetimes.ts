@@ -17,7 +17,9 @@ interface Open {
 
 /**
  * Listens on `bus`; the returned function gives every worker seen so far, in start order, with
- * the spans of workers still alive closed at `nowMs` (their `stopMs` stays null).
+ * the spans of workers still alive closed at `nowMs` (their `stopMs` stays null, `alive` says
+ * their state). Call before the simulator runs: a worker first seen leaving a state (one of the
+ * workersMin the simulator started when it was built) started at 0.
  */
 export function watchWorkerLifetimes(bus: EventBus, endpointId: string): (nowMs: number) => WorkerLifetime[] {
   const lives: WorkerLifetime[] = [];
@@ -25,6 +27,13 @@ export function watchWorkerLifetimes(bus: EventBus, endpointId: string): (nowMs:
   bus.on((e) => {
     if (e.type !== 'worker.state' || e.endpointId !== endpointId) return;
     let o = open.get(e.workerId);
+    if (o === undefined && e.from !== 'none') {
+      // Started before the watch began: the simulator starts workersMin workers when it is built, at 0.
+      const life: WorkerLifetime = { workerId: e.workerId, startMs: 0, stopMs: null, msByState: {} };
+      lives.push(life);
+      o = { life, state: e.from, sinceMs: 0 };
+      open.set(e.workerId, o);
+    }
     if (o === undefined) {
       if (e.to === 'stopped') return;
       const life: WorkerLifetime = { workerId: e.workerId, startMs: e.atMs, stopMs: null, msByState: {} };
@@ -47,6 +56,7 @@ export function watchWorkerLifetimes(bus: EventBus, endpointId: string): (nowMs:
     if (o === undefined) return { ...l, msByState: { ...l.msByState } };
     const copy: Open = { life: { ...l, msByState: { ...l.msByState } }, state: o.state, sinceMs: o.sinceMs };
     add(copy, nowMs);
+    copy.life.alive = { state: o.state, sinceMs: o.sinceMs };
     return copy.life;
   });
 }
