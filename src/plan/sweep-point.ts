@@ -11,6 +11,8 @@ import { inProcessTarget } from '../load/targets/in-process/for-scenario.js';
 import type { Target, WorkerLifetime } from '../load/targets/target.js';
 import { METRICS } from '../report/threshold-metrics.js';
 import { parseThreshold, type Threshold } from '../report/thresholds.js';
+import { endpointSchema } from '../contract/endpoint-config.js';
+import { withKnobs, type Knobs } from './grid.js';
 import { billWorkers, type WorkerBill } from './cost.js';
 import { evaluateSlos, type SloValue } from './slo.js';
 
@@ -26,6 +28,8 @@ export interface SweepBase {
 export interface PointTask {
   workersMax: number;
   seed: number | string;
+  /** Endpoint knobs of a `--grid` combination (grid.ts); empty without a grid. */
+  knobs: Knobs;
 }
 
 /** Figures of one run that a plan row shows. */
@@ -44,6 +48,7 @@ export interface PointFigures {
 
 export interface PointResult {
   workersMax: number;
+  knobs: Knobs;
   workersMin: number;
   seed: number | string;
   slo: SloValue[];
@@ -51,20 +56,27 @@ export interface PointResult {
   bill: WorkerBill;
 }
 
-export function workersMinAt(base: Pick<SweepBase, 'workersMin'>, workersMax: number): number {
-  return base.workersMin === 'max' ? workersMax : Math.min(base.workersMin, workersMax);
+/** workersMin at a point: the grid's, else `--workers-min`'s, capped at workersMax (`max`: equal). */
+export function workersMinAt(base: Pick<SweepBase, 'workersMin'>, workersMax: number, knobs: Knobs = {}): number {
+  const m = knobs.workersMin !== undefined ? Number(knobs.workersMin) : base.workersMin;
+  return m === 'max' ? workersMax : Math.min(m, workersMax);
 }
 
-/** The scenario of one point: a new object (a loaded scenario is frozen); no thresholds (SLOs are checked here). */
-export function pointScenario(base: SweepBase, workersMax: number): Scenario {
+/**
+ * The scenario of one point: a new object (a loaded scenario is frozen), its endpoint re-parsed
+ * with the knobs set (checked before the sweep: grid.ts); no thresholds (SLOs are checked here).
+ */
+export function pointScenario(base: SweepBase, task: Pick<PointTask, 'workersMax' | 'knobs'>): Scenario {
   const sc = base.scenario;
-  return deepFreeze({ ...sc, endpoint: { ...sc.endpoint, workersMax, workersMin: workersMinAt(base, workersMax) }, thresholds: [] });
+  const { workersMax, knobs } = task;
+  const ep = Object.keys(knobs).length ? endpointSchema.parse(withKnobs(sc.endpoint, knobs)) : sc.endpoint;
+  return deepFreeze({ ...sc, endpoint: { ...ep, id: sc.endpoint.id, workersMax, workersMin: workersMinAt(base, workersMax, knobs) }, thresholds: [] });
 }
 
 const value = (r: Parameters<typeof METRICS[string]['value']>[0], metric: string) => METRICS[metric]!.value(r, {});
 
 export async function runPoint(base: SweepBase, task: PointTask): Promise<PointResult> {
-  const sc = pointScenario(base, task.workersMax);
+  const sc = pointScenario(base, task);
   const slos = base.slos.map((e) => parseThreshold(e) as Threshold);
   let lifetimes: ((nowMs: number) => WorkerLifetime[]) | undefined;
   const target = (s: Scenario, seed: number | string): Target => {
@@ -76,6 +88,7 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
   const requests = Object.values(r.operations).reduce((n, o) => n + o.requests, 0);
   return {
     workersMax: task.workersMax,
+    knobs: task.knobs,
     workersMin: sc.endpoint.workersMin,
     seed: task.seed,
     slo: evaluateSlos(r, slos),

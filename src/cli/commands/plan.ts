@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { GPU_PRICES, type Prices } from '../../plan/cost.js';
+import { checkCombinations, combinations, describeKnobs, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
 import { buildPlan, renderPlanJson } from '../../plan/plan-result.js';
@@ -34,6 +35,7 @@ export interface PlanArgs {
   'price-flex'?: number;
   'price-active'?: number;
   gpu?: string;
+  grid?: string[];
 }
 
 const bad = (m: string) => new CliError(m, EXIT.USAGE);
@@ -83,20 +85,25 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const slos = slosOf(sc, a.slo ?? []);
   if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
+  const axes = parseGrid(a.grid ?? []);
+  if (typeof axes[0] === 'string') throw bad(`bad grid (${axes.length} problem${axes.length > 1 ? 's' : ''}):\n${(axes as string[]).map((p) => `  ${p}`).join('\n')}`);
+  const lines = combinations(axes as GridAxis[]);
+  const gridProblems = checkCombinations(sc.endpoint, lines);
+  if (gridProblems.length) throw bad(`bad grid for ${a.scenario} (${gridProblems.length} problem${gridProblems.length > 1 ? 's' : ''}):\n${gridProblems.map((p) => `  ${p}`).join('\n')}`);
   const workersMin = workersMinOf(a['workers-min'], sc.endpoint.workersMin);
   const seed = a.seed ?? sc.seed;
   const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
 
   const base: SweepBase = { scenario: sc, slos: slos.list.map((t) => t.expr), workersMin };
-  const threads = Math.min(jobs, range.length * nSeeds);
+  const threads = Math.min(jobs, lines.length * range.length * nSeeds);
   const runner = threads > 1 ? threadRunner(base, threads) : inlineRunner(base);
   const tty = process.stderr.isTTY === true && !process.env.CI;
   const wallStart = performance.now();
   let outcome;
   try {
     outcome = await sweep(runner, {
-      workers: range, seeds, exhaustive: a.exhaustive === true, concurrency: threads,
-      onRun: tty ? (done, planned) => process.stderr.write(`\r  plan: ${done}/${planned} runs  `) : undefined,
+      workers: range, seeds, lines, exhaustive: a.exhaustive === true, concurrency: threads,
+      onRun: tty ? (done) => process.stderr.write(`\r  plan: ${done} runs done (at most ${lines.length * range.length * nSeeds})  `) : undefined,
     });
   } finally {
     await runner.close();
@@ -106,23 +113,24 @@ export async function planCommand(a: PlanArgs): Promise<number> {
 
   const plan = buildPlan({
     scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs },
-    slos, range, workersMin, seeds, exhaustive: a.exhaustive === true, mmc: mmcInputs(sc), ...(prices ? { prices } : {}),
+    slos, range, grid: axes.length > 0, workersMin, seeds, exhaustive: a.exhaustive === true, mmc: mmcInputs(sc), ...(prices ? { prices } : {}),
   }, outcome);
   const dir = a.out ?? join('reports', sc.name, 'plan');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'plan.json'), renderPlanJson(plan));
   writeFileSync(join(dir, 'plan.md'), renderPlanMarkdown(plan, sc));
 
-  const runs = outcome.points.flat();
+  const runs = outcome.lines.flatMap((l) => l.points.flat());
   const requests = runs.reduce((n, r) => n + r.figures.requests, 0);
   const jobsDone = runs.reduce((n, r) => n + r.figures.jobsAccepted, 0);
   const rec = plan.recommendation;
   process.stdout.write([
-    rec.workersMax === null ? `NO RECOMMENDATION: ${rec.reason}` : `RECOMMENDATION: workersMax ${rec.workersMax}`,
+    rec.workersMax === null ? `NO RECOMMENDATION: ${rec.reason}` : `RECOMMENDATION: workersMax ${rec.workersMax}${rec.knobs && Object.keys(rec.knobs).length ? ` with ${describeKnobs(rec.knobs)}` : ''}`,
     ...(rec.workersMax !== null ? [`  ${rec.reason}`] : []),
     ...(rec.cost ? [`  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`] : []),
     ...(rec.erlangC.workersMax !== null ? [`  Erlang C (M/M/c) for the queue-delay SLOs: ${rec.erlangC.workersMax}`] : []),
-    `  ${runs.length} runs (${plan.rows.length} points × ${nSeeds} seeds${outcome.stoppedAfter === null ? '' : `, stopped early after workersMax ${outcome.stoppedAfter}`}), ${jobsDone} jobs, ${requests} requests in ${(wallMs / 1000).toFixed(1)} s wall on ${threads} thread${threads > 1 ? 's' : ''}`,
+    ...(plan.paretoFront ? [`  Pareto front (cost vs SLOs): ${plan.paretoFront.map((f) => `workersMax ${f.workersMax}${Object.keys(f.knobs).length ? ` (${describeKnobs(f.knobs)})` : ''}`).join('; ')}`] : []),
+    `  ${runs.length} runs (${plan.rows.length} points × ${nSeeds} seeds${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${jobsDone} jobs, ${requests} requests in ${(wallMs / 1000).toFixed(1)} s wall on ${threads} thread${threads > 1 ? 's' : ''}`,
     `  plan: ${join(dir, 'plan.md')}`,
     '',
   ].join('\n'));
@@ -144,6 +152,7 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
       .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
       .option('out', { type: 'string', describe: 'Directory of plan.json and plan.md (default reports/<scenario-name>/plan/)' })
+      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })
       .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
       .option('price-flex', { type: 'number', describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)' })
       .option('price-active', { type: 'number', describe: 'Dollars per second of an active worker (workersMin of them, billed for the whole run)' })
