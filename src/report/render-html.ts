@@ -7,8 +7,8 @@ import type { RunResult } from './run-result.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Markdown subset of render-md: headings, tables, paragraphs, `code`, **bold**. */
-function mdToHtml(md: string): string {
+/** Markdown subset of render-md: headings, tables, paragraphs, `code`, **bold** (plan.html uses it too). */
+export function mdToHtml(md: string): string {
   const inline = (s: string) => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
   const out: string[] = [];
   const lines = md.split('\n');

@@ -3,7 +3,7 @@
  * with a message naming the flag or the scenario's file and field, and --exhaustive running every
  * point where the default stops early.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -25,6 +25,11 @@ describe('loadlab plan: outcomes', () => {
     expect(p.slo).toEqual({ source: '--slo', exprs: ['queue_delay_max_ms < 0'] });
     expect(p.rows).toHaveLength(3);
     expect(planMd(out)).toMatch(/^# Capacity plan: plan-small\n\n\*\*No recommendation\*\*/);
+    // plan.html: plan.md's tables as one self-contained page.
+    const html = readFileSync(join(out, 'plan.html'), 'utf8');
+    expect(html).toContain('<p><strong>No recommendation</strong>: no workersMax in 1..3 meets every SLO on all 2 seeds.</p>');
+    expect(html).toMatch(/<table><thead><tr><th>workersMax<\/th>/);
+    expect(html).not.toMatch(/<script|<link|src="http/);
   });
 
   test('early stop by default; --exhaustive runs every point and recommends the same', () => {

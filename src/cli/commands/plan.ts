@@ -1,8 +1,9 @@
 /**
  * `loadlab plan SCENARIO` (CONTRACT §6): sweeps workersMax over seeds on the embedded simulator,
  * checks the SLOs (plan/slo.ts), recommends the smallest workersMax meeting every SLO on every
- * seed, and writes plan.json and plan.md under `--out`. Exit 0 with a recommendation, 99 when no
- * point meets the SLOs, 2 on bad input (naming the flag or the scenario's file and field).
+ * seed (with `--grid`, the cheapest point), and writes plan.json, plan.md and plan.html (plan.md's
+ * tables; no charts yet) under `--out`. Exit 0 with a recommendation, 99 when no point meets the
+ * SLOs, 2 on bad input (naming the flag or the scenario's file and field).
  */
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { checkCombinations, combinations, describeKnobs, KNOBS, parseGrid, type 
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
 import { buildPlan, renderPlanJson } from '../../plan/plan-result.js';
+import { renderPlanHtml } from '../../plan/render-plan-html.js';
 import { renderPlanMarkdown } from '../../plan/render-plan-md.js';
 import { slosOf } from '../../plan/slo.js';
 import { sweep } from '../../plan/sweep.js';
@@ -119,6 +121,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'plan.json'), renderPlanJson(plan));
   writeFileSync(join(dir, 'plan.md'), renderPlanMarkdown(plan, sc));
+  writeFileSync(join(dir, 'plan.html'), renderPlanHtml(plan, sc));
 
   const runs = outcome.lines.flatMap((l) => l.points.flat());
   const requests = runs.reduce((n, r) => n + r.figures.requests, 0);
@@ -151,7 +154,7 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
       .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
       .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
-      .option('out', { type: 'string', describe: 'Directory of plan.json and plan.md (default reports/<scenario-name>/plan/)' })
+      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/)' })
       .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })
       .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
       .option('price-flex', { type: 'number', describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)' })
