@@ -53,6 +53,12 @@ export function threadRunner(base: SweepBase, threads: number): PointRunner {
       busy.delete(w);
       p?.reject(e);
     });
+    // A thread that dies without an error event (out of memory, process.exit) fails its point too.
+    w.on('exit', (code) => {
+      const p = busy.get(w);
+      busy.delete(w);
+      p?.reject(new Error(`a sweep thread exited with code ${code} while running workersMax ${p.task.workersMax}, seed ${p.task.seed}`));
+    });
     idle.push(w);
     all.push(w);
   }
