@@ -56,6 +56,15 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
   return problems.length ? problems : axes;
 }
 
+/** The axes of a scenario's `plan.grid` (validated by the scenario schema), in the order of KNOBS. */
+export function gridOfScenario(grid: NonNullable<Scenario['plan']>['grid']): GridAxis[] {
+  if (!grid) return [];
+  return KNOBS.flatMap((knob) => {
+    const values = grid[knob] as KnobValue[] | undefined;
+    return values ? [{ knob, values: [...values] }] : [];
+  });
+}
+
 /** Every combination, the first axis varying slowest; one empty combination for no axes. */
 export function combinations(axes: readonly GridAxis[]): Knobs[] {
   let out: Knobs[] = [{}];
@@ -77,14 +86,14 @@ export function withKnobs(ep: Scenario['endpoint'], k: Knobs): Record<string, un
   return e;
 }
 
-/** Problems of the combinations' endpoints (a bad knob value), each naming `--grid` and the field. */
-export function checkCombinations(ep: Scenario['endpoint'], combos: readonly Knobs[]): string[] {
+/** Problems of the combinations' endpoints (a bad knob value), each naming `where` (`--grid`, or the scenario's plan.grid) and the field. */
+export function checkCombinations(ep: Scenario['endpoint'], combos: readonly Knobs[], where = '--grid'): string[] {
   const seen = new Set<string>();
   for (const k of combos) {
     const e = withKnobs(ep, k);
     // workersMin is capped at each point's workersMax: check it against the largest.
     const r = endpointSchema.safeParse({ ...e, workersMax: Math.max(ep.workersMax, Number(e.workersMin ?? 0)) });
-    if (!r.success) for (const i of r.error.issues) seen.add(`--grid: ${i.path.join('.') || 'endpoint'}: ${i.message} (in ${describeKnobs(k)})`);
+    if (!r.success) for (const i of r.error.issues) seen.add(`${where}: ${i.path.join('.') || 'endpoint'}: ${i.message} (in ${describeKnobs(k)})`);
   }
   return [...seen];
 }

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { GPU_PRICES, type Prices } from '../../plan/cost.js';
-import { checkCombinations, combinations, describeKnobs, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
+import { checkCombinations, combinations, describeKnobs, gridOfScenario, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
 import { buildPlan, renderPlanJson } from '../../plan/plan-result.js';
@@ -48,11 +48,13 @@ function wholeAtLeast(flag: string, v: number | undefined, min: number, dflt: nu
   return v;
 }
 
-function pricesOf(a: PlanArgs): (Prices & { gpu?: string }) | undefined {
+/** Prices from --gpu (else the scenario's plan.gpu, named `where`) and --price-flex/--price-active. */
+function pricesOf(a: PlanArgs, scenarioGpu: string | undefined, where: string): (Prices & { gpu?: string }) | undefined {
   let base: (Prices & { gpu?: string }) | undefined;
-  if (a.gpu !== undefined) {
-    const key = Object.keys(GPU_PRICES).find((k) => k.toLowerCase() === a.gpu!.toLowerCase());
-    if (!key) throw bad(`--gpu: unknown GPU "${a.gpu}"; known: ${Object.keys(GPU_PRICES).join(', ')} (or give --price-flex and --price-active)`);
+  const gpu = a.gpu ?? scenarioGpu;
+  if (gpu !== undefined) {
+    const key = Object.keys(GPU_PRICES).find((k) => k.toLowerCase() === gpu.toLowerCase());
+    if (!key) throw bad(`${a.gpu !== undefined ? '--gpu' : where}: unknown GPU "${gpu}"; known: ${Object.keys(GPU_PRICES).join(', ')} (or give --price-flex and --price-active)`);
     base = { ...GPU_PRICES[key]!, gpu: key };
   }
   for (const [flag, v] of [['price-flex', a['price-flex']], ['price-active', a['price-active']]] as const) {
@@ -78,19 +80,24 @@ function seedsOf(base: number | string, n: number): (number | string)[] {
 }
 
 export async function planCommand(a: PlanArgs): Promise<number> {
-  const range = parseWorkersRange(a['workers-max'] ?? DEFAULT_WORKERS_RANGE);
-  if (typeof range === 'string') throw bad(`--workers-max: ${range}`);
-  const nSeeds = wholeAtLeast('seeds', a.seeds, 1, 3);
+  // Flags first (a bad flag is named before the scenario is read), then the scenario's plan: section.
+  const flagRange = a['workers-max'] === undefined ? undefined : parseWorkersRange(a['workers-max']);
+  if (typeof flagRange === 'string') throw bad(`--workers-max: ${flagRange}`);
+  const flagSeeds = a.seeds === undefined ? undefined : wholeAtLeast('seeds', a.seeds, 1, 3);
   const jobs = wholeAtLeast('jobs', a.jobs, 1, availableParallelism());
-  const prices = pricesOf(a);
+  const flagAxes = parseGrid(a.grid ?? []);
+  if (typeof flagAxes[0] === 'string') throw bad(`bad grid (${flagAxes.length} problem${flagAxes.length > 1 ? 's' : ''}):\n${(flagAxes as string[]).map((p) => `  ${p}`).join('\n')}`);
   const sc = loadOrExit(a.scenario);
+  // The scenario's plan.workersMax was checked when it loaded.
+  const range = flagRange ?? (parseWorkersRange(sc.plan?.workersMax ?? DEFAULT_WORKERS_RANGE) as number[]);
+  const nSeeds = flagSeeds ?? sc.plan?.seeds ?? 3;
+  const prices = pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`);
   const slos = slosOf(sc, a.slo ?? []);
   if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
-  const axes = parseGrid(a.grid ?? []);
-  if (typeof axes[0] === 'string') throw bad(`bad grid (${axes.length} problem${axes.length > 1 ? 's' : ''}):\n${(axes as string[]).map((p) => `  ${p}`).join('\n')}`);
-  const lines = combinations(axes as GridAxis[]);
-  const gridProblems = checkCombinations(sc.endpoint, lines);
+  const axes = a.grid?.length ? (flagAxes as GridAxis[]) : gridOfScenario(sc.plan?.grid);
+  const lines = combinations(axes);
+  const gridProblems = checkCombinations(sc.endpoint, lines, a.grid?.length ? '--grid' : `${a.scenario}: plan.grid`);
   if (gridProblems.length) throw bad(`bad grid for ${a.scenario} (${gridProblems.length} problem${gridProblems.length > 1 ? 's' : ''}):\n${gridProblems.map((p) => `  ${p}`).join('\n')}`);
   const workersMin = workersMinOf(a['workers-min'], sc.endpoint.workersMin);
   const seed = a.seed ?? sc.seed;
@@ -147,16 +154,16 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
   builder: (y) =>
     y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' })
-      .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default ${DEFAULT_WORKERS_RANGE})` })
+      .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default: the scenario's plan.workersMax, else ${DEFAULT_WORKERS_RANGE})` })
       .option('workers-min', { type: 'string', describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s' })
-      .option('seeds', { type: 'number', describe: 'Seeds per point; a point meets the SLOs only if every seed does (default 3)' })
+      .option('seeds', { type: 'number', describe: 'Seeds per point; a point meets the SLOs only if every seed does (default: the scenario\'s plan.seeds, else 3)' })
       .option('seed', { type: 'string', describe: 'First seed; the others follow it (default: the scenario\'s)' })
       .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
       .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
       .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/)' })
-      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })
-      .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
+      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })
+      .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
       .option('price-flex', { type: 'number', describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)' })
       .option('price-active', { type: 'number', describe: 'Dollars per second of an active worker (workersMin of them, billed for the whole run)' })
       .epilog('Exit codes: 0 a recommendation, 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md.'),
