@@ -20,13 +20,15 @@ export async function main(argv: string[]): Promise<number> {
     .command(runCommandModule)
     .command((await import('./commands/blast.js')).blastCommandModule)
     .command((await import('./commands/serve.js')).serveCommand)
+    .command((await import('./commands/report.js')).reportCommandModule)
+    .command((await import('./commands/compare.js')).compareCommandModule)
     .command((await import('./commands/plan.js')).planCommandModule)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())
     .help()
     .alias('h', 'help')
-    .epilog('Exit codes: 0 success, 1 runtime error, 2 bad usage or invalid config, 99 a threshold failed.')
+    .epilog('Exit codes: 0 success, 1 runtime error or invalid run, 2 bad usage or invalid config, 99 a threshold failed (compare: a regression beyond --fail-on-regression), 130 run interrupted (Ctrl-C).')
     .fail((msg, err) => {
       throw err ?? new CliError(msg ?? 'bad usage', EXIT.USAGE);
     })

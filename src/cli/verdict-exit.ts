@@ -4,7 +4,9 @@
  *
  * - PASS → 0.
  * - FAIL (a threshold failed) → 99.
- * - INVALID → 1, both when the target was unreachable and when the load generator fell behind:
+ * - INVALID because the user interrupted the run (Ctrl-C, SIGTERM) → 130, the shell's code for
+ *   SIGINT: the run was stopped, it did not fail.
+ * - any other INVALID → 1, both when the target was unreachable and when the load generator fell behind:
  *   the run did not measure the target (nothing got through, or the figures describe the
  *   generator), so it cannot count as a pass; and it is not 99 either, which says "the target
  *   broke a limit". A CI job fails either way; the one-line cause goes to stderr.
@@ -16,6 +18,7 @@ import type { Verdict } from '../report/verdict.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export function exitCodeOf(v: Verdict): number {
+  if (v.invalid === 'interrupted') return EXIT.INTERRUPTED;
   if (v.status === 'INVALID') return EXIT.RUNTIME_ERROR;
   if (v.status === 'FAIL') return EXIT.THRESHOLD_FAILED;
   return EXIT.OK;

@@ -29,11 +29,21 @@ import { UsageError } from './usage-error.js';
 export const WINDOW_MS = 10_000;
 
 export interface Progress {
+  /** `traffic` until the scenario's durationMs, then `drain`. */
+  phase: 'traffic' | 'drain';
+  /** The run's clock (virtual or wall, as the target's). */
   nowMs: number;
+  /** Wall time since the run started. */
   wallMs: number;
+  /** The scenario's traffic phase and drain: the run ends by durationMs + drainMs. */
+  durationMs: number;
+  drainMs: number;
   requests: number;
   limited: number;
+  /** As the target sees them; undefined when it cannot. */
   queueDepth: number | undefined;
+  /** Running workers, as the target sees them; undefined when it cannot. */
+  workers: number | undefined;
 }
 
 export interface RunOptions {
@@ -53,6 +63,11 @@ export interface RunOptions {
    * which made the 24 h diurnal day 2.3× slower (58 s → 134 s wall).
    */
   coldStarts?: boolean;
+  /**
+   * Aborted: the run stops at once (no new arrivals, no drain; requests in flight are left
+   * unanswered) and the result says `interrupted` (Ctrl-C).
+   */
+  signal?: AbortSignal;
 }
 
 export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<RunResult> {
@@ -68,6 +83,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const rand = new RandomSource(`${seed}/clients`);
   rec.onJob = opts.onJob;
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
+  rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
   const attempts = sc.endpoint.webhook.attempts;
   if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
     await target.receiveWebhooks(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
@@ -109,15 +125,20 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
       requests += o.requests;
       limited += o.status(429);
     }
-    opts.onProgress({ nowMs: target.now(), wallMs: performance.now() - wallStart, requests, limited, queueDepth: p?.queueDepth });
+    const nowMs = target.now();
+    opts.onProgress({
+      phase: nowMs < sc.durationMs ? 'traffic' : 'drain', nowMs, wallMs: performance.now() - wallStart,
+      durationMs: sc.durationMs, drainMs: sc.drainMs, requests, limited, queueDepth: p?.queueDepth, workers: p?.runningWorkers,
+    });
   };
   try {
-    await target.drive(() => aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= 0), sc.durationMs + sc.drainMs, tick);
+    await target.drive(() => opts.signal?.aborted === true || aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= 0), sc.durationMs + sc.drainMs, tick);
   } catch (e) {
     // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
     await target.close().catch(() => undefined);
     throw e;
   }
+  const interrupted = opts.signal?.aborted === true;
   tick();
   const elapsedMs = Math.round(target.now());
   await target.close();
@@ -138,8 +159,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
     ...(reach?.result() ? { unreachable: reach.result()! } : {}),
-    windows: windowsOf(rec, Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs)), Object.keys(sec.flows)),
+    windows: windowsOf(rec, Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs)), Object.keys(sec.flows), elapsedMs),
     ...(aborted ? { aborted } : {}),
+    ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
   };
   result.thresholds = evaluateThresholds(result, sc.thresholds.map((t) => thresholdSpec(t).expr));
   const wallMs = performance.now() - wallStart;

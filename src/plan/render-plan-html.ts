@@ -3,7 +3,7 @@
  * HTML tables. Charts of each SLO against workersMax are for later. Pure.
  */
 import type { Scenario } from '../load/scenario/schema.js';
-import { mdToHtml } from '../report/render-html.js';
+import { mdToHtml } from '../report/html/md-to-html.js';
 import type { PlanResult } from './plan-result.js';
 import { renderPlanMarkdown } from './render-plan-md.js';
 

@@ -7,7 +7,7 @@ import * as hdr from 'hdr-histogram-js';
 
 export type Histogram = hdr.Histogram;
 
-const HIGHEST_MS = 7 * 24 * 3600 * 1000;
+export const HIGHEST_MS = 7 * 24 * 3600 * 1000;
 
 export function newHistogram(): Histogram {
   return hdr.build({

@@ -5,9 +5,26 @@ export function renderJson(r: RunResult): string {
   return `${JSON.stringify(r, null, 2)}\n`;
 }
 
-/** Reads a report.json back (re-rendering, merging, CI checks); versions 1 to 3. */
+/** Top-level fields every version has, and the JSON type each holds. */
+const REQUIRED: readonly (readonly [keyof RunResult, 'object' | 'number' | 'array'])[] = [
+  ['scenario', 'object'], ['target', 'object'], ['elapsedMs', 'number'], ['operations', 'object'], ['flows', 'object'],
+  ['jobs', 'object'], ['webhooks', 'object'], ['streams', 'object'], ['arrivals', 'object'], ['headroom', 'object'],
+  ['timeline', 'object'], ['thresholds', 'array'],
+];
+
+const typeOf = (v: unknown) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+
+/**
+ * Reads a report.json back (re-rendering, comparing, CI checks); versions 1 to 3. Throws a
+ * SyntaxError for text that is not JSON, an Error naming the field for anything else.
+ */
 export function parseRunResult(text: string): RunResult {
-  const r = JSON.parse(text) as RunResult;
-  if (r.version !== 1 && r.version !== 2 && r.version !== 3) throw new Error(`unsupported RunResult version ${String(r.version)}`);
-  return r;
+  const r = JSON.parse(text) as unknown;
+  if (typeOf(r) !== 'object') throw new Error(`not a loadlab report: the top level is a JSON ${typeOf(r)}, not an object`);
+  const o = r as Record<string, unknown>;
+  if (o.version !== 1 && o.version !== 2 && o.version !== 3) throw new Error(`version: unsupported RunResult version ${String(o.version)} (this loadlab reads 1, 2 and 3)`);
+  for (const [k, t] of REQUIRED) {
+    if (typeOf(o[k]) !== t) throw new Error(`${k}: ${o[k] === undefined ? 'missing' : `a JSON ${typeOf(o[k])}`}, expected ${t === 'array' ? 'an array' : `a JSON ${t}`} (not a loadlab report.json?)`);
+  }
+  return r as RunResult;
 }

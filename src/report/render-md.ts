@@ -24,6 +24,7 @@ export function renderMarkdown(r: RunResult): string {
   if (ac) out.push(`autocannon, closed model: ${ac.connections} connections, **${fmt(ac.requestsPerSec)} requests/s** on average.`, '');
   out.push(`Target **${r.target.kind}**${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}, ` +
     `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} time in all.`, '');
+  if (r.interrupted) out.push(`**Interrupted by the user at t=${fmt(Math.floor(r.interrupted.atMs / 1000))} s**: every figure below covers the run up to then.`, '');
   const failed = r.thresholds.filter((t) => !t.ok).length;
   if (r.thresholds.length) out.push(failed ? `**${failed} of ${r.thresholds.length} thresholds failed.**` : `All ${r.thresholds.length} thresholds passed.`, '');
 

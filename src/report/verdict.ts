@@ -2,7 +2,8 @@
  * The verdict of a run, the first thing every report says (terminal summary, report.md, JUnit,
  * the GitHub step summary). Pure: verdict(result), so a stored report.json gives the same one.
  *
- * - INVALID: the run measured nothing trustworthy — the target was unreachable (every answer 401,
+ * - INVALID: the run measured nothing trustworthy — the user interrupted it (Ctrl-C: its figures
+ *   cover only the time before), the target was unreachable (every answer 401,
  *   403, 404 or a transport error), or the load generator fell behind (more than 1 % of arrivals
  *   late or dropped, and at least 3: latency figures then describe the generator, not the
  *   target; "late" is the scenario's `openModel.lateAfterMs`, 10 ms by default).
@@ -18,8 +19,8 @@ export type VerdictStatus = 'PASS' | 'FAIL' | 'INVALID';
 
 export interface Verdict {
   status: VerdictStatus;
-  /** Why INVALID: 'unreachable' or 'behind' (the generator fell behind). */
-  invalid?: 'unreachable' | 'behind';
+  /** Why INVALID: 'interrupted' (Ctrl-C), 'unreachable' or 'behind' (the generator fell behind). */
+  invalid?: 'interrupted' | 'unreachable' | 'behind';
   /** One line: `PASS`, `FAIL: …`, `INVALID: …`, with `(but …)` when 5xx or transport errors came. */
   line: string;
   /** The cause in one line, for an INVALID run (what stderr says). */
@@ -47,6 +48,10 @@ export function verdict(r: RunResult): Verdict {
   const but = troubles(r);
   const suffix = but ? ` (but ${but})` : '';
   const base = { throttled: throttledBy(r), limits: hotLimits(r) };
+  if (r.interrupted) {
+    const cause = interruptedCause(r.interrupted.atMs);
+    return { ...base, status: 'INVALID', invalid: 'interrupted', cause, line: `INVALID: ${cause}` };
+  }
   const un = unreachable(r);
   if (un) {
     const cause = unreachableCause(un);
@@ -92,6 +97,11 @@ export function unreachable(r: RunResult): Unreachable | undefined {
   if (answers === 0) return undefined;
   const [status] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
   return { status, answers, stoppedEarly: false };
+}
+
+/** `interrupted by the user at t=1 234 s; …`: the cause of a run stopped by Ctrl-C. */
+export function interruptedCause(atMs: number): string {
+  return `interrupted by the user at t=${group(Math.floor(atMs / 1000))} s; the figures cover the run up to then`;
 }
 
 /** The one-line cause of an unreachable target, with what to check. */

@@ -1,6 +1,7 @@
 /**
  * Admin routes (CONTRACT §2), no `/v2` prefix, valid key required:
- * `GET /_sim/clock` → `{"now"}`; `POST /_sim/advance {"ms": N}` (manual clock only, else 409).
+ * `GET /_sim/clock` → `{"now"}`; `POST /_sim/advance {"ms": N}` (manual clock only, else 409);
+ * `POST /_sim/occupancy {"endpoint": id}` → time-integrated queue and workers per 10 s (manual clock only).
  */
 import { authorized } from '../api/auth.js';
 import type { ApiResponse } from '../api/types.js';
@@ -8,6 +9,7 @@ import type { Simulator } from '../sim/simulator.js';
 import type { Clock } from './clock.js';
 import { serverError } from './errors.js';
 import type { ManualClock } from './manual-clock.js';
+import { OCCUPANCY_SERIES } from '../sim/occupancy.js';
 
 /** Largest single advance: one year of virtual time (ms). */
 export const MAX_ADVANCE_MS = 365 * 24 * 3600 * 1000;
@@ -20,7 +22,7 @@ export interface AdminDeps {
   keys: readonly string[];
 }
 
-export const ADMIN_PATHS = new Set(['/_sim/clock', '/_sim/advance', '/_sim/mark']);
+export const ADMIN_PATHS = new Set(['/_sim/clock', '/_sim/advance', '/_sim/mark', '/_sim/occupancy']);
 /** Most markers in one `POST /_sim/mark`. */
 const MAX_MARKERS = 10_000;
 
@@ -44,12 +46,30 @@ export function admin(deps: AdminDeps, method: string, path: string, authorizati
     clock.mark(at);
     return { status: 200, body: { now: deps.sim.nowMs, ...clock.requests } };
   }
+  if (path === '/_sim/occupancy') {
+    // `{"endpoint": "id"}`: the endpoint's occupancy since the server started (a lockstep run's windows.endpoint).
+    const clock = deps.clock as ManualClock;
+    const occ = clock.occupancy.get(endpointOf(body) ?? '');
+    if (!occ) return serverError('SRV_ERR_BAD_ADVANCE', 'body must be {"endpoint": "<an endpoint id of this server>"}');
+    const now = deps.sim.nowMs;
+    const areas = occ.areas(now, Math.max(1, Math.ceil(now / occ.windowMs)));
+    return { status: 200, body: { now, ...clock.requests, windowMs: occ.windowMs, series: OCCUPANCY_SERIES, areas } };
+  }
   const ms = advanceMs(body);
   if (ms === undefined) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"ms": <integer from 0 to ${MAX_ADVANCE_MS}>}`);
   const clock = deps.clock as ManualClock;
   // `{"ms": N, "until": "answer"}` stops after the first event a client can observe (lockstep runs).
   const until = (JSON.parse(body!) as { until?: unknown }).until === 'answer';
   return clock.advance(ms, until).then((now) => ({ status: 200, body: { now, ...clock.requests } }));
+}
+
+function endpointOf(body: string | undefined): string | undefined {
+  try {
+    const v = (JSON.parse(body ?? '') as { endpoint?: unknown }).endpoint;
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function markTimes(body: string | undefined): number[] | undefined {

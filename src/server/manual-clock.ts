@@ -6,6 +6,10 @@
  */
 import type { Simulator } from '../sim/simulator.js';
 import type { Clock } from './clock.js';
+import { Occupancy } from '../sim/occupancy.js';
+
+/** Window of the occupancy a manual clock keeps (`POST /_sim/occupancy`): every run window is a multiple of it. */
+export const OCCUPANCY_WINDOW_MS = 10_000;
 
 /** API requests seen, for a client that steps the clock (lockstep): it advances only when each one it sent was handled. */
 export interface RequestCounts {
@@ -24,8 +28,21 @@ export class ManualClock implements Clock {
   /** Advances run one after another, never interleaved. */
   private chain: Promise<unknown> = Promise.resolve();
 
+  /**
+   * Each endpoint's occupancy since the server started, integrated exactly (sim/occupancy.ts):
+   * observed before every event, so a request's change at the current ms counts from then on.
+   */
+  readonly occupancy = new Map<string, Occupancy>();
+
   /** `settled`: resolves when no webhook attempt is out (the sender's view). */
-  constructor(private readonly sim: Simulator, private readonly settled: () => Promise<void>) {}
+  constructor(private readonly sim: Simulator, private readonly settled: () => Promise<void>) {
+    for (const [id, ep] of sim.endpoints) this.occupancy.set(id, new Occupancy(ep, OCCUPANCY_WINDOW_MS, sim.nowMs));
+  }
+
+  private observe(): void {
+    const now = this.sim.sched.nowMs;
+    for (const o of this.occupancy.values()) o.observe(now);
+  }
 
   sync(): void {}
   poke(): void {}
@@ -64,11 +81,13 @@ export class ManualClock implements Clock {
       const next = sched.peekMs();
       if (next === undefined || next > target) break;
       const { ended, markers } = this.requests;
+      this.observe();
       sched.step();
       const webhook = this.sim.webhooksInFlight > 0;
       if (webhook) await this.awaitWebhooks();
       if (untilAnswer && (webhook || this.requests.ended !== ended || this.requests.markers !== markers)) return sched.nowMs;
     }
+    this.observe();
     sched.runUntil(target);
     return sched.nowMs;
   }

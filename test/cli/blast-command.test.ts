@@ -30,7 +30,7 @@ describe('loadlab blast', () => {
     const r = cli('--target', srv.base, '--endpoint', 'ep', '--op', 'run', '--connections', '4', '--duration', '1', '--body-bytes', '1000', '--api-key', 'k', '--out', out);
     expect(r.status, r.stderr).toBe(0);
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-    expect(rep).toMatchObject({ version: 2, kind: 'blast', target: { kind: 'http', url: srv.base }, scenario: { name: 'blast-run', endpointId: 'ep' } });
+    expect(rep).toMatchObject({ version: 3, kind: 'blast', target: { kind: 'http', url: srv.base }, scenario: { name: 'blast-run', endpointId: 'ep' } });
     const run = rep.operations.run;
     expect(run.requests).toBeGreaterThan(100);
     expect(run.byStatus).toEqual({ 200: run.requests });

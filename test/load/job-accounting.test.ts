@@ -1,7 +1,8 @@
 /**
  * Every accepted job is counted once, in one category (jobs.outcomes), and the categories sum to
  * jobs.accepted — for every example scenario, in-process and in lockstep against a
- * `serve --clock manual` — and `accepted` and `purged` equal what the simulator itself did.
+ * `serve --clock manual` — and `accepted` and `purged` equal what the simulator itself did; the
+ * endpoint's time averages (`windows.endpoint`) are the same in both.
  */
 import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -57,6 +58,9 @@ async function both(sc: Scenario): Promise<{ a: RunResult; b: RunResult }> {
   const b = await runScenario(sc, { target: () => new LockstepTarget(srv.baseUrl, { apiKey: 'k', endpointId: sc.endpoint.id }) });
   checkLedger(b, simB);
   expect(b.jobs).toEqual(a.jobs);
+  // The endpoint over time: lockstep reads the server's own exact integration, equal to in-process.
+  expect(b.windows!.endpoint).toEqual(a.windows!.endpoint);
+  expect(a.windows!.endpoint!.source).toBe('simulator');
   return { a, b };
 }
 

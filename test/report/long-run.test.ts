@@ -33,9 +33,12 @@ describe('a 30-day run', () => {
     expect(parseRunResult(json).timeline.requests).toHaveLength(windows);
     expect(renderMarkdown(r)).toMatch(/2592000 s of traffic/);
     const html = renderHtml(r);
-    expect(html).toMatch(/<polyline /);
-    expect(html.length).toBeLessThan(200_000);
-    expect(html).toMatch(/each point 259 windows/);
+    // Downsampled: 259 200 windows of 10 s become 30-minute points (at most 2000 per chart).
+    expect(html).toMatch(/each point 30 min: mean of 180 windows of 10 s/);
+    const xs = [...html.matchAll(/"x":\[([^\]]*)\]/g)].map((m) => m[1]!.split(',').length);
+    expect(xs.length).toBeGreaterThan(2);
+    for (const n of xs) expect(n).toBeLessThanOrEqual(2000);
+    expect(html.length).toBeLessThan(600_000);
     expect(renderJunit(r)).toContain('tests="2" failures="0"');
 
     let bytes = 0;

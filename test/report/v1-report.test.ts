@@ -35,6 +35,6 @@ describe('a version-1 report', () => {
     expect(q).toMatchObject({ ok: true, value: v2.jobs.queueDelayMs.summary.p99 });
     expect(t).toMatchObject({ ok: false, value: null });
     expect(w).toMatchObject({ ok: false, value: null, reason: expect.stringMatching(/version 1 has no per-window histograms/) });
-    expect(() => parseRunResult(JSON.stringify({ ...v1, version: 3 }))).toThrow(/unsupported RunResult version 3/);
+    expect(() => parseRunResult(JSON.stringify({ ...v1, version: 4 }))).toThrow(/unsupported RunResult version 4/);
   });
 });

@@ -4,6 +4,7 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { parseScenario } from '../../src/load/scenario/loader.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { group, verdict } from '../../src/report/verdict.js';
+import { renderMarkdown } from '../../src/report/render-md.js';
 
 async function result(thresholds: string[] = []): Promise<RunResult> {
   const l = parseScenario({
@@ -61,6 +62,16 @@ describe('verdict', () => {
     expect(verdict(r)).toMatchObject({ status: 'INVALID', invalid: 'behind' });
     r.arrivals = { ...r.arrivals, intended: 5, late: 2, dropped: 0 };
     expect(verdict(r).status).toBe('PASS');
+  });
+
+  test('interrupted by the user (Ctrl-C): INVALID at that time, whatever the thresholds say; report.md says so', async () => {
+    const r = await result(['jobs_completed > 10']);
+    r.interrupted = { atMs: 1_234_567 };
+    const cause = 'interrupted by the user at t=1 234 s; the figures cover the run up to then';
+    expect(verdict(r)).toMatchObject({ status: 'INVALID', invalid: 'interrupted', cause, line: `INVALID: ${cause}` });
+    const md = renderMarkdown(r);
+    expect(md.split('\n')[0]).toBe(`INVALID: ${cause}  `);
+    expect(md).toContain('**Interrupted by the user at t=1234 s**: every figure below covers the run up to then.');
   });
 
   test('numbers group by thousands', () => {

@@ -3,20 +3,18 @@
  * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
  * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary that
  * opens with the verdict (report/verdict.ts), appends it to `$GITHUB_STEP_SUMMARY` when set, and
- * exits 99 when a threshold failed, 1 when the run is INVALID (cli/verdict-exit.ts). A live
- * progress line shows on a TTY, never under CI.
+ * exits 99 when a threshold failed, 1 when the run is INVALID (cli/verdict-exit.ts). Progress
+ * goes to stderr (cli/progress/): redrawn in place on a terminal, a plain line every 10 s
+ * otherwise, nothing under CI. Ctrl-C stops the run and writes its reports, marked interrupted
+ * (INVALID, exit 130); a second Ctrl-C quits at once (cli/interrupt.ts).
  */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { formatIssue, loadScenarioFile } from '../../load/scenario/loader.js';
-import { runScenario, type Progress } from '../../load/run-scenario.js';
+import { runScenario } from '../../load/run-scenario.js';
 import type { Scenario } from '../../load/scenario/schema.js';
-import { renderJson } from '../../report/render-json.js';
-import { renderMarkdown } from '../../report/render-md.js';
-import { renderHtml } from '../../report/render-html.js';
-import { renderJunit } from '../../report/render-junit.js';
-import { writeOpenMetrics } from '../../report/render-openmetrics.js';
+import { parseRunResult, renderJson } from '../../report/render-json.js';
 import type { RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { deepFreeze } from '../../contract/deep-freeze.js';
@@ -33,6 +31,9 @@ import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
+import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
+import { progressReporter } from '../progress/reporter.js';
+import { catchInterrupts } from '../interrupt.js';
 
 export interface RunArgs {
   scenario: string;
@@ -48,11 +49,6 @@ export interface RunArgs {
   junit?: string;
   'start-time'?: string;
   'max-requests'?: number;
-}
-
-function progressLine(p: Progress): string {
-  const q = p.queueDepth === undefined ? '' : `  queue ${p.queueDepth}`;
-  return `\r  t=${(p.nowMs / 1000).toFixed(0)} s (wall ${(p.wallMs / 1000).toFixed(1)} s)  requests ${p.requests}  429s ${p.limited}${q}   `;
 }
 
 export function summary(r: RunResult, dir: string, startMs?: number): string {
@@ -105,16 +101,6 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
   }
 }
 
-/** metrics.om, written piece by piece (a 30-day run's is hundreds of MB). */
-function writeMetrics(file: string, r: RunResult, startMs: number): void {
-  const fd = openSync(file, 'w');
-  try {
-    writeOpenMetrics(r, startMs, (text) => writeSync(fd, text));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
   const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
@@ -136,28 +122,31 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
   const target = a.target ? await targetFor(sc, a) : undefined;
-  const tty = process.stderr.isTTY === true && !process.env.CI;
-  let lastDraw = 0;
+  const progress = progressReporter(process.stderr, process.env);
+  const interrupts = catchInterrupts(() => {
+    progress.clear();
+    process.stderr.write('loadlab: interrupted: stopping the run and writing its reports (Ctrl-C again to quit at once)\n');
+  });
   const r = await asUsage(a.target, () => runScenario(sc, {
-    seed, file: a.scenario, ...(target ? { target } : {}),
-    onProgress: tty ? (p) => {
-      if (p.wallMs - lastDraw < 200) return;
-      lastDraw = p.wallMs;
-      process.stderr.write(progressLine(p));
-    } : undefined,
-  }));
-  if (tty) process.stderr.write('\r\x1b[K');
+    seed, file: a.scenario, ...(target ? { target } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
+  })).catch((e: unknown) => {
+    interrupts.dispose();
+    progress.clear();
+    throw e;
+  });
+  progress.clear();
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'report.json'), renderJson(r));
-  writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
-  writeFileSync(join(dir, 'report.html'), renderHtml(r));
+  // The start instant goes into report.json, so `loadlab report` rebuilds the same metrics.om.
   const startMs = startTime ?? defaultStartTime(r.elapsedMs);
-  writeMetrics(join(dir, 'metrics.om'), r, startMs);
-  if (a.junit) {
-    mkdirSync(dirname(a.junit), { recursive: true });
-    writeFileSync(a.junit, renderJunit(r));
-  }
+  if (r.wallClock) r.wallClock.metricsStartMs = startMs;
+  const json = renderJson(r);
+  writeFileSync(join(dir, REPORT_FILES.json), json);
+  // Rendered from report.json's text, as `loadlab report` renders them: the same bytes.
+  const stored = parseRunResult(json);
+  writeRenderedReports(dir, stored, startMs);
+  if (a.junit) writeJunit(a.junit, stored);
+  interrupts.dispose();
   appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
   // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
@@ -185,7 +174,13 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         describe: 'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
       })
       .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
-      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }),
+      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
+      .epilog([
+        'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
+        '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
+        'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them. -- means not known yet, or not visible to this target.',
+        'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
+      ].join('\n\n')),
   handler: async (a) => {
     await runCommand(a);
   },

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import type { TargetRequest } from '../targets/target.js';
 import { call, defineBehaviour } from './types.js';
+import type { HealthBody } from '../record/health-samples.js';
 
 /**
  * `health`: one GET /health per arrival (use a constant arrival for a periodic check). Its
- * answer feeds the queue-depth and worker peaks of the report (the only view of them against a
- * real deployment) and the queue-throttle inference of 429 causes.
+ * answer feeds the queue-depth and worker peaks of the report and, against a target that cannot
+ * see the simulator, `windows.endpoint` (the only view of them against a real deployment) and the queue-throttle inference of 429 causes.
  */
 export const health = defineBehaviour({
   schema: z.strictObject({ behaviour: z.literal('health').meta({ description: 'Client behaviour: one GET /health per arrival; its answers feed the queue-depth and worker peaks of the report.' }), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs }),
@@ -18,12 +19,10 @@ export const health = defineBehaviour({
     return (s) => {
       call(env, s, o, req, (r) => {
         if (r.status !== 200) return s.end(failureOutcome(r));
-        const b = r.body as { jobs?: { inQueue?: number }; workers?: { running?: number } };
+        const b = r.body as HealthBody;
         const q = b.jobs?.inQueue;
-        if (typeof q === 'number') {
-          env.client.lastQueueDepth = q;
-          env.rec.endpointSeen(env.target.now(), q, b.workers?.running ?? 0);
-        }
+        if (typeof q === 'number') env.client.lastQueueDepth = q;
+        env.rec.healthSeen(env.target.now(), b);
         s.end('ok');
       });
     };

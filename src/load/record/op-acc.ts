@@ -19,9 +19,19 @@ export class OpAcc {
   readonly windows: WindowHistograms;
   inFlight = 0;
   peakInFlight = 0;
+  /** Requests sent per histogram window (of the send). */
+  readonly sentPerWindow: number[] = [];
 
-  constructor(histWindowMs: number) {
+  constructor(private readonly histWindowMs: number) {
     this.windows = new WindowHistograms(histWindowMs);
+  }
+
+  /** A request sent at `atMs`: counted in its window. */
+  sentAt(atMs: number): void {
+    const i = Math.floor(atMs / this.histWindowMs);
+    const a = this.sentPerWindow;
+    while (a.length <= i) a.push(0);
+    a[i]!++;
   }
 
   countStatus(status: number): void {

@@ -13,6 +13,8 @@ import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
 import { JobTimes } from './job-times.js';
 import { OpAcc } from './op-acc.js';
+import { HealthSamples, type HealthBody } from './health-samples.js';
+import type { EndpointWatcher } from '../targets/target.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -57,11 +59,16 @@ export class Recorder {
   readonly jobTimes: JobTimes;
   peakQueueDepth = -1;
   peakRunning = -1;
+  /** The client's `/health` answers per histogram window. */
+  readonly health: HealthSamples;
+  /** The target's own view of the endpoint over time (Target.watchEndpoint), preferred to `health`. */
+  endpointWatcher: EndpointWatcher | undefined;
 
   /** `windowMs`: the timeline's; `histWindowMs`: the per-window histograms' (window-size.ts). */
   constructor(readonly windowMs: number, private readonly lateAfterMs: number, readonly histWindowMs = windowMs) {
     this.tl = new TimelineRecorder(windowMs);
     this.jobTimes = new JobTimes(histWindowMs);
+    this.health = new HealthSamples(histWindowMs);
   }
 
   /** Registers a flow; its accumulator is for the flow's driver (sessionStarted, sessionEnded). */
@@ -85,6 +92,7 @@ export class Recorder {
 
   sentOp(o: OpAcc, intendedMs: number, sentMs: number): void {
     o.requests++;
+    o.sentAt(sentMs);
     const tl = this.tl;
     const i = tl.window(sentMs);
     if (++o.inFlight > o.peakInFlight) o.peakInFlight = o.inFlight;
@@ -208,6 +216,16 @@ export class Recorder {
     this.tl.max(COL.queueDepthMax, atMs, queueDepth);
     if (queueDepth > this.peakQueueDepth) this.peakQueueDepth = queueDepth;
     if (running > this.peakRunning) this.peakRunning = running;
+  }
+
+  /** A `/health` answer read at `atMs` (peaks, and the sampled `windows.endpoint`). */
+  healthSeen(atMs: number, b: HealthBody): void {
+    this.health.add(atMs, b);
+    const q = b.jobs?.inQueue;
+    if (typeof q === 'number') {
+      const r = b.workers?.running;
+      this.endpointSeen(atMs, q, typeof r === 'number' ? r : 0);
+    }
   }
 
   sections(): { operations: Record<string, OperationStats>; flows: Record<string, FlowStats>; jobs: JobStats; webhooks: WebhookStats; streams: StreamStats; arrivals: ArrivalStats } {

@@ -6,16 +6,18 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { clampMs, newHistogram, type Histogram } from '../../report/histogram.js';
+import { encodeSparse } from './sparse-encoding.js';
 
-/** One scratch histogram for every encode (a fresh HDR histogram is ~80 kB). */
+/** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
 let scratch: Histogram | undefined;
 
-function encodeCounts(counts: Map<number, number>, into = ''): string {
+/** `encoded` (a closed window) with one more sample `v`. */
+function mergeInto(encoded: string, v: number): string {
   const h = (scratch ??= newHistogram());
   h.reset();
-  if (into) h.add(hdr.decodeFromCompressedBase64(into, 32, false));
-  for (const [v, n] of counts) h.recordValueWithCount(v, n);
-  return h.totalCount ? hdr.encodeIntoCompressedBase64(h) : '';
+  if (encoded) h.add(hdr.decodeFromCompressedBase64(encoded, 32, false));
+  h.recordValue(v);
+  return hdr.encodeIntoCompressedBase64(h);
 }
 
 export class WindowHistograms {
@@ -35,7 +37,7 @@ export class WindowHistograms {
     }
     const v = clampMs(ms);
     if (i < this.done.length) {
-      this.done[i] = encodeCounts(new Map([[v, 1]]), this.done[i]);
+      this.done[i] = mergeInto(this.done[i]!, v);
       return;
     }
     let m = this.open.get(i);
@@ -47,7 +49,7 @@ export class WindowHistograms {
   private closeBefore(i: number): void {
     for (let k = this.done.length; k < i; k++) {
       const m = this.open.get(k);
-      this.done.push(m ? encodeCounts(m) : '');
+      this.done.push(m ? encodeSparse(m) : '');
       this.open.delete(k);
     }
   }

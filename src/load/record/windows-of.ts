@@ -1,10 +1,22 @@
-/** The per-window histograms (RunResult.windows) a Recorder holds, as of now. */
+/** The per-window histograms and columns (RunResult.windows) a Recorder holds, as of now. */
 import type { Windows } from '../../report/run-result.js';
 import type { Recorder } from './recorder.js';
+import { fold } from './fold-windows.js';
 
-/** Per-window histograms of windows 0 to `n - 1` (see Windows). */
-export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>): Windows {
+/**
+ * Windows 0 to `n - 1` (see Windows). A request sent at the very end counts in the last window,
+ * so each operation's `requests` add up to its total. `endMs`: the run ended then, and the
+ * result has `endpoint` when the recorder has a view of it; undefined: a snapshot mid-run
+ * (thresholds), without it.
+ */
+export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>, endMs?: number): Windows {
   const responseMs: Record<string, string[]> = {};
-  for (const name of [...rec.ops.keys()].sort()) responseMs[name] = rec.ops.get(name)!.windows.result(n);
-  return { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n) };
+  const requests: Record<string, number[]> = {};
+  for (const name of [...rec.ops.keys()].sort()) {
+    const o = rec.ops.get(name)!;
+    responseMs[name] = o.windows.result(n);
+    requests[name] = fold(o.sentPerWindow, n);
+  }
+  const endpoint = endMs === undefined ? undefined : (rec.endpointWatcher?.windows(endMs, n) ?? rec.health.windows(n));
+  return { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n), requests, ...(endpoint ? { endpoint } : {}) };
 }

@@ -7,6 +7,7 @@ import type { Operation } from '../../contract/operations.js';
 import type { WorkerState } from '../../contract/sim-events.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
+import type { EndpointWindows } from '../../report/run-result.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
@@ -62,6 +63,12 @@ export interface WorkerLifetime {
   alive?: { state: WorkerState; sinceMs: number };
 }
 
+/** The endpoint's state over a run, as a target that sees it integrates it (Target.watchEndpoint). */
+export interface EndpointWatcher {
+  /** Windows 0 to `n - 1` of the watcher's window size, the run having ended at `endMs`; undefined: nothing seen. */
+  windows(endMs: number, n: number): EndpointWindows | undefined;
+}
+
 /**
  * A target declares what differs between targets (clock, 429 causes, webhooks, URL) so that the
  * run loop never asks which target it has.
@@ -110,11 +117,18 @@ export interface Target {
    * ones' spans closed at `nowMs`.
    */
   watchWorkers?(): (nowMs: number) => WorkerLifetime[];
+  /**
+   * The endpoint's state over time (`windows.endpoint`, source `simulator`), for a target that
+   * sees every change of it (in process, and in lockstep from the server's own integration;
+   * absent: the run falls back on the client's `/health` answers, if any). Call once, before `drive`; read the watcher after it.
+   */
+  watchEndpoint?(windowMs: number): EndpointWatcher;
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
   probe(): EndpointProbe | undefined;
   /**
-   * Runs the clock until `stop()` is true after the traffic phase or `hardEndMs` is reached.
-   * `tick` is called now and then (progress line).
+   * Runs the clock until `stop()` is true or `hardEndMs` is reached. `stop()` may turn true at
+   * any time (Ctrl-C), from outside the run's events: a target looks at it at least every 250 ms
+   * of wall time. `tick` is called now and then (progress line).
    */
   drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void>;
   close(): Promise<void>;

@@ -224,7 +224,11 @@ export class HttpTarget implements Target {
       let immediate: NodeJS.Immediate | undefined;
       /** Time the alarm is set for (target clock); Infinity: none. */
       let alarmAt = Infinity;
-      const ticker = setInterval(tick, 250);
+      // Each tick also looks at stop(): one that became true while no event is due (Ctrl-C) ends the drive now.
+      const ticker = setInterval(() => {
+        tick();
+        if (stop()) this.wake?.();
+      }, 250);
       const sweeper = setInterval(() => this.open.expire(this.now()), SWEEP_MS);
       const pump = (): void => {
         immediate = undefined;

@@ -1,6 +1,7 @@
 /**
  * The default target: the embedded simulator, called through the transport-free Api in virtual
- * time. No sockets, no timers, no wall clock: a seed fully determines the run.
+ * time. No sockets, no wall clock: a seed fully determines the run. The only timer is the
+ * yield to the event loop between slices of events (a signal, Ctrl-C, gets handled).
  */
 import { Api } from '../../../api/api.js';
 import { PreparedRoute } from '../../../api/prepared-route.js';
@@ -12,6 +13,7 @@ import type { RandomStream } from '../../../lib/random.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse, WorkerLifetime } from '../target.js';
 import { watchColdStarts } from './cold-starts.js';
 import { watchWorkerLifetimes } from './worker-lifetimes.js';
+import { EndpointWatch } from './endpoint-watch.js';
 import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
@@ -19,7 +21,7 @@ export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
 const KEY = 'loadlab-in-process';
 /** A request as the run loop sends it; a submission says its body's size. */
 type Sent = TargetRequest & { bodyBytes?: number };
-/** Events between progress ticks (a tick reads the wall clock). */
+/** Events between progress ticks (a tick reads the wall clock, then yields to the event loop). */
 const TICK_EVERY = 8192;
 
 export class InProcessTarget implements Target {
@@ -119,6 +121,12 @@ export class InProcessTarget implements Target {
     return watchWorkerLifetimes(this.sim.bus, this.endpointId);
   }
 
+  private watch: EndpointWatch | undefined;
+
+  watchEndpoint(windowMs: number): EndpointWatch {
+    return (this.watch = new EndpointWatch(this.ep, windowMs, this.now()));
+  }
+
   /** The same object every call, refilled (callers read it at once; a probe per arrival allocates nothing). */
   private readonly seen: EndpointProbe = { queueDepth: 0, runningWorkers: 0 };
 
@@ -131,11 +139,15 @@ export class InProcessTarget implements Target {
 
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     const s = this.sim.sched;
+    const w = this.watch;
     let n = 0;
     while (!stop() && s.stepUntil(hardEndMs)) {
+      w?.observe(s.nowMs);
       if (++n === TICK_EVERY) {
         n = 0;
         tick();
+        // Signal handlers (Ctrl-C: RunOptions.signal) run only when the event loop does.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The admin API of a `serve --clock manual` as a lockstep runner uses it: the virtual clock with
  * the server's request counts (`GET /_sim/clock`), advances that stop at the first observable
- * event (`POST /_sim/advance {ms, until: "answer"}`) and client markers (`POST /_sim/mark`).
+ * event (`POST /_sim/advance {ms, until: "answer"}`), client markers (`POST /_sim/mark`) and the
+ * endpoint's occupancy at the end (`POST /_sim/occupancy`).
  */
 import { Pool } from 'undici';
 
@@ -14,6 +15,13 @@ export interface Counts {
   ended: number;
   /** Client markers fired. */
   markers: number;
+}
+
+/** `POST /_sim/occupancy`: series in the order of sim/occupancy.ts (the run's endpoint-series.ts order). */
+export interface Occupancy {
+  windowMs: number;
+  series: string[];
+  areas: number[][];
 }
 
 export class LockstepAdmin {
@@ -35,6 +43,11 @@ export class LockstepAdmin {
   /** Queues markers at these virtual ms (server time), in this order. */
   mark(atMs: number[]): Promise<Counts> {
     return this.call('POST', '/_sim/mark', { atMs });
+  }
+
+  /** The endpoint's occupancy since the server started: value × ms per series, per window of `windowMs`. */
+  occupancy(endpointId: string): Promise<Counts & Occupancy> {
+    return this.call('POST', '/_sim/occupancy', { endpoint: endpointId }) as Promise<Counts & Occupancy>;
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Counts> {

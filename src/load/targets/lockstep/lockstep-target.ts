@@ -16,11 +16,13 @@
 import { Pool } from 'undici';
 import { Exchange } from '../http/exchange.js';
 import { splitBase } from '../http/http-target.js';
-import { LockstepAdmin, type Counts } from './admin.js';
+import { LockstepAdmin, type Counts, type Occupancy } from './admin.js';
+import { averagesOf } from '../../../lib/time-averages.js';
+import { endpointWindows } from '../../record/endpoint-series.js';
 import { MirroredTimers, type TimerSpec } from './timers.js';
 import { notAtStart } from './fresh-server.js';
 import { UsageError } from '../../usage-error.js';
-import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { EndpointProbe, EndpointWatcher, Target, TargetRequest, TargetResponse } from '../target.js';
 import { displayUrl } from '../target-url.js';
 import type { RandomStream } from '../../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from '../webhook-receiver.js';
@@ -103,6 +105,24 @@ export class LockstepTarget implements Target {
     return undefined;
   }
 
+  /** Asked for: the server's occupancy is read when the drive ends (watchEndpoint). */
+  private watching = false;
+  private occupancy: Occupancy | undefined;
+
+  /**
+   * The server integrates the endpoint's state exactly on its clock (`POST /_sim/occupancy`), as
+   * in process; it is read once, when the drive ends.
+   */
+  watchEndpoint(windowMs: number): EndpointWatcher {
+    this.watching = true;
+    return {
+      windows: (endMs, n) => {
+        const o = this.occupancy;
+        return o ? endpointWindows('simulator', averagesOf(o.areas, windowMs, endMs, n, o.windowMs)) : undefined;
+      },
+    };
+  }
+
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     this.base = this.counts = await this.admin.clock();
     const why = notAtStart(this.base);
@@ -141,6 +161,7 @@ export class LockstepTarget implements Target {
       for (const f of this.deferred.splice(0)) f();
       if (++this.advances % 256 === 0) tick();
     }
+    if (this.watching) this.occupancy = await this.admin.occupancy(this.endpointId);
   }
 
   /** Server answers not read here yet (negative: abandoned requests the server has not seen close). */

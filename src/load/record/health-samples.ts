@@ -1,0 +1,51 @@
+/**
+ * The endpoint as the client's `/health` answers show it (HTTP targets: the only view of a real
+ * deployment): per window, the mean of the answers read in it (`source: 'sampled'`; -1 where none
+ * was). An answer counts in the window of the moment it was read.
+ */
+import type { EndpointWindows } from '../../report/run-result.js';
+import { round3 } from '../../lib/time-averages.js';
+import { ENDPOINT_SERIES, WORKER_STATES, endpointWindows } from './endpoint-series.js';
+import { fold } from './fold-windows.js';
+
+/** The fields of a `/health` answer read here (missing counts read as 0). */
+export interface HealthBody {
+  jobs?: { inQueue?: unknown; inProgress?: unknown };
+  workers?: Record<string, unknown>;
+}
+
+export class HealthSamples {
+  private readonly sums: number[][] = Array.from({ length: ENDPOINT_SERIES }, () => []);
+  private readonly n: number[] = [];
+  private readonly row = new Array<number>(ENDPOINT_SERIES);
+
+  constructor(readonly windowMs: number) {}
+
+  /** A `/health` answer read at `atMs`; one without a numeric `jobs.inQueue` is not a sample. */
+  add(atMs: number, b: HealthBody): void {
+    const q = b.jobs?.inQueue;
+    if (typeof q !== 'number') return;
+    const row = this.row;
+    row[0] = q;
+    row[1] = q + num(b.jobs?.inProgress);
+    WORKER_STATES.forEach((s, k) => (row[2 + k] = num(b.workers?.[s])));
+    const i = Math.floor(atMs / this.windowMs);
+    while (this.n.length <= i) {
+      this.n.push(0);
+      for (const a of this.sums) a.push(0);
+    }
+    this.n[i]!++;
+    row.forEach((v, k) => (this.sums[k]![i]! += v));
+  }
+
+  /** Windows 0 to `n - 1` (an answer read at or after the end counts in the last); undefined: no sample at all. */
+  windows(n: number): EndpointWindows | undefined {
+    if (this.n.length === 0) return undefined;
+    const counts = fold(this.n, n);
+    return endpointWindows('sampled', this.sums.map((a) => fold(a, n).map((s, i) => (counts[i] ? round3(s / counts[i]!) : -1))));
+  }
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}

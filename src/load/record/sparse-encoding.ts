@@ -1,0 +1,101 @@
+/**
+ * The HdrHistogram V2 compressed base64 of a histogram given as sparse counts (whole ms → count),
+ * as `report/histogram.ts` `encode` gives it for the same samples (its range and precision:
+ * 1 ms – 1 week, 3 significant digits), without building a histogram: no 40 000-slot counts
+ * array to clear and walk per window, only the values seen. The uncompressed V2 payload is the
+ * same byte for byte. It is deflated by node's zlib at its defaults, as hdr-histogram-js does,
+ * when it has SMALL_PAYLOAD bytes or more (then the result is the same byte for byte too);
+ * a smaller one, most windows', by `smallDeflate` (other bytes, the same histogram when decoded,
+ * and no larger: zlib's set-up costs more than the work at that size). A small cache skips both
+ * for a payload seen before (windows of a quiet series repeat).
+ */
+import { deflateSync } from 'node:zlib';
+import { smallDeflate } from './small-deflate.js';
+import { HIGHEST_MS } from '../../report/histogram.js';
+
+/** V2 cookies, "TLZE" word size (hdr-histogram-js JsHistogram.encoding). */
+const ENCODING_COOKIE = 0x1c849303 | 0x10;
+const COMPRESSED_COOKIE = 0x1c849304 | 0x10;
+const SIGNIFICANT_DIGITS = 3;
+/** 2048 unit-resolution sub-buckets (3 digits), half of them per further bucket. */
+const SUB_BUCKET_HALF_MAGNITUDE = 10;
+const SUB_BUCKET_HALF = 1 << SUB_BUCKET_HALF_MAGNITUDE;
+const HEADER_BYTES = 40;
+/** From this payload size on, zlib's dynamic Huffman codes beat smallDeflate's fixed ones. */
+export const SMALL_PAYLOAD = 128;
+
+/** The counts-array index of `v` (an integer in 0 … HIGHEST_MS), as HdrHistogram's `countsArrayIndex`. */
+export function countsIndex(v: number): number {
+  if (v < 2 * SUB_BUCKET_HALF) return v;
+  const bucket = 31 - Math.clz32(v) - SUB_BUCKET_HALF_MAGNITUDE;
+  return ((bucket + 1) << SUB_BUCKET_HALF_MAGNITUDE) + Math.floor(v / 2 ** bucket) - SUB_BUCKET_HALF;
+}
+
+/** Compressed payloads by uncompressed payload (latin1), bounded. */
+const cache = new Map<string, string>();
+const CACHE_MAX = 4096;
+let buf = new Uint8Array(4096);
+let dv = new DataView(buf.buffer);
+
+/** `counts`: whole ms (0 … HIGHEST_MS) → count > 0. Empty → `""`. */
+export function encodeSparse(counts: Map<number, number>): string {
+  if (counts.size === 0) return '';
+  // Values in order give their indexes in order; several ms share an index above 2047 ms.
+  const values = new Float64Array(counts.size);
+  let j = 0;
+  for (const v of counts.keys()) values[j++] = v;
+  values.sort();
+  // Worst case per value: a zero run and a count, 9 bytes each.
+  const need = HEADER_BYTES + values.length * 18;
+  if (buf.length < need) {
+    buf = new Uint8Array(need * 2);
+    dv = new DataView(buf.buffer);
+  }
+  let p = HEADER_BYTES;
+  let next = 0;
+  for (let k = 0; k < values.length; ) {
+    const i = countsIndex(values[k]!);
+    let n = 0;
+    for (; k < values.length && countsIndex(values[k]!) === i; k++) n += counts.get(values[k]!)!;
+    const zeros = i - next;
+    if (zeros === 1) buf[p++] = 0;
+    else if (zeros > 1) p = zigzag(buf, p, -zeros);
+    p = zigzag(buf, p, n);
+    next = i + 1;
+  }
+  dv.setInt32(0, ENCODING_COOKIE);
+  dv.setInt32(4, p - HEADER_BYTES);
+  dv.setInt32(8, 1);
+  dv.setInt32(12, SIGNIFICANT_DIGITS);
+  setInt64(dv, 16, 1);
+  setInt64(dv, 24, HIGHEST_MS);
+  setInt64(dv, 32, 1);
+  const key = Buffer.from(buf.buffer, buf.byteOffset, p).toString('latin1');
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const z = p < SMALL_PAYLOAD ? smallDeflate(buf.subarray(0, p)) : deflateSync(buf.subarray(0, p));
+  const out = Buffer.allocUnsafe(8 + z.length);
+  out.writeInt32BE(COMPRESSED_COOKIE, 0);
+  out.writeInt32BE(z.length, 4);
+  out.set(z, 8);
+  const s = out.toString('base64');
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(key, s);
+  return s;
+}
+
+/** ZigZag LEB128 as HdrHistogram writes it (values here stay far below 2^49). */
+function zigzag(b: Uint8Array, p: number, value: number): number {
+  let v = value >= 0 ? value * 2 : -value * 2 - 1;
+  while (v >= 0x80) {
+    b[p++] = (v % 0x80) | 0x80;
+    v = Math.floor(v / 0x80);
+  }
+  b[p++] = v;
+  return p;
+}
+
+function setInt64(dv: DataView, at: number, v: number): void {
+  dv.setInt32(at, Math.floor(v / 2 ** 32));
+  dv.setInt32(at + 4, v | 0);
+}

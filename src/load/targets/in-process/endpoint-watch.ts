@@ -1,0 +1,25 @@
+/**
+ * `windows.endpoint` in process: the simulator's occupancy (sim/occupancy.ts), integrated
+ * exactly on the virtual clock; the target's drive loop calls `observe` after every event.
+ */
+import type { Endpoint } from '../../../sim/endpoint.js';
+import { Occupancy } from '../../../sim/occupancy.js';
+import type { EndpointWindows } from '../../../report/run-result.js';
+import { endpointWindows } from '../../record/endpoint-series.js';
+import type { EndpointWatcher } from '../target.js';
+
+export class EndpointWatch implements EndpointWatcher {
+  private readonly occ: Occupancy;
+
+  constructor(ep: Endpoint, windowMs: number, nowMs: number) {
+    this.occ = new Occupancy(ep, windowMs, nowMs);
+  }
+
+  observe(nowMs: number): void {
+    this.occ.observe(nowMs);
+  }
+
+  windows(endMs: number, n: number): EndpointWindows {
+    return endpointWindows('simulator', this.occ.averages(endMs, n));
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The browser side of charts.ts, as the script text report.html inlines after uPlot: finds every
+ * `figure.chart`, reads its ChartSpec from the JSON inside it and draws it with uPlot — axes in
+ * run time (h:mm:ss, `2d 03:00:00` past a day), legend with the values under the cursor (a stacked
+ * series shows its own value, not the stack's top), cursors synchronised across charts, width
+ * following the page (and print). Each instance lands in `window.loadlabCharts[id]`.
+ */
+export const CHART_BOOT_JS = String.raw`(function () {
+  "use strict";
+  var PALETTE = ["#3366cc", "#dc3912", "#ff9900", "#109618", "#990099", "#0099c6", "#dd4477", "#66aa00", "#b82e2e", "#316395"];
+  var INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800, 1209600];
+  var HEIGHT = 260;
+  var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+  function runTime(s) {
+    s = Math.round(s);
+    var d = Math.floor(s / 86400), r = s - d * 86400;
+    var h = Math.floor(r / 3600), m = Math.floor((r % 3600) / 60), x = r % 60;
+    return (d ? d + "d " + pad(h) : String(h)) + ":" + pad(m) + ":" + pad(x);
+  }
+  function num(v) {
+    if (v == null) return "–";
+    var a = Math.abs(v);
+    var s = Number.isInteger(v) || a >= 100 ? String(Math.round(v)) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
+    return s.replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+  }
+  var charts = {};
+  window.loadlabCharts = charts;
+  function widthOf(fig) { return Math.max(300, fig.querySelector(".chart-plot").clientWidth); }
+  function build(fig) {
+    var spec = JSON.parse(fig.querySelector("script.chart-data").textContent);
+    var data = [spec.x];
+    var series = [{ label: "run time", value: function (u, v) { return v == null ? "–" : runTime(v); } }];
+    var bands = [];
+    var sums = null, below = 0;
+    spec.series.forEach(function (s, i) {
+      var color = s.color || PALETTE[i % PALETTE.length];
+      var own = s.values;
+      var opts = {
+        label: s.label, stroke: color, width: s.width || 1.5, points: { show: false },
+        value: function (u, v, si, di) { return di == null ? "–" : num(own[di]); },
+      };
+      if (s.dash) opts.dash = [6, 4];
+      var vals = own;
+      if (s.stacked) {
+        sums = sums || spec.x.map(function () { return 0; });
+        vals = own.map(function (v, j) { sums[j] += v || 0; return sums[j]; });
+        opts.fill = color + "66";
+        if (below) bands.push({ series: [i + 1, below] });
+        below = i + 1;
+      }
+      data.push(vals);
+      series.push(opts);
+    });
+    var u = new uPlot({
+      width: widthOf(fig), height: HEIGHT, series: series, bands: bands,
+      cursor: { sync: { key: "loadlab" } },
+      scales: { x: { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.08 : 1]; } } },
+      axes: [
+        { incrs: INCRS, values: function (u, splits) { return splits.map(runTime); }, space: 70 },
+        { label: spec.unit, values: function (u, splits) { return splits.map(num); }, size: 60 },
+      ],
+    }, data, fig.querySelector(".chart-plot"));
+    charts[spec.id] = u;
+  }
+  document.querySelectorAll("figure.chart").forEach(build);
+  function fit() {
+    document.querySelectorAll("figure.chart").forEach(function (fig) {
+      var u = charts[fig.id.slice("chart-".length)];
+      if (u) u.setSize({ width: widthOf(fig), height: HEIGHT });
+    });
+  }
+  window.addEventListener("resize", fit);
+  window.addEventListener("beforeprint", fit);
+})();`;

@@ -1,0 +1,44 @@
+/**
+ * One time-series chart of an HTML report, as plain data: what `chartHtml` (charts.ts) draws with
+ * uPlot in the browser. report.html builds these from one RunResult (series.ts); `loadlab compare`
+ * can overlay two runs by putting both runs' series in one spec (same `x`, labels such as
+ * "A p95" / "B p95", `dash` for the second run).
+ *
+ * ```ts
+ * const spec: ChartSpec = { id: 'rps', title: 'Requests/s', unit: 'req/s', x: [0, 10, 20],
+ *   series: [{ label: 'run', values: [1.2, 3, null] }] };
+ * const page = `<head>${chartAssetsHtml()}</head><body>${chartHtml(spec)}</body>`;
+ * ```
+ */
+
+/** One line (or stacked area) of a chart. */
+export interface ChartSeries {
+  /** Legend label; the legend also shows the value under the cursor. */
+  label: string;
+  /** One value per `x`; null is a gap (no data in that window). */
+  values: (number | null)[];
+  /**
+   * Drawn as a filled area on top of the previous stacked series of the same chart (429s by
+   * cause); the legend still shows the series' own value.
+   */
+  stacked?: boolean;
+  /** CSS colour; default: the palette by position. */
+  color?: string;
+  /** Dashed line (a limit, a second run, a lower percentile). */
+  dash?: boolean;
+  /** Line width in CSS px (default 1.5). */
+  width?: number;
+}
+
+export interface ChartSpec {
+  /** Unique on the page; a DOM id and the key of `window.loadlabCharts[id]` (the uPlot instance). */
+  id: string;
+  title: string;
+  /** One line under the title: how the points were computed (e.g. downsampling). */
+  subtitle?: string;
+  /** The y axis label (e.g. `req/s`, `ms`). */
+  unit: string;
+  /** Seconds since the start of the run, ascending; the x axis shows run time as h:mm:ss. */
+  x: number[];
+  series: ChartSeries[];
+}

@@ -1,0 +1,16 @@
+/** A RunResult as the charts of report.html, top to bottom (each a chart or a one-line note). */
+import type { RunResult } from '../run-result.js';
+import type { ChartSlot } from './chart-slot.js';
+import { endpointChart } from './series-endpoint.js';
+import { expiriesChart, webhooksChart } from './series-events.js';
+import { responseTimeChart, turnaroundChart } from './series-latency.js';
+import { jobsChart, limitedChart, requestsChart } from './series-traffic.js';
+
+export type { ChartSlot } from './chart-slot.js';
+
+export function chartSlots(r: RunResult): ChartSlot[] {
+  return [
+    requestsChart(r), limitedChart(r), responseTimeChart(r), turnaroundChart(r), jobsChart(r),
+    endpointChart(r), webhooksChart(r), expiriesChart(r),
+  ];
+}

@@ -1,0 +1,55 @@
+/**
+ * An endpoint's occupancy over time — queue length, jobs in the system (queued or in progress)
+ * and workers by state — integrated exactly on the virtual clock. That state changes only inside
+ * simulator events and API requests, never while time passes, so the owner of the clock calls
+ * `observe` after each event (in process) or before it (a server, whose requests arrive between
+ * events): what held since the previous call counts until now, and the state is read again.
+ * A few counter reads per call; no domain events.
+ */
+import { TimeAverages } from '../lib/time-averages.js';
+import type { Endpoint } from './endpoint.js';
+
+/** The series, in column order. */
+export const OCCUPANCY_SERIES = ['queueLength', 'jobsInSystem', 'running', 'idle', 'initializing', 'throttled', 'unhealthy'] as const;
+
+export class Occupancy {
+  private readonly avg: TimeAverages;
+  private t: number;
+
+  constructor(private readonly ep: Endpoint, readonly windowMs: number, nowMs: number) {
+    this.avg = new TimeAverages(windowMs, OCCUPANCY_SERIES.length, nowMs);
+    this.t = nowMs;
+    this.read();
+  }
+
+  observe(nowMs: number): void {
+    if (nowMs !== this.t) {
+      this.avg.advance(nowMs);
+      this.t = nowMs;
+    }
+    this.read();
+  }
+
+  private read(): void {
+    const v = this.avg.value;
+    const c = this.ep.pool.counts;
+    const q = this.ep.queue.length;
+    v[0] = q;
+    v[1] = q + c.running;
+    v[2] = c.running;
+    v[3] = c.idle;
+    v[4] = c.initializing;
+    v[5] = c.throttled;
+    v[6] = c.unhealthy;
+  }
+
+  /** Per series (OCCUPANCY_SERIES), windows 0 to `n - 1`: value × ms, up to `endMs`. */
+  areas(endMs: number, n: number): number[][] {
+    return this.avg.areas(endMs, n);
+  }
+
+  /** Per series, windows 0 to `n - 1`: time averages (time-averages.ts `averagesOf`). */
+  averages(endMs: number, n: number): number[][] {
+    return this.avg.averages(endMs, n);
+  }
+}
