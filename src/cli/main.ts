@@ -22,6 +22,7 @@ export async function main(argv: string[]): Promise<number> {
     .command((await import('./commands/serve.js')).serveCommand)
     .command((await import('./commands/report.js')).reportCommandModule)
     .command((await import('./commands/compare.js')).compareCommandModule)
+    .command((await import('./commands/plan.js')).planCommandModule)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { endpointSchema } from '../../contract/endpoint-config.js';
 import { checkThreshold } from '../../report/threshold-check.js';
+import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
 import { behaviourSchema } from '../behaviours/registry.js';
 
@@ -40,6 +41,28 @@ const thresholdSchema = z.union([
     delayAbortEvalMs: ms.default(0).meta({ description: 'Start the abort checks this long (ms) into the run (k6\'s delayAbortEval). Default: 0.', examples: [0, 60_000] }),
   }),
 ]);
+
+/** The workersMax values `loadlab plan` sweeps at most (plan/workers-range.ts keeps the same bound). */
+const PLAN_MAX_POINTS = 1000;
+const gridValues = <T extends z.ZodType>(t: T, description: string, examples: unknown[]) => z.array(t).min(1).optional().meta({ description, examples });
+
+/** `loadlab plan`'s defaults for this scenario (docs/plan.md); its flags override each. */
+const planSchema = z.strictObject({
+  workersMax: z.string().optional().meta({ description: 'The workersMax values to sweep, FROM..TO (`--workers-max`). Default: 1..20.', examples: ['1..20', '4..12'] }),
+  seeds: z.number().int().min(1).optional().meta({ description: 'Seeds per point; a point meets the SLOs only if every seed does (`--seeds`). Default: 3.', examples: [3, 5] }),
+  gpu: z.string().min(1).optional().meta({ description: 'Bill workers at this GPU\'s built-in per-second prices (`--gpu`; docs/plan.md lists them). Default: no cost.', examples: ['A100', '4090-PRO'] }),
+  grid: z.strictObject({
+    workersMin: gridValues(ms, 'Active workers (capped at each point\'s workersMax).', [[0, 1, 2]]),
+    idleTimeoutMs: gridValues(ms, 'ms an idle flex worker stays before it stops.', [[5000, 60_000]]),
+    coldStartMs: gridValues(ms, 'ms from a worker\'s start to ready.', [[2000, 10_000]]),
+    'scaler.type': gridValues(z.enum(['QUEUE_DELAY', 'REQUEST_COUNT']), 'Scaler types.', [['QUEUE_DELAY', 'REQUEST_COUNT']]),
+    'scaler.value': gridValues(z.number().nonnegative(), 'Scaler values: seconds of queue delay (QUEUE_DELAY) or jobs per worker (REQUEST_COUNT).', [[1, 4]]),
+    flashBoot: gridValues(z.union([z.literal('off'), ms]), 'FlashBoot: off, or the restart time in ms of a worker stopped within its window.', [['off', 500]]),
+  }).optional().meta({
+    description: 'Endpoint knobs to sweep besides workersMax (`--grid`): every combination of their values is a line along workersMax, and the recommendation is the cheapest point meeting every SLO. Default: none.',
+    examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }],
+  }),
+});
 
 /** A threshold entry in its object form. */
 export interface ThresholdSpec { expr: string; abortOnFail: boolean; delayAbortEvalMs: number }
@@ -98,6 +121,14 @@ export const scenarioSchema = z
       description: 'Pass/fail checks on the run\'s results (docs/thresholds.md): `metric{selector} <op> number [every Ns]`, or `{expr, abortOnFail, delayAbortEvalMs}` to end the run early on a failure. Any failure makes `loadlab run` exit 99. Default: [].',
       examples: [['p95_ms{run} < 500', 'error_rate < 0.01', 'turnaround_p95_ms{flow=submit-poll} < 30000', { expr: 'limited_rate < 0.05', abortOnFail: true, delayAbortEvalMs: 60000 }]],
     }),
+    plan: planSchema.optional().meta({
+      description: '`loadlab plan`\'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` ignores it.',
+      examples: [{ workersMax: '4..16', seeds: 3, gpu: 'A100', grid: { workersMin: [0, 1] } }],
+    }),
+    slo: z.array(thresholdExpr).min(1, 'needs at least one SLO (or leave slo out: `loadlab plan` then uses thresholds)').optional().meta({
+      description: 'Service-level objectives for `loadlab plan` (docs/plan.md): the threshold grammar, and the plan recommends the smallest workersMax meeting every one on every seed. `loadlab run` ignores them. Default: the thresholds.',
+      examples: [['turnaround_p95_ms < 30000', 'limited_rate < 0.001'], ['queue_delay_mean_ms{flow=submit-poll} < 500']],
+    }),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<string>();
@@ -113,6 +144,15 @@ export const scenarioSchema = z
       const path = typeof entry === 'string' ? ['thresholds', i] : ['thresholds', i, 'expr'];
       if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path, message });
     });
+    s.slo?.forEach((expr, i) => {
+      if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
+      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path: ['slo', i], message });
+    });
+    if (s.plan?.workersMax !== undefined) {
+      const r = parseIntRange(s.plan.workersMax, 'workersMax', 1, PLAN_MAX_POINTS);
+      if (typeof r === 'string') ctx.addIssue({ code: 'custom', path: ['plan', 'workersMax'], message: r });
+    }
     if (s.endpoint.workersMin > s.endpoint.workersMax) ctx.addIssue({ code: 'custom', path: ['endpoint', 'workersMin'], message: 'must be <= workersMax' });
   });
 

@@ -10,8 +10,9 @@ import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
-import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { EndpointProbe, Target, TargetRequest, TargetResponse, WorkerLifetime } from '../target.js';
 import { watchColdStarts } from './cold-starts.js';
+import { watchWorkerLifetimes } from './worker-lifetimes.js';
 import { EndpointWatch } from './endpoint-watch.js';
 import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
@@ -114,6 +115,10 @@ export class InProcessTarget implements Target {
 
   watchColdStarts(): (jobId: string) => number | undefined {
     return watchColdStarts(this.sim.bus, this.endpointId);
+  }
+
+  watchWorkers(): (nowMs: number) => WorkerLifetime[] {
+    return watchWorkerLifetimes(this.sim.bus, this.endpointId);
   }
 
   private watch: EndpointWatch | undefined;

@@ -1,0 +1,79 @@
+/**
+ * Erlang C beside a sweep: the M/M/c prediction for each workersMax from the scenario's mean
+ * arrival rate (of job-submitting flows) and mean job time, and Erlang C's own smallest c for the
+ * queue-delay SLOs. Pure.
+ */
+import { meanMs } from '../contract/duration-spec.js';
+import { expectedArrivals } from '../load/arrivals/registry.js';
+import type { Scenario } from '../load/scenario/schema.js';
+import type { Threshold } from '../report/thresholds.js';
+import { erlangC } from './erlang-c.js';
+
+/** Behaviours whose sessions submit a job. */
+const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
+
+export interface MmcInputs {
+  /** Mean job arrivals per second over the traffic phase. */
+  arrivalsPerSec: number;
+  /** Mean job time (ms). */
+  meanJobMs: number;
+}
+
+export function mmcInputs(sc: Scenario): MmcInputs {
+  const jobs = sc.traffic.filter((f) => JOB_BEHAVIOURS.has(f.client.behaviour)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs), 0);
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanMs(sc.endpoint.jobDurationMs) };
+}
+
+/** The prediction for c workers; `stable: false` when λ ≥ cμ (the queue grows without bound). */
+export type MmcPrediction =
+  | { stable: true; utilisation: number; probabilityOfWaiting: number; meanQueueDelayMs: number; p95QueueDelayMs: number }
+  | { stable: false; utilisation: number };
+
+/** The q-quantile of the queue wait: P(Wq > t) = C e^{-(cμ-λ)t}, so t = ln(C / (1-q)) / (cμ-λ), or 0. */
+function waitQuantileMs(c: number, lambdaPerMs: number, muPerMs: number, pWait: number, q: number): number {
+  return pWait <= 1 - q ? 0 : Math.log(pWait / (1 - q)) / (c * muPerMs - lambdaPerMs);
+}
+
+export function predict(m: MmcInputs, c: number): MmcPrediction {
+  const lambda = m.arrivalsPerSec / 1000;
+  const mu = 1 / m.meanJobMs;
+  const utilisation = lambda / (c * mu);
+  if (!(m.meanJobMs > 0) || !(lambda > 0)) return { stable: true, utilisation: 0, probabilityOfWaiting: 0, meanQueueDelayMs: 0, p95QueueDelayMs: 0 };
+  if (utilisation >= 1) return { stable: false, utilisation };
+  const r = erlangC({ servers: c, arrivalRate: lambda, serviceRate: mu });
+  return {
+    stable: true, utilisation, probabilityOfWaiting: r.probabilityOfWaiting, meanQueueDelayMs: r.meanQueueWait,
+    p95QueueDelayMs: waitQuantileMs(c, lambda, mu, r.probabilityOfWaiting, 0.95),
+  };
+}
+
+const QUEUE_STAT = /^queue_delay_(mean|p50|p90|p95|p99)_ms$/;
+
+/** The SLOs Erlang C can answer: an upper bound on a queue-delay mean or percentile, over the whole run. */
+export function queueDelaySlos(slos: readonly Threshold[]): Threshold[] {
+  return slos.filter((t) => QUEUE_STAT.test(t.metric) && t.everyMs === undefined && (t.cmp === '<' || t.cmp === '<='));
+}
+
+/** The queue-delay statistic Erlang C predicts for c workers (ms); Infinity when unstable. */
+function predictedStat(m: MmcInputs, c: number, metric: string): number {
+  const stat = QUEUE_STAT.exec(metric)![1]!;
+  const lambda = m.arrivalsPerSec / 1000;
+  const mu = 1 / m.meanJobMs;
+  if (!(lambda > 0) || !(m.meanJobMs > 0)) return 0;
+  if (lambda >= c * mu) return Infinity;
+  const r = erlangC({ servers: c, arrivalRate: lambda, serviceRate: mu });
+  if (stat === 'mean') return r.meanQueueWait;
+  return waitQuantileMs(c, lambda, mu, r.probabilityOfWaiting, Number(stat.slice(1)) / 100);
+}
+
+/** Erlang C's smallest c meeting every queue-delay SLO; null when there is none or none up to `maxC`. */
+export function erlangSmallestC(m: MmcInputs, slos: readonly Threshold[], maxC = 100_000): number | null {
+  const qs = queueDelaySlos(slos);
+  if (!qs.length) return null;
+  const lambda = m.arrivalsPerSec / 1000;
+  const start = m.meanJobMs > 0 ? Math.max(1, Math.floor(lambda * m.meanJobMs) + 1) : 1;
+  for (let c = start; c <= maxC; c++) {
+    if (qs.every((t) => (t.cmp === '<' ? predictedStat(m, c, t.metric) < t.value : predictedStat(m, c, t.metric) <= t.value))) return c;
+  }
+  return null;
+}

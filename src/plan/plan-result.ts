@@ -1,0 +1,217 @@
+/**
+ * plan.json: the sweep's rows and the recommendation, built from the sweep's points. Plain data
+ * with no wall-clock figure, so the same inputs give the same bytes whatever `--jobs`.
+ */
+import type { Threshold } from '../report/thresholds.js';
+import { costOf, type Prices } from './cost.js';
+import { erlangSmallestC, predict, type MmcInputs, type MmcPrediction } from './mmc-reference.js';
+import type { SloSource } from './slo.js';
+import { describeKnobs, type Knobs } from './grid.js';
+import { pointMeets, type SweepOutcome } from './sweep.js';
+
+export const PLAN_VERSION = 1;
+
+/** An SLO at one point: its value and whether it held, per seed. */
+export interface RowSlo {
+  expr: string;
+  values: (number | null)[];
+  met: boolean[];
+}
+
+export interface PlanRow {
+  workersMax: number;
+  /** The `--grid` combination of endpoint knobs (with a grid only). */
+  knobs?: Knobs;
+  workersMin: number;
+  /** Every SLO held on every seed. */
+  meetsAll: boolean;
+  slo: RowSlo[];
+  /** Measured figures, per seed. */
+  measured: {
+    jobsAccepted: number[];
+    jobsCompleted: number[];
+    turnaroundP95Ms: (number | null)[];
+    queueDelayMeanMs: (number | null)[];
+    queueDelayP95Ms: (number | null)[];
+    limitedRate: (number | null)[];
+    elapsedMs: number[];
+  };
+  /** Workers per seed: started, billed seconds (active, flex), seconds by state. */
+  workers: {
+    started: number[];
+    activeSeconds: number[];
+    flexSeconds: number[];
+    secondsByState: Record<string, number[]>;
+  };
+  /** Dollars per seed (with prices only). */
+  cost?: { perRun: number[]; perHour: number[]; per1000Jobs: (number | null)[] };
+  /** The M/M/c prediction for c = workersMax (mmc-reference.ts). */
+  erlangC: MmcPrediction;
+}
+
+export interface PlanResult {
+  version: number;
+  scenario: { name: string; file?: string; durationMs: number };
+  slo: { source: SloSource; exprs: string[] };
+  sweep: {
+    workersMax: { from: number; to: number };
+    workersMin: number | 'max';
+    seeds: (number | string)[];
+    exhaustive: boolean;
+    /** The workersMax after which the sweep stopped (it and the two below it met every SLO); null: ran the whole range. With a grid: the first line's. */
+    stoppedAfter: number | null;
+    /** With a grid: each combination of knobs and where its line stopped. */
+    grid?: { knobs: Knobs; stoppedAfter: number | null }[];
+  };
+  prices?: Prices & { gpu?: string };
+  recommendation: {
+    /**
+     * The smallest workersMax meeting every SLO on every seed; null: none in the range. With a
+     * grid: the workersMax of the cheapest point meeting every SLO (see `knobs`, `cheapestBy`).
+     */
+    workersMax: number | null;
+    /** With a grid: the knobs of the recommended point (null: none meets the SLOs). */
+    knobs?: Knobs | null;
+    /** With a grid: what "cheapest" compares (mean over seeds). */
+    cheapestBy?: 'cost per hour' | 'billed worker-seconds';
+    reason: string;
+    /** Erlang C's smallest c for the queue-delay SLOs (null: no such SLO), from the scenario's means. */
+    erlangC: { workersMax: number | null; arrivalsPerSec: number; meanJobMs: number };
+    /** Mean over seeds at the recommended point (with prices only). */
+    cost?: { perHour: number; per1000Jobs: number | null };
+  };
+  /**
+   * With a grid: the rows no other row beats on cost and on every SLO at once (worst seed; lower
+   * is better for `<` SLOs, higher for `>`), cheapest first: the cost-vs-SLO Pareto front.
+   */
+  paretoFront?: { workersMax: number; knobs: Knobs }[];
+  /** Rows whose seeds disagree on an SLO: its limit lies within the seeds' spread (sampling error). */
+  borderline: { workersMax: number; expr: string; min: number | null; max: number | null }[];
+  /** Points above the recommendation that fail: the SLOs are not monotone in workersMax over these seeds. */
+  failingAbove: number[];
+  rows: PlanRow[];
+}
+
+export interface PlanInputs {
+  scenario: { name: string; file?: string; durationMs: number };
+  slos: { source: SloSource; list: Threshold[] };
+  range: readonly number[];
+  /** A `--grid` was given (rows carry their knobs; the recommendation is the cheapest point). */
+  grid: boolean;
+  workersMin: number | 'max';
+  seeds: readonly (number | string)[];
+  exhaustive: boolean;
+  mmc: MmcInputs;
+  prices?: Prices & { gpu?: string };
+}
+
+const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+const r6n = (v: number | null) => (v === null ? null : r6(v));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
+  const rows: PlanRow[] = out.lines.flatMap((l) => l.points).map((runs) => {
+    const states = [...new Set(runs.flatMap((r) => Object.keys(r.bill.secondsByState)))].sort();
+    const row: PlanRow = {
+      workersMax: runs[0]!.workersMax,
+      ...(inp.grid ? { knobs: runs[0]!.knobs } : {}),
+      workersMin: runs[0]!.workersMin,
+      meetsAll: pointMeets(runs),
+      slo: inp.slos.list.map((t, i) => ({ expr: t.expr, values: runs.map((r) => r.slo[i]!.value), met: runs.map((r) => r.slo[i]!.ok) })),
+      measured: {
+        jobsAccepted: runs.map((r) => r.figures.jobsAccepted),
+        jobsCompleted: runs.map((r) => r.figures.jobsCompleted),
+        turnaroundP95Ms: runs.map((r) => r6n(r.figures.turnaroundP95Ms)),
+        queueDelayMeanMs: runs.map((r) => r6n(r.figures.queueDelayMeanMs)),
+        queueDelayP95Ms: runs.map((r) => r6n(r.figures.queueDelayP95Ms)),
+        limitedRate: runs.map((r) => r6n(r.figures.limitedRate)),
+        elapsedMs: runs.map((r) => r.figures.elapsedMs),
+      },
+      workers: {
+        started: runs.map((r) => r.bill.workersStarted),
+        activeSeconds: runs.map((r) => r.bill.activeSeconds),
+        flexSeconds: runs.map((r) => r.bill.flexSeconds),
+        secondsByState: Object.fromEntries(states.map((s) => [s, runs.map((r) => r6(r.bill.secondsByState[s] ?? 0))])),
+      },
+      erlangC: roundPrediction(predict(inp.mmc, runs[0]!.workersMax)),
+    };
+    if (inp.prices) {
+      const costs = runs.map((r) => costOf(r.bill, inp.prices!, r.figures.elapsedMs, r.figures.jobsCompleted));
+      row.cost = { perRun: costs.map((c) => r6(c.total)), perHour: costs.map((c) => r6(c.perHour)), per1000Jobs: costs.map((c) => r6n(c.per1000Jobs)) };
+    }
+    return row;
+  });
+
+  const from = inp.range[0]!;
+  const to = inp.range[inp.range.length - 1]!;
+  const cheapestBy = inp.prices ? 'cost per hour' as const : 'billed worker-seconds' as const;
+  const price = (r: PlanRow) => (r.cost ? mean(r.cost.perHour) : mean(r.workers.activeSeconds.map((a, i) => a + r.workers.flexSeconds[i]!)));
+  // Without a grid: the smallest workersMax (rows are in its order); with one: the cheapest point, ties to the earlier row.
+  const best = inp.grid
+    ? rows.filter((r) => r.meetsAll).reduce<PlanRow | undefined>((b, r) => (b === undefined || price(r) < price(b) ? r : b), undefined)
+    : rows.find((r) => r.meetsAll);
+  const where = inp.grid ? ` over ${out.lines.length} grid combinations` : '';
+  const recommendation: PlanResult['recommendation'] = {
+    workersMax: best?.workersMax ?? null,
+    ...(inp.grid ? { knobs: best?.knobs ?? null, cheapestBy } : {}),
+    reason: !best
+      ? `no workersMax in ${from}..${to}${where} meets every SLO on all ${inp.seeds.length} seeds`
+      : inp.grid
+        ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || 'the scenario\'s knobs'} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO on all ${inp.seeds.length} seeds`
+        : `workersMax ${best.workersMax} is the smallest in ${from}..${to} meeting every SLO on all ${inp.seeds.length} seeds`,
+    erlangC: { workersMax: erlangSmallestC(inp.mmc, inp.slos.list), arrivalsPerSec: r6(inp.mmc.arrivalsPerSec), meanJobMs: r6(inp.mmc.meanJobMs) },
+  };
+  if (best?.cost) {
+    const per1000 = best.cost.per1000Jobs.filter((v): v is number => v !== null);
+    recommendation.cost = { perHour: r6(mean(best.cost.perHour)), per1000Jobs: per1000.length ? r6(mean(per1000)) : null };
+  }
+  const borderline = rows.flatMap((r) => r.slo.filter((s) => s.met.some((m) => m) && s.met.some((m) => !m)).map((s) => {
+    const vs = s.values.filter((v): v is number => v !== null);
+    return { workersMax: r.workersMax, expr: s.expr, min: vs.length ? Math.min(...vs) : null, max: vs.length ? Math.max(...vs) : null };
+  }));
+  return {
+    version: PLAN_VERSION,
+    scenario: inp.scenario,
+    slo: { source: inp.slos.source, exprs: inp.slos.list.map((t) => t.expr) },
+    sweep: {
+      workersMax: { from, to }, workersMin: inp.workersMin, seeds: [...inp.seeds], exhaustive: inp.exhaustive, stoppedAfter: out.lines[0]!.stoppedAfter,
+      ...(inp.grid ? { grid: out.lines.map((l) => ({ knobs: l.knobs, stoppedAfter: l.stoppedAfter })) } : {}),
+    },
+    ...(inp.prices ? { prices: inp.prices } : {}),
+    recommendation,
+    ...(inp.grid ? { paretoFront: paretoFront(rows, inp.slos.list, price) } : {}),
+    borderline,
+    failingAbove: best ? rows.filter((r) => r.workersMax > best.workersMax && !r.meetsAll && sameKnobs(r.knobs, best.knobs)).map((r) => r.workersMax) : [],
+    rows,
+  };
+}
+
+const sameKnobs = (a: Knobs | undefined, b: Knobs | undefined) => describeKnobs(a ?? {}) === describeKnobs(b ?? {});
+
+/** Rows no other row beats (≤ on cost and every SLO's worst seed, < on one); cheapest first. */
+function paretoFront(rows: readonly PlanRow[], slos: readonly Threshold[], price: (r: PlanRow) => number): { workersMax: number; knobs: Knobs }[] {
+  // Each objective as "lower is better"; SLOs compared with == or != take no part.
+  const dirs = slos.map((t) => (t.cmp[0] === '<' ? 1 : t.cmp[0] === '>' ? -1 : 0));
+  const scored = rows.flatMap((r) => {
+    const worst = r.slo.map((s, i) => {
+      const vs = s.values.filter((v): v is number => v !== null);
+      if (vs.length < s.values.length) return null;
+      return dirs[i]! === 0 ? 0 : dirs[i]! * (dirs[i]! > 0 ? Math.max(...vs) : Math.min(...vs));
+    });
+    return worst.some((v) => v === null) ? [] : [{ r, objs: [price(r), ...(worst as number[])] }];
+  });
+  const beats = (a: number[], b: number[]) => a.every((v, i) => v <= b[i]!) && a.some((v, i) => v < b[i]!);
+  return scored.filter((x) => !scored.some((y) => beats(y.objs, x.objs)))
+    .sort((a, b) => a.objs[0]! - b.objs[0]!)
+    .map((x) => ({ workersMax: x.r.workersMax, knobs: x.r.knobs ?? {} }));
+}
+
+function roundPrediction(p: MmcPrediction): MmcPrediction {
+  return p.stable
+    ? { stable: true, utilisation: r6(p.utilisation), probabilityOfWaiting: r6(p.probabilityOfWaiting), meanQueueDelayMs: r6(p.meanQueueDelayMs), p95QueueDelayMs: r6(p.p95QueueDelayMs) }
+    : { stable: false, utilisation: r6(p.utilisation) };
+}
+
+export function renderPlanJson(p: PlanResult): string {
+  return `${JSON.stringify(p, null, 2)}\n`;
+}

@@ -1,0 +1,49 @@
+/**
+ * The SLOs a plan must meet. The SLO grammar is the threshold grammar (report/threshold-parse.ts:
+ * `metric{selector} <op> number [every Ns]`), checked against the scenario as thresholds are, and
+ * evaluated on each run's RunResult. Where they come from, first found: `--slo` flags, the
+ * scenario's `slo:` list, its `thresholds:`.
+ */
+import type { RunResult } from '../report/run-result.js';
+import { checkThreshold } from '../report/threshold-check.js';
+import { evaluateThreshold, type Threshold } from '../report/thresholds.js';
+import { thresholdSpec, type Scenario } from '../load/scenario/schema.js';
+
+export type SloSource = '--slo' | 'slo' | 'thresholds';
+
+export interface Slos {
+  source: SloSource;
+  list: Threshold[];
+}
+
+/** The SLOs, or every problem with the `--slo` flags (each names the flag and the expression). */
+export function slosOf(sc: Scenario, flags: readonly string[]): Slos | string[] {
+  if (flags.length) {
+    const ctx = { flows: sc.traffic.map((f) => f.name), maxRunMs: sc.durationMs + sc.drainMs };
+    const problems: string[] = [];
+    const list: Threshold[] = [];
+    for (const e of flags) {
+      const t = checkThreshold(e, ctx);
+      if (Array.isArray(t)) problems.push(...t.map((p) => `--slo "${e}": ${p}`));
+      else list.push(t);
+    }
+    return problems.length ? problems : { source: '--slo', list };
+  }
+  // The scenario's own were checked when it loaded.
+  const parse = (e: string) => checkThreshold(e, {}) as Threshold;
+  if (sc.slo?.length) return { source: 'slo', list: sc.slo.map(parse) };
+  return { source: 'thresholds', list: sc.thresholds.map((t) => parse(thresholdSpec(t).expr)) };
+}
+
+/** One SLO on one run: its value (null: no data, which fails) and whether it holds. */
+export interface SloValue {
+  value: number | null;
+  ok: boolean;
+}
+
+export function evaluateSlos(r: RunResult, slos: readonly Threshold[]): SloValue[] {
+  return slos.map((t) => {
+    const v = evaluateThreshold(r, t);
+    return { value: v.value, ok: v.ok };
+  });
+}

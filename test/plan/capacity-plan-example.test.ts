@@ -1,0 +1,34 @@
+/**
+ * scenarios/capacity-plan.yaml through `loadlab plan`, shortened (its first virtual hour, a few
+ * workersMax, two seeds) so it runs in seconds: a recommendation, cost with --gpu, and plan.md
+ * naming each way the scenario departs from Erlang C's M/M/c (the whole day: docs/plan.md).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { plan, planJson, planMd } from './plan-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-example-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test('capacity-plan.yaml, its first hour: a recommendation with its cost, and where it departs from M/M/c', () => {
+  const sc = parse(readFileSync('scenarios/capacity-plan.yaml', 'utf8'));
+  delete sc.$schema;
+  sc.durationMs = 3_600_000;
+  const file = join(dir, 'capacity-plan-hour.yaml');
+  writeFileSync(file, stringify(sc));
+  const out = join(dir, 'plan');
+  const r = plan([file, '--workers-max', '1..8', '--seeds', '2', '--gpu', '4090-PRO', '--jobs', '2', '--out', out]);
+  expect(r.status, r.stderr).toBe(0);
+  const p = JSON.parse(planJson(out));
+  expect(p.slo).toEqual({ source: 'slo', exprs: sc.slo });
+  const best = p.rows.find((row: { workersMax: number }) => row.workersMax === p.recommendation.workersMax);
+  expect(best.meetsAll).toBe(true);
+  expect(p.rows.filter((row: { workersMax: number; meetsAll: boolean }) => row.workersMax < best.workersMax && row.meetsAll)).toEqual([]);
+  expect(p.recommendation.cost.perHour).toBeGreaterThan(0);
+  const md = planMd(out);
+  expect(md).toContain(`**Recommendation: workersMax ${best.workersMax}**`);
+  for (const why of ['Cold starts:', 'Scaler lag:', 'Job times are lognormal', 'Arrivals are not a constant-rate Poisson stream (daily: diurnal)']) expect(md).toContain(why);
+}, 180_000);

@@ -1,0 +1,77 @@
+/**
+ * `loadlab plan` exit codes: 99 when no point meets the SLOs (plan.json says null), 2 on bad input
+ * with a message naming the flag or the scenario's file and field, and --exhaustive running every
+ * point where the default stops early.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { plan, planJson, planMd } from './plan-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-exit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const FILE = 'test/fixtures/plan-small.yaml';
+
+describe('loadlab plan: outcomes', () => {
+  test('no point meets the SLOs: exit 99, recommendation null in plan.json, said first on stdout and in plan.md', () => {
+    const out = join(dir, 'none');
+    const r = plan([FILE, '--workers-max', '1..3', '--seeds', '2', '--slo', 'queue_delay_max_ms < 0', '--out', out]);
+    expect(r.status, r.stderr).toBe(99);
+    expect(r.stdout).toMatch(/^NO RECOMMENDATION: no workersMax in 1\.\.3 meets every SLO on all 2 seeds/);
+    expect(r.stderr).toMatch(/^loadlab: no point meets the SLOs/);
+    const p = JSON.parse(planJson(out));
+    expect(p.recommendation.workersMax).toBeNull();
+    expect(p.slo).toEqual({ source: '--slo', exprs: ['queue_delay_max_ms < 0'] });
+    expect(p.rows).toHaveLength(3);
+    expect(planMd(out)).toMatch(/^# Capacity plan: plan-small\n\n\*\*No recommendation\*\*/);
+    // plan.html: plan.md's tables as one self-contained page.
+    const html = readFileSync(join(out, 'plan.html'), 'utf8');
+    expect(html).toContain('<p><strong>No recommendation</strong>: no workersMax in 1..3 meets every SLO on all 2 seeds.</p>');
+    expect(html).toMatch(/<table><thead><tr><th>workersMax<\/th>/);
+    expect(html).not.toMatch(/<script|<link|src="http/);
+  });
+
+  test('early stop by default; --exhaustive runs every point and recommends the same', () => {
+    const early = plan([FILE, '--workers-max', '1..8', '--seeds', '1', '--out', join(dir, 'early')]);
+    const all = plan([FILE, '--workers-max', '1..8', '--seeds', '1', '--exhaustive', '--out', join(dir, 'all')]);
+    expect(early.status, early.stderr).toBe(0);
+    expect(all.status, all.stderr).toBe(0);
+    const e = JSON.parse(planJson(join(dir, 'early')));
+    const a = JSON.parse(planJson(join(dir, 'all')));
+    expect(a.rows.map((r: { workersMax: number }) => r.workersMax)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(a.sweep.stoppedAfter).toBeNull();
+    expect(e.recommendation.workersMax).toBe(a.recommendation.workersMax);
+    expect(e.sweep.stoppedAfter).toBe(e.recommendation.workersMax + 2);
+    expect(e.rows).toEqual(a.rows.slice(0, e.rows.length));
+  });
+});
+
+describe('loadlab plan: bad input exits 2 naming the field', () => {
+  const bad = (args: string[], message: RegExp) => {
+    const r = plan([...args, '--out', join(dir, 'bad')]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  };
+  test('a range upside down, or not a range', () => {
+    bad([FILE, '--workers-max', '5..1'], /^loadlab: --workers-max: "5\.\.1": FROM \(5\) is above TO \(1\); write 1\.\.5\n$/);
+    bad([FILE, '--workers-max', 'five'], /^loadlab: --workers-max: "five" is not a range: expected FROM\.\.TO/);
+    bad([FILE, '--workers-max', '0..3'], /--workers-max: "0\.\.3": workersMax starts at 1/);
+  });
+  test('an SLO with an unknown metric, from --slo or from the scenario\'s slo: list', () => {
+    bad([FILE, '--slo', 'turnaround_p96_ms < 100'], /--slo "turnaround_p96_ms < 100": unknown metric "turnaround_p96_ms".*did you mean "turnaround_p9\d_ms"/);
+    bad([FILE, '--slo', 'p99_ms{flow=nope} < 100'], /--slo "p99_ms\{flow=nope\} < 100": metric "p99_ms" takes only \{operation=…\}/);
+    const f = join(dir, 'bad-slo.yaml');
+    writeFileSync(f, 'name: bad-slo\ndurationMs: 1000\ntraffic:\n  - { name: a, arrival: { process: constant, ratePerSec: 1 }, client: { behaviour: run-poll } }\nslo:\n  - jobs_completed > 0\n  - turnaround_p95_ms{flow=b} < 1000\n');
+    bad([f, '--workers-max', '1..2'], new RegExp(`${f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: slo\\.1: unknown flow "b"`));
+  });
+  test('seeds, jobs, prices and GPU names', () => {
+    bad([FILE, '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/);
+    bad([FILE, '--jobs', '1.5'], /--jobs: must be a whole number >= 1, got 1\.5/);
+    bad([FILE, '--gpu', 'Z80'], /--gpu: unknown GPU "Z80"; known: H100-PRO, A100, 4090-PRO, H200, B200/);
+    bad([FILE, '--price-flex', '0.001'], /--price-active: give both --price-flex and --price-active, or --gpu NAME/);
+    bad([FILE, '--price-flex', '-1', '--price-active', '1'], /--price-flex: must be a price per worker-second in dollars, >= 0, got -1/);
+    bad([FILE, '--workers-min', 'some'], /--workers-min: "some" is neither a whole number nor "max"/);
+  });
+});
