@@ -1,14 +1,17 @@
 /**
  * The browser side of charts.ts, as the script text report.html inlines after uPlot: finds every
- * `figure.chart`, reads its ChartSpec from the JSON inside it and draws it with uPlot — axes in
- * run time (h:mm:ss, `2d 03:00:00` past a day), legend with the values under the cursor (a stacked
- * series shows its own value, not the stack's top), cursors synchronised across charts, width
- * following the page (and print). Each instance lands in `window.loadlabCharts[id]`.
+ * `figure.chart`, reads its ChartSpec from the JSON inside it and draws it with uPlot — x in run
+ * time (h:mm:ss, `2d 03:00:00` past a day) or, for `xAxis.kind: 'value'`, as plain numbers with
+ * their label; legend with the values under the cursor (a stacked series shows its own value, not
+ * the stack's top); lines, or dots for `points` series; cursors synchronised across charts of the
+ * same x axis; width following the page (and print). Each instance lands in
+ * `window.loadlabCharts[id]`.
  */
 export const CHART_BOOT_JS = String.raw`(function () {
   "use strict";
   var PALETTE = ["#3366cc", "#dc3912", "#ff9900", "#109618", "#990099", "#0099c6", "#dd4477", "#66aa00", "#b82e2e", "#316395"];
   var INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800, 1209600];
+  var INT_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
   var HEIGHT = 260;
   var pad = function (n) { return (n < 10 ? "0" : "") + n; };
   function runTime(s) {
@@ -20,8 +23,19 @@ export const CHART_BOOT_JS = String.raw`(function () {
   function num(v) {
     if (v == null) return "–";
     var a = Math.abs(v);
-    var s = Number.isInteger(v) || a >= 100 ? String(Math.round(v)) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
+    var s = Number.isInteger(v) || a >= 100 ? String(Math.round(v)) : a >= 10 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : String(Number(v.toPrecision(3)));
     return s.replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+  }
+  /** A value x axis: its label, plain numbers, whole-number ticks when every x is whole. */
+  function valueAxis(x, label) {
+    var a = { label: label, values: function (u, splits) { return splits.map(num); }, space: 50 };
+    if (x.every(Number.isInteger)) a.incrs = INT_INCRS;
+    return a;
+  }
+  /** Room around the first and last x, so their dots are not cut at the edge. */
+  function padded(u, min, max) {
+    var d = max > min ? (max - min) * 0.04 : Math.max(Math.abs(min) * 0.1, 1);
+    return [min - d, max + d];
   }
   var charts = {};
   window.loadlabCharts = charts;
@@ -29,7 +43,10 @@ export const CHART_BOOT_JS = String.raw`(function () {
   function build(fig) {
     var spec = JSON.parse(fig.querySelector("script.chart-data").textContent);
     var data = [spec.x];
-    var series = [{ label: "run time", value: function (u, v) { return v == null ? "–" : runTime(v); } }];
+    var xv = spec.xAxis && spec.xAxis.kind === "value" ? spec.xAxis : null;
+    var xFmt = xv ? num : runTime;
+    var xLabel = xv ? xv.label + (xv.unit ? " (" + xv.unit + ")" : "") : "run time";
+    var series = [{ label: xLabel, value: function (u, v) { return v == null ? "–" : xFmt(v); } }];
     var bands = [];
     var sums = null, below = 0;
     spec.series.forEach(function (s, i) {
@@ -40,6 +57,8 @@ export const CHART_BOOT_JS = String.raw`(function () {
         value: function (u, v, si, di) { return di == null ? "–" : num(own[di]); },
       };
       if (s.dash) opts.dash = [6, 4];
+      if (s.points) { opts.paths = function () { return null; }; opts.points = { show: true, size: 7, width: 1, fill: color }; }
+      if (s.spanGaps) opts.spanGaps = true;
       var vals = own;
       if (s.stacked) {
         sums = sums || spec.x.map(function () { return 0; });
@@ -53,10 +72,10 @@ export const CHART_BOOT_JS = String.raw`(function () {
     });
     var u = new uPlot({
       width: widthOf(fig), height: HEIGHT, series: series, bands: bands,
-      cursor: { sync: { key: "loadlab" } },
-      scales: { x: { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.08 : 1]; } } },
+      cursor: { sync: { key: xv ? "loadlab:" + xLabel : "loadlab" } },
+      scales: { x: xv ? { time: false, range: padded } : { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.08 : 1]; } } },
       axes: [
-        { incrs: INCRS, values: function (u, splits) { return splits.map(runTime); }, space: 70 },
+        xv ? valueAxis(spec.x, xLabel) : { incrs: INCRS, values: function (u, splits) { return splits.map(runTime); }, space: 70 },
         { label: spec.unit, values: function (u, splits) { return splits.map(num); }, size: 60 },
       ],
     }, data, fig.querySelector(".chart-plot"));

@@ -1,7 +1,7 @@
 /**
- * One time-series chart of an HTML report, as plain data: what `chartHtml` (charts.ts) draws with
- * uPlot in the browser. report.html builds these from one RunResult (series.ts); `loadlab compare`
- * can overlay two runs by putting both runs' series in one spec (same `x`, labels such as
+ * One chart of an HTML page, over run time or against a value such as workersMax, as plain data:
+ * what `chartHtml` (charts.ts) draws with uPlot in the browser. report.html builds these from one
+ * RunResult (series.ts); plan.html from a plan (plan/plan-charts.ts); `loadlab compare` can overlay two runs by putting both runs' series in one spec (same `x`, labels such as
  * "A p95" / "B p95", `dash` for the second run).
  *
  * ```ts
@@ -28,7 +28,17 @@ export interface ChartSeries {
   dash?: boolean;
   /** Line width in CSS px (default 1.5). */
   width?: number;
+  /** A dot at each value and no line (one seed's values, a scatter of grid points). */
+  points?: boolean;
+  /** The line joins across null values (a line through the few x that have one, e.g. a Pareto front). */
+  spanGaps?: boolean;
 }
+
+/**
+ * What the x axis is: run time (seconds, shown as h:mm:ss; the default), or a plain number such as
+ * workersMax or dollars per hour, with its label (integer ticks when every x is an integer).
+ */
+export type ChartXAxis = { kind: 'time' } | { kind: 'value'; label: string; unit?: string };
 
 export interface ChartSpec {
   /** Unique on the page; a DOM id and the key of `window.loadlabCharts[id]` (the uPlot instance). */
@@ -38,7 +48,9 @@ export interface ChartSpec {
   subtitle?: string;
   /** The y axis label (e.g. `req/s`, `ms`). */
   unit: string;
-  /** Seconds since the start of the run, ascending; the x axis shows run time as h:mm:ss. */
+  /** Ascending. Time axis: seconds since the start of the run, shown as h:mm:ss. */
   x: number[];
+  /** Default `{ kind: 'time' }`. Charts sharing an x axis share the cursor when hovered. */
+  xAxis?: ChartXAxis;
   series: ChartSeries[];
 }

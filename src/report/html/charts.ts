@@ -9,7 +9,7 @@ import { CHART_BOOT_JS } from './chart-boot.js';
 import type { ChartSpec } from './chart-spec.js';
 import { esc, scriptJson } from './escape.js';
 
-export type { ChartSeries, ChartSpec } from './chart-spec.js';
+export type { ChartSeries, ChartSpec, ChartXAxis } from './chart-spec.js';
 
 /** One chart: title, subtitle, the plot area and the spec as JSON (drawn by the boot script). */
 export function chartHtml(spec: ChartSpec): string {
