@@ -109,6 +109,9 @@ const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 const r6n = (v: number | null) => (v === null ? null : r6(v));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** What "cheapest" compares: the mean cost per hour over the seeds with prices, else the mean billed worker-seconds. */
+export const rowPrice = (r: PlanRow): number => (r.cost ? mean(r.cost.perHour) : mean(r.workers.activeSeconds.map((a, i) => a + r.workers.flexSeconds[i]!)));
+
 export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
   const rows: PlanRow[] = out.lines.flatMap((l) => l.points).map((runs) => {
     const states = [...new Set(runs.flatMap((r) => Object.keys(r.bill.secondsByState)))].sort();
@@ -145,7 +148,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
   const from = inp.range[0]!;
   const to = inp.range[inp.range.length - 1]!;
   const cheapestBy = inp.prices ? 'cost per hour' as const : 'billed worker-seconds' as const;
-  const price = (r: PlanRow) => (r.cost ? mean(r.cost.perHour) : mean(r.workers.activeSeconds.map((a, i) => a + r.workers.flexSeconds[i]!)));
+  const price = rowPrice;
   // Without a grid: the smallest workersMax (rows are in its order); with one: the cheapest point, ties to the earlier row.
   const best = inp.grid
     ? rows.filter((r) => r.meetsAll).reduce<PlanRow | undefined>((b, r) => (b === undefined || price(r) < price(b) ? r : b), undefined)

@@ -1,20 +1,38 @@
 /**
- * plan.html: plan.md as one self-contained page (no scripts, no external assets), its tables as
- * HTML tables. Charts of each SLO against workersMax are for later. Pure.
+ * plan.html: the recommendation, then the charts (plan-charts.ts: each SLO and the cost against
+ * workersMax, the Pareto front with a grid; drawn by uPlot, inlined), then plan.md's tables. One
+ * self-contained file in report.html's style: no network, and the same plan gives the same bytes.
  */
 import type { Scenario } from '../load/scenario/schema.js';
+import { chartAssetsHtml, chartHtml } from '../report/html/charts.js';
+import { esc } from '../report/html/escape.js';
 import { mdToHtml } from '../report/html/md-to-html.js';
+import { PAGE_CSS } from '../report/html/page-style.js';
+import { planCharts } from './plan-charts.js';
 import type { PlanResult } from './plan-result.js';
 import { renderPlanMarkdown } from './render-plan-md.js';
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 export function renderPlanHtml(p: PlanResult, sc: Scenario): string {
+  const md = renderPlanMarkdown(p, sc);
+  // The heading, recommendation, SLOs and sweep above the charts; the sections (rows, Erlang C, …) below.
+  const cut = md.indexOf('\n## ');
+  const [intro, sections] = cut < 0 ? [md, ''] : [md.slice(0, cut), md.slice(cut + 1)];
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>loadlab plan: ${esc(p.scenario.name)}</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th:first-child,td:first-child{text-align:left}code{background:#f4f4f4}</style>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>loadlab plan: ${esc(p.scenario.name)}</title>
+<style>${PAGE_CSS}</style>
 </head><body>
-${mdToHtml(renderPlanMarkdown(p, sc))}
+<header>
+${mdToHtml(intro)}
+</header>
+<section id="charts"><h2>Charts</h2>
+<p class="note">Hover a chart for the values at that point; click a legend entry to hide or show its series.</p>
+${planCharts(p).map(chartHtml).join('\n')}
+</section>
+<section id="tables">
+${mdToHtml(sections)}
+</section>
+${chartAssetsHtml()}
 </body></html>
 `;
 }

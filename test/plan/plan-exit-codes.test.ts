@@ -25,11 +25,12 @@ describe('loadlab plan: outcomes', () => {
     expect(p.slo).toEqual({ source: '--slo', exprs: ['queue_delay_max_ms < 0'] });
     expect(p.rows).toHaveLength(3);
     expect(planMd(out)).toMatch(/^# Capacity plan: plan-small\n\n\*\*No recommendation\*\*/);
-    // plan.html: plan.md's tables as one self-contained page.
+    // plan.html: the charts and plan.md's tables as one self-contained page (uPlot inlined, nothing fetched).
     const html = readFileSync(join(out, 'plan.html'), 'utf8');
     expect(html).toContain('<p><strong>No recommendation</strong>: no workersMax in 1..3 meets every SLO on all 2 seeds.</p>');
     expect(html).toMatch(/<table><thead><tr><th>workersMax<\/th>/);
-    expect(html).not.toMatch(/<script|<link|src="http/);
+    expect(html).toContain('<figure class="chart" id="chart-slo-1">');
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
   });
 
   test('early stop by default; --exhaustive runs every point and recommends the same', () => {

@@ -1,8 +1,8 @@
 /**
  * `loadlab plan SCENARIO` (CONTRACT §6): sweeps workersMax over seeds on the embedded simulator,
  * checks the SLOs (plan/slo.ts), recommends the smallest workersMax meeting every SLO on every
- * seed (with `--grid`, the cheapest point), and writes plan.json, plan.md and plan.html (plan.md's
- * tables; no charts yet) under `--out`. Exit 0 with a recommendation, 99 when no point meets the
+ * seed (with `--grid`, the cheapest point), and writes plan.json, plan.md and plan.html (charts,
+ * then plan.md's tables) under `--out`. Exit 0 with a recommendation, 99 when no point meets the
  * SLOs, 2 on bad input (naming the flag or the scenario's file and field).
  */
 import { availableParallelism } from 'node:os';

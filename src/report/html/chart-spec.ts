@@ -1,8 +1,9 @@
 /**
  * One chart of an HTML page, over run time or against a value such as workersMax, as plain data:
  * what `chartHtml` (charts.ts) draws with uPlot in the browser. report.html builds these from one
- * RunResult (series.ts); plan.html from a plan (plan/plan-charts.ts); `loadlab compare` can overlay two runs by putting both runs' series in one spec (same `x`, labels such as
- * "A p95" / "B p95", `dash` for the second run).
+ * RunResult (series.ts); plan.html from a plan (plan/plan-charts.ts); `loadlab compare` can overlay
+ * two runs by putting both runs' series in one spec (same `x`, labels such as "A p95" / "B p95",
+ * `dash` for the second run).
  *
  * ```ts
  * const spec: ChartSpec = { id: 'rps', title: 'Requests/s', unit: 'req/s', x: [0, 10, 20],
