@@ -5,18 +5,17 @@
  * (data in every series, coloured pixels in the plot), the FAIL banner naming the failed
  * threshold. Screenshots land in a temp directory (printed).
  *
- * Chromium: $CHROMIUM, else `chromium` or `chromium-browser` on PATH (Debian: apt-get install -y
- * chromium). Without it the test is skipped, except under CI=true where its absence fails.
+ * Chromium: test/helpers/chromium.ts ($CHROMIUM, else `chromium` or `chromium-browser` on PATH).
+ * Without it the test is skipped, except under CI=true where its absence fails.
  *
  * The README's screenshot (docs/images/report.png) is re-made on request:
  *   UPDATE_SCREENSHOT=1 npx vitest run test/report/report-browser.test.ts
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runScenario } from '../../src/load/run-scenario.js';
@@ -24,20 +23,10 @@ import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.
 import type { Scenario } from '../../src/load/scenario/schema.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import type { RunResult } from '../../src/report/run-result.js';
+import { CHECK_CHARTS, chromiumExecutable, expectAllDrawn, launchChromium, MISSING, watchErrors, type ChartCheck } from '../helpers/chromium.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
-const MISSING = 'Chromium not found ($CHROMIUM, chromium or chromium-browser on PATH; Debian: apt-get install -y chromium)';
-
-function findChromium(): string | undefined {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    const w = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-    if (w.status === 0 && w.stdout.trim()) return w.stdout.trim();
-  }
-  return undefined;
-}
-const executable = findChromium();
-if (!executable && process.env.CI === 'true') throw new Error(`${MISSING}; CI=true needs it`);
+const executable = chromiumExecutable();
 
 const out = mkdtempSync(join(tmpdir(), 'loadlab-report-browser-'));
 let browser: Browser | undefined;
@@ -45,7 +34,7 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   if (!executable) return;
   console.log(`report-browser: reports and screenshots in ${out}`);
-  browser = await chromium.launch({ executablePath: executable, args: ['--no-sandbox', '--disable-gpu'], timeout: 60_000 });
+  browser = await launchChromium(executable);
 }, 90_000);
 afterAll(async () => { await browser?.close(); });
 
@@ -70,30 +59,6 @@ function diurnal2h(): Scenario {
   return l.scenario;
 }
 
-/** What the page shows of its charts, read in the browser. */
-interface ChartCheck { id: string; series: number; points: number; nonNull: number; colouredPixels: number }
-
-const CHECK_CHARTS = `(() => {
-  const charts = window.loadlabCharts || {};
-  return [...document.querySelectorAll('figure.chart')].map((fig) => {
-    const id = fig.id.slice('chart-'.length);
-    const u = charts[id];
-    if (!u) return { id, series: 0, points: 0, nonNull: 0, colouredPixels: 0 };
-    const ys = u.data.slice(1);
-    const { left, top, width, height } = u.bbox;
-    const px = u.ctx.getImageData(Math.round(left), Math.round(top), Math.max(1, Math.round(width)), Math.max(1, Math.round(height))).data;
-    let coloured = 0;
-    for (let i = 0; i < px.length; i += 4) {
-      const [r, g, b, a] = [px[i], px[i + 1], px[i + 2], px[i + 3]];
-      if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 40) coloured++;
-    }
-    return {
-      id, series: ys.length, points: Math.min(...ys.map((s) => s.length)),
-      nonNull: ys.reduce((n, s) => n + s.filter((v) => v !== null && v !== undefined).length, 0), colouredPixels: coloured,
-    };
-  });
-})()`;
-
 async function open(name: string, sc: Scenario, edit: (r: RunResult) => void = () => {}): Promise<{ page: Page; charts: ChartCheck[]; errors: string[] }> {
   const r = await runScenario(sc);
   edit(r);
@@ -102,24 +67,11 @@ async function open(name: string, sc: Scenario, edit: (r: RunResult) => void = (
   const file = join(dir, 'report.html');
   writeFileSync(file, renderHtml(r));
   const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-  const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  page.on('request', (q) => { if (!q.url().startsWith('file:')) errors.push(`network request: ${q.url()}`); });
+  const errors = watchErrors(page);
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 60_000 });
   const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
   await page.screenshot({ path: join(dir, 'report.png'), fullPage: true, timeout: 60_000 });
   return { page, charts, errors };
-}
-
-function expectAllDrawn(charts: ChartCheck[], ids: string[]): void {
-  expect(charts.map((c) => c.id)).toEqual(expect.arrayContaining(ids));
-  for (const c of charts) {
-    expect(c.series, `${c.id}: series`).toBeGreaterThan(0);
-    expect(c.points, `${c.id}: points`).toBeGreaterThan(0);
-    expect(c.nonNull, `${c.id}: values`).toBeGreaterThan(0);
-    expect(c.colouredPixels, `${c.id}: nothing drawn in the plot`).toBeGreaterThan(50);
-  }
 }
 
 describe('report.html in Chromium', () => {

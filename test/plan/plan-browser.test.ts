@@ -1,0 +1,73 @@
+/**
+ * plan.html in a real browser: `loadlab plan` (the built CLI, --jobs 1) on
+ * test/fixtures/plan-small.yaml, once along workersMax and once with a grid; Chromium opens each
+ * plan.html via file:// and checks what a reader sees — no console or page errors, no network,
+ * every chart drawn by uPlot (data in every series, coloured pixels in the plot) against
+ * workersMax (or cost, for the Pareto front), the tables below. Plans and screenshots land in a
+ * temp directory (printed). Chromium: test/helpers/chromium.ts (skipped without it, unless CI=true).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHECK_CHARTS, chromiumExecutable, expectAllDrawn, launchChromium, MISSING, watchErrors, type ChartCheck } from '../helpers/chromium.js';
+import { plan } from './plan-cli.js';
+
+const executable = chromiumExecutable();
+const out = mkdtempSync(join(tmpdir(), 'loadlab-plan-browser-'));
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!executable) return;
+  console.log(`plan-browser: plans and screenshots in ${out}`);
+  browser = await launchChromium(executable);
+}, 60_000);
+afterAll(async () => { await browser?.close(); });
+
+const ARGS = ['test/fixtures/plan-small.yaml', '--workers-max', '1..4', '--seeds', '2', '--gpu', 'A100', '--exhaustive', '--jobs', '1',
+  '--slo', 'turnaround_p95_ms < 20000', '--slo', 'queue_delay_mean_ms < 1500'];
+
+/** Runs the plan, opens its plan.html, reads the charts and saves a screenshot beside it. */
+async function openPlan(name: string, extra: string[] = []) {
+  const dir = join(out, name);
+  const r = plan([...ARGS, ...extra, '--out', dir]);
+  expect(r.status, r.stderr).toBe(0);
+  const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = watchErrors(page);
+  await page.goto(pathToFileURL(join(dir, 'plan.html')).href, { waitUntil: 'load', timeout: 30_000 });
+  const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
+  await page.screenshot({ path: join(dir, 'plan.png'), fullPage: true, timeout: 30_000 });
+  return { page, charts, errors };
+}
+
+describe('plan.html in Chromium', () => {
+  test('along workersMax: each SLO with its seeds, mean, SLO line (and Erlang C), the cost; no errors', async (ctx) => {
+    if (!executable) ctx.skip(MISSING);
+    const { page, charts, errors } = await openPlan('workers');
+    expect(errors).toEqual([]);
+    expect(charts.map((c) => c.id)).toEqual(['slo-1', 'slo-2', 'cost-per-hour', 'cost-per-1000-jobs']);
+    expectAllDrawn(charts, []);
+    expect(await page.evaluate(`window.loadlabCharts['slo-2'].series.map((s) => s.label)`))
+      .toEqual(['workersMax', 'seed 3', 'seed 4', 'mean over seeds', 'SLO < 1500', 'Erlang C (M/M/c)']);
+    // Hovering shows the workersMax under the cursor and each series' value there.
+    await page.hover('#chart-slo-1 .u-over', { position: { x: 500, y: 100 }, timeout: 10_000 });
+    const legend = await page.$$eval('#chart-slo-1 .u-legend .u-value', (cells) => cells.map((c) => c.textContent));
+    expect(legend[0]).toMatch(/^[1-4]$/);
+    expect(legend.slice(1).every((v) => /^\d[\d .]*$/.test(v ?? ''))).toBe(true);
+    // The charts come before the tables.
+    expect(await page.evaluate(`document.querySelector('#charts').compareDocumentPosition(document.querySelector('#tables table')) & Node.DOCUMENT_POSITION_FOLLOWING`)).toBeTruthy();
+    await page.close();
+  });
+
+  test('with a grid: a line per combination and the cost-vs-SLO Pareto front', async (ctx) => {
+    if (!executable) ctx.skip(MISSING);
+    const { page, charts, errors } = await openPlan('grid', ['--grid', 'workersMin=0,1']);
+    expect(errors).toEqual([]);
+    expectAllDrawn(charts, ['slo-1', 'slo-2', 'cost-per-hour', 'pareto-1', 'pareto-2']);
+    expect(await page.evaluate(`window.loadlabCharts['pareto-1'].series.map((s) => s.label)`))
+      .toEqual(['cost per hour ($, mean over seeds)', 'every point', 'Pareto front', 'recommendation', 'SLO < 20000']);
+    await page.close();
+  });
+});
