@@ -9,6 +9,7 @@
  * - with a grid: one mean line per combination of knobs instead of the seeds' dots, and per SLO
  *   the cost-vs-SLO Pareto front (every point, the front as a line, the recommendation).
  *
+ * A y axis is logarithmic when the values span more than a factor of 30 (and are all above 0).
  * Pure: the same plan gives the same specs.
  */
 import type { ChartSeries, ChartSpec, ChartXAxis } from '../report/html/chart-spec.js';
@@ -64,7 +65,18 @@ function figureSeries(p: PlanResult, xs: number[], lines: Line[] | null, perSeed
   return lines.map((l, i) => ({ label: l.label, values: xs.map((x) => { const r = l.rowAt(x); return r ? mean(perSeed(r)) : null; }), color: LINE_COLOURS[i % LINE_COLOURS.length], width: 2 }));
 }
 
+/** A logarithmic y axis when the chart's values are all above 0 and span more than a factor of 30. */
+function scaled(spec: ChartSpec): ChartSpec {
+  const vs = spec.series.flatMap((s) => s.values).filter((v): v is number => v !== null);
+  const lo = Math.min(...vs);
+  return vs.length && lo > 0 && Math.max(...vs) / lo > 30 ? { ...spec, yLog: true } : spec;
+}
+
 export function planCharts(p: PlanResult): ChartSpec[] {
+  return chartsOf(p).map(scaled);
+}
+
+function chartsOf(p: PlanResult): ChartSpec[] {
   const slos = p.slo.exprs.map((e) => parseThreshold(e) as Threshold);
   const grid = p.sweep.grid;
   const xs = [...new Set(p.rows.map((r) => r.workersMax))].sort((a, b) => a - b);

@@ -1,7 +1,8 @@
 /**
  * plan.html's charts as data: the ChartSpecs of real small plans of test/fixtures/plan-small.yaml
  * (swept in this thread, as `loadlab plan --jobs 1` does). Per SLO: a dot series per seed with the
- * runs' values, their mean, the SLO's limit as a dashed line, Erlang C beside a queue-delay SLO;
+ * runs' values, their mean, the SLO's limit as a dashed line, Erlang C beside a queue-delay SLO
+ * (on a log axis when the values span orders of magnitude);
  * cost against workersMax; with a grid, a line per combination and the cost-vs-SLO Pareto front.
  * And plan.html carries them before the tables, the same bytes for the same plan.
  */
@@ -74,6 +75,9 @@ describe('plan.html charts', () => {
     expect(erlang.slice(0, 2)).toEqual([null, null]);
     expect(erlang[2]).toBeGreaterThan(0);
     expect(series(queue, 'Erlang C (M/M/c)')).toEqual(erlang);
+    // Tens of seconds at 1 worker, tens of ms from Erlang C at 4: a log y axis; the turnaround spans less.
+    expect(queue.yLog).toBe(true);
+    expect(turnaround.yLog).toBeUndefined();
 
     expect(labels(chart(specs, 'cost-per-hour'))).toEqual(['seed 3', 'seed 4', 'mean over seeds']);
     expect(series(chart(specs, 'cost-per-hour'), 'seed 4')).toEqual(p.rows.map((r) => r.cost!.perHour[1]));

@@ -3,7 +3,7 @@
  * `figure.chart`, reads its ChartSpec from the JSON inside it and draws it with uPlot — x in run
  * time (h:mm:ss, `2d 03:00:00` past a day) or, for `xAxis.kind: 'value'`, as plain numbers with
  * their label; legend with the values under the cursor (a stacked series shows its own value, not
- * the stack's top); lines, or dots for `points` series; cursors synchronised across charts of the
+ * the stack's top); lines, or dots for `points` series; y linear from 0, or logarithmic; cursors synchronised across charts of the
  * same x axis; width following the page (and print). Each instance lands in
  * `window.loadlabCharts[id]`.
  */
@@ -59,7 +59,7 @@ export const CHART_BOOT_JS = String.raw`(function () {
       if (s.dash) opts.dash = [6, 4];
       if (s.points) { opts.paths = function () { return null; }; opts.points = { show: true, size: 7, width: 1, fill: color }; }
       if (s.spanGaps) opts.spanGaps = true;
-      var vals = own;
+      var vals = spec.yLog ? own.map(function (v) { return v > 0 ? v : null; }) : own;
       if (s.stacked) {
         sums = sums || spec.x.map(function () { return 0; });
         vals = own.map(function (v, j) { sums[j] += v || 0; return sums[j]; });
@@ -73,7 +73,7 @@ export const CHART_BOOT_JS = String.raw`(function () {
     var u = new uPlot({
       width: widthOf(fig), height: HEIGHT, series: series, bands: bands,
       cursor: { sync: { key: xv ? "loadlab:" + xLabel : "loadlab" } },
-      scales: { x: xv ? { time: false, range: padded } : { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.08 : 1]; } } },
+      scales: { x: xv ? { time: false, range: padded } : { time: false }, y: spec.yLog ? { distr: 3 } : { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.08 : 1]; } } },
       axes: [
         xv ? valueAxis(spec.x, xLabel) : { incrs: INCRS, values: function (u, splits) { return splits.map(runTime); }, space: 70 },
         { label: spec.unit, values: function (u, splits) { return splits.map(num); }, size: 60 },

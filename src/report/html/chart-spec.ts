@@ -49,6 +49,8 @@ export interface ChartSpec {
   subtitle?: string;
   /** The y axis label (e.g. `req/s`, `ms`). */
   unit: string;
+  /** Logarithmic y axis (for values spanning orders of magnitude; a value <= 0 is not drawn). */
+  yLog?: boolean;
   /** Ascending. Time axis: seconds since the start of the run, shown as h:mm:ss. */
   x: number[];
   /** Default `{ kind: 'time' }`. Charts sharing an x axis share the cursor when hovered. */
