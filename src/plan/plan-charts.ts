@@ -35,7 +35,7 @@ function mean(vs: readonly (number | null)[]): number | null {
 function unitOf(metric: string): string {
   if (metric.endsWith('_ms')) return 'ms';
   if (metric.endsWith('_rate')) return 'share of requests';
-  return 'jobs';
+  return metric.startsWith('jobs') ? 'jobs' : 'count';
 }
 
 /** Metrics Erlang C predicts (plan.json's erlangC of a row). */
