@@ -158,10 +158,10 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
     workersMax: best?.workersMax ?? null,
     ...(inp.grid ? { knobs: best?.knobs ?? null, cheapestBy } : {}),
     reason: !best
-      ? `no workersMax in ${from}..${to}${where} meets every SLO on all ${inp.seeds.length} seeds`
+      ? `no workersMax in ${from}..${to}${where} meets every SLO ${onSeeds(inp.seeds.length)}`
       : inp.grid
-        ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || 'the scenario\'s knobs'} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO on all ${inp.seeds.length} seeds`
-        : `workersMax ${best.workersMax} is the smallest in ${from}..${to} meeting every SLO on all ${inp.seeds.length} seeds`,
+        ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || 'the scenario\'s knobs'} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO ${onSeeds(inp.seeds.length)}`
+        : `workersMax ${best.workersMax} is the smallest in ${from}..${to} meeting every SLO ${onSeeds(inp.seeds.length)}`,
     erlangC: { workersMax: erlangSmallestC(inp.mmc, inp.slos.list), arrivalsPerSec: r6(inp.mmc.arrivalsPerSec), meanJobMs: r6(inp.mmc.meanJobMs) },
   };
   if (best?.cost) {
@@ -217,4 +217,9 @@ function roundPrediction(p: MmcPrediction): MmcPrediction {
 
 export function renderPlanJson(p: PlanResult): string {
   return `${JSON.stringify(p, null, 2)}\n`;
+}
+
+/** "on all 3 seeds", "on its 1 seed". */
+function onSeeds(n: number): string {
+  return n === 1 ? 'on its 1 seed' : `on all ${n} seeds`;
 }

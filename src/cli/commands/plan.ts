@@ -86,7 +86,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
     ...(rec.cost ? [`  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`] : []),
     ...(rec.erlangC.workersMax !== null ? [`  Erlang C (M/M/c) for the queue-delay SLOs: ${rec.erlangC.workersMax}`] : []),
     ...(plan.paretoFront ? [`  Pareto front (cost vs SLOs): ${plan.paretoFront.map((f) => `workersMax ${f.workersMax}${Object.keys(f.knobs).length ? ` (${describeKnobs(f.knobs)})` : ''}`).join('; ')}`] : []),
-    `  ${runs.length} runs (${plan.rows.length} points × ${nSeeds} seeds${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${jobsDone} jobs, ${requests} requests in ${(wallMs / 1000).toFixed(1)} s wall on ${threads} thread${threads > 1 ? 's' : ''}`,
+    `  ${plural(runs.length, 'run')} (${plural(plan.rows.length, 'point')} × ${plural(nSeeds, 'seed')}${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${jobsDone} jobs, ${requests} requests in ${(wallMs / 1000).toFixed(1)} s wall on ${threads} thread${threads > 1 ? 's' : ''}`,
     `  plan: ${join(dir, 'plan.md')}`,
     '',
   ].join('\n'));
@@ -117,3 +117,7 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
     await planCommand(a);
   },
 };
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
