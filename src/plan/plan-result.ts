@@ -3,7 +3,7 @@
  * with no wall-clock figure, so the same inputs give the same bytes whatever `--jobs`.
  */
 import type { Threshold } from '../report/thresholds.js';
-import { costOf, type Prices } from './cost.js';
+import { costOf, type Prices } from '../report/prices.js';
 import { erlangSmallestC, predict, type MmcInputs, type MmcPrediction } from './mmc-reference.js';
 import type { SloSource } from './slo.js';
 import { describeKnobs, type Knobs } from './grid.js';

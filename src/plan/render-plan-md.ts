@@ -3,7 +3,7 @@
  * seeds), Erlang C beside it and where the simulation departs from it. Pure.
  */
 import type { Scenario } from '../load/scenario/schema.js';
-import { GPU_PRICES_DATE } from './cost.js';
+import { GPU_PRICES_DATE } from '../report/prices.js';
 import { departures } from './departures.js';
 import { describeKnobs } from './grid.js';
 import type { PlanResult, PlanRow } from './plan-result.js';

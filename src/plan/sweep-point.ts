@@ -8,12 +8,12 @@ import { deepFreeze } from '../contract/deep-freeze.js';
 import { runScenario } from '../load/run-scenario.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import { inProcessTarget } from '../load/targets/in-process/for-scenario.js';
-import type { Target, WorkerLifetime } from '../load/targets/target.js';
+import type { Target } from '../load/targets/target.js';
 import { METRICS } from '../report/threshold-metrics.js';
 import { parseThreshold, type Threshold } from '../report/thresholds.js';
 import { endpointSchema } from '../contract/endpoint-config.js';
 import { withKnobs, type Knobs } from './grid.js';
-import { billWorkers, type WorkerBill } from './cost.js';
+import { billEndpoint, type WorkerBill, type WorkerLifetime } from '../report/worker-bill.js';
 import { evaluateSlos, type SloValue } from './slo.js';
 
 /** What every point of one sweep shares (sent once to each worker thread). */
@@ -102,6 +102,6 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
       elapsedMs: r.elapsedMs,
       requests,
     },
-    bill: billWorkers(lifetimes!(r.elapsedMs), sc.endpoint.workersMin, r.elapsedMs, sc.endpoint.scaler.type === 'REQUEST_COUNT' ? 0 : sc.endpoint.idleTimeoutMs),
+    bill: billEndpoint(lifetimes!(r.elapsedMs), sc.endpoint, r.elapsedMs),
   };
 }

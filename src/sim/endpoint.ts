@@ -82,7 +82,7 @@ export class Endpoint {
       },
       onRunEnd: this.onRunEnd,
       onState: (w, from, to) => {
-        if (bus.active) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
+        if (bus.workersWatched) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
     });
     this.scaler = new ScaleLoop(cfg, sched, this.queue, this.pool);

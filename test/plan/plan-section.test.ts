@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { GPU_PRICES } from '../../src/plan/cost.js';
+import { GPU_PRICES } from '../../src/report/prices.js';
 import { plan, planJson } from './plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-section-'));

@@ -3,7 +3,7 @@
  * flags, prices (--gpu, --price-flex, --price-active, or the scenario's plan.gpu), --workers-min,
  * and the seeds of a sweep. A bad one is a CliError (exit 2) naming the flag.
  */
-import { GPU_PRICES, type Prices } from '../../plan/cost.js';
+import { GPU_PRICES, type Prices } from '../../report/prices.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
 export interface PlanArgs {

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { GPU_PRICES } from '../../plan/cost.js';
+import { GPU_PRICES } from '../../report/prices.js';
 import { checkCombinations, combinations, describeKnobs, gridOfScenario, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';

@@ -4,10 +4,10 @@
  * `serve` instance or a real deployment in wall time.
  */
 import type { Operation } from '../../contract/operations.js';
-import type { WorkerState } from '../../contract/sim-events.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
 import type { EndpointWindows } from '../../report/run-result.js';
+import type { WorkerLifetime } from '../../report/worker-bill.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
@@ -48,19 +48,6 @@ export interface TargetResponse {
 export interface EndpointProbe {
   queueDepth: number;
   runningWorkers: number;
-}
-
-/** One worker's life on the endpoint (Target.watchWorkers; billed by plan/cost.ts). */
-export interface WorkerLifetime {
-  workerId: string;
-  /** When it started (its first state: initializing, or throttled when no host had room). */
-  startMs: number;
-  /** When it stopped; null: still alive when the lifetimes were read. */
-  stopMs: number | null;
-  /** ms spent in each state up to its stop (or the read). */
-  msByState: Partial<Record<WorkerState, number>>;
-  /** A worker still alive at the read: its state then, and since when. */
-  alive?: { state: WorkerState; sinceMs: number };
 }
 
 /** The endpoint's state over a run, as a target that sees it integrates it (Target.watchEndpoint). */
@@ -112,7 +99,7 @@ export interface Target {
    */
   watchColdStarts?(): (jobId: string) => number | undefined;
   /**
-   * Worker lifetimes, for a target that can see them (in-process only). Call once, before
+   * Worker lifetimes, for a target that can see them (in-process only; report/worker-bill.ts bills them). Call once, before
    * `drive`; the returned function gives every worker seen so far, in start order, the alive
    * ones' spans closed at `nowMs`.
    */

@@ -2,12 +2,12 @@
  * Every worker's life, from the simulator's `worker.state` events (sim-events.ts): when it
  * started, when it stopped, and how long it spent in each state. The API's answers do not show
  * workers, so only the in-process target can offer it (Target.watchWorkers); the cost model
- * (plan/cost.ts) bills these lifetimes. Listening makes the simulator build its domain events,
- * so this is wired only when asked for.
+ * (report/worker-bill.ts) bills these lifetimes. It listens to `worker.state` events alone
+ * (EventBus.onWorkerState, a few per worker): the simulator builds no other domain event for it.
  */
 import type { WorkerState } from '../../../contract/sim-events.js';
 import type { EventBus } from '../../../sim/event-bus.js';
-import type { WorkerLifetime } from '../target.js';
+import type { WorkerLifetime } from '../../../report/worker-bill.js';
 
 interface Open {
   life: WorkerLifetime;
@@ -24,8 +24,8 @@ interface Open {
 export function watchWorkerLifetimes(bus: EventBus, endpointId: string): (nowMs: number) => WorkerLifetime[] {
   const lives: WorkerLifetime[] = [];
   const open = new Map<string, Open>();
-  bus.on((e) => {
-    if (e.type !== 'worker.state' || e.endpointId !== endpointId) return;
+  bus.onWorkerState((e) => {
+    if (e.endpointId !== endpointId) return;
     let o = open.get(e.workerId);
     if (o === undefined && e.from !== 'none') {
       // Started before the watch began: the simulator starts workersMin workers when it is built, at 0.

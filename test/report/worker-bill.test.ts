@@ -1,7 +1,7 @@
-/** Which workers hold the active slots, and what flex workers are billed (plan/cost.ts). */
+/** Which workers hold the active slots, and what flex workers are billed (report/worker-bill.ts, report/prices.ts). */
 import { describe, expect, test } from 'vitest';
-import { billWorkers, costOf } from '../../src/plan/cost.js';
-import type { WorkerLifetime } from '../../src/load/targets/target.js';
+import { costOf } from '../../src/report/prices.js';
+import { billWorkers, type WorkerLifetime } from '../../src/report/worker-bill.js';
 
 const life = (workerId: string, startMs: number, stopMs: number | null, running: number, alive?: WorkerLifetime['alive']): WorkerLifetime =>
   ({ workerId, startMs, stopMs, msByState: { initializing: 1000, running, throttled: 500 }, ...(alive ? { alive } : {}) });

@@ -1,6 +1,7 @@
 /**
- * The cost model of a run: what its workers are billed, from their lifetimes (the simulator's
- * `worker.state` events, Target.watchWorkers). Pure: no I/O, no clock.
+ * What a run's workers are billed (the cost model of `loadlab plan` and of `loadlab run`'s
+ * `workers` section), from their lifetimes (the simulator's
+ * `worker.state` events, Target.watchWorkers). Pure: no I/O, no clock. Prices: prices.ts.
  *
  * - Active workers (`workersMin` of them) are billed for the whole run, whatever they do, at the
  *   active price.
@@ -12,26 +13,21 @@
  *   while fewer than `workersMin` active workers are alive takes an active slot; a stopped active
  *   worker frees its slot for the next worker to start.
  */
-import type { WorkerLifetime } from '../load/targets/target.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
+import type { WorkerState } from '../contract/sim-events.js';
 
-/** Price per worker-second in dollars. */
-export interface Prices {
-  flexPerSec: number;
-  activePerSec: number;
+/** One worker's life on the endpoint (Target.watchWorkers in load/targets/target.ts). */
+export interface WorkerLifetime {
+  workerId: string;
+  /** When it started (its first state: initializing, or throttled when no host had room). */
+  startMs: number;
+  /** When it stopped; null: still alive when the lifetimes were read. */
+  stopMs: number | null;
+  /** ms spent in each state up to its stop (or the read). */
+  msByState: Partial<Record<WorkerState, number>>;
+  /** A worker still alive at the read: its state then, and since when. */
+  alive?: { state: WorkerState; sinceMs: number };
 }
-
-/**
- * Public per-second serverless prices by GPU (RunPod's pricing page, as quoted in loadlab issue
- * 19, November 2026; docs/plan.md dates them). Prices change: pass --price-flex/--price-active.
- */
-export const GPU_PRICES: Readonly<Record<string, Prices>> = {
-  'H100-PRO': { flexPerSec: 0.00116, activePerSec: 0.00093 },
-  A100: { flexPerSec: 0.00076, activePerSec: 0.0006 },
-  '4090-PRO': { flexPerSec: 0.00031, activePerSec: 0.00021 },
-  H200: { flexPerSec: 0.00155, activePerSec: 0.00124 },
-  B200: { flexPerSec: 0.0024, activePerSec: 0.0019 },
-};
-export const GPU_PRICES_DATE = '2026-11';
 
 /** What a run's workers are billed for. */
 export interface WorkerBill {
@@ -92,18 +88,7 @@ function activeWorkers(lives: readonly WorkerLifetime[], workersMin: number): Se
   return active;
 }
 
-/** Dollars of a run, and per hour of it and per 1 000 completed jobs (null: none completed). */
-export interface RunCost {
-  total: number;
-  perHour: number;
-  per1000Jobs: number | null;
-}
-
-export function costOf(bill: WorkerBill, prices: Prices, runMs: number, jobsCompleted: number): RunCost {
-  const total = bill.activeSeconds * prices.activePerSec + bill.flexSeconds * prices.flexPerSec;
-  return {
-    total,
-    perHour: runMs > 0 ? (total * 3_600_000) / runMs : 0,
-    per1000Jobs: jobsCompleted > 0 ? (total * 1000) / jobsCompleted : null,
-  };
+/** billWorkers with the endpoint's rule for the idle tail: idleTimeoutMs, but 0 under REQUEST_COUNT (it stops surplus workers at once). */
+export function billEndpoint(lives: readonly WorkerLifetime[], ep: Pick<EndpointConfig, 'workersMin' | 'idleTimeoutMs' | 'scaler'>, runMs: number): WorkerBill {
+  return billWorkers(lives, ep.workersMin, runMs, ep.scaler.type === 'REQUEST_COUNT' ? 0 : ep.idleTimeoutMs);
 }
