@@ -23,6 +23,9 @@ export const GPU_PRICES: Readonly<Record<string, Prices>> = {
 };
 export const GPU_PRICES_DATE = '2026-11';
 
+/** Prices in force, and the GPU whose built-in prices they are (absent: given as numbers). */
+export type PricesUsed = Prices & { gpu?: string };
+
 /** Dollars of a run, and per hour of it and per 1 000 completed jobs (null: none completed). */
 export interface RunCost {
   total: number;

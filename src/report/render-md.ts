@@ -1,6 +1,6 @@
 /**
  * report.md: what a person reads after a run — per-operation table, 429s by cause, percentiles,
- * jobs, webhooks, arrivals, headroom against every limit, thresholds, after the verdict
+ * jobs, webhooks, arrivals, headroom against every limit, workers and cost, thresholds, after the verdict
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import type { EncodedHistogram } from './histogram.js';
@@ -83,6 +83,8 @@ export function renderMarkdown(r: RunResult): string {
     ['running workers (workersMax)', fmt(h.peakRunningWorkers), h.workersMax, h.peakRunningWorkers === null ? '–' : pctOf(h.peakRunningWorkers, h.workersMax)],
   ]));
 
+  out.push(...workersTable(r));
+
   if (r.thresholds.length) {
     out.push('## Thresholds', '');
     if (r.aborted) out.push(`Aborted at ${r.aborted.atMs / 1000} s by \`${r.aborted.threshold}\` (abortOnFail).`, '');
@@ -112,5 +114,33 @@ function flowJobTable(r: RunResult): string[] {
     ...table(['flow', 'turnaround', 'queue delay', 'execution', ...(cold ? ['cold start'] : [])], flows.map(([n, j]) => [
       n, q(j.turnaroundMs), q(j.queueDelayMs), q(j.executionMs), ...(cold ? [q(j.coldStartMs)] : []),
     ])),
+  ];
+}
+
+/**
+ * Workers and cost (in-process runs): worker-seconds by state, billed seconds, and with prices the
+ * cost per run, per hour and per 1 000 completed jobs (docs/plan.md "Cost" says how workers are billed).
+ */
+function workersTable(r: RunResult): string[] {
+  const w = r.workers;
+  if (!w) return [];
+  const c = w.cost;
+  const usd = (v: number | null) => (v === null ? '– (no job completed)' : `$${v.toFixed(4)}`);
+  const p = c?.prices;
+  return [
+    '## Workers and cost', '',
+    `Billed as \`loadlab plan\` bills (docs/plan.md "Cost"): flex workers per second, rounded up, from start (cold start included) to stop (idle tail included); ${w.workersMin} active worker${w.workersMin === 1 ? '' : 's'} (workersMin) for the whole run. Throttled time is not billed.`, '',
+    ...table(['measure', 'value'], [
+      ['workers started', w.started],
+      ['worker-seconds running / idle / initializing / throttled / unhealthy',
+        [w.secondsByState.running, w.secondsByState.idle, w.secondsByState.initializing, w.secondsByState.throttled, w.secondsByState.unhealthy].map(fmt).join(' / ')],
+      ['billed seconds flex / active', `${w.billedSeconds.flex} / ${w.billedSeconds.active}`],
+      ...(c && p ? [
+        ['prices per second flex / active', `$${p.flexPerSec} / $${p.activePerSec} (${p.gpu ? `${p.gpu}, as of ${p.asOf}` : 'given'})`],
+        ['cost per run', usd(c.perRun)],
+        ['cost per hour', usd(c.perHour)],
+        ['cost per 1 000 completed jobs', usd(c.per1000Jobs)],
+      ] : [['cost', 'no prices (give --gpu NAME or --price-flex/--price-active)']]),
+    ]),
   ];
 }

@@ -11,7 +11,8 @@ import type { WorkerState } from '../contract/sim-events.js';
 /**
  * 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`.
  * 3: per-window requests by operation (`windows.requests`), the endpoint over time
- * (`windows.endpoint`), `interrupted`, `wallClock.metricsStartMs`. Versions 1 and 2 still load.
+ * (`windows.endpoint`), `interrupted`, `wallClock.metricsStartMs`, `workers` (worker-seconds and
+ * cost). Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
 export type RunResultVersion = 1 | 2 | 3;
@@ -100,6 +101,37 @@ export interface EndpointWindows {
   jobsInSystem: number[];
   /** Workers by state. */
   workers: Record<WorkerState, number[]>;
+}
+
+/**
+ * What the endpoint's workers did and what they are billed (version 3; only from a target that
+ * sees every worker's start and stop, in-process; absent otherwise and from older reports). The
+ * billing rule is `loadlab plan`'s (worker-bill.ts, docs/plan.md "Cost").
+ */
+export interface WorkersSection {
+  /** Workers started in all (the workersMin started with the endpoint included). */
+  started: number;
+  workersMin: number;
+  /** Worker-seconds in each state, summed over workers up to the end of the run (3 decimals). */
+  secondsByState: Record<WorkerState, number>;
+  /**
+   * Billed worker-seconds: `active` = workersMin × the run's length, rounded up; `flex` = each
+   * other worker from its start (cold start included) to its stop (idle-timeout tail included,
+   * also past the run's end), rounded up per worker. Throttled time is not billed.
+   */
+  billedSeconds: { active: number; flex: number };
+  /** Dollars at the run's prices (6 decimals); absent when no price was given. */
+  cost?: WorkersCost;
+}
+
+export interface WorkersCost {
+  /** Per worker-second. `gpu`: the built-in prices of this GPU, as of `asOf`; absent: given as numbers (--price-flex/--price-active). */
+  prices: { flexPerSec: number; activePerSec: number; gpu?: string; asOf?: string };
+  perRun: number;
+  /** The run's cost over its length (traffic and drain), scaled to an hour. */
+  perHour: number;
+  /** Over the jobs that completed; null: none did. */
+  per1000Jobs: number | null;
 }
 
 export interface JobStats {
@@ -262,6 +294,8 @@ export interface RunResult {
   aborted?: { threshold: string; atMs: number };
   /** The user stopped the run (Ctrl-C) at `atMs` (run clock); its figures cover only that far (version 3). */
   interrupted?: { atMs: number };
+  /** Worker-seconds by state, billed seconds and cost (version 3; in-process only). */
+  workers?: WorkersSection;
   /** Everything that depends on the machine or the wall clock. */
   wallClock?: {
     startedAt: string;

@@ -9,7 +9,6 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { GPU_PRICES } from '../../report/prices.js';
 import { checkCombinations, combinations, describeKnobs, gridOfScenario, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
@@ -22,7 +21,8 @@ import type { SweepBase } from '../../plan/sweep-point.js';
 import { threadRunner } from '../../plan/thread-runner.js';
 import { DEFAULT_WORKERS_RANGE, parseWorkersRange } from '../../plan/workers-range.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { bad, pricesOf, seedsOf, wholeAtLeast, workersMinOf, type PlanArgs } from './plan-flags.js';
+import { bad, seedsOf, wholeAtLeast, workersMinOf, type PlanArgs } from './plan-flags.js';
+import { priceOptions, pricesOf } from './price-flags.js';
 import { loadOrExit } from './run.js';
 
 export async function planCommand(a: PlanArgs): Promise<number> {
@@ -98,7 +98,7 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
   command: 'plan <scenario>',
   describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO',
   builder: (y) =>
-    y
+    priceOptions(y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' })
       .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default: the scenario's plan.workersMax, else ${DEFAULT_WORKERS_RANGE})` })
       .option('workers-min', { type: 'string', describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s' })
@@ -108,10 +108,7 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
       .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
       .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/)' })
-      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })
-      .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
-      .option('price-flex', { type: 'number', describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)' })
-      .option('price-active', { type: 'number', describe: 'Dollars per second of an active worker (workersMin of them, billed for the whole run)' })
+      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` }))
       .epilog('Exit codes: 0 a recommendation, 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md.'),
   handler: async (a) => {
     await planCommand(a);

@@ -27,6 +27,7 @@ import { displayUrl, isLoopback, redactUrl } from '../../load/targets/target-url
 import type { Target } from '../../load/targets/target.js';
 import { UsageError } from '../../load/usage-error.js';
 import { checkRunFlags } from './run-flags.js';
+import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
@@ -35,7 +36,7 @@ import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.
 import { progressReporter } from '../progress/reporter.js';
 import { catchInterrupts } from '../interrupt.js';
 
-export interface RunArgs {
+export interface RunArgs extends PriceArgs {
   scenario: string;
   seed?: number;
   out?: string;
@@ -59,10 +60,20 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
     `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
     `  requests: ${ops.join('; ')}`,
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
+    ...workersLine(r),
     ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
     `  report: ${join(dir, 'report.md')}`,
     ...(startMs === undefined ? [] : [`  metrics: ${join(dir, 'metrics.om')} (${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()})`]),
   ].join('\n');
+}
+
+/** Workers started, billed seconds and cost (in-process runs). */
+function workersLine(r: RunResult): string[] {
+  const w = r.workers;
+  if (!w) return [];
+  const c = w.cost;
+  const usd = (v: number) => `$${v.toFixed(4)}`;
+  return [`  workers: ${w.started} started; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`];
 }
 
 export function loadOrExit(file: string): Scenario {
@@ -112,6 +123,9 @@ export async function runCommand(a: RunArgs): Promise<number> {
     return EXIT.OK;
   }
   const kind = !a.target ? 'in-process' : a.lockstep ? 'lockstep' : 'http';
+  // Workers are billed only where the run sees them (in-process); the scenario's plan.gpu is then the default.
+  if (kind !== 'in-process' && priceFlagsGiven(a)) throw new CliError(`--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only without --target: a target at a URL shows no workers to bill`, EXIT.USAGE);
+  const prices = kind === 'in-process' ? pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`) : undefined;
   // Before any target is built: a lockstep target checks its server, which is sending.
   const blind = kind === 'in-process' ? undefined : coldStartRefusal(sc, kind);
   if (blind) throw new CliError(`${a.scenario}: ${blind}`, EXIT.USAGE);
@@ -128,7 +142,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     process.stderr.write('loadlab: interrupted: stopping the run and writing its reports (Ctrl-C again to quit at once)\n');
   });
   const r = await asUsage(a.target, () => runScenario(sc, {
-    seed, file: a.scenario, ...(target ? { target } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
+    seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
   })).catch((e: unknown) => {
     interrupts.dispose();
     progress.clear();
@@ -158,7 +172,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
   command: 'run <scenario>',
   describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL',
   builder: (y) =>
-    y
+    priceOptions(y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
       .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the scenario\'s)' })
       .option('out', { type: 'string', describe: 'Report directory (default reports/<scenario-name>/)' })
@@ -174,11 +188,12 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         describe: 'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
       })
       .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
-      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
+      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' }))
       .epilog([
         'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
         '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
         'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them. -- means not known yet, or not visible to this target.',
+        'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu or --price-flex/--price-active (default: the scenario\'s plan.gpu) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost").',
         'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
       ].join('\n\n')),
   handler: async (a) => {

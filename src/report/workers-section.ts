@@ -1,0 +1,31 @@
+/**
+ * The report's `workers` section (run-result.ts WorkersSection): a run's worker bill
+ * (worker-bill.ts) and, with prices, its cost (prices.ts), rounded for report.json. Pure.
+ */
+import type { WorkerState } from '../contract/sim-events.js';
+import { costOf, GPU_PRICES_DATE, type PricesUsed } from './prices.js';
+import type { WorkersSection } from './run-result.js';
+import type { WorkerBill } from './worker-bill.js';
+
+const STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
+const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
+const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+export function workersSection(bill: WorkerBill, workersMin: number, runMs: number, jobsCompleted: number, prices?: PricesUsed): WorkersSection {
+  const section: WorkersSection = {
+    started: bill.workersStarted,
+    workersMin,
+    secondsByState: Object.fromEntries(STATES.map((s) => [s, r3(bill.secondsByState[s] ?? 0)])) as Record<WorkerState, number>,
+    billedSeconds: { active: bill.activeSeconds, flex: bill.flexSeconds },
+  };
+  if (prices) {
+    const c = costOf(bill, prices, runMs, jobsCompleted);
+    section.cost = {
+      prices: { flexPerSec: prices.flexPerSec, activePerSec: prices.activePerSec, ...(prices.gpu ? { gpu: prices.gpu, asOf: GPU_PRICES_DATE } : {}) },
+      perRun: r6(c.total),
+      perHour: r6(c.perHour),
+      per1000Jobs: c.per1000Jobs === null ? null : r6(c.per1000Jobs),
+    };
+  }
+  return section;
+}
