@@ -1,0 +1,119 @@
+/**
+ * `loadlab run` bills the workers it saw, as `loadlab plan` does (report/worker-bill.ts), on
+ * test/fixtures/plan-cost.yaml, whose worker lifetimes follow from its constants: each of two jobs
+ * wakes a flex worker, which starts cold (coldStartMs), runs the job (jobDurationMs) and stops
+ * idleTimeoutMs later (billed past the run's end). The expected figures are computed here from
+ * those constants; the plan of the same scenario must bill the same.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { GPU_PRICES } from '../../src/report/prices.js';
+import type { RunResult } from '../../src/report/run-result.js';
+import { plan, planJson } from '../plan/plan-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-run-cost-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const FILE = 'test/fixtures/plan-cost.yaml';
+const raw = parse(readFileSync(FILE, 'utf8'));
+const { coldStartMs, jobDurationMs, idleTimeoutMs } = raw.endpoint as { coldStartMs: number; jobDurationMs: number; idleTimeoutMs: number };
+
+const cli = (args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+const reportOf = (out: string): RunResult => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+
+/** The fixture with `change` applied, as a new file. */
+function variant(name: string, change: (s: Record<string, any>) => void): string {
+  const s = structuredClone(raw);
+  change(s);
+  const f = join(dir, `${name}.yaml`);
+  writeFileSync(f, stringify(s));
+  return f;
+}
+
+describe('loadlab run: workers and cost', () => {
+  test('--gpu: flex workers billed per second, rounded up, cold start and idle tail included; cost per run, hour and 1 000 jobs', () => {
+    const out = join(dir, 'gpu');
+    const r = cli(['run', FILE, '--gpu', '4090-PRO', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const rep = reportOf(out);
+    const w = rep.workers!;
+    const perWorker = Math.ceil((coldStartMs + jobDurationMs + idleTimeoutMs) / 1000);
+    const price = GPU_PRICES['4090-PRO']!;
+    expect(w.started).toBe(2);
+    expect(w.billedSeconds).toEqual({ active: 0, flex: 2 * perWorker });
+    expect(w.secondsByState.initializing).toBe((2 * coldStartMs) / 1000);
+    expect(w.secondsByState.running).toBe((2 * jobDurationMs) / 1000);
+    expect(w.secondsByState.throttled).toBe(0);
+    const perRun = 2 * perWorker * price.flexPerSec;
+    expect(w.cost!.prices).toEqual({ ...price, gpu: '4090-PRO', asOf: expect.any(String) });
+    expect(w.cost!.perRun).toBeCloseTo(perRun, 6);
+    expect(w.cost!.perHour).toBeCloseTo((perRun * 3_600_000) / rep.elapsedMs, 5);
+    expect(w.cost!.per1000Jobs).toBeCloseTo((perRun * 1000) / 2, 5);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('## Workers and cost');
+    expect(md).toContain(`| billed seconds flex / active | ${2 * perWorker} / 0 |`);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h2>Workers and cost</h2>');
+    expect(r.stdout).toContain(`workers: 2 started; billed ${2 * perWorker} s flex, 0 s active; cost $`);
+
+    // One source of truth: the plan of the same scenario at its workersMax bills the same.
+    const planOut = join(dir, 'plan');
+    const p = plan([FILE, '--workers-max', String(raw.endpoint.workersMax), '--seeds', '1', '--gpu', '4090-PRO', '--out', planOut]);
+    expect(p.status, p.stderr).toBe(0);
+    const row = JSON.parse(planJson(planOut)).rows[0];
+    expect(row.workers.flexSeconds[0]).toBe(w.billedSeconds.flex);
+    expect(row.workers.activeSeconds[0]).toBe(w.billedSeconds.active);
+    expect(row.cost.perRun[0]).toBe(w.cost!.perRun);
+    expect(row.cost.perHour[0]).toBe(w.cost!.perHour);
+    expect(row.cost.per1000Jobs[0]).toBe(w.cost!.per1000Jobs);
+  });
+
+  test('an active worker (workersMin 1) at given prices: billed the whole run at the active price; no flex worker starts', () => {
+    const f = variant('active', (s) => { s.endpoint.workersMin = 1; });
+    const out = join(dir, 'active');
+    const r = cli(['run', f, '--price-flex', '0.002', '--price-active', '0.001', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const rep = reportOf(out);
+    const w = rep.workers!;
+    expect(w.started).toBe(1);
+    expect(w.billedSeconds).toEqual({ active: Math.ceil(rep.elapsedMs / 1000), flex: 0 });
+    expect(w.cost!.prices).toEqual({ flexPerSec: 0.002, activePerSec: 0.001 });
+    expect(w.cost!.perRun).toBeCloseTo(Math.ceil(rep.elapsedMs / 1000) * 0.001, 6);
+  });
+
+  test('no price: billed seconds without cost; the scenario\'s plan.gpu is the default price', () => {
+    const none = join(dir, 'none');
+    expect(cli(['run', FILE, '--out', none]).status).toBe(0);
+    const w = reportOf(none).workers!;
+    expect(w.billedSeconds.flex).toBe(2 * Math.ceil((coldStartMs + jobDurationMs + idleTimeoutMs) / 1000));
+    expect(w.cost).toBeUndefined();
+    expect(readFileSync(join(none, 'report.md'), 'utf8')).toContain('| cost | no prices');
+
+    const f = variant('plan-gpu', (s) => { s.plan = { gpu: 'a100' }; });
+    const out = join(dir, 'plan-gpu');
+    expect(cli(['run', f, '--out', out]).status).toBe(0);
+    expect(reportOf(out).workers!.cost!.prices).toEqual({ ...GPU_PRICES.A100, gpu: 'A100', asOf: expect.any(String) });
+  });
+
+  test('bad prices exit 2 naming the flag (or the file and field) and what it takes', () => {
+    const gpu = cli(['run', FILE, '--gpu', 'RTX-1', '--out', join(dir, 'bad')]);
+    expect(gpu.status).toBe(2);
+    expect(gpu.stderr).toContain('--gpu: unknown GPU "RTX-1"');
+    for (const name of Object.keys(GPU_PRICES)) expect(gpu.stderr).toContain(name);
+
+    const half = cli(['run', FILE, '--price-flex', '0.001', '--out', join(dir, 'bad')]);
+    expect(half.status).toBe(2);
+    expect(half.stderr).toContain('--price-active: give both --price-flex and --price-active, or --gpu NAME');
+
+    const f = variant('bad-plan-gpu', (s) => { s.plan = { gpu: 'RTX-1' }; });
+    const sc = cli(['run', f, '--out', join(dir, 'bad')]);
+    expect(sc.status).toBe(2);
+    expect(sc.stderr).toContain(`${f}: plan.gpu: unknown GPU "RTX-1"`);
+
+    const remote = cli(['run', FILE, '--gpu', 'A100', '--target', 'http://127.0.0.1:9/v2']);
+    expect(remote.status).toBe(2);
+    expect(remote.stderr).toContain('--gpu: only without --target');
+  });
+});
