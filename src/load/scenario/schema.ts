@@ -50,7 +50,7 @@ const gridValues = <T extends z.ZodType>(t: T, description: string, examples: un
 const planSchema = z.strictObject({
   workersMax: z.string().optional().meta({ description: 'The workersMax values to sweep, FROM..TO (`--workers-max`). Default: 1..20.', examples: ['1..20', '4..12'] }),
   seeds: z.number().int().min(1).optional().meta({ description: 'Seeds per point; a point meets the SLOs only if every seed does (`--seeds`). Default: 3.', examples: [3, 5] }),
-  gpu: z.string().min(1).optional().meta({ description: 'Bill workers at this GPU\'s built-in per-second prices (`--gpu`; docs/plan.md lists them). Default: no cost.', examples: ['A100', '4090-PRO'] }),
+  gpu: z.string().min(1).optional().meta({ description: 'Bill workers at this GPU\'s built-in per-second prices (`--gpu`; docs/plan.md lists them), in plans and in `loadlab run` reports. Default: no cost.', examples: ['A100', '4090-PRO'] }),
   grid: z.strictObject({
     workersMin: gridValues(ms, 'Active workers (capped at each point\'s workersMax).', [[0, 1, 2]]),
     idleTimeoutMs: gridValues(ms, 'ms an idle flex worker stays before it stops.', [[5000, 60_000]]),
@@ -122,7 +122,7 @@ export const scenarioSchema = z
       examples: [['p95_ms{run} < 500', 'error_rate < 0.01', 'turnaround_p95_ms{flow=submit-poll} < 30000', { expr: 'limited_rate < 0.05', abortOnFail: true, delayAbortEvalMs: 60000 }]],
     }),
     plan: planSchema.optional().meta({
-      description: '`loadlab plan`\'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` ignores it.',
+      description: '`loadlab plan`\'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` uses only its gpu (the report\'s cost).',
       examples: [{ workersMax: '4..16', seeds: 3, gpu: 'A100', grid: { workersMin: [0, 1] } }],
     }),
     slo: z.array(thresholdExpr).min(1, 'needs at least one SLO (or leave slo out: `loadlab plan` then uses thresholds)').optional().meta({
