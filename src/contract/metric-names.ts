@@ -77,6 +77,10 @@ export const CLIENT_METRIC = {
   retries429: 'loadlab_client_retries_429',
   /** counter {flow, outcome}: client sessions by flow and how they ended (whole run). */
   sessions: 'loadlab_client_sessions',
+  /** counter {state}: worker-seconds by worker state (whole run; in-process only: report.json `workers`). */
+  workerSeconds: 'loadlab_client_worker_seconds',
+  /** counter {billing}: billed worker-seconds, `flex` and `active` (whole run; in-process only). */
+  workerBilledSeconds: 'loadlab_client_worker_billed_seconds',
   /** summary {operation}: intended send to answer, seconds. */
   responseSeconds: 'loadlab_client_response_seconds',
   /** summary {operation}: actual send to answer, seconds. */

@@ -73,8 +73,8 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   const whole = (total: number): Points => [[0, 0], [endMs, total]];
   const sumCol = (col: readonly number[]) => col.reduce((a, b) => a + b, 0);
 
-  const counter = (name: string, help: string, series: readonly Series[]) => {
-    w.family(name, 'counter', help);
+  const counter = (name: string, help: string, series: readonly Series[], unit?: string) => {
+    w.family(name, 'counter', help, unit);
     for (const [labels, pts] of series) {
       const id = w.series(`${name}_total`, labels);
       for (const [t, v] of pts) w.sampleOf(id, v, startMs + t);
@@ -131,6 +131,13 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   }
   counter(CLIENT_METRIC.sessions, 'Client sessions by flow and how they ended (start and end of the run)',
     Object.entries(r.flows).flatMap(([flow, f]) => Object.entries(f.outcomes).map(([o, v]): Series => [L(['flow', flow], ['outcome', o]), whole(v)])));
+  const wk = r.workers;
+  if (wk) {
+    counter(CLIENT_METRIC.workerSeconds, 'Worker-seconds by worker state, as the simulator ran them (start and end of the run)',
+      Object.entries(wk.secondsByState).map(([s, v]): Series => [L(['state', s]), whole(v)]), 'seconds');
+    counter(CLIENT_METRIC.workerBilledSeconds, 'Billed worker-seconds: flex workers rounded up per worker, idle tail included; active workers for the whole run (start and end of the run)',
+      [[L(['billing', 'flex']), whole(wk.billedSeconds.flex)], [L(['billing', 'active']), whole(wk.billedSeconds.active)]], 'seconds');
+  }
 
   const histogram = (name: string, help: string, labels: Labels, e: EncodedHistogram) => {
     if (!e.count) return;

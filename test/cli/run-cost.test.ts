@@ -56,6 +56,9 @@ describe('loadlab run: workers and cost', () => {
     expect(md).toContain('## Workers and cost');
     expect(md).toContain(`| billed seconds flex / active | ${2 * perWorker} / 0 |`);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h2>Workers and cost</h2>');
+    const om = readFileSync(join(out, 'metrics.om'), 'utf8');
+    expect(om).toMatch(new RegExp(`^loadlab_client_worker_billed_seconds_total\\{[^}]*billing="flex"\\} ${2 * perWorker} `, 'm'));
+    expect(om).toMatch(new RegExp(`^loadlab_client_worker_seconds_total\\{[^}]*state="running"\\} ${(2 * jobDurationMs) / 1000} `, 'm'));
     expect(r.stdout).toContain(`workers: 2 started; billed ${2 * perWorker} s flex, 0 s active; cost $`);
 
     // One source of truth: the plan of the same scenario at its workersMax bills the same.
