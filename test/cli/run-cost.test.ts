@@ -97,7 +97,15 @@ describe('loadlab run: workers and cost', () => {
     const f = variant('plan-gpu', (s) => { s.plan = { gpu: 'a100' }; });
     const out = join(dir, 'plan-gpu');
     expect(cli(['run', f, '--out', out]).status).toBe(0);
-    expect(reportOf(out).workers!.cost!.prices).toEqual({ ...GPU_PRICES.A100, gpu: 'A100', asOf: expect.any(String) });
+    const priced = reportOf(out).workers!;
+    expect(priced.cost!.prices).toEqual({ ...GPU_PRICES.A100, gpu: 'A100', asOf: expect.any(String) });
+
+    // compare shows both runs' billed seconds and the cost per 1 000 jobs where there is one.
+    const cmp = cli(['compare', none, out, '--out', join(dir, 'compare')]);
+    expect(cmp.status, cmp.stderr).toBe(0);
+    const md = readFileSync(join(dir, 'compare', 'compare.md'), 'utf8');
+    expect(md).toContain(`| billed worker-seconds | ${w.billedSeconds.flex} | ${priced.billedSeconds.flex} |`);
+    expect(md).toContain(`| cost per 1 000 jobs ($) | – | ${priced.cost!.per1000Jobs!.toFixed(2)} |`);
   });
 
   test('bad prices exit 2 naming the flag (or the file and field) and what it takes', () => {

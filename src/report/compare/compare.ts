@@ -65,6 +65,12 @@ const TOTALS: Spec<RunResult>[] = [
   { label: 'webhooks given up', unit: 'count', better: 'lower', read: (r) => r.webhooks.gaveUp },
 ];
 
+/** Runs that billed their workers (report.json `workers`, in-process): rows only when either side has them. */
+const WORKERS: Spec<RunResult>[] = [
+  { label: 'billed worker-seconds', unit: 'count', better: 'lower', read: (r) => (r.workers ? r.workers.billedSeconds.flex + r.workers.billedSeconds.active : null) },
+  { label: 'cost per 1 000 jobs ($)', unit: 'count', better: 'lower', read: (r) => r.workers?.cost?.per1000Jobs ?? null },
+];
+
 function rows<T>(specs: readonly Spec<T>[], a: T | undefined, b: T | undefined): MetricRow[] {
   return specs.map((s) => metricRow(s, a === undefined ? null : s.read(a), b === undefined ? null : s.read(b)));
 }
@@ -110,6 +116,6 @@ export function compareRuns(a: NamedRun, b: NamedRun): Comparison {
   const flows = groups(a.result.flows, b.result.flows, FLOW);
   return {
     a: side(a), b: side(b), warnings: warnings(a, b, { operations, flows }),
-    operations, flows, totals: rows(TOTALS, a.result, b.result),
+    operations, flows, totals: rows([...TOTALS, ...(a.result.workers || b.result.workers ? WORKERS : [])], a.result, b.result),
   };
 }
