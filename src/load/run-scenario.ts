@@ -9,7 +9,7 @@ import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
 import { evaluateThresholds } from '../report/thresholds.js';
 import { METRICS } from '../report/threshold-metrics.js';
 import type { PricesUsed } from '../report/prices.js';
-import { billEndpoint } from '../report/worker-bill.js';
+import { billingRule } from '../report/worker-bill.js';
 import { workersSection } from '../report/workers-section.js';
 import { RandomSource } from '../lib/random.js';
 import { arrivalGenerator } from './arrivals/registry.js';
@@ -93,7 +93,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   rec.onJob = opts.onJob;
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
   rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
-  const lifetimes = target.watchWorkers?.();
+  const bill = target.watchWorkers?.(billingRule(sc.endpoint));
   const attempts = sc.endpoint.webhook.attempts;
   if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
     await target.receiveWebhooks(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {
@@ -173,9 +173,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
   };
-  if (lifetimes) {
+  if (bill) {
     const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;
-    result.workers = workersSection(billEndpoint(lifetimes(elapsedMs), sc.endpoint, elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, opts.prices);
+    result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, opts.prices);
   }
   result.thresholds = evaluateThresholds(result, sc.thresholds.map((t) => thresholdSpec(t).expr));
   const wallMs = performance.now() - wallStart;

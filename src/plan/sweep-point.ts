@@ -13,7 +13,7 @@ import { METRICS } from '../report/threshold-metrics.js';
 import { parseThreshold, type Threshold } from '../report/thresholds.js';
 import { endpointSchema } from '../contract/endpoint-config.js';
 import { withKnobs, type Knobs } from './grid.js';
-import { billEndpoint, type WorkerBill, type WorkerLifetime } from '../report/worker-bill.js';
+import { billingRule, type WorkerBill } from '../report/worker-bill.js';
 import { evaluateSlos, type SloValue } from './slo.js';
 
 /** What every point of one sweep shares (sent once to each worker thread). */
@@ -78,10 +78,10 @@ const value = (r: Parameters<typeof METRICS[string]['value']>[0], metric: string
 export async function runPoint(base: SweepBase, task: PointTask): Promise<PointResult> {
   const sc = pointScenario(base, task);
   const slos = base.slos.map((e) => parseThreshold(e) as Threshold);
-  let lifetimes: ((nowMs: number) => WorkerLifetime[]) | undefined;
+  let bill: ((nowMs: number) => WorkerBill) | undefined;
   const target = (s: Scenario, seed: number | string): Target => {
     const t = inProcessTarget(s, seed);
-    lifetimes = t.watchWorkers();
+    bill = t.watchWorkers(billingRule(s.endpoint));
     return t;
   };
   const r = await runScenario(sc, { seed: task.seed, target, coldStarts: slos.some((t) => t.metric.startsWith('cold_start_')) });
@@ -102,6 +102,6 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
       elapsedMs: r.elapsedMs,
       requests,
     },
-    bill: billEndpoint(lifetimes!(r.elapsedMs), sc.endpoint, r.elapsedMs),
+    bill: bill!(r.elapsedMs),
   };
 }

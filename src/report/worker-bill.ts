@@ -43,52 +43,113 @@ export interface WorkerBill {
 
 const BILLED_STATES = ['initializing', 'idle', 'running', 'unhealthy'] as const;
 
-/**
- * The billed seconds of a run `runMs` long with `workersMin` active workers. `idleTailMs`: how
- * long a flex worker idle at the run's end stays before it stops (idleTimeoutMs; 0 under
- * REQUEST_COUNT, which stops surplus workers at once): billed too, though the run ended first.
- */
-export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number, idleTailMs = 0): WorkerBill {
-  const active = activeWorkers(lives, workersMin);
-  let flexSeconds = 0;
-  const byState: Record<string, number> = {};
-  for (const l of lives) {
-    let billedMs = 0;
-    for (const [state, ms] of Object.entries(l.msByState)) {
-      byState[state] = (byState[state] ?? 0) + ms / 1000;
-      if ((BILLED_STATES as readonly string[]).includes(state)) billedMs += ms;
-    }
-    if (active.has(l.workerId)) continue;
-    if (l.alive?.state === 'idle') billedMs += Math.max(0, l.alive.sinceMs + idleTailMs - runMs);
-    flexSeconds += Math.ceil(billedMs / 1000);
-  }
-  const secondsByState: Record<string, number> = {};
-  for (const k of Object.keys(byState).sort()) secondsByState[k] = byState[k]!;
-  return { activeSeconds: workersMin * Math.ceil(runMs / 1000), flexSeconds, workersStarted: lives.length, secondsByState };
+/** Is time in this state billed? (Throttled is not: no host had room.) */
+export const isBilled = (state: string): boolean => (BILLED_STATES as readonly string[]).includes(state);
+
+/** How an endpoint's workers are billed: its workersMin active slots, and the idle tail of a flex worker idle at the end. */
+export interface BillingRule {
+  workersMin: number;
+  /** idleTimeoutMs, but 0 under REQUEST_COUNT (it stops surplus workers at once). */
+  idleTailMs: number;
 }
 
-/** The ids of the workers that held an active slot (see the file's comment). */
-function activeWorkers(lives: readonly WorkerLifetime[], workersMin: number): Set<string> {
-  // Stops before starts at the same ms: a slot freed in a ms is taken by a start in it.
+export function billingRule(ep: Pick<EndpointConfig, 'workersMin' | 'idleTimeoutMs' | 'scaler'>): BillingRule {
+  return { workersMin: ep.workersMin, idleTailMs: ep.scaler.type === 'REQUEST_COUNT' ? 0 : ep.idleTimeoutMs };
+}
+
+/** A worker alive at the read: its billed ms up to then, plus the idle tail when it is idle. */
+export function aliveBilledMs(billedMs: number, state: WorkerState, sinceMs: number, nowMs: number, idleTailMs: number): number {
+  return billedMs + (state === 'idle' ? Math.max(0, sinceMs + idleTailMs - nowMs) : 0);
+}
+
+/**
+ * The slot and rounding rule of the file's comment, fed in time order (starts, and stops with the
+ * worker's billed ms); it keeps only the alive active workers, so a day of millions of short-lived
+ * workers costs no memory. Events of one ms are settled together when time moves on: stops before
+ * starts (a slot freed in a ms is taken by a start in it), starts in the order they came.
+ */
+export class WorkerMeter {
+  started = 0;
+  private flexSeconds = 0;
+  private readonly active = new Set<string>();
+  private activeAlive = 0;
+  private atMs = -Infinity;
+  private starts: string[] = [];
+  private stops: { id: string; billedMs: number }[] = [];
+
+  constructor(private readonly workersMin: number) {}
+
+  start(id: string, atMs: number): void {
+    this.advance(atMs);
+    this.started++;
+    this.starts.push(id);
+  }
+
+  stop(id: string, atMs: number, billedMs: number): void {
+    this.advance(atMs);
+    this.stops.push({ id, billedMs });
+  }
+
+  /** Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added. Read once, at the end. */
+  flexWith(alive: Iterable<{ id: string; billedMs: number }>): number {
+    this.settle();
+    let s = this.flexSeconds;
+    for (const a of alive) if (!this.active.has(a.id)) s += Math.ceil(a.billedMs / 1000);
+    return s;
+  }
+
+  private advance(atMs: number): void {
+    if (atMs === this.atMs) return;
+    this.settle();
+    this.atMs = atMs;
+  }
+
+  private settle(): void {
+    for (const s of this.stops) if (this.active.has(s.id)) this.activeAlive--;
+    for (const id of this.starts) {
+      if (this.activeAlive < this.workersMin) {
+        this.active.add(id);
+        this.activeAlive++;
+      }
+    }
+    for (const s of this.stops) {
+      if (this.active.has(s.id)) this.active.delete(s.id);
+      else this.flexSeconds += Math.ceil(s.billedMs / 1000);
+    }
+    this.starts = [];
+    this.stops = [];
+  }
+}
+
+/**
+ * The bill of worker lifetimes (a run `runMs` long; the alive ones closed at `runMs`), through
+ * WorkerMeter. `idleTailMs`: how long a flex worker idle at the run's end stays before it stops
+ * (BillingRule): billed too, though the run ended first.
+ */
+export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number, idleTailMs = 0): WorkerBill {
+  const billedMsOf = (l: WorkerLifetime) => Object.entries(l.msByState).reduce((n, [st, ms]) => (isBilled(st) ? n + ms : n), 0);
   const events = lives.flatMap((l, i) => [
     { at: l.startMs, stop: false, i },
     ...(l.stopMs === null ? [] : [{ at: l.stopMs, stop: true, i }]),
   ]).sort((a, b) => a.at - b.at || Number(b.stop) - Number(a.stop) || a.i - b.i);
-  const active = new Set<string>();
-  let alive = 0;
+  const meter = new WorkerMeter(workersMin);
   for (const e of events) {
-    const id = lives[e.i]!.workerId;
-    if (e.stop) {
-      if (active.has(id)) alive--;
-    } else if (alive < workersMin) {
-      active.add(id);
-      alive++;
-    }
+    const l = lives[e.i]!;
+    if (e.stop) meter.stop(l.workerId, e.at, billedMsOf(l));
+    else meter.start(l.workerId, e.at);
   }
-  return active;
+  const alive = lives.filter((l) => l.stopMs === null).map((l) => ({
+    id: l.workerId,
+    billedMs: l.alive ? aliveBilledMs(billedMsOf(l), l.alive.state, l.alive.sinceMs, runMs, idleTailMs) : billedMsOf(l),
+  }));
+  const byState: Record<string, number> = {};
+  for (const l of lives) for (const [state, ms] of Object.entries(l.msByState)) byState[state] = (byState[state] ?? 0) + ms;
+  return { activeSeconds: workersMin * Math.ceil(runMs / 1000), flexSeconds: meter.flexWith(alive), workersStarted: lives.length, secondsByState: secondsOf(byState) };
 }
 
-/** billWorkers with the endpoint's rule for the idle tail: idleTimeoutMs, but 0 under REQUEST_COUNT (it stops surplus workers at once). */
-export function billEndpoint(lives: readonly WorkerLifetime[], ep: Pick<EndpointConfig, 'workersMin' | 'idleTimeoutMs' | 'scaler'>, runMs: number): WorkerBill {
-  return billWorkers(lives, ep.workersMin, runMs, ep.scaler.type === 'REQUEST_COUNT' ? 0 : ep.idleTimeoutMs);
+/** ms by state → seconds by state, keys sorted. */
+export function secondsOf(msByState: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(msByState).sort()) out[k] = msByState[k]! / 1000;
+  return out;
 }

@@ -7,7 +7,7 @@ import type { Operation } from '../../contract/operations.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
 import type { EndpointWindows } from '../../report/run-result.js';
-import type { WorkerLifetime } from '../../report/worker-bill.js';
+import type { BillingRule, WorkerBill } from '../../report/worker-bill.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
@@ -99,11 +99,11 @@ export interface Target {
    */
   watchColdStarts?(): (jobId: string) => number | undefined;
   /**
-   * Worker lifetimes, for a target that can see them (in-process only; report/worker-bill.ts bills them). Call once, before
-   * `drive`; the returned function gives every worker seen so far, in start order, the alive
-   * ones' spans closed at `nowMs`.
+   * What the workers are billed under `rule` (report/worker-bill.ts), for a target that can see
+   * every worker's start and stop (in-process only). Call once, before `drive`; the returned
+   * function gives the bill, the alive workers closed at `nowMs` (read once, at the end).
    */
-  watchWorkers?(): (nowMs: number) => WorkerLifetime[];
+  watchWorkers?(rule: BillingRule): (nowMs: number) => WorkerBill;
   /**
    * The endpoint's state over time (`windows.endpoint`, source `simulator`), for a target that
    * sees every change of it (in process, and in lockstep from the server's own integration;

@@ -11,9 +11,9 @@ import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
-import type { WorkerLifetime } from '../../../report/worker-bill.js';
+import type { BillingRule, WorkerBill } from '../../../report/worker-bill.js';
 import { watchColdStarts } from './cold-starts.js';
-import { watchWorkerLifetimes } from './worker-lifetimes.js';
+import { watchWorkerBill } from './worker-bills.js';
 import { EndpointWatch } from './endpoint-watch.js';
 import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
 
@@ -118,8 +118,9 @@ export class InProcessTarget implements Target {
     return watchColdStarts(this.sim.bus, this.endpointId);
   }
 
-  watchWorkers(): (nowMs: number) => WorkerLifetime[] {
-    return watchWorkerLifetimes(this.sim.bus, this.endpointId);
+  watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBill {
+    const alive = [...this.ep.pool.all()].map((w) => ({ id: w.id, state: w.state }));
+    return watchWorkerBill(this.sim.bus, this.endpointId, alive, rule, this.now());
   }
 
   private watch: EndpointWatch | undefined;
