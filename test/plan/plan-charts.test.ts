@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { loadScenarioFile } from '../../src/load/scenario/loader.js';
-import { GPU_PRICES } from '../../src/plan/cost.js';
+import { GPU_PRICES } from '../../src/report/prices.js';
 import { combinations, type GridAxis } from '../../src/plan/grid.js';
 import { inlineRunner } from '../../src/plan/inline-runner.js';
 import { mmcInputs } from '../../src/plan/mmc-reference.js';
