@@ -132,8 +132,12 @@ describe('run --lockstep against loadlab serve --clock manual', () => {
       expect(ls.target).toEqual({ kind: 'lockstep', url: srv.base, causes: 'reported' });
       for (const k of ['operations', 'flows', 'jobs', 'arrivals', 'elapsedMs']) expect(ls[k], k).toEqual(ip[k]);
       expect(ip.jobs.accepted).toBeGreaterThan(60);
-      // metrics.om too, but for the target and the in-process-only queue probes.
-      const om = (o: string) => readFileSync(join(dir, o, 'metrics.om'), 'utf8').split('\n').filter((l) => !/^loadlab_(run_info|client_queue_jobs_max)\b|^# \w+ loadlab_client_queue_jobs_max /.test(l));
+      // Workers and their bill: only the embedded simulator's run has them.
+      expect(ls.workers).toBeUndefined();
+      expect(ip.workers.started).toBeGreaterThan(0);
+      // metrics.om too, but for the target and what only in-process sees (queue probes, workers).
+      const only = /^loadlab_(run_info|client_queue_jobs_max|client_worker_seconds_total|client_worker_billed_seconds_total)\b|^# \w+ loadlab_client_(queue_jobs_max|worker_seconds|worker_billed_seconds) /;
+      const om = (o: string) => readFileSync(join(dir, o, 'metrics.om'), 'utf8').split('\n').filter((l) => !only.test(l));
       expect(om('ls')).toEqual(om('ip'));
     } finally {
       srv.stop();
