@@ -5,9 +5,8 @@
  */
 import type { Scenario } from '../load/scenario/schema.js';
 import { chartAssetsHtml, chartHtml } from '../report/html/charts.js';
-import { esc } from '../report/html/escape.js';
+import { htmlDocument } from '../report/html/document.js';
 import { mdToHtml } from '../report/html/md-to-html.js';
-import { PAGE_CSS } from '../report/html/page-style.js';
 import { planCharts } from './plan-charts.js';
 import type { PlanResult } from './plan-result.js';
 import { renderPlanMarkdown } from './render-plan-md.js';
@@ -17,12 +16,7 @@ export function renderPlanHtml(p: PlanResult, sc: Scenario): string {
   // The heading, recommendation, SLOs and sweep above the charts; the sections (rows, Erlang C, …) below.
   const cut = md.indexOf('\n## ');
   const [intro, sections] = cut < 0 ? [md, ''] : [md.slice(0, cut), md.slice(cut + 1)];
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>loadlab plan: ${esc(p.scenario.name)}</title>
-<style>${PAGE_CSS}</style>
-</head><body>
-<header>
+  return htmlDocument(`loadlab plan: ${p.scenario.name}`, `<header>
 ${mdToHtml(intro)}
 </header>
 <section id="charts"><h2>Charts</h2>
@@ -32,7 +26,5 @@ ${planCharts(p).map(chartHtml).join('\n')}
 <section id="tables">
 ${mdToHtml(sections)}
 </section>
-${chartAssetsHtml()}
-</body></html>
-`;
+${chartAssetsHtml()}`);
 }

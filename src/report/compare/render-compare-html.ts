@@ -5,20 +5,17 @@
  * by report/html/charts.ts, no network). Pure: the same inputs give the same bytes.
  */
 import type { ChartSlot } from '../html/chart-slot.js';
-import { chartAssetsHtml, chartHtml } from '../html/charts.js';
+import { chartAssetsHtml, slotHtml } from '../html/charts.js';
 import { esc } from '../html/escape.js';
-import { PAGE_CSS } from '../html/page-style.js';
+import { htmlDocument } from '../html/document.js';
 import type { Comparison, GroupComparison } from './comparison.js';
 import { formatChange, formatDelta, formatPct, formatValue } from './format.js';
 import type { MetricRow } from './metric-row.js';
 import { isRegression, regressions } from './regression.js';
 import type { CompareRenderOptions } from './render-compare-md.js';
 
-const STYLE = `${PAGE_CSS}td.worse{color:#b00020;font-weight:600}td.better{color:#1e7b34}td.regression{background:#fde0e0}.warn{color:#8a5300}\n`;
+const STYLE = `td.worse{color:#b00020;font-weight:600}td.better{color:#1e7b34}td.regression{background:#fde0e0}.warn{color:#8a5300}\n`;
 
-function slotHtml(s: ChartSlot): string {
-  return s.kind === 'chart' ? chartHtml(s.spec) : `<p class="chart-note" id="note-${esc(s.id)}"><strong>${esc(s.title)}:</strong> ${esc(s.note)}</p>`;
-}
 
 function cellClass(r: MetricRow, o: CompareRenderOptions): string {
   if (o.failOnRegression !== undefined && isRegression(r, o.failOnRegression)) return 'worse regression';
@@ -68,11 +65,5 @@ export function renderCompareHtml(c: Comparison, o: CompareRenderOptions = {}, c
       ...charts.map(slotHtml), '</section>');
     if (charts.some((s) => s.kind === 'chart')) parts.push(chartAssetsHtml());
   }
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>loadlab compare: ${esc(c.a.scenario)} vs ${esc(c.b.scenario)}</title>
-<style>${STYLE}</style>
-</head><body>
-${parts.join('\n')}
-</body></html>
-`;
+  return htmlDocument(`loadlab compare: ${c.a.scenario} vs ${c.b.scenario}`, parts.join('\n'), STYLE);
 }

@@ -6,6 +6,7 @@
  */
 import { uplotAssets } from './assets.js';
 import { CHART_BOOT_JS } from './chart-boot.js';
+import type { ChartSlot } from './chart-slot.js';
 import type { ChartSpec } from './chart-spec.js';
 import { esc, scriptJson } from './escape.js';
 
@@ -28,4 +29,9 @@ export function chartHtml(spec: ChartSpec): string {
 export function chartAssetsHtml(): string {
   const { js, css } = uplotAssets();
   return `<style id="uplot-css">${css}</style>\n<script id="uplot-js">${js}</script>\n<script id="chart-boot">${CHART_BOOT_JS}</script>`;
+}
+
+/** A chart slot: its chart, or the one-line note that stands where a chart has nothing to draw. */
+export function slotHtml(s: ChartSlot): string {
+  return s.kind === 'chart' ? chartHtml(s.spec) : `<p class="chart-note" id="note-${esc(s.id)}"><strong>${esc(s.title)}:</strong> ${esc(s.note)}</p>`;
 }

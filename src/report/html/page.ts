@@ -5,18 +5,13 @@
  */
 import { renderMarkdown } from '../render-md.js';
 import type { RunResult } from '../run-result.js';
-import type { ChartSlot } from './chart-slot.js';
-import { chartAssetsHtml, chartHtml } from './charts.js';
-import { esc } from './escape.js';
+import { chartAssetsHtml, slotHtml } from './charts.js';
 import { headroomBars } from './headroom-bars.js';
 import { mdToHtml } from './md-to-html.js';
-import { PAGE_CSS } from './page-style.js';
+import { htmlDocument } from './document.js';
 import { chartSlots } from './series.js';
 import { verdictBanner } from './verdict-banner.js';
 
-function slotHtml(s: ChartSlot): string {
-  return s.kind === 'chart' ? chartHtml(s.spec) : `<p class="chart-note" id="note-${esc(s.id)}"><strong>${esc(s.title)}:</strong> ${esc(s.note)}</p>`;
-}
 
 /** report.md without its verdict lines (the banner says it): the heading and intro, then the sections. */
 function splitMarkdown(md: string): { intro: string; sections: string } {
@@ -30,12 +25,7 @@ function splitMarkdown(md: string): { intro: string; sections: string } {
 export function renderPage(r: RunResult): string {
   const { intro, sections } = splitMarkdown(renderMarkdown(r));
   const slots = chartSlots(r);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>loadlab ${esc(r.kind)}: ${esc(r.scenario.name)}</title>
-<style>${PAGE_CSS}</style>
-</head><body>
-<header>
+  return htmlDocument(`loadlab ${r.kind}: ${r.scenario.name}`, `<header>
 ${mdToHtml(intro)}
 </header>
 ${verdictBanner(r)}
@@ -47,7 +37,5 @@ ${headroomBars(r)}
 <section id="tables">
 ${mdToHtml(sections)}
 </section>
-${chartAssetsHtml()}
-</body></html>
-`;
+${chartAssetsHtml()}`);
 }
