@@ -43,54 +43,92 @@ export const METRIC = {
 } as const;
 
 /**
- * metrics.om family names for what only the load client sees (src/report/render-openmetrics.ts,
- * README "metrics.om"). Counter families are named without `_total`; their samples add it.
+ * The load client's own families: metrics.om (src/report/render-openmetrics.ts, per window, with
+ * timestamps) and the runner's live `/metrics` (`loadlab run --metrics-listen`, the same names and
+ * labels, no timestamps). Every series also carries `endpoint` and `scenario`: backfilled data has
+ * no scrape target to tell runs apart. Counter families are named without `_total`; their samples
+ * add it. Histograms are classic Prometheus histograms with DURATION_BUCKETS_S (serve's buckets).
+ * The Grafana dashboard "loadlab — run" (grafana/) reads only these and the serve names reused
+ * below (METRIC.requestsLimited, METRIC.jobsFinished, METRIC.webhookAttempts, all with `scenario`).
  */
 export const CLIENT_METRIC = {
   /** info {endpoint, scenario, seed, kind, target, causes}: the run the metrics come from; sample `<name>_info`. */
   run: 'loadlab_run',
-  /** counter: requests sent, every attempt (per window). */
+  /** gauge: when the run started, Unix seconds (Grafana annotation "run start"). */
+  runStartTime: 'loadlab_client_run_start_time_seconds',
+  /** gauge: when the run ended, Unix seconds; present once it has ended (annotation "run end"). */
+  runEndTime: 'loadlab_client_run_end_time_seconds',
+  /** counter {operation}: requests sent, every attempt, 429 re-sends included. */
   requests: 'loadlab_client_requests',
-  /** counter: answers with a 2xx status (per window). */
-  responses2xx: 'loadlab_client_responses_2xx',
-  /** counter: requests the client gave up waiting for (per window). */
-  timeouts: 'loadlab_client_timeouts',
-  /** counter: jobs read FAILED or TIMED_OUT (per window). */
-  jobsFailed: 'loadlab_client_jobs_failed',
-  /** counter: 404s for jobs known to exist (per window). */
-  expiriesSeen: 'loadlab_client_expiries_seen',
-  /** counter: webhook attempts the receiver failed (per window). */
-  webhookFailures: 'loadlab_client_webhook_failures',
-  /** counter: partial outputs received from /stream or streamed chat (per window). */
-  streamChunks: 'loadlab_client_stream_chunks',
-  /** counter: arrivals sent later than openModel.lateAfterMs (per window). */
-  arrivalsLate: 'loadlab_client_arrivals_late',
-  /** counter: arrivals never sent, held by the in-flight cap too long (per window). */
-  arrivalsDropped: 'loadlab_client_arrivals_dropped',
-  /** gauge: deepest queue a probe saw in the window. */
-  queueJobsMax: 'loadlab_client_queue_jobs_max',
-  /** gauge: most requests in flight at once in the window. */
-  inFlightMax: 'loadlab_client_in_flight_max',
-  /** counter {operation, status}: answers by operation and HTTP status (whole run). */
+  /** counter {operation, status}: answers by operation and HTTP status; status 0: no answer (timeout or transport error). */
   responses: 'loadlab_client_responses',
-  /** counter {operation}: requests re-sent after a 429 and a back-off (whole run). */
+  /** counter: answers with a 2xx status. */
+  responses2xx: 'loadlab_client_responses_2xx',
+  /** counter: requests the client gave up waiting for. */
+  timeouts: 'loadlab_client_timeouts',
+  /** counter: jobs read FAILED or TIMED_OUT. */
+  jobsFailed: 'loadlab_client_jobs_failed',
+  /** counter: 404s for jobs known to exist (the result expired before the client read it). */
+  expiriesSeen: 'loadlab_client_expiries_seen',
+  /** counter: webhook attempts the receiver failed. */
+  webhookFailures: 'loadlab_client_webhook_failures',
+  /** counter: partial outputs received from /stream or streamed chat. */
+  streamChunks: 'loadlab_client_stream_chunks',
+  /** counter: arrivals sent later than openModel.lateAfterMs. */
+  arrivalsLate: 'loadlab_client_arrivals_late',
+  /** counter: arrivals never sent, held by the in-flight cap too long. */
+  arrivalsDropped: 'loadlab_client_arrivals_dropped',
+  /** gauge: deepest queue a probe saw in the window (metrics.om) or the last probe (live). */
+  queueJobsMax: 'loadlab_client_queue_jobs_max',
+  /** gauge {operation}: most requests of the operation in flight at once in the window (metrics.om) or now (live). */
+  inFlightMax: 'loadlab_client_in_flight_max',
+  /** gauge: jobs waiting in the endpoint's queue (metrics.om: time average per window; live: the last sample). */
+  endpointQueueJobs: 'loadlab_client_endpoint_queue_jobs',
+  /** gauge: jobs queued or in progress at the endpoint (as endpointQueueJobs). */
+  endpointJobsInSystem: 'loadlab_client_endpoint_jobs_in_system',
+  /** gauge {state}: the endpoint's workers by state (as endpointQueueJobs). */
+  endpointWorkers: 'loadlab_client_endpoint_workers',
+  /**
+   * gauge {limit, operation?}: the documented limit the scenario's endpoint runs under, for headroom
+   * panels. limit="rate" {operation}: requests per second (the per-10 s limit ÷ 10);
+   * limit="concurrency" {operation}: requests in flight; limit="queue": queue depth where
+   * throttling starts; limit="workers": workersMax.
+   */
+  limit: 'loadlab_client_limit',
+  /** counter {operation}: requests re-sent after a 429 and a back-off. */
   retries429: 'loadlab_client_retries_429',
-  /** counter {flow, outcome}: client sessions by flow and how they ended (whole run). */
+  /** counter {flow, outcome}: client sessions by flow and how they ended. */
   sessions: 'loadlab_client_sessions',
   /** counter {state}: worker-seconds by worker state (whole run; in-process only: report.json `workers`). */
   workerSeconds: 'loadlab_client_worker_seconds',
   /** counter {billing}: billed worker-seconds, `flex` and `active` (whole run; in-process only). */
   workerBilledSeconds: 'loadlab_client_worker_billed_seconds',
-  /** summary {operation}: intended send to answer, seconds. */
+  /** histogram {operation}: intended send to answer, seconds. */
   responseSeconds: 'loadlab_client_response_seconds',
-  /** summary {operation}: actual send to answer, seconds. */
+  /** histogram {flow}: a job's intended submission to its terminal status read, seconds. */
+  turnaroundSeconds: 'loadlab_client_turnaround_seconds',
+  /** histogram {flow}: delayTime of terminal status bodies read by the flow's clients, seconds. */
+  queueDelaySeconds: 'loadlab_client_queue_delay_seconds',
+  /** histogram {flow}: executionTime of terminal status bodies read by the flow's clients, seconds. */
+  executionSeconds: 'loadlab_client_execution_seconds',
+  /** histogram {flow}: wait for a starting worker (in-process only; report.json `coldStartMs`), seconds. */
+  coldStartSeconds: 'loadlab_client_cold_start_seconds',
+  /** summary {operation}: actual send to answer, seconds (whole run, at its end). */
   serviceSeconds: 'loadlab_client_service_seconds',
-  /** summary: /cancel sent to the answer CANCELLED, seconds. */
+  /** summary: /cancel sent to the answer CANCELLED, seconds (whole run, at its end). */
   cancelLatencySeconds: 'loadlab_client_cancel_latency_seconds',
-  /** summary: acknowledged webhook delivery minus job end, seconds. */
+  /** summary: acknowledged webhook delivery minus job end, seconds (whole run, at its end). */
   webhookLatenessSeconds: 'loadlab_client_webhook_lateness_seconds',
-  /** summary: actual minus intended send time of every request, seconds. */
+  /** summary: actual minus intended send time of every request, seconds (whole run, at its end). */
   sendLagSeconds: 'loadlab_client_send_lag_seconds',
+} as const;
+
+/** Process metrics (prom-client's names) that `serve` and the live runner export beside their own. */
+export const PROCESS_METRIC = {
+  /** gauge: resident set size, bytes. */
+  residentMemory: 'process_resident_memory_bytes',
+  /** gauge: V8 heap in use, bytes. */
+  heapUsed: 'nodejs_heap_size_used_bytes',
 } as const;
 
 export const SPAN = {
@@ -98,6 +136,10 @@ export const SPAN = {
   job: 'loadlab.job',
   /** One span per HTTP request served, from arrival to answer. */
   request: 'loadlab.http.request',
+  /** `loadlab run`: one span per job session, from its submission to the terminal status it saw. */
+  session: 'loadlab.client.session',
+  /** `loadlab run`: a child of the session span per request the session sent. */
+  clientRequest: 'loadlab.client.request',
 } as const;
 
 /** Attribute keys on spans. */
@@ -112,6 +154,11 @@ export const ATTR = {
   route: 'loadlab.http.route',
   method: 'http.request.method',
   statusCode: 'http.response.status_code',
+  /** `loadlab run` spans: the scenario's flow, the request's operation, the 429's limit, how the session ended. */
+  flow: 'loadlab.flow',
+  operation: 'loadlab.operation',
+  limitCause: 'loadlab.limit.cause',
+  sessionOutcome: 'loadlab.session.outcome',
 } as const;
 
 /** Histogram buckets in seconds: 5 ms to 30 min, roughly ×2.5 apart. */
