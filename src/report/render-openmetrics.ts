@@ -22,9 +22,9 @@
  * Every series carries `endpoint` and `scenario`: backfilled data has no scrape target to tell runs
  * apart. No URL or key is written.
  */
-import * as hdr from 'hdr-histogram-js';
 import { CLIENT_METRIC, DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
-import { decode, type EncodedHistogram } from './histogram.js';
+import type { EncodedHistogram } from './histogram.js';
+import { bucketCounts } from './histogram-buckets.js';
 import { canonicalNumber, OpenMetricsWriter, type Labels } from './openmetrics-text.js';
 import type { RunResult } from './run-result.js';
 
@@ -168,27 +168,4 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   summary(CLIENT_METRIC.cancelLatencySeconds, '/cancel sent to the answer CANCELLED (whole run, at its end)', [[L(), r.jobs.cancelLatencyMs]]);
   summary(CLIENT_METRIC.webhookLatenessSeconds, 'Acknowledged webhook delivery minus job end (whole run, at its end)', [[L(), r.webhooks.latenessMs]]);
   summary(CLIENT_METRIC.sendLagSeconds, 'Actual minus intended send time of every request (whole run, at its end)', [[L(), r.arrivals.sendLagMs]]);
-}
-
-/**
- * Cumulative counts at each bound (a value counts at its HDR bucket's lowest equivalent, so a
- * constant 60 000 ms lands in le=60) and the sum (median equivalents, as HDR's own mean).
- */
-function bucketCounts(e: EncodedHistogram, boundsMs: readonly number[]): { cumulative: number[]; sumMs: number } {
-  const h = decode(e);
-  if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
-  const counts = new Array<number>(boundsMs.length).fill(0);
-  let sumMs = 0;
-  const it = h.recordedValuesIterator;
-  it.reset();
-  while (it.hasNext()) {
-    const v = it.next();
-    const c = v.countAtValueIteratedTo;
-    sumMs += h.medianEquivalentValue(v.valueIteratedTo) * c;
-    const low = h.lowestEquivalentValue(v.valueIteratedTo);
-    const j = boundsMs.findIndex((b) => low <= b);
-    if (j >= 0) counts[j]! += c;
-  }
-  let acc = 0;
-  return { cumulative: counts.map((c) => (acc += c)), sumMs };
 }

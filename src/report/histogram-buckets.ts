@@ -1,0 +1,29 @@
+/**
+ * An HDR histogram (report.json's encoding) counted into classic Prometheus buckets: metrics.om
+ * and the runner's live /metrics both use it, so a backfilled run and a scraped one agree.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { decode, type EncodedHistogram } from './histogram.js';
+
+/**
+ * Cumulative counts at each bound (a value counts at its HDR bucket's lowest equivalent, so a
+ * constant 60 000 ms lands in le=60) and the sum (median equivalents, as HDR's own mean).
+ */
+export function bucketCounts(e: EncodedHistogram, boundsMs: readonly number[]): { cumulative: number[]; sumMs: number } {
+  const h = decode(e);
+  if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
+  const counts = new Array<number>(boundsMs.length).fill(0);
+  let sumMs = 0;
+  const it = h.recordedValuesIterator;
+  it.reset();
+  while (it.hasNext()) {
+    const v = it.next();
+    const c = v.countAtValueIteratedTo;
+    sumMs += h.medianEquivalentValue(v.valueIteratedTo) * c;
+    const low = h.lowestEquivalentValue(v.valueIteratedTo);
+    const j = boundsMs.findIndex((b) => low <= b);
+    if (j >= 0) counts[j]! += c;
+  }
+  let acc = 0;
+  return { cumulative: counts.map((c) => (acc += c)), sumMs };
+}
