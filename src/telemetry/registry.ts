@@ -1,9 +1,11 @@
 /**
  * A prom-client `Registry` per run (or per `serve` process) with every loadlab metric on it.
- * Nothing is registered globally, so two runs in one process never mix their numbers.
+ * Nothing is registered globally, so two runs in one process never mix their numbers. The
+ * process's memory (process-memory.ts) is on it too, read only when scraped.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { BatchedHistogram } from './batched-histogram.js';
+import { registerProcessMemory } from './process-memory.js';
 import { DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
 
 export interface Metrics {
@@ -36,7 +38,7 @@ export function createMetrics(): Metrics {
   const histogram = <L extends string>(name: string, help: string, labelNames: L[]) =>
     new Histogram<L>({ name, help, labelNames, buckets: DURATION_BUCKETS_S, registers });
   const beforeScrape: (() => void)[] = [];
-  return {
+  const metrics: Metrics = {
     registry,
     beforeScrape,
     // First on the registry: prom-client collects in registration order, and this one refreshes the others.
@@ -61,4 +63,6 @@ export function createMetrics(): Metrics {
     httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests held past their arrival (virtual seconds)', ['route']),
     httpRequestBodyBytes: counter(METRIC.httpRequestBodyBytes, 'Bytes of request bodies read', []),
   };
+  registerProcessMemory(registry);
+  return metrics;
 }
