@@ -19,6 +19,11 @@ export interface Target {
   legendFormat: string;
   /** heatmap: buckets by `le` for the heatmap panel; time_series otherwise. */
   format: 'time_series' | 'heatmap';
+  /**
+   * Min step: also the scrape interval Grafana's $__rate_interval is computed from (at least four
+   * of it). A variable here lets one dashboard read 5 s scrapes and 1 min backfilled windows.
+   */
+  interval?: string;
   /** Instant queries: one value per series over the dashboard range (bar gauges of totals). */
   instant?: boolean;
   range?: boolean;
@@ -84,6 +89,20 @@ export interface QueryVariable {
   options: [];
 }
 
+/** A fixed list of values (the run dashboard's sample spacing). */
+export interface CustomVariable {
+  type: 'custom';
+  name: string;
+  label: string;
+  description: string;
+  query: string;
+  multi: false;
+  includeAll: false;
+  current: { selected: true; text: string; value: string };
+  options: { selected: boolean; text: string; value: string }[];
+  hide: 0;
+}
+
 export interface Annotation {
   name: string;
   datasource: DataSourceRef | { type: 'grafana'; uid: '-- Grafana --' };
@@ -119,6 +138,6 @@ export interface Dashboard {
   weekStart: '';
   links: [];
   annotations: { list: Annotation[] };
-  templating: { list: QueryVariable[] };
+  templating: { list: (QueryVariable | CustomVariable)[] };
   panels: (Panel | RowPanel)[];
 }

@@ -4,7 +4,7 @@
  * 24-column grid, so the same description always gives the same JSON.
  */
 import { DATASOURCE } from './datasource.js';
-import type { FieldOverride, GridPos, Panel, QueryVariable, RowPanel, Target, ThresholdStep } from './grafana-json.js';
+import type { CustomVariable, FieldOverride, GridPos, Panel, QueryVariable, RowPanel, Target, ThresholdStep } from './grafana-json.js';
 
 /** Grafana unit ids used here: requests per second, seconds, 0–1 as %, plain numbers, bytes. */
 export type Unit = 'reqps' | 's' | 'percentunit' | 'short' | 'bytes' | 'ops';
@@ -41,8 +41,15 @@ export interface RowSpec {
 const PANEL_HEIGHT = 8;
 const REF_IDS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-function target(q: Query, i: number, format: Target['format']): Target {
+/** Applied to every query of a dashboard. */
+export interface QueryOptions {
+  /** Each target's `interval` (min step, and the base of $__rate_interval), e.g. `$resolution`. */
+  interval?: string;
+}
+
+function target(q: Query, i: number, format: Target['format'], o: QueryOptions): Target {
   const t: Target = { refId: REF_IDS[i]!, datasource: DATASOURCE, expr: q.expr, legendFormat: q.legend, format };
+  if (o.interval) t.interval = o.interval;
   if (q.instant) Object.assign(t, { instant: true, range: false });
   return t;
 }
@@ -112,15 +119,15 @@ function bargauge(s: PanelSpec): Pick<Panel, 'fieldConfig' | 'options'> {
   };
 }
 
-function panel(s: PanelSpec, id: number, gridPos: GridPos): Panel {
+function panel(s: PanelSpec, id: number, gridPos: GridPos, o: QueryOptions): Panel {
   const kind = s.kind ?? 'timeseries';
   const format = kind === 'heatmap' ? 'heatmap' : 'time_series';
   const body = kind === 'heatmap' ? heatmap(s) : kind === 'bargauge' ? bargauge(s) : timeseries(s);
-  return { id, type: kind, title: s.title, description: s.description, datasource: DATASOURCE, gridPos, targets: s.queries.map((q, i) => target(q, i, format)), ...body };
+  return { id, type: kind, title: s.title, description: s.description, datasource: DATASOURCE, gridPos, targets: s.queries.map((q, i) => target(q, i, format, o)), ...body };
 }
 
 /** Rows as `type: "row"` panels (expanded), each followed by its panels, flat as Grafana stores them. */
-export function layout(rows: readonly RowSpec[]): (Panel | RowPanel)[] {
+export function layout(rows: readonly RowSpec[], o: QueryOptions = {}): (Panel | RowPanel)[] {
   const out: (Panel | RowPanel)[] = [];
   let id = 1;
   let y = 0;
@@ -130,7 +137,7 @@ export function layout(rows: readonly RowSpec[]): (Panel | RowPanel)[] {
     for (const s of r.panels) {
       const w = s.width ?? 12;
       if (x + w > 24) { x = 0; y += PANEL_HEIGHT; }
-      out.push(panel(s, id++, { x, y, w, h: PANEL_HEIGHT }));
+      out.push(panel(s, id++, { x, y, w, h: PANEL_HEIGHT }, o));
       x += w;
     }
     y += PANEL_HEIGHT;
@@ -147,5 +154,15 @@ export function variable(name: string, label: string, description: string, selec
     refresh: 2, multi: true, includeAll: true, allValue: '.*',
     current: { selected: true, text: ['All'], value: ['$__all'] },
     sort: 1, regex: '', hide: 0, options: [],
+  };
+}
+
+/** A single-value variable over fixed values, the first selected. */
+export function customVariable(name: string, label: string, description: string, values: readonly [string, ...string[]]): CustomVariable {
+  return {
+    type: 'custom', name, label, description, query: values.join(','), multi: false, includeAll: false,
+    current: { selected: true, text: values[0], value: values[0] },
+    options: values.map((v, i) => ({ selected: i === 0, text: v, value: v })),
+    hide: 0,
   };
 }

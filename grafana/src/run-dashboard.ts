@@ -7,7 +7,7 @@
 import { CLIENT_METRIC as C, METRIC as M } from '../../src/contract/metric-names.js';
 import { DATASOURCE } from './datasource.js';
 import type { Annotation, Dashboard } from './grafana-json.js';
-import { layout, variable, type RowSpec } from './panels.js';
+import { customVariable, layout, variable, type RowSpec } from './panels.js';
 import { bucket, eq, increase, maxBy, quantile, rate, ratioOn, re, sel, sumBy, total } from './promql.js';
 import { dashboardShell } from './shell.js';
 
@@ -168,11 +168,14 @@ export function runDashboard(): Dashboard {
     description: 'The load client\'s view of a run: traffic, response time, jobs per flow, the endpoint against its limits. Backfilled from metrics.om or scraped live from loadlab run --metrics-listen.',
     annotations: [runAnnotation('Run start', C.runStartTime, 'green'), runAnnotation('Run end', C.runEndTime, 'red')],
     variables: [
+      customVariable('resolution', 'Sample spacing',
+        'Time between samples: the scrape interval for a live run (5s in grafana/prometheus.yml), the window for a backfilled one (10s; coarser for runs over about 5.5 h: 1m for a 24 h run). rate() windows span at least four.',
+        ['5s', '10s', '30s', '1m', '5m', '10m']),
       variable('scenario', 'Scenario', 'The scenario name of the run(s).', requests),
       variable('endpoint', 'Endpoint', 'The endpoint id of the scenario.', sel(requests, [re('scenario')])),
       variable('operation', 'Operation', 'API operation: run, runsync, status, ….', sel(requests, RUN)),
       variable('flow', 'Flow', 'The scenario\'s traffic flows.', sel(`${C.turnaroundSeconds}_count`, RUN)),
     ],
-    panels: layout(rows),
+    panels: layout(rows, { interval: '$resolution' }),
   });
 }

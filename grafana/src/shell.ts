@@ -1,5 +1,5 @@
 /** The fixed frame of a loadlab dashboard: everything but its variables, annotations and panels. */
-import type { Annotation, Dashboard, Panel, QueryVariable, RowPanel } from './grafana-json.js';
+import type { Annotation, CustomVariable, Dashboard, Panel, QueryVariable, RowPanel } from './grafana-json.js';
 
 export interface ShellSpec {
   uid: string;
@@ -11,7 +11,7 @@ export interface ShellSpec {
   /** Auto-refresh ('' for none), e.g. `10s` for a live scrape. */
   refresh: string;
   annotations: Annotation[];
-  variables: QueryVariable[];
+  variables: (QueryVariable | CustomVariable)[];
   panels: (Panel | RowPanel)[];
 }
 

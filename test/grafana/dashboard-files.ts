@@ -18,7 +18,7 @@ export interface JsonPanel {
   description?: string;
   datasource?: { type?: string; uid?: string };
   fieldConfig?: { defaults?: { unit?: string } };
-  targets?: { refId: string; expr: string; datasource?: { uid?: string } }[];
+  targets?: { refId: string; expr: string; interval?: string; datasource?: { uid?: string } }[];
   panels?: JsonPanel[];
 }
 
@@ -48,11 +48,12 @@ export interface Query {
   expr: string;
 }
 
-/** Every PromQL text of a dashboard: panel targets, variable queries, annotation queries. */
+/** Every PromQL text of a dashboard: panel targets (and their min step), variable queries, annotation queries. */
 export function queriesOf(d: JsonDashboard): Query[] {
   return [
+    ...panelsOf(d).flatMap((p) => (p.targets ?? []).filter((t) => t.interval).map((t) => ({ where: `${d.uid} panel "${p.title}" ${t.refId} interval`, expr: t.interval! }))),
     ...panelsOf(d).flatMap((p) => (p.targets ?? []).map((t) => ({ where: `${d.uid} panel "${p.title}" ${t.refId}`, expr: t.expr }))),
-    ...d.templating.list.map((v) => ({ where: `${d.uid} variable ${v.name}`, expr: v.query })),
+    ...d.templating.list.filter((v) => v.type === 'query').map((v) => ({ where: `${d.uid} variable ${v.name}`, expr: v.query })),
     ...d.annotations.list.filter((a) => a.expr !== undefined).map((a) => ({ where: `${d.uid} annotation ${a.name}`, expr: a.expr! })),
   ];
 }

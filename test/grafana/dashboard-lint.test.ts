@@ -52,12 +52,12 @@ describe.each(loadDashboards().map((d) => [d.uid, d] as const))('dashboard %s', 
 
   it('names only metrics of metric-names.ts', () => {
     expect(queries.flatMap(unknownMetrics)).toEqual([]);
-    expect(queries.filter((q) => q.where.includes('panel')).length).toBeGreaterThan(10);
+    expect(queries.filter((q) => q.where.includes('panel') && !q.where.endsWith('interval')).length).toBeGreaterThan(10);
   });
 
   it('defines every variable its queries use, and matches multi-value variables with =~', () => {
     expect(queries.flatMap((q) => variableProblems(q, defined))).toEqual([]);
-    for (const v of d.templating.list) expect([v.name, v.multi, v.includeAll]).toEqual([v.name, true, true]);
+    for (const v of d.templating.list.filter((x) => x.type === 'query')) expect([v.name, v.multi, v.includeAll]).toEqual([v.name, true, true]);
   });
 
   it('gives every panel a title, a description, a unit and the provisioned data source', () => {
@@ -73,7 +73,7 @@ describe.each(loadDashboards().map((d) => [d.uid, d] as const))('dashboard %s', 
         ...(p.targets ?? []).filter((t) => t.datasource?.uid !== uid).map((t) => `${name} ${t.refId}: data source ${t.datasource?.uid}`),
       ].filter((x): x is string => typeof x === 'string');
     });
-    const others = [...d.templating.list, ...d.annotations.list.filter((a) => a.expr)]
+    const others = [...d.templating.list.filter((v) => v.type === 'query'), ...d.annotations.list.filter((a) => a.expr)]
       .filter((x) => x.datasource?.uid !== uid).map((x) => `${x.name}: data source ${x.datasource?.uid}`);
     expect([...problems, ...others]).toEqual([]);
   });
@@ -90,9 +90,17 @@ describe('loadlab — run', () => {
   const run = loadDashboards().find((d) => d.uid === 'loadlab-run')!;
 
   it('filters every panel query by scenario and endpoint, so runs never mix', () => {
-    const loose = queriesOf(run).filter((q) => q.where.includes('panel'))
+    const loose = queriesOf(run).filter((q) => q.where.includes('panel') && !q.where.endsWith('interval'))
       .flatMap((q) => (q.expr.match(METRIC_NAME) ?? []).length === (q.expr.match(/scenario=~"\$scenario",endpoint=~"\$endpoint"/g) ?? []).length ? [] : [q.where]);
     expect(loose).toEqual([]);
+  });
+
+  it('takes the rate window of every query from the sample-spacing variable', () => {
+    const targets = panelsOf(run).flatMap((p) => p.targets ?? []);
+    expect(targets.filter((t) => t.interval !== '$resolution')).toEqual([]);
+    const v = run.templating.list.find((x) => x.name === 'resolution');
+    expect(v?.type).toBe('custom');
+    expect(v?.query.split(',')).toEqual(expect.arrayContaining(['5s', '10s', '1m']));
   });
 
   it('marks run start and end with the gauges\' values (ms) as the annotation time', () => {
