@@ -12,6 +12,7 @@ import { inferCause, reportedCause, type LimitView } from './record/cause-infere
 import type { OpAcc, Recorder } from './record/recorder.js';
 import type { SendRate, SendRates } from './record/send-rate.js';
 import type { Target, TargetRequest, TargetResponse } from './targets/target.js';
+import type { SessionSpan } from '../telemetry/session-tracing.js';
 
 export interface On429 extends BackoffSpec {
   /** Tries in all, the first included (1 = no re-send). */
@@ -35,6 +36,8 @@ export interface Live {
   readonly done: boolean;
   /** When the session's arrival was due: its first request's send lag is measured from here. */
   readonly intendedMs: number;
+  /** The session's span when it is traced (and sampled): each answer adds a request span. */
+  readonly trace?: SessionSpan | undefined;
 }
 
 /** `status 0, dropped`: the in-flight cap never let it out. */
@@ -205,6 +208,8 @@ export class Client {
     this.watch?.(res);
     const cause = status === 429 ? this.cause(req.op, res, ex.inFlightAtSend, endMs) : undefined;
     this.rec.answeredOp(acc, ex.intendedMs, ex.sentMs, endMs, res, cause);
+    const span = ex.s?.trace;
+    if (span !== undefined) span.request(req, ex.sentMs, endMs, status, cause, res.body);
     if (this.waiting.length > 0) this.pump();
     const o = ex.o!;
     if (status === 429 && ex.n < o.on429.maxAttempts) {

@@ -6,6 +6,7 @@ import type { ArrivalGenerator } from './arrivals/types.js';
 import type { Session } from './behaviours/types.js';
 import type { FlowAcc, Recorder } from './record/recorder.js';
 import type { Target } from './targets/target.js';
+import type { SessionSpan, SessionTracer } from '../telemetry/session-tracing.js';
 
 export interface Live {
   /** Sessions started and not ended. */
@@ -27,8 +28,10 @@ export class FlowDriver {
 
   constructor(
     readonly name: string, private readonly start: (s: Session) => void, private readonly gen: ArrivalGenerator,
-    private readonly durationMs: number, private readonly target: Target, readonly rec: Recorder, readonly live: Live,
+    private readonly durationMs: number, readonly target: Target, readonly rec: Recorder, readonly live: Live,
     readonly acc: FlowAcc,
+    /** Undefined when tracing is off: then no session makes a tracer call. */
+    private readonly tracer?: SessionTracer,
   ) {}
 
   schedule(): void {
@@ -47,6 +50,7 @@ export class FlowDriver {
     rec.arrival();
     this.live.active++;
     const s = new FlowSession(this, this.seq++, this.intendedMs);
+    if (this.tracer) s.trace = this.tracer.start(this.name, target.now());
     rec.sessionStarted(this.acc);
     const p = target.probe();
     if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
@@ -60,6 +64,8 @@ class FlowSession implements Session {
   first = true;
   hasJob = false;
   queuedMark = Infinity;
+  /** This session's span, when traced and sampled. */
+  trace: SessionSpan | undefined = undefined;
 
   constructor(private readonly flow: FlowDriver, readonly seq: number, readonly intendedMs: number) {}
 
@@ -68,5 +74,6 @@ class FlowSession implements Session {
     this.done = true;
     this.flow.live.active--;
     this.flow.rec.sessionEnded(this.flow.acc, outcome, this.hasJob);
+    this.trace?.end(outcome, this.flow.target.now());
   }
 }

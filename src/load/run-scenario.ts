@@ -29,6 +29,8 @@ import type { Target } from './targets/target.js';
 import { Reachability } from './record/reachability.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
+import type { Tracer } from '@opentelemetry/api';
+import { msToHrTime, SessionTracer, type ToHrTime } from '../telemetry/session-tracing.js';
 
 export const WINDOW_MS = 10_000;
 
@@ -77,6 +79,12 @@ export interface RunOptions {
    * prices, `workers` still has the billed seconds).
    */
   prices?: PricesUsed;
+  /**
+   * Traces each session and its requests (telemetry/session-tracing.ts); none when undefined.
+   * On a wall-clock target spans carry wall time; on a virtual one, virtual ms counted from the
+   * Unix epoch, for the caller to move onto the run's start instant once it knows it.
+   */
+  tracer?: Tracer;
 }
 
 export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<RunResult> {
@@ -102,11 +110,12 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   }
 
   const live = { active: 0, generating: sc.traffic.length };
+  const sessions = opts.tracer ? new SessionTracer(opts.tracer, spanTime(target), sc.endpoint.id) : undefined;
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
     const gen = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
-    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc).schedule();
+    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
   }
   const active = () => live.active;
   // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
@@ -151,6 +160,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const interrupted = opts.signal?.aborted === true;
   tick();
   const elapsedMs = Math.round(target.now());
+  sessions?.finish(target.now());
   await target.close();
 
   const sec = rec.sections();
@@ -185,6 +195,16 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     ...(target.clock === 'virtual' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
   };
   return result;
+}
+
+/**
+ * The run clock to span time: wall ms since the run's time 0 (`drive` sets it, before any
+ * session) onto the epoch, or virtual ms as they are (see RunOptions.tracer).
+ */
+function spanTime(target: Target): ToHrTime {
+  if (target.clock === 'virtual') return msToHrTime;
+  let zero: number | undefined;
+  return (ms) => msToHrTime((zero ??= performance.timeOrigin + performance.now() - target.now()) + ms);
 }
 
 /**

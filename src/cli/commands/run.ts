@@ -35,6 +35,7 @@ import { defaultStartTime, parseStartTime } from '../start-time.js';
 import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
 import { progressReporter } from '../progress/reporter.js';
 import { catchInterrupts } from '../interrupt.js';
+import { startRunTracing } from '../run-tracing.js';
 
 export interface RunArgs extends PriceArgs {
   scenario: string;
@@ -136,6 +137,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
   const target = a.target ? await targetFor(sc, a) : undefined;
+  // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
+  const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
   const progress = progressReporter(process.stderr, process.env);
   const interrupts = catchInterrupts(() => {
     progress.clear();
@@ -143,9 +146,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
   });
   const r = await asUsage(a.target, () => runScenario(sc, {
     seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
-  })).catch((e: unknown) => {
+    ...(tracing ? { tracer: tracing.tracer } : {}),
+  })).catch(async (e: unknown) => {
     interrupts.dispose();
     progress.clear();
+    await tracing?.finish(undefined);
     throw e;
   });
   progress.clear();
@@ -160,6 +165,9 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const stored = parseRunResult(json);
   writeRenderedReports(dir, stored, startMs);
   if (a.junit) writeJunit(a.junit, stored);
+  // Virtual-time spans go out now, on the start instant metrics.om uses; bounded by the export timeout.
+  const lost = await tracing?.finish(startMs);
+  if (lost) process.stderr.write(`loadlab: warning: ${lost}\n`);
   interrupts.dispose();
   appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
