@@ -32,7 +32,7 @@ export interface TracedRequest {
 
 /** Outcomes of a session that are not a failure of the job or of the requests. */
 const FINE = new Set(['COMPLETED', 'CANCELLED', 'ok']);
-const JOB_CREATING = new Set(['run', 'runsync', 'openai']);
+const SUBMITS = new Set(['run', 'runsync']);
 
 /** One sampled session's span; made by SessionTracer.start. */
 export class SessionSpan {
@@ -51,7 +51,7 @@ export class SessionSpan {
     if (status > 0) attributes[ATTR.statusCode] = status;
     if (cause !== undefined) attributes[ATTR.limitCause] = cause;
     let jobId = req.jobId;
-    if (jobId === undefined && status === 200 && JOB_CREATING.has(req.op)) {
+    if (jobId === undefined && status === 200 && SUBMITS.has(req.op)) {
       const id = (body as { id?: unknown } | undefined)?.id;
       if (typeof id === 'string') jobId = id;
     }

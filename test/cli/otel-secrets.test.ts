@@ -147,11 +147,12 @@ describe('run against serve exports no key, s3Config or target credentials', () 
     expect(r.code, r.stderr).toBe(0);
     expect((await srv.stop()).code).toBe(0);
 
-    // Both processes export here; today only serve starts the SDK (`run` makes no spans), and
-    // whatever `run` may send later is scanned the same way.
+    // Both processes export here, and every byte of both is scanned.
     expect(rx.exports.length).toBeGreaterThan(0);
     expectNoSecrets(rx.exports);
     const decoded = rx.exports.map((e) => decodeJsonExport(e.body));
+    // The run's own spans are among them: a session per arrival.
+    expect(decoded.flatMap((d) => d.spans).filter((s) => s.name === 'loadlab.client.session')).toHaveLength(5);
     // The run's requests reached serve and were traced there (5 /run, each polled to COMPLETED).
     const routes = decoded.flatMap((d) => d.spans).filter((s) => s.name === 'loadlab.http.request').map((s) => s.attributes['loadlab.http.route']);
     expect(routes.filter((x) => (x as { stringValue: string }).stringValue === 'run')).toHaveLength(5);
