@@ -6,7 +6,6 @@
  * default), so an unreachable collector delays the exit by that much and never fails the run.
  */
 import type { Tracer } from '@opentelemetry/api';
-import { loadlabTracer } from '../telemetry/tracing.js';
 import { startTracing } from './otel.js';
 import { exportTimeoutMs, tracingWanted } from './otel-env.js';
 import { HeldSpans } from './held-spans.js';
@@ -35,6 +34,8 @@ export async function startRunTracing(clock: 'virtual' | 'wall', env: NodeJS.Pro
   if (!tracing || !watched) return undefined;
   const exporter = watched;
   const timeoutMs = exportTimeoutMs(env);
+  // Not a static import: a run without tracing does not load the API (some 20 ms of start-up).
+  const { loadlabTracer } = await import('../telemetry/tracing.js');
   return {
     tracer: loadlabTracer(),
     finish: async (startMs) => {

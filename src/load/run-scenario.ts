@@ -30,7 +30,7 @@ import { Reachability } from './record/reachability.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
 import type { Tracer } from '@opentelemetry/api';
-import { msToHrTime, SessionTracer, type ToHrTime } from '../telemetry/session-tracing.js';
+import type { SessionTracer, ToHrTime } from '../telemetry/session-tracing.js';
 
 export const WINDOW_MS = 10_000;
 
@@ -110,7 +110,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   }
 
   const live = { active: 0, generating: sc.traffic.length };
-  const sessions = opts.tracer ? new SessionTracer(opts.tracer, spanTime(target), sc.endpoint.id) : undefined;
+  const sessions = opts.tracer ? await sessionTracer(opts.tracer, target, sc.endpoint.id) : undefined;
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
@@ -198,13 +198,15 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
 }
 
 /**
- * The run clock to span time: wall ms since the run's time 0 (`drive` sets it, before any
- * session) onto the epoch, or virtual ms as they are (see RunOptions.tracer).
+ * The session tracer on the run clock: wall ms since the run's time 0 (`drive` sets it, before
+ * any session) onto the epoch, or virtual ms as they are (see RunOptions.tracer). Loaded only
+ * when tracing is on: `@opentelemetry/api` costs a run without it some 20 ms of start-up.
  */
-function spanTime(target: Target): ToHrTime {
-  if (target.clock === 'virtual') return msToHrTime;
+async function sessionTracer(tracer: Tracer, target: Target, endpointId: string): Promise<SessionTracer> {
+  const { msToHrTime, SessionTracer } = await import('../telemetry/session-tracing.js');
   let zero: number | undefined;
-  return (ms) => msToHrTime((zero ??= performance.timeOrigin + performance.now() - target.now()) + ms);
+  const time: ToHrTime = target.clock === 'virtual' ? msToHrTime : (ms) => msToHrTime((zero ??= performance.timeOrigin + performance.now() - target.now()) + ms);
+  return new SessionTracer(tracer, time, endpointId);
 }
 
 /**

@@ -158,6 +158,25 @@ describe('loadlab run exports a span per session and per request', () => {
     expect(readFileSync(join(dir, 'on', 'metrics.om'), 'utf8')).toBe(readFileSync(join(dir, 'off', 'metrics.om'), 'utf8'));
   });
 
+  // The run command itself (main.ts also registers `serve`, whose module loads the API).
+  test('without an endpoint, `run` loads no OpenTelemetry module at all', async () => {
+    const script = [
+      "import { createRequire } from 'node:module';",
+      "const { runCommand } = await import('./dist/src/cli/commands/run.js');",
+      `const code = await runCommand({ scenario: ${JSON.stringify(scenario())}, out: ${JSON.stringify(join(dir, 'untraced'))} });`,
+      "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('@opentelemetry'));",
+      'process.stdout.write(JSON.stringify({ code, loaded }));',
+    ].join('\n');
+    const r = await new Promise<string>((resolve, reject) => {
+      const child = spawn('node', ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CI: 'true' } });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', () => resolve(out));
+      child.on('error', reject);
+    });
+    expect(JSON.parse(r.slice(r.lastIndexOf('{"code"')))).toEqual({ code: 0, loaded: [] });
+  });
+
   test('OTEL_* variables: sampler ratio 0 exports no session; headers and service name reach the receiver', async () => {
     rx = await startOtlpReceiver();
     const f = scenario();
