@@ -141,8 +141,6 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
   const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}) }) : undefined;
-  if (sharding.warning) process.stderr.write(`loadlab: warning: ${sharding.warning}\n`);
-  else if (sharding.startAtMs !== undefined) process.stderr.write(`loadlab: waiting until ${new Date(sharding.startAtMs).toISOString()} (--start-at); Ctrl-C stops\n`);
   // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
   const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
   const progress = progressReporter(process.stderr, process.env);
@@ -150,6 +148,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
     progress.clear();
     process.stderr.write('loadlab: interrupted: stopping the run and writing its reports (Ctrl-C again to quit at once)\n');
   });
+  if (sharding.warning) process.stderr.write(`loadlab: warning: ${sharding.warning}\n`);
+  else if (sharding.startAtMs !== undefined) process.stderr.write(`loadlab: waiting until ${new Date(sharding.startAtMs).toISOString()} (--start-at); Ctrl-C stops\n`);
   const r = await asUsage(a.target, () => runScenario(sc, {
     seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
     ...(tracing ? { tracer: tracing.tracer } : {}), ...(sharding.shard ? { shard: sharding.shard } : {}),
