@@ -148,6 +148,36 @@ describe('loadlab run --metrics-listen', () => {
   }, 60_000);
 });
 
+describe('after the run', () => {
+  test('unscraped, it waits for a final scrape; Ctrl-C ends the wait and the command exits with its verdict\'s code', async () => {
+    const short = join(dir, 'short.json');
+    writeFileSync(short, JSON.stringify({
+      name: 'live-short', seed: 3, durationMs: 1500, drainMs: 5000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 },
+      traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } } }],
+    }));
+    const srv = await startServe(['--api-key', KEY]);
+    const child = spawn('node', ['bin/loadlab.js', 'run', short, '--target', srv.base, '--api-key', KEY, '--out', join(dir, 'short'), '--metrics-listen', ':0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 300 && !/up for a final scrape/.test(stderr); i++) await sleep(100);
+      expect(stderr).toMatch(/up for a final scrape \(at most 15 s; Ctrl-C ends the wait\)/);
+      expect(stdout).toMatch(/^PASS/m);
+      await sleep(500);
+      expect(child.exitCode, 'still waiting for its final scrape').toBe(null);
+      child.kill('SIGINT');
+      const code = await Promise.race([exited, sleep(10_000).then(() => 'still running 10 s after SIGINT')]);
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      srv.stop();
+    }
+  }, 60_000);
+});
+
 describe('--metrics-listen refusals (exit 2, the flag named)', () => {
   test('a bad address, a bad port, no --target', () => {
     for (const [v, msg] of [['abc', /--metrics-listen: HOST:PORT, e\.g\. 127\.0\.0\.1:9464.*got "abc"/], ['127.0.0.1:65536', /--metrics-listen: the port must be an integer from 0 to 65535/], ['[not-v6]:9464', /--metrics-listen: HOST:PORT/]] as const) {

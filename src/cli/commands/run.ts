@@ -177,7 +177,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
   interrupts.dispose();
   appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
-  await live?.finish(r.interrupted !== undefined);
+  // Nothing more to see after Ctrl-C or an unreachable target: no wait for a final scrape.
+  await live?.finish(r.interrupted === undefined && r.unreachable === undefined);
   // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
   exitWithVerdict(verdict(r));
   return EXIT.OK;

@@ -15,10 +15,10 @@ export interface MetricsListener {
   /** `http://host:port/metrics`, with the port actually bound. */
   readonly url: string;
   /**
-   * Resolves once a scrape that began after `ended()` returned true has been answered, or after
-   * `maxWaitMs`, whichever is first.
+   * Resolves once a scrape that began after `ended()` returned true has been answered, after
+   * `maxWaitMs`, or when `stop` is aborted, whichever is first.
    */
-  finalScrape(maxWaitMs: number): Promise<'scraped' | 'timed-out'>;
+  finalScrape(maxWaitMs: number, stop?: AbortSignal): Promise<'scraped' | 'timed-out' | 'stopped'>;
   close(): Promise<void>;
 }
 
@@ -56,14 +56,20 @@ export async function listenForMetrics(at: ListenAddress, registry: Registry, en
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${authority(at.host, port)}/metrics`,
-    finalScrape: (maxWaitMs) => new Promise((resolve) => {
+    finalScrape: (maxWaitMs, stop) => new Promise((resolve) => {
       if (finalAnswered) return resolve('scraped');
-      // This timer keeps the process alive while it waits (the server does not).
-      const timer = setTimeout(() => resolve('timed-out'), maxWaitMs);
-      onFinal = () => {
+      if (stop?.aborted) return resolve('stopped');
+      const done = (how: 'scraped' | 'timed-out' | 'stopped') => {
         clearTimeout(timer);
-        resolve('scraped');
+        stop?.removeEventListener('abort', onStop);
+        onFinal = undefined;
+        resolve(how);
       };
+      const onStop = () => done('stopped');
+      // This timer keeps the process alive while it waits (the server does not).
+      const timer = setTimeout(() => done('timed-out'), maxWaitMs);
+      stop?.addEventListener('abort', onStop);
+      onFinal = () => done('scraped');
     }),
     close: () => new Promise((resolve) => {
       server.close(() => resolve());
