@@ -8,7 +8,7 @@
  */
 import { Registry } from 'prom-client';
 import { CLIENT_METRIC, DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
-import { registerProcessGauges } from './process-gauges.js';
+import { registerProcessMemory } from './process-memory.js';
 import { histogramSamples, ScrapedMetric, summarySamples, type LabelSet, type MetricType, type Sample } from './scraped-metric.js';
 
 /** `name_total` of a serve counter → the family name (the sample gets `_total` back below). */
@@ -54,8 +54,6 @@ const HISTOGRAMS = {
   queueDelay: [CLIENT_METRIC.queueDelaySeconds, 'delayTime of terminal status bodies read by the flow\'s clients, seconds (whole run so far)'],
   execution: [CLIENT_METRIC.executionSeconds, 'executionTime of terminal status bodies read by the flow\'s clients, seconds (whole run so far)'],
   coldStart: [CLIENT_METRIC.coldStartSeconds, 'Wait for a starting worker, seconds (whole run so far)'],
-  jobDelay: [METRIC.jobDelay, 'delayTime of terminal status bodies read by clients, seconds (whole run so far)'],
-  jobExecution: [METRIC.jobExecution, 'executionTime of terminal status bodies read by clients; no status label, seconds (whole run so far)'],
 } as const;
 
 const SUMMARIES = {
@@ -120,6 +118,6 @@ export function liveRunRegistry(base: LabelSet, read: () => LiveSnapshot): Regis
   add(COUNTERS, 'counter', '_total', (s) => s.counters, (p: Point) => [{ labels: withBase(p.labels), value: p.value }]);
   add(HISTOGRAMS, 'histogram', '', (s) => s.histograms, (p: HistogramPoint) => histogramSamples(withBase(p.labels), DURATION_BUCKETS_S, p.cumulative, p.count, p.sumSeconds));
   add(SUMMARIES, 'summary', '', (s) => s.summaries, (p: SummaryPoint) => summarySamples(withBase(p.labels), p.quantiles, p.count, p.sumSeconds));
-  registerProcessGauges(registry);
+  registerProcessMemory(registry);
   return registry;
 }

@@ -98,8 +98,6 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
       queueDelay: flows.flatMap(([flow, f]) => (f.jobs ? histogram({ flow }, f.jobs.queueDelayMs) : [])),
       execution: flows.flatMap(([flow, f]) => (f.jobs ? histogram({ flow }, f.jobs.executionMs) : [])),
       coldStart: flows.flatMap(([flow, f]) => (f.jobs?.coldStartMs ? histogram({ flow }, f.jobs.coldStartMs) : [])),
-      jobDelay: histogram({}, sec.jobs.queueDelayMs),
-      jobExecution: histogram({}, sec.jobs.executionMs),
     },
     summaries: {
       service: ops.flatMap(([operation, o]) => summary({ operation }, o.serviceMs)),
