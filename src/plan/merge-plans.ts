@@ -51,13 +51,14 @@ export function mergePartialPlans(ins: readonly NamedPartial[]): PlanMerge {
   const spec = first.plan.spec;
   const count = first.plan.shard.count;
 
-  const holder = new Map<number, string>();
-  for (const x of ins) {
+  // Shard index → the input (its position) holding it.
+  const holder = new Map<number, number>();
+  for (const [k, x] of ins.entries()) {
     for (const i of x.plan.shard.indices) {
       if (i >= count) return fail('PLAN_MERGE_ERR_POINTS', `${x.name}: shard.indices: shard ${i} is not below the shard count ${count}`);
       const h = holder.get(i);
-      if (h !== undefined) return fail('PLAN_MERGE_ERR_OVERLAP', h === x.name ? `${x.name}: shard.indices: lists shard ${i} twice` : `${h} and ${x.name} both hold shard ${i} of ${count}: give each shard once`);
-      holder.set(i, x.name);
+      if (h !== undefined) return fail('PLAN_MERGE_ERR_OVERLAP', h === k ? `${x.name}: shard.indices: lists shard ${i} twice` : `${ins[h]!.name} and ${x.name} both hold shard ${i} of ${count}: give each shard once`);
+      holder.set(i, k);
     }
   }
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !holder.has(i));
