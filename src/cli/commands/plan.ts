@@ -3,7 +3,9 @@
  * checks the SLOs (plan/slo.ts), recommends the smallest workersMax meeting every SLO on every
  * seed (with `--grid`, the cheapest point), and writes plan.json, plan.md and plan.html (charts,
  * then plan.md's tables) under `--out`. Exit 0 with a recommendation, 99 when no point meets the
- * SLOs, 2 on bad input (naming the flag or the scenario's file and field).
+ * SLOs, 2 on bad input (naming the flag or the scenario's file and field). With `--shard I/N` (or
+ * `--shards N` / LOADLAB_SHARDS with JOB_COMPLETION_INDEX) it runs only its share of the grid
+ * (plan/sweep-shard.ts) and writes a partial plan.json for `loadlab plan merge` (plan-merge.ts).
  */
 import { availableParallelism } from 'node:os';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -134,7 +136,7 @@ const planSweepModule: CommandModule<object, PlanArgs> = {
       .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
       .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
-      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/)' })
+      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/; a shard: its partial plan.json, default reports/<scenario-name>/plan/shard-I-of-N/)' })
       .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })),
     'the grid points p with p mod N = I (every seed of each; with --out, else into reports/<scenario-name>/plan/shard-I-of-N/) and write a partial plan.json for `loadlab plan merge`')
       .epilog('Exit codes: 0 a recommendation (or a shard\'s partial plan written), 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md and sharding.'),
