@@ -64,7 +64,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const base: SweepBase = { scenario: sc, slos: spec.slo.exprs, workersMin };
   const total = lines.length * range.length;
   const runs = shard ? shardPoints(total, shard).length * nSeeds : total * nSeeds;
-  const threads = Math.min(jobs, runs);
+  const threads = Math.max(1, Math.min(jobs, runs));
   const runner = threads > 1 ? threadRunner(base, threads) : inlineRunner(base);
   const tty = process.stderr.isTTY === true && !process.env.CI;
   const onRun = tty ? (done: number) => process.stderr.write(`\r  plan: ${done} runs done (at most ${runs})  `) : undefined;
