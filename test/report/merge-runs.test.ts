@@ -5,10 +5,11 @@ import { MergeError, mergeRuns, type MergeInput } from '../../src/report/merge/m
 import { parseRunResult, renderJson } from '../../src/report/render-json.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { RandomSource } from '../../src/lib/random.js';
+import { shardOf } from '../../src/report/merge/shard-info.js';
 import { shardResult, T0 } from './merge-shards.js';
 
 let shards: RunResult[];
-const named = (rs: readonly RunResult[]): MergeInput[] => rs.map((result) => ({ name: `shard-${(result as { shard: { indices: number[] } }).shard.indices.join('+')}`, result }));
+const named = (rs: readonly RunResult[]): MergeInput[] => rs.map((result) => ({ name: `shard-${shardOf(result)!.indices.join('+')}`, result }));
 /** A merge as written to report.json and read back (what a later merge of it reads). */
 const merged = (...rs: RunResult[]) => parseRunResult(renderJson(mergeRuns(named(rs))));
 const bytes = (...rs: RunResult[]) => renderJson(merged(...rs));

@@ -43,9 +43,9 @@ export function mergeRuns(inputs: readonly MergeInput[]): ShardedRunResult & { s
     version: 3,
     kind: 'run',
     scenario: first.scenario,
-    shard,
     // Causes count as reported only when every shard's target reported them.
     target: { ...first.target, causes: rs.every((r) => r.target.causes === 'reported') ? 'reported' : 'inferred' },
+    shard,
     elapsedMs: Math.max(...rs.map((r, i) => r.elapsedMs + offsets[i]!)),
     operations: mergeOperations(rs),
     flows: mergeFlows(rs),
