@@ -76,6 +76,14 @@ describe('loadlab merge', () => {
     expect(existsSync(join(dir, 'x'))).toBe(false);
   }, 120_000);
 
+  test('a shard stopped by Ctrl-C makes the merged run INVALID: exit 1, not the 130 of an interrupted command', () => {
+    const stopped = writeShard('stopped', { ...results[1]!, interrupted: { atMs: 12_000 } });
+    const r = cli('merge', shardDirs[0]!, stopped, shardDirs[2]!, '--out', join(dir, 'stopped-merged'));
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(/^INVALID: interrupted by the user at t=12 s/);
+    expect(r.stderr).toContain('the merged run is INVALID: a shard was interrupted by the user at t=12 s');
+  }, 120_000);
+
   test('--help names the command', () => {
     const r = cli('--help');
     expect(r.stdout).toMatch(/loadlab merge <dirs\.\.>/);

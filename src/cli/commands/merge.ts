@@ -74,7 +74,10 @@ function mergeRunDirs(a: MergeArgs): number {
   if (a.junit) writeJunit(a.junit, stored);
   appendStepSummary(stored);
   process.stdout.write(`${summary(merged, inputs.length, dir)}\n`);
-  exitWithVerdict(verdict(stored));
+  const v = verdict(stored);
+  // A shard stopped by Ctrl-C makes the merged run INVALID, but the merge itself was not interrupted: exit 1, not 130.
+  if (v.invalid === 'interrupted') throw new CliError(`the merged run is INVALID: a shard was ${v.cause}`, EXIT.RUNTIME_ERROR);
+  exitWithVerdict(v);
   return EXIT.OK;
 }
 
