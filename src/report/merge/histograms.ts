@@ -5,8 +5,13 @@
  * differently (load/record/sparse-encoding.ts), and one canonical encoding per content keeps the
  * merged report.json byte-identical for any grouping of inputs.
  */
-import { encode, mergeEncoded, mergeWindowEncodings, type EncodedHistogram } from '../histogram.js';
+import * as hdr from 'hdr-histogram-js';
+import { mergeEncoded, newHistogram, type EncodedHistogram } from '../histogram.js';
 import { at } from './alignment.js';
+
+const decodeWindow = (e: string) => hdr.decodeFromCompressedBase64(e, 32, false);
+/** The canonical encoding (report/histogram.ts `encode`, without the summary a window does not store). */
+const encodeWindow = (h: hdr.Histogram) => hdr.encodeIntoCompressedBase64(h);
 
 /** Whole-run histograms: the sum. */
 export function mergeHistograms(list: readonly EncodedHistogram[]): EncodedHistogram {
@@ -15,13 +20,19 @@ export function mergeHistograms(list: readonly EncodedHistogram[]): EncodedHisto
 
 /**
  * Per-window encodings (`""` empty) of several inputs, each moved right by its shift, added per
- * merged window 0 … n − 1.
+ * merged window 0 … n − 1. One accumulator, reset per window: a 24 h run has 2 000 windows per
+ * series, and a fresh histogram each costs as much as decoding one.
  */
 export function mergeWindowSeries(series: readonly (readonly string[] | undefined)[], shifts: readonly number[], n: number): string[] {
+  const acc = newHistogram();
   const out: string[] = [];
   for (let w = 0; w < n; w++) {
-    const h = mergeWindowEncodings(series.map((s, i) => at(s, shifts[i]!, w, '')));
-    out.push(h ? encode(h).hdr : '');
+    acc.reset();
+    for (let i = 0; i < series.length; i++) {
+      const e = at(series[i], shifts[i]!, w, '');
+      if (e) acc.add(decodeWindow(e));
+    }
+    out.push(acc.totalCount ? encodeWindow(acc) : '');
   }
   return out;
 }
