@@ -17,7 +17,7 @@ import { mergeArrivals, mergeFlows, mergeJobs, mergeOperations, mergeStreams, me
 import { mergeHeadroom } from './headroom.js';
 import type { MergeInput } from './merge-input.js';
 import { mergeAborted, mergeInterrupted, mergeUnreachable, mergeWallClock } from './run-state.js';
-import type { ShardedRunResult, ShardInfo } from './shard-info.js';
+import type { ShardInfo } from './shard-info.js';
 import { mergeTimeline } from './timeline.js';
 import { mergeWindows } from './windows.js';
 
@@ -25,7 +25,7 @@ export { MergeError } from './merge-error.js';
 export type { MergeInput } from './merge-input.js';
 
 /** Throws a MergeError (naming two inputs and the field) when the inputs are not shards of one run. */
-export function mergeRuns(inputs: readonly MergeInput[]): ShardedRunResult & { shard: ShardInfo } {
+export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: ShardInfo } {
   const checked = checkInputs(inputs);
   const rs = checked.map((x) => x.result);
   const first = rs[0]!;
@@ -39,7 +39,7 @@ export function mergeRuns(inputs: readonly MergeInput[]): ShardedRunResult & { s
   const aborted = mergeAborted(marked);
   const interrupted = mergeInterrupted(marked);
   const shard: ShardInfo = { count: checked[0]!.shard.count, indices: checked.flatMap((x) => x.shard.indices).sort((a, b) => a - b), startAtMs: time0Ms };
-  const merged: ShardedRunResult & { shard: ShardInfo } = {
+  const merged: RunResult & { shard: ShardInfo } = {
     version: 3,
     kind: 'run',
     scenario: first.scenario,
