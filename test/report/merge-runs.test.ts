@@ -49,7 +49,8 @@ describe('mergeRuns', () => {
     expect(m.jobs.outcomes!.COMPLETED).toBe(sum((r) => r.jobs.outcomes!.COMPLETED ?? 0));
     expect(m.arrivals.intended).toBe(sum((r) => r.arrivals.intended));
     expect(m.operations.run!.responseMs.count).toBe(sum((r) => r.operations.run!.responseMs.count));
-    expect((m as { shard?: unknown }).shard).toEqual({ count: 4, indices: [0, 1, 2, 3], startAtMs: T0 });
+    expect(m.shard).toEqual({ count: 4, indices: [0, 1, 2, 3] });
+    expect(m.wallClock).toEqual({ startedAt: new Date(T0).toISOString(), wallMs: 103, metricsStartMs: T0 });
     expect(m.timeline.requests.reduce((x, y) => x + y, 0)).toBe(sum((r) => r.timeline.requests.reduce((x, y) => x + y, 0)));
   });
 
@@ -63,6 +64,30 @@ describe('mergeRuns', () => {
     // Per-window histograms hold every sample once.
     const perWindow = m.windows!.responseMs.run!.reduce((n, e) => n + (e ? decode({ count: 1, summary: summarize(newHistogram()), hdr: e }).totalCount : 0), 0);
     expect(perWindow).toBe(m.operations.run!.responseMs.count);
+  });
+
+  test('shards with different --start-at instants, or none: the same bytes in any grouping, time 0 the earliest', async () => {
+    const rs = await Promise.all([
+      shardResult(0, 4, { rate: 2, startAtMs: T0 + 60_000 }),
+      shardResult(1, 4, { rate: 2, startAtMs: T0 + 60_000 }),
+      shardResult(2, 4, { rate: 2, startAtMs: T0 + 75_000 }),
+      shardResult(3, 4, { rate: 2, startOffsetMs: 55_000 }),
+    ]);
+    const [a, b, c, d] = rs as [RunResult, RunResult, RunResult, RunResult];
+    const flat = bytes(a, b, c, d);
+    expect(bytes(merged(a, b), merged(c, d))).toBe(flat);
+    expect(bytes(merged(merged(a, b), c), d)).toBe(flat);
+    expect(bytes(d, merged(c, merged(b, a)))).toBe(flat);
+    const m = merged(a, b, c, d);
+    expect(m.shard).toEqual({ count: 4, indices: [0, 1, 2, 3] });
+    expect(m.wallClock).toMatchObject({ startedAt: new Date(T0 + 55_000).toISOString(), metricsStartMs: T0 + 55_000 });
+    // Windows: 55 s → grid 6 (rounded), 60 s → 6, 75 s → 8 (7.5 rounds up).
+    const shifts = [0, 0, 2, 0];
+    const run = m.windows!.requests!.run!;
+    expect(run.length).toBe(c.windows!.requests!.run!.length + 2);
+    run.forEach((n, w) => expect(n).toBe(rs.reduce((s, r, i) => s + (r.windows!.requests!.run![w - shifts[i]!] ?? 0), 0)));
+    // Two shards with one --start-at keep it.
+    expect(merged(a, b).shard).toEqual({ count: 4, indices: [0, 1], startAtMs: T0 + 60_000 });
   });
 
   test('with a common --start-at instant nothing moves, whatever the start times say', async () => {

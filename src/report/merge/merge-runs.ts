@@ -16,7 +16,7 @@ import { checkInputs } from './check-inputs.js';
 import { mergeArrivals, mergeFlows, mergeJobs, mergeOperations, mergeStreams, mergeWebhooks } from './counters.js';
 import { mergeHeadroom } from './headroom.js';
 import type { MergeInput } from './merge-input.js';
-import { mergeAborted, mergeInterrupted, mergeUnreachable, mergeWallClock } from './run-state.js';
+import { mergeAborted, mergeInterrupted, mergedTime0, mergeUnreachable, mergeWallClock } from './run-state.js';
 import type { ShardInfo } from './shard-info.js';
 import { mergeTimeline } from './timeline.js';
 import { mergeWindows } from './windows.js';
@@ -33,12 +33,12 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
   const winShifts = windowShifts(checked, first.windows!.windowMs);
   const offsets = tlShifts.map((s) => s * first.timeline.windowMs);
   const marked = rs.map((r, i) => ({ r, offsetMs: offsets[i]! }));
-  const time0Ms = Math.min(...checked.map((x) => x.time0Ms));
+  const t0 = mergedTime0(checked);
   const windows = mergeWindows(rs.map((r) => r.windows!), winShifts);
   const unreachable = mergeUnreachable(rs);
   const aborted = mergeAborted(marked);
   const interrupted = mergeInterrupted(marked);
-  const shard: ShardInfo = { count: checked[0]!.shard.count, indices: checked.flatMap((x) => x.shard.indices).sort((a, b) => a - b), startAtMs: time0Ms };
+  const shard: ShardInfo = { count: checked[0]!.shard.count, indices: checked.flatMap((x) => x.shard.indices).sort((a, b) => a - b), ...(t0.common ? { startAtMs: t0.time0Ms } : {}) };
   const merged: RunResult & { shard: ShardInfo } = {
     version: 3,
     kind: 'run',
@@ -60,7 +60,7 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
     windows,
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted } : {}),
-    wallClock: mergeWallClock(checked, time0Ms),
+    wallClock: mergeWallClock(checked, t0),
   };
   merged.thresholds = evaluateThresholds(merged, first.thresholds.map((t) => t.expr));
   return merged;

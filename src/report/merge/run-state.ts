@@ -39,15 +39,26 @@ export function mergeUnreachable(list: readonly RunResult[]): Unreachable | unde
 }
 
 /**
- * Wall-clock facts that do not depend on when the merge ran: the earliest shard's start, the
- * longest shard's wall time, and metrics.om's time 0 at the merged run's time 0.
+ * The merged run's time 0 (epoch ms: the earliest input's) and whether it is a common
+ * `--start-at` instant of every input (then kept as `shard.startAtMs`).
  */
-export function mergeWallClock(inputs: readonly CheckedInput[], time0Ms: number): NonNullable<RunResult['wallClock']> {
-  const starts = inputs.map((x) => x.result.wallClock?.startedAt).filter((s): s is string => typeof s === 'string' && Number.isFinite(Date.parse(s)));
-  const startedAt = new Date(starts.length ? Math.min(...starts.map((s) => Date.parse(s))) : time0Ms).toISOString();
+export function mergedTime0(inputs: readonly CheckedInput[]): { time0Ms: number; common: boolean } {
+  const time0Ms = Math.min(...inputs.map((x) => x.time0Ms));
+  return { time0Ms, common: inputs.every((x) => x.shard.startAtMs === time0Ms) };
+}
+
+/**
+ * Wall-clock facts that do not depend on when the merge ran: the start (the earliest shard's
+ * `startedAt` when all share a `--start-at` instant; otherwise the merged time 0, which is then the
+ * earliest shard's start, so a later merge reads the same time 0 back), the longest shard's wall
+ * time, and metrics.om's time 0 at the merged run's time 0.
+ */
+export function mergeWallClock(inputs: readonly CheckedInput[], t0: { time0Ms: number; common: boolean }): NonNullable<RunResult['wallClock']> {
+  const starts = inputs.map((x) => Date.parse(String(x.result.wallClock?.startedAt))).filter(Number.isFinite);
+  const startedMs = t0.common && starts.length ? Math.min(...starts) : t0.time0Ms;
   return {
-    startedAt,
+    startedAt: new Date(startedMs).toISOString(),
     wallMs: Math.max(0, ...inputs.map((x) => x.result.wallClock?.wallMs ?? 0)),
-    metricsStartMs: time0Ms,
+    metricsStartMs: t0.time0Ms,
   };
 }

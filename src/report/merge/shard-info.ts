@@ -1,7 +1,7 @@
 /**
  * The `shard` field of a RunResult (run-result.ts ShardSection): which of N deterministic slices
  * of one scenario a result holds. A single shard holds `[I]`; a merged result the sorted union,
- * and its `startAtMs` is its time 0: the shards' common `--start-at`, else the earliest shard's start.
+ * with `startAtMs` when every shard had that same `--start-at` instant.
  */
 import type { RunResult, ShardSection } from '../run-result.js';
 
