@@ -45,6 +45,10 @@ describe('loadlab merge', () => {
     const again = join(dir, 'merged-again');
     expect(cli('merge', shardDirs[2]!, shardDirs[0]!, shardDirs[1]!, '--out', again).status).toBe(99);
     for (const f of ['report.json', 'report.md', 'metrics.om']) expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
+    // `loadlab report` renders the merged report.json to the same files.
+    const rendered = join(dir, 'merged-rendered');
+    expect(cli('report', out, '--out', rendered).status).toBe(0);
+    for (const f of ['report.md', 'report.html', 'metrics.om']) expect(readFileSync(join(rendered, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
   }, 120_000);
 
   test('a partial merge of two shards; merging it with the last shard gives the full merge\'s report.json', () => {
