@@ -1,14 +1,15 @@
 /** `loadlab merge DIR...`: the merged reports, the verdict and exit code of the merged run, exit 2 for inputs that are not shards of one run. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderJson } from '../../src/report/render-json.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { shardResult } from '../report/merge-shards.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-merge-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' }, timeout: 120_000 });
 
 function writeShard(name: string, r: RunResult): string {
