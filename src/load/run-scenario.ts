@@ -92,6 +92,18 @@ export interface RunOptions {
    * `--start-at`; the target waits for it) when given. Default: the whole run.
    */
   shard?: { index: number; count: number; startAtMs?: number };
+  /**
+   * Called once before the traffic starts, with what the run records into: a reader of the
+   * recorder between events (the runner's live /metrics) sees cumulative totals as they grow.
+   */
+  onStart?: (run: RunHandle) => void;
+}
+
+/** The recorder and target of a run that is starting (RunOptions.onStart). */
+export interface RunHandle {
+  readonly rec: Recorder;
+  readonly target: Target;
+  readonly seed: number | string;
 }
 
 export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<RunResult> {
@@ -109,6 +121,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
   rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
   const bill = target.watchWorkers?.(billingRule(sc.endpoint));
+  opts.onStart?.({ rec, target, seed });
   const attempts = sc.endpoint.webhook.attempts;
   if (sc.traffic.some((f) => f.client.behaviour === 'run-webhook')) {
     await target.receiveWebhooks(sc.webhookReceiver, rand.stream('webhook-receiver'), (d, ok) => {

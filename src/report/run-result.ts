@@ -12,7 +12,10 @@ import type { WorkerState } from '../contract/sim-events.js';
  * 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`.
  * 3: per-window requests by operation (`windows.requests`), the endpoint over time
  * (`windows.endpoint`), `interrupted`, `wallClock.metricsStartMs`, `workers` (worker-seconds and
- * cost). Versions 1 and 2 still load.
+ * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
+ * operation and status (`windows.responses`), per-window in-flight maxima by operation
+ * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`).
+ * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
 export type RunResultVersion = 1 | 2 | 3;
@@ -85,6 +88,16 @@ export interface Windows {
   requests?: Record<string, number[]>;
   /** The endpoint over time (version 3; absent when the target shows nothing of it). */
   endpoint?: EndpointWindows;
+  /**
+   * Per operation, per HTTP status (`"0"`: no answer, as `byStatus`): answers in the window of the
+   * answer; each status's windows add up to its `byStatus` count (version 3, optional).
+   */
+  responses?: Record<string, Record<string, number[]>>;
+  /**
+   * Per operation: most requests in flight at once in the window (the level it started with
+   * counts), so the largest equals `headroom` `peakInFlight` (version 3, optional).
+   */
+  inFlightMax?: Record<string, number[]>;
 }
 
 /**
@@ -236,6 +249,8 @@ export interface Timeline {
   /** Webhook delivery attempts that reached the receiver (version 3; absent from older reports). */
   webhookAttempts?: number[];
   webhookFailures: number[];
+  /** Failed attempts that were a job's last: the sender gave up (version 3, optional; absent from older reports). */
+  webhookGaveUp?: number[];
   streamChunks: number[];
   late: number[];
   dropped: number[];

@@ -6,6 +6,7 @@ import { displayUrl } from '../../load/targets/target-url.js';
 import { CliError } from '../exit-codes.js';
 import { shardOf, type ShardArgs, type ShardEnv } from '../shard-option.js';
 import { parseStartAt } from '../start-at.js';
+import { parseListenAddress } from '../live-metrics/listen-address.js';
 
 export interface RunFlags extends ShardArgs {
   seed?: number;
@@ -14,6 +15,7 @@ export interface RunFlags extends ShardArgs {
   lockstep?: boolean;
   connections?: number;
   'max-requests'?: number;
+  'metrics-listen'?: string;
 }
 
 /** Throws a CliError (exit 2) for the first bad flag. */
@@ -24,6 +26,17 @@ export function checkRunFlags(a: RunFlags): void {
   if (a.target !== undefined) checkTarget(a.target);
   if (a.lockstep && !a.target) throw new CliError('--lockstep needs --target (a `loadlab serve --clock manual`)');
   checkConnections(a);
+  checkMetricsListen(a);
+}
+
+/** `--metrics-listen`: a HOST:PORT, and a run in wall time to scrape (a run over --target). */
+function checkMetricsListen(a: RunFlags): void {
+  const at = a['metrics-listen'];
+  if (at === undefined) return;
+  parseListenAddress(String(at));
+  if (!a.target) {
+    throw new CliError('--metrics-listen needs --target: the embedded simulator runs in virtual time (hours in seconds), too fast to scrape; load the metrics.om every run writes into Prometheus instead (README "Metrics": promtool tsdb create-blocks-from openmetrics)');
+  }
 }
 
 function checkTarget(url: string): void {

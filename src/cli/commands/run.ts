@@ -37,6 +37,7 @@ import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.
 import { progressReporter } from '../progress/reporter.js';
 import { catchInterrupts } from '../interrupt.js';
 import { startRunTracing } from '../run-tracing.js';
+import { startLiveMetrics } from '../live-metrics/live-metrics.js';
 
 export interface RunArgs extends PriceArgs, ShardArgs {
   'start-at'?: string;
@@ -53,6 +54,7 @@ export interface RunArgs extends PriceArgs, ShardArgs {
   junit?: string;
   'start-time'?: string;
   'max-requests'?: number;
+  'metrics-listen'?: string;
 }
 
 export function summary(r: RunResult, dir: string, startMs?: number): string {
@@ -140,6 +142,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
     const plan = renderPlan(sc);
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
+  // Before the target is contacted: a port in use ends the command first (exit 2).
+  const live = a['metrics-listen'] === undefined ? undefined : await startLiveMetrics(sc, a['metrics-listen'], process.stderr);
   const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}) }) : undefined;
   // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
   const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
@@ -153,6 +157,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const r = await asUsage(a.target, () => runScenario(sc, {
     seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
     ...(tracing ? { tracer: tracing.tracer } : {}), ...(sharding.shard ? { shard: sharding.shard } : {}),
+    ...(live ? { onStart: live.onStart } : {}),
   })).catch(async (e: unknown) => {
     interrupts.dispose();
     progress.clear();
@@ -160,6 +165,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     throw e;
   });
   progress.clear();
+  live?.ended();
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
   // The start instant goes into report.json, so `loadlab report` rebuilds the same metrics.om.
@@ -177,6 +183,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
   interrupts.dispose();
   appendStepSummary(r);
   process.stdout.write(`${summary(r, dir, startMs)}\n`);
+  // Nothing more to see after Ctrl-C or an unreachable target: no wait for a final scrape.
+  await live?.finish(r.interrupted === undefined && r.unreachable === undefined);
   // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
   exitWithVerdict(verdict(r));
   return EXIT.OK;
@@ -203,7 +211,11 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       })
       .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
       .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
-      .option('start-at', { type: 'string', describe: 'With --target: wait until this wall instant (ISO-8601 with a zone, or epoch ms; at most 24 h ahead, at most 5 s past) and make it time 0 of the run, e.g. the same instant for every shard; report.json keeps it as shard.startAtMs and metrics.om starts there' }))
+      .option('start-at', { type: 'string', describe: 'With --target: wait until this wall instant (ISO-8601 with a zone, or epoch ms; at most 24 h ahead, at most 5 s past) and make it time 0 of the run, e.g. the same instant for every shard; report.json keeps it as shard.startAtMs and metrics.om starts there' })
+      .option('metrics-listen', {
+        type: 'string',
+        describe: 'With --target: serve the run\'s live Prometheus /metrics on HOST:PORT while it runs (":PORT" is 127.0.0.1; port 0 picks one, printed on stderr). The same names and labels as metrics.om; after the run, up until one more scrape or 15 s',
+      }))
       .epilog([
         'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
         '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
