@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderJson } from '../../src/report/render-json.js';
 import type { RunResult } from '../../src/report/run-result.js';
+import { CLIENT_METRIC } from '../../src/contract/metric-names.js';
+import { lastValue, parseOpenMetrics } from '../report/openmetrics-check.js';
 import { shardResult } from '../report/merge-shards.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-merge-'));
@@ -41,7 +43,9 @@ describe('loadlab merge', () => {
     const m = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult & { shard: unknown };
     expect(m.operations.run!.requests).toBe(total);
     expect(m.shard).toMatchObject({ count: 3, indices: [0, 1, 2] });
-    expect(readFileSync(join(out, 'metrics.om'), 'utf8').trimEnd().endsWith('# EOF')).toBe(true);
+    // metrics.om is well-formed OpenMetrics and counts the merged requests.
+    const om = parseOpenMetrics(readFileSync(join(out, 'metrics.om'), 'utf8'));
+    expect(lastValue(om, `${CLIENT_METRIC.requests}_total`, { operation: 'run' })).toBe(total);
     // The same inputs in another order give the same bytes.
     const again = join(dir, 'merged-again');
     expect(cli('merge', shardDirs[2]!, shardDirs[0]!, shardDirs[1]!, '--out', again).status).toBe(99);
