@@ -83,6 +83,9 @@ describe('loadlab merge', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`${join(dir, 'nope')}: no such file or directory`);
     expect(existsSync(join(dir, 'x'))).toBe(false);
+    const none = cli('merge');
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('Not enough non-option arguments');
   }, 120_000);
 
   test('a shard stopped by Ctrl-C makes the merged run INVALID: exit 1, not the 130 of an interrupted command', () => {
