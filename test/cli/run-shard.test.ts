@@ -51,6 +51,8 @@ function scenario(name: string, arrival: Record<string, unknown>, durationMs = 3
   const f = join(dir, `${name}.json`);
   writeFileSync(f, JSON.stringify({
     name, seed: 5, durationMs, drainMs: 5000, endpoint: { id: 'ep' },
+    // Four runners at once on a loaded 2-core machine send late: not what these tests look at.
+    openModel: { lateAfterMs: 5000 },
     traffic: [{ name: 'h', arrival, client: { behaviour: 'health' } }],
   }));
   return f;
