@@ -50,6 +50,9 @@ describe('loadlab plan --shard, then plan merge', () => {
     expect(m.stdout).toMatch(/^RECOMMENDATION: workersMax \d+ with idleTimeoutMs=\d+\n/);
     expect(m.stdout).toContain('merged 3 shards from 3 inputs');
     for (const f of ['plan.json', 'plan.md', 'plan.html']) expect(read(join(dir, 'merged'), f), f).toBe(read(join(dir, 'whole'), f));
+    // `loadlab merge` recognises partial plans and joins them the same way.
+    ok(loadlab(['merge', s[1]!, s[2]!, s[0]!, '--out', join(dir, 'merged-top')]));
+    for (const f of ['plan.json', 'plan.md', 'plan.html']) expect(read(join(dir, 'merged-top'), f), f).toBe(read(join(dir, 'whole'), f));
     // The shards ran every point; the merge stopped each line where the single plan did.
     const stops = JSON.parse(read(join(dir, 'whole'), 'plan.json')).sweep.grid.map((l: { stoppedAfter: number | null }) => l.stoppedAfter);
     expect(stops.some((x: number | null) => x !== null)).toBe(true);

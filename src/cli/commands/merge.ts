@@ -15,6 +15,7 @@ import { MergeError, mergeRuns } from '../../report/merge/merge-runs.js';
 import { parseRunResult, renderJson } from '../../report/render-json.js';
 import type { RunResult } from '../../report/run-result.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
+import { planMergeCommand } from './plan-merge.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
 import { readStoredRun } from '../report-input.js';
@@ -81,18 +82,19 @@ function mergeRunDirs(a: MergeArgs): number {
   return EXIT.OK;
 }
 
-export function mergeCommand(a: MergeArgs): number {
+export async function mergeCommand(a: MergeArgs): Promise<number> {
   const kinds = a.dirs.map((d) => [d, resultKindOf(d)] as const);
   const other = kinds.find(([, k]) => k !== kinds[0]![1]);
   if (other) throw new CliError(`${kinds[0]![0]} holds a ${kinds[0]![1]} result and ${other[0]} a ${other[1]} result: merge results of one kind`, EXIT.USAGE);
   const kind = kinds[0]![1];
-  if (kind === 'plan') throw new CliError(`${kinds[0]![0]}: plan results do not merge with this command yet`, EXIT.USAGE);
+  // Partial plans (`plan --shard`) join as `loadlab plan merge` joins them.
+  if (kind === 'plan') return planMergeCommand({ inputs: a.dirs, ...(a.out !== undefined ? { out: a.out } : {}) });
   return mergeRunDirs(a);
 }
 
 export const mergeCommandModule: CommandModule<object, MergeArgs> = {
   command: 'merge <dirs..>',
-  describe: 'Merge the results of shards (`run --shard I/N`) into one run: counters summed, histograms merged exactly, thresholds judged on the whole',
+  describe: 'Merge the results of shards (`run --shard I/N`) into one run: counters summed, histograms merged exactly, thresholds judged on the whole; partial plans (`plan --shard`) as `plan merge` does',
   builder: (y) =>
     y
       .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Result directories of the shards (each holding report.json), or earlier merges of some of them' })
@@ -104,7 +106,7 @@ export const mergeCommandModule: CommandModule<object, MergeArgs> = {
         'Counters add and HDR histograms merge exactly, per window too; each shard\'s windows are placed on the wall clock from its start (--start-at, else its start time), to the nearest window. Headroom peaks and the endpoint over time are approximate: docs/merge.md.',
         'The scenario\'s thresholds are judged on the merged run: exit 99 when one fails there, even if every shard passed it alone.',
       ].join('\n\n')),
-  handler: (a) => {
-    mergeCommand(a);
+  handler: async (a) => {
+    await mergeCommand(a);
   },
 };
