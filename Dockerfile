@@ -22,6 +22,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY scenarios ./scenarios
+# `loadlab run` writes reports/<scenario-name>/ by default: the one directory the user may write.
+RUN mkdir reports && chown 1000:1000 reports
 # The node image's `node` user, by number so that Kubernetes' runAsNonRoot can check it.
 USER 1000:1000
 ENTRYPOINT ["node", "bin/loadlab.js"]
