@@ -22,6 +22,8 @@ export interface K8sOptions {
   /** run only: common start instant of every shard, ISO-8601 UTC. */
   startAt?: string;
   apiKeySecret?: SecretRef;
+  /** Resource requests of each shard's loadlab container (Kubernetes quantities: `2`, `500m`, `1Gi`). */
+  requests?: { cpu?: string; memory?: string };
   /** Flags passed to every shard's `loadlab run` or `loadlab plan`. */
   flags: PassFlags;
 }

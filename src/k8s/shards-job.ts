@@ -3,6 +3,9 @@
  * loadlab writes straight to it; with S3 loadlab runs as an init container into an emptyDir and
  * the AWS CLI container uploads its directory when it is done.
  *
+ * The pods are spread over nodes where the scheduler can (one shard per node first, never
+ * refused for it): load from one node is what sharding is meant to avoid.
+ *
  * Retries: a run shard is never retried (backoffLimit 0): a second attempt would send its slice
  * again, late and on top of the first, so a lost pod fails the Job and the run is repeated whole.
  * A plan shard is deterministic and sends nothing: up to PLAN_BACKOFF_LIMIT retries for lost pods,
@@ -34,12 +37,19 @@ export function shardsJob(o: K8sOptions): IJob {
     name: 'loadlab', image: o.image, script: SHARD_SCRIPT, args, scenario: true,
     env: [INDEX_ENV, { name: 'LOADLAB_SHARDS', value: String(o.shards) }, ...(o.mode === 'run' ? apiKeyEnv(o.apiKeySecret) : [])],
   });
+  if (o.requests) loadlab.resources = { requests: { ...o.requests } };
   const st = o.storage;
   const containers: { initContainers?: IContainer[]; containers: IContainer[] } = st.kind === 'pvc'
     ? { containers: [loadlab] }
     : { initContainers: [loadlab], containers: [awsContainer('upload', st.s3, UPLOAD_SCRIPT, [outDir, `${s3RunUrl(st, o.base)}/shard-${INDEX}`], [INDEX_ENV])] };
   const volumes: IVolume[] = [scenarioVolume(names.configMap, o.files), st.kind === 'pvc' ? { name: 'results', persistentVolumeClaim: { claimName: st.claim } } : { name: 'results', emptyDir: {} }];
-  const pod: IPodSpec = { restartPolicy: 'Never', securityContext: { fsGroup: LOADLAB_UID }, ...containers, volumes };
+  const pod: IPodSpec = {
+    restartPolicy: 'Never',
+    securityContext: { fsGroup: LOADLAB_UID },
+    topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: labels } }],
+    ...containers,
+    volumes,
+  };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

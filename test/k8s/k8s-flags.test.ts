@@ -30,6 +30,9 @@ writeFileSync(join(outside, 'sc', 'sc.yaml'), 'name: outside\ndurationMs: 1000\n
 
 describe('bad flags: exit 2 naming the flag, nothing written', () => {
   test.each([
+    ['no subcommand', [], /k8s: name a command: k8s run or k8s plan/],
+    ['--cpu lots', [...RUN, '--parallelism', '2', '--cpu', 'lots'], /--cpu: a Kubernetes quantity such as 2 or 500m, got "lots"/],
+    ['--memory 1 GB', [...RUN, '--parallelism', '2', '--memory', '1 GB'], /--memory: a Kubernetes quantity such as 1Gi or 512Mi, got "1 GB"/],
     ['no --parallelism', without([...RUN, '--parallelism', '2'], '--parallelism'), /--parallelism: required/],
     ['--parallelism 0', [...RUN, '--parallelism', '0'], /--parallelism: a whole number from 1 to 1000, got 0/],
     ['--parallelism abc', [...RUN, '--parallelism', 'abc'], /--parallelism: a whole number from 1 to 1000, got something that is not a number/],

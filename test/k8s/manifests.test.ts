@@ -22,7 +22,7 @@ const startAt = inAnHour();
 const CASES: Array<[string, string[]]> = [
   ['run, PVC', ['run', 'scenarios/ci-gate.yaml', '--parallelism', '4', '--image', 'registry.example.com/loadlab:0.1.0', '--storage', 'pvc:loadlab-results', '--target', TARGET, '--start-at', startAt, '--api-key-secret', 'runpod']],
   ['run, S3 with endpoint, namespace', ['run', 'scenarios/ci-gate.yaml', '--parallelism', '3', '--image', 'loadlab:dev', '--storage', 's3://load-results/team/a', '--s3-secret', 's3-creds', '--s3-endpoint', 'http://minio.storage:9000', '--namespace', 'load', '--target', TARGET, '--start-at', startAt]],
-  ['plan, PVC, namespace', ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '5', '--image', 'loadlab:dev', '--storage', 'pvc:results', '--namespace', 'plans', '--workers-max', '1..12', '--seeds', '2']],
+  ['plan, PVC, namespace', ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '5', '--image', 'loadlab:dev', '--storage', 'pvc:results', '--namespace', 'plans', '--workers-max', '1..12', '--seeds', '2', '--cpu', '2', '--memory', '1Gi', '--jobs', '2']],
   ['plan, S3', ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'loadlab:dev', '--storage', 's3://plans', '--s3-secret', 'creds', '--s3-region', 'eu-west-1']],
 ];
 
@@ -92,6 +92,18 @@ describe('pod command lines follow the shard contract', () => {
     for (const c of [...pod.containers, ...m.initContainers.filter((x: any) => x.name !== 'merge'), ...m.containers]) {
       expect(c.env).toContainEqual({ name: 'AWS_SECRET_ACCESS_KEY', valueFrom: { secretKeyRef: { name: 'creds', key: 'AWS_SECRET_ACCESS_KEY' } } });
     }
+  });
+});
+
+describe('scheduling', () => {
+  test('shard pods request --cpu and --memory, and spread over nodes where they can (never refused for it)', () => {
+    const r = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', '--cpu', '1500m', '--memory', '512Mi'], out());
+    expect(r.status, r.stderr).toBe(0);
+    const pod = r.shardsJob.spec.template.spec;
+    expect(pod.containers[0].resources).toEqual({ requests: { cpu: '1500m', memory: '512Mi' } });
+    expect(pod.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: r.shardsJob.spec.template.metadata.labels } }]);
+    const plain = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r'], out());
+    expect(plain.shardsJob.spec.template.spec.containers[0].resources).toBeUndefined();
   });
 });
 

@@ -30,6 +30,8 @@ export interface K8sCommonArgs {
   's3-endpoint'?: string;
   's3-region'?: string;
   'aws-cli-image'?: string;
+  cpu?: string;
+  memory?: string;
 }
 
 const usage = (m: string) => new CliError(m, EXIT.USAGE);
@@ -111,4 +113,16 @@ export function startAtOf(startAt: string | undefined, delayS: number | undefine
   const d = delayS ?? DEFAULT_START_DELAY_S;
   if (!Number.isInteger(d) || d < 0 || d * 1000 > START_AT_MAX_AHEAD_MS) throw usage(`--start-delay: whole seconds from 0 to 86400, got ${Number.isNaN(d) ? 'something that is not a number' : d}`);
   return new Date(Math.ceil((nowMs + d * 1000) / 1000) * 1000).toISOString();
+}
+
+const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/;
+
+/** --cpu and --memory: each shard's resource requests, as Kubernetes quantities. */
+export function requestsOf(a: { cpu?: string; memory?: string }): { cpu?: string; memory?: string } | undefined {
+  for (const f of ['cpu', 'memory'] as const) {
+    const v = a[f];
+    if (v !== undefined && !QUANTITY.test(v)) throw usage(`--${f}: a Kubernetes quantity such as ${f === 'cpu' ? '2 or 500m' : '1Gi or 512Mi'}, got ${JSON.stringify(v)}`);
+  }
+  if (a.cpu === undefined && a.memory === undefined) return undefined;
+  return { ...(a.cpu !== undefined ? { cpu: a.cpu } : {}), ...(a.memory !== undefined ? { memory: a.memory } : {}) };
 }

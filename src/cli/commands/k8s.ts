@@ -21,7 +21,7 @@ import { parseGrid } from '../../plan/grid.js';
 import { slosOf } from '../../plan/slo.js';
 import { parseWorkersRange } from '../../plan/workers-range.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { checkNames, httpUrl, imageOf, parallelismOf, secretRefOf, startAtOf, storageOf, type K8sCommonArgs } from './k8s-flags.js';
+import { checkNames, httpUrl, imageOf, parallelismOf, requestsOf, secretRefOf, startAtOf, storageOf, type K8sCommonArgs } from './k8s-flags.js';
 import { scenarioFiles } from './k8s-files.js';
 import { checkRunFlags } from './run-flags.js';
 import { loadOrExit } from './run.js';
@@ -99,10 +99,11 @@ export function k8sCommand(mode: 'run' | 'plan', a: K8sArgs, nowMs = Date.now())
   const image = imageOf(a.image);
   checkNames(a);
   const storage = storageOf(a);
+  const requests = requestsOf(a);
   const { scenario, ...modeOptions } = mode === 'run' ? runOptions(a, nowMs) : planOptions(a);
   const files = scenarioFiles(a.scenario);
   const base = a.name ?? defaultBaseName(scenario.name);
-  const o: K8sOptions = { mode, base, shards, image, storage, files, ...(a.namespace ? { namespace: a.namespace } : {}), ...modeOptions };
+  const o: K8sOptions = { mode, base, shards, image, storage, files, ...(a.namespace ? { namespace: a.namespace } : {}), ...(requests ? { requests } : {}), ...modeOptions };
   const m = buildManifests(o);
   const dir = a.out ?? join('reports', scenario.name, 'k8s');
   mkdirSync(dir, { recursive: true });
@@ -142,6 +143,8 @@ function commonOptions(y: Argv): Argv<K8sCommonArgs> {
     .option('s3-endpoint', { type: 'string', describe: 'With s3://: the store\'s URL when it is not AWS S3 (MinIO, R2, …)' })
     .option('s3-region', { type: 'string', describe: 'With s3://: the region (default us-east-1)' })
     .option('aws-cli-image', { type: 'string', describe: 'With s3://: the AWS CLI image that moves results (default amazon/aws-cli:2.17.0)' })
+    .option('cpu', { type: 'string', describe: 'CPU each shard\'s pod requests, e.g. 2 or 500m (default: none; for `k8s plan` give --jobs to match)' })
+    .option('memory', { type: 'string', describe: 'Memory each shard\'s pod requests, e.g. 1Gi (default: none)' })
     .option('namespace', { type: 'string', describe: 'Namespace of every object (default: kubectl\'s current one)' })
     .option('name', { type: 'string', describe: 'Base of the objects\' names (default loadlab-<scenario name>)' })
     .option('out', { type: 'string', describe: 'Directory of shards.yaml and merge.yaml (default reports/<scenario-name>/k8s/)' }) as unknown as Argv<K8sCommonArgs>;
@@ -184,8 +187,9 @@ const planModule: CommandModule<object, K8sArgs> = {
 };
 
 export const k8sCommandModule: CommandModule = {
-  command: 'k8s <command>',
+  command: 'k8s',
   describe: 'Write Kubernetes manifests (an Indexed Job of shards and a merge Job) for a run or a plan sweep beyond one machine',
-  builder: (y) => y.command(runModule).command(planModule).demandCommand(1, 'Name k8s run or k8s plan'),
+  builder: (y) => y.command(runModule).command(planModule).demandCommand(1, 'k8s: name a command: k8s run or k8s plan (see loadlab k8s --help)')
+    .epilog('Writes shards.yaml (ConfigMap and Indexed Job) and merge.yaml (the merge Job), applied in that order with kubectl; docs/kubernetes.md explains them. Exit 2 for a bad flag or scenario (nothing is written).'),
   handler: () => {},
 };
