@@ -39,7 +39,7 @@ export function parseStorage(spec: string): { kind: 'pvc'; claim: string } | { k
   const [, bucket, rawPrefix] = m as unknown as [string, string, string];
   if (!BUCKET.test(bucket)) return `s3://BUCKET/PREFIX: ${JSON.stringify(bucket)} is not a bucket name (3 to 63 lower-case letters, digits, "." and "-")`;
   const prefix = rawPrefix.replace(/\/+$/, '');
-  if (prefix.split('/').some((p) => p === '' || p === '.' || p === '..') && prefix !== '') return `s3://BUCKET/PREFIX: the prefix ${JSON.stringify(rawPrefix)} has an empty, "." or ".." part`;
+  if (prefix !== '' && prefix.split('/').some((p) => p === '' || p === '.' || p === '..')) return `s3://BUCKET/PREFIX: the prefix ${JSON.stringify(rawPrefix)} has an empty, "." or ".." part`;
   return { kind: 's3', bucket, prefix };
 }
 

@@ -132,6 +132,15 @@ describe('the scenario ConfigMap', () => {
   });
 });
 
+test('a scenario name that is no Kubernetes name is folded into one (lower case, "-", at most 48 characters) that the schema accepts', () => {
+  const f = join(dir, 'odd-name.json');
+  writeFileSync(f, JSON.stringify({ name: 'My_Big.Scenario--with-a-very-long-name-x-goes-on', durationMs: 1000, endpoint: { id: 'ep' }, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }] }));
+  const r = k8s(['run', f, '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt], out());
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.shardsJob.metadata.name).toBe('loadlab-my-big-scenario-with-a-very-long-name-x-shards');
+  for (const o of [r.configMap, r.shardsJob, r.mergeJob]) expect(schemaProblems(o)).toEqual([]);
+});
+
 test('the schema check is not vacuous: a Job with a wrong type or a missing field is refused', () => {
   const r = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r'], out());
   expect(r.status, r.stderr).toBe(0);
