@@ -1,10 +1,11 @@
 /**
- * The containers of the generated pods: loadlab itself (non-root, uid 1000 as in the Dockerfile)
- * and, with S3 storage, the AWS CLI that moves results. Secrets enter only as secretKeyRef env:
+ * The containers of the generated pods: loadlab itself and, with S3 storage, the AWS CLI that
+ * moves results, all as uid 1000 (the Dockerfile's user), so each can write what another made. Secrets enter only as secretKeyRef env:
  * the manifests name a Secret, never hold its value.
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { LOADLAB_JS } from './pod-commands.js';
 import { SCENARIO_DIR } from './scenario-config-map.js';
@@ -24,6 +25,8 @@ export const INDEX_ENV: IEnvVar = {
   name: 'JOB_COMPLETION_INDEX',
   valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
 };
+
+const NON_ROOT: ISecurityContext = { runAsNonRoot: true, runAsUser: LOADLAB_UID, runAsGroup: LOADLAB_UID, allowPrivilegeEscalation: false };
 
 const RESULTS_MOUNT: IVolumeMount = { name: 'results', mountPath: RESULTS_DIR };
 
@@ -46,7 +49,7 @@ export function loadlabContainer(c: LoadlabContainer): IContainer {
     args: c.args,
     ...(c.env.length ? { env: c.env } : {}),
     volumeMounts: [...(c.scenario ? [{ name: 'scenario', mountPath: SCENARIO_DIR, readOnly: true }] : []), RESULTS_MOUNT],
-    securityContext: { runAsNonRoot: true, runAsUser: LOADLAB_UID, runAsGroup: LOADLAB_UID, allowPrivilegeEscalation: false },
+    securityContext: NON_ROOT,
   };
 }
 
@@ -64,5 +67,8 @@ export function awsContainer(name: string, s3: S3Access, script: string, args: s
     { name: 'AWS_DEFAULT_REGION', value: s3.region },
     ...(s3.endpoint ? [{ name: 'AWS_ENDPOINT_URL', value: s3.endpoint }] : []),
   ];
-  return { name, image: s3.image, command: ['/bin/sh', '-c', script, name], args, env, volumeMounts: [RESULTS_MOUNT] };
+  // As loadlab's user: the merge writes into the folders the download made. HOME: the CLI's
+  // default ~ (/root) is not that user's.
+  env.push({ name: 'HOME', value: '/tmp' });
+  return { name, image: s3.image, command: ['/bin/sh', '-c', script, name], args, env, volumeMounts: [RESULTS_MOUNT], securityContext: NON_ROOT };
 }

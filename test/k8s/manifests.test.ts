@@ -92,6 +92,8 @@ describe('pod command lines follow the shard contract', () => {
     for (const c of [...pod.containers, ...m.initContainers.filter((x: any) => x.name !== 'merge'), ...m.containers]) {
       expect(c.env).toContainEqual({ name: 'AWS_SECRET_ACCESS_KEY', valueFrom: { secretKeyRef: { name: 'creds', key: 'AWS_SECRET_ACCESS_KEY' } } });
     }
+    // One user throughout: the merge (loadlab) writes merged/ into the folder the download (AWS CLI) made.
+    for (const c of [...pod.initContainers, ...pod.containers, ...m.initContainers, ...m.containers]) expect(c.securityContext, c.name).toMatchObject({ runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true });
   });
 });
 
