@@ -12,7 +12,10 @@ import type { WorkerState } from '../contract/sim-events.js';
  * 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`.
  * 3: per-window requests by operation (`windows.requests`), the endpoint over time
  * (`windows.endpoint`), `interrupted`, `wallClock.metricsStartMs`, `workers` (worker-seconds and
- * cost). Versions 1 and 2 still load.
+ * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
+ * operation and status (`windows.responses`), per-window in-flight maxima by operation
+ * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`).
+ * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
 export type RunResultVersion = 1 | 2 | 3;
@@ -85,6 +88,16 @@ export interface Windows {
   requests?: Record<string, number[]>;
   /** The endpoint over time (version 3; absent when the target shows nothing of it). */
   endpoint?: EndpointWindows;
+  /**
+   * Per operation, per HTTP status (`"0"`: no answer, as `byStatus`): answers in the window of the
+   * answer; each status's windows add up to its `byStatus` count (version 3, optional).
+   */
+  responses?: Record<string, Record<string, number[]>>;
+  /**
+   * Per operation: most requests in flight at once in the window (the level it started with
+   * counts), so the largest equals `headroom` `peakInFlight` (version 3, optional).
+   */
+  inFlightMax?: Record<string, number[]>;
 }
 
 /**
@@ -236,6 +249,8 @@ export interface Timeline {
   /** Webhook delivery attempts that reached the receiver (version 3; absent from older reports). */
   webhookAttempts?: number[];
   webhookFailures: number[];
+  /** Failed attempts that were a job's last: the sender gave up (version 3, optional; absent from older reports). */
+  webhookGaveUp?: number[];
   streamChunks: number[];
   late: number[];
   dropped: number[];
@@ -270,11 +285,26 @@ export interface Unreachable {
   error?: string;
 }
 
+/**
+ * The shards of one sharded run a result holds (`loadlab run --shard I/N`; version 3, optional).
+ * Shard I took the arrivals k of each flow with k mod N = I (load/arrivals/shard.ts).
+ */
+export interface ShardSection {
+  /** N, the run's shard count (>= 1). */
+  count: number;
+  /** The shard indices held, ascending and distinct, each in [0, count): `[I]` for one shard, the union for a merged result. */
+  indices: number[];
+  /** Epoch ms of the wall instant that is time 0 of every shard (`--start-at`), when given. */
+  startAtMs?: number;
+}
+
 export interface RunResult {
   version: RunResultVersion;
   kind: 'run' | 'blast';
   scenario: { name: string; seed: number | string; durationMs: number; endpointId: string; file?: string };
   target: { kind: 'in-process' | 'http' | 'lockstep'; url?: string; causes: 'reported' | 'inferred' };
+  /** Absent: a whole, unsharded run (and no `--start-at`). `--start-at` alone gives `{count: 1, indices: [0], startAtMs}`. */
+  shard?: ShardSection;
   /** Virtual (in-process) or wall (http) ms from the first arrival to the end of the drain. */
   elapsedMs: number;
   operations: Record<string, OperationStats>;

@@ -30,7 +30,7 @@ describe('loadlab run: metrics.om', () => {
     const rep = (o: string) => read(o, 'report.json').replace(/\n {2}"wallClock": \{[^}]*\}/, '');
     expect(rep('a')).toBe(rep('b'));
     const om = read('a', 'metrics.om');
-    expect(om).toMatch(/^loadlab_client_requests_total\{endpoint="ep",scenario="om-cli"\} 0 1714564800\.000$/m);
+    expect(om).toMatch(/^loadlab_client_requests_total\{endpoint="ep",scenario="om-cli",operation="run"\} 0 1714564800\.000$/m);
     expect(lastMs(om)).toBe(1714564800000 + JSON.parse(read('a', 'report.json')).elapsedMs);
   });
 

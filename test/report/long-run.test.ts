@@ -44,16 +44,16 @@ describe('a 30-day run', () => {
     let bytes = 0;
     let pieces = 0;
     let last = '';
-    let samplesOfRequests = 0;
+    let samplesOf2xx = 0;
     writeOpenMetrics(r, Date.UTC(2024, 0, 1), (text) => {
       bytes += text.length;
       pieces++;
       last = text;
-      samplesOfRequests += `\n${text}`.split('\nloadlab_client_requests_total{').length - 1;
+      samplesOf2xx += `\n${text}`.split('\nloadlab_client_responses_2xx_total{').length - 1;
     });
     expect(last).toBe('# EOF\n');
     // One sample per window plus the 0 at the start; ~300 MB, written in pieces.
-    expect(samplesOfRequests).toBe(windows + 1);
+    expect(samplesOf2xx).toBe(windows + 1);
     expect(bytes).toBeGreaterThan(2 ** 28);
     expect(pieces).toBeGreaterThan(100);
   }, 180_000);

@@ -144,3 +144,42 @@ export function samples(fams: OmFamily[], name: string, match: Record<string, st
 export function lastValue(fams: OmFamily[], name: string, match: Record<string, string> = {}): number | undefined {
   return samples(fams, name, match).at(-1)?.value;
 }
+
+/** One point of a histogram series: its cumulative `le` buckets (+Inf last) at one instant. */
+export interface HistogramPoint {
+  ms: number;
+  buckets: [le: number, count: number][];
+}
+
+/** The points of histogram `name` (`<name>_bucket` samples whose labels include `match`), in time order. */
+export function histogramPoints(fams: OmFamily[], name: string, match: Record<string, string> = {}): HistogramPoint[] {
+  const byMs = new Map<number, [number, number][]>();
+  for (const s of samples(fams, `${name}_bucket`, match)) {
+    const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
+    byMs.set(s.ms, [...(byMs.get(s.ms) ?? []), [le, s.value]]);
+  }
+  return [...byMs].map(([ms, buckets]) => ({ ms, buckets })).sort((a, b) => a.ms - b.ms);
+}
+
+/** Cumulative buckets of `b` minus those of `a` (same `le` list): the samples between two points. */
+export function bucketDelta(a: HistogramPoint, b: HistogramPoint): [number, number][] {
+  return b.buckets.map(([le, c], j) => [le, c - a.buckets[j]![1]]);
+}
+
+/**
+ * Prometheus's histogram_quantile over cumulative buckets (+Inf last): the interpolated value and
+ * the bounds of the bucket it falls in (lower 0 for the first; +Inf: the largest finite bound, as
+ * Prometheus answers).
+ */
+export function bucketQuantile(q: number, buckets: readonly (readonly [number, number])[]): { value: number; lower: number; upper: number } {
+  const total = buckets.at(-1)![1];
+  const rank = q * total;
+  const b = buckets.findIndex(([, c]) => c >= rank);
+  if (b === buckets.length - 1) {
+    const top = buckets.at(-2)![0];
+    return { value: top, lower: top, upper: Infinity };
+  }
+  const [upper, cum] = buckets[b]!;
+  const [lower, below] = b === 0 ? [0, 0] : buckets[b - 1]!;
+  return { value: lower + (upper - lower) * ((rank - below) / (cum - below)), lower, upper };
+}

@@ -59,10 +59,14 @@ test('promtool create-blocks-from openmetrics accepts metrics.om; the blocks hol
   const dumped = new Set(dump.stdout.trim().split('\n').map((l) => l.slice(0, l.lastIndexOf('} ') + 1)));
   const inFile = new Set(fams.flatMap((f) => f.samples.map((s) => JSON.stringify([s.name, Object.entries(s.labels).sort()]))));
   expect(dumped.size).toBe(inFile.size);
-  const requests = dump.stdout.split('\n').filter((l) => l.startsWith('{__name__="loadlab_client_requests_total"'));
-  const total = Object.values(report.operations as Record<string, { requests: number }>).reduce((a, o) => a + o.requests, 0);
-  expect(requests.at(-1)).toMatch(new RegExp(` ${total} ${last}$`));
-  const limited = dump.stdout.split('\n').filter((l) => l.startsWith('{__name__="loadlab_requests_limited_total"') && l.includes('cause="rate"'));
+  const lines = (name: string, ...labels: string[]) => dump.stdout.split('\n').filter((l) => l.startsWith(`{__name__="${name}"`) && labels.every((x) => l.includes(x)));
+  for (const [op, o] of Object.entries(report.operations as Record<string, { requests: number; responseMs: { count: number } }>)) {
+    expect(lines('loadlab_client_requests_total', `operation="${op}"`).at(-1), op).toMatch(new RegExp(` ${o.requests} \\d+$`));
+    // The per-window histogram: every bucket a series, +Inf at the end holding every answer.
+    expect(new Set(lines('loadlab_client_response_seconds_bucket', `operation="${op}"`).map((l) => /le="([^"]+)"/.exec(l)![1])).size, op).toBe(18);
+    expect(lines('loadlab_client_response_seconds_bucket', `operation="${op}"`, 'le="+Inf"').at(-1), op).toMatch(new RegExp(` ${o.responseMs.count} \\d+$`));
+  }
+  const limited = lines('loadlab_requests_limited_total', 'cause="rate"');
   expect(Number(limited.at(-1)!.split(' ').at(-2))).toBe(report.operations.run.limited.rate);
   expect(report.operations.run.limited.rate).toBeGreaterThan(0);
   // The escaped seed came through as one label value (Go quotes it again in the dump).

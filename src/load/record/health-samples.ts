@@ -18,6 +18,8 @@ export class HealthSamples {
   private readonly sums: number[][] = Array.from({ length: ENDPOINT_SERIES }, () => []);
   private readonly n: number[] = [];
   private readonly row = new Array<number>(ENDPOINT_SERIES);
+  /** The last answer's values in ENDPOINT_SERIES order (the runner's live /metrics); undefined: none yet. */
+  latest: readonly number[] | undefined;
 
   constructor(readonly windowMs: number) {}
 
@@ -36,6 +38,7 @@ export class HealthSamples {
     }
     this.n[i]!++;
     row.forEach((v, k) => (this.sums[k]![i]! += v));
+    this.latest = row.slice();
   }
 
   /** Windows 0 to `n - 1` (an answer read at or after the end counts in the last); undefined: no sample at all. */

@@ -1,6 +1,8 @@
 /** One operation's accumulator in the Recorder (moved out of recorder.ts to keep it one concept). */
 import type { LimitCauseName } from '../../report/run-result.js';
+import { InFlightWindows } from './in-flight-windows.js';
 import { MsHistogram } from './ms-histogram.js';
+import { StatusWindows } from './status-windows.js';
 import { WindowHistograms } from './window-histograms.js';
 
 /** One operation's counters. Statuses are counted in an array by code (no Map update per answer). */
@@ -17,21 +19,43 @@ export class OpAcc {
   readonly serviceMs = new MsHistogram();
   /** Response time per histogram window (of the answer). */
   readonly windows: WindowHistograms;
-  inFlight = 0;
-  peakInFlight = 0;
+  /** Requests in flight: now, at peak, and the most per histogram window. */
+  readonly inFlightWindows: InFlightWindows;
+  /** Answers per histogram window (of the answer) and status. */
+  readonly statusWindows: StatusWindows;
   /** Requests sent per histogram window (of the send). */
   readonly sentPerWindow: number[] = [];
 
   constructor(private readonly histWindowMs: number) {
     this.windows = new WindowHistograms(histWindowMs);
+    this.inFlightWindows = new InFlightWindows(histWindowMs);
+    this.statusWindows = new StatusWindows(histWindowMs);
   }
 
-  /** A request sent at `atMs`: counted in its window. */
+  /** Requests of this operation in flight now. */
+  get inFlight(): number {
+    return this.inFlightWindows.level;
+  }
+
+  /** Most requests of this operation in flight at once so far. */
+  get peakInFlight(): number {
+    return this.inFlightWindows.peak;
+  }
+
+  /** A request sent at `atMs`: counted in its window, and in flight. */
   sentAt(atMs: number): void {
     const i = Math.floor(atMs / this.histWindowMs);
     const a = this.sentPerWindow;
     while (a.length <= i) a.push(0);
     a[i]!++;
+    this.inFlightWindows.up(atMs);
+  }
+
+  /** A request answered at `atMs` with `status` (0: none): no longer in flight, its status counted. */
+  answeredAt(atMs: number, status: number): void {
+    this.inFlightWindows.down(atMs);
+    this.countStatus(status);
+    this.statusWindows.add(atMs, status);
   }
 
   countStatus(status: number): void {

@@ -95,7 +95,6 @@ export class Recorder {
     o.sentAt(sentMs);
     const tl = this.tl;
     const i = tl.window(sentMs);
-    if (++o.inFlight > o.peakInFlight) o.peakInFlight = o.inFlight;
     tl.addAt(COL.requests, i);
     tl.maxAt(COL.inFlightMax, i, ++this.inFlight);
     this.arrivals.sendLagMs.record(sentMs - intendedMs);
@@ -106,10 +105,9 @@ export class Recorder {
   }
 
   answeredOp(o: OpAcc, intendedMs: number, sentMs: number, endMs: number, res: TargetResponse, cause: LimitCauseName | undefined): void {
-    o.inFlight--;
     this.inFlight--;
     const status = res.status;
-    o.countStatus(status);
+    o.answeredAt(endMs, status);
     o.responseMs.record(endMs - intendedMs);
     o.windows.record(endMs, endMs - intendedMs);
     o.serviceMs.record(endMs - sentMs);
@@ -203,7 +201,10 @@ export class Recorder {
     } else {
       w.failedAttempts++;
       this.tl.add(COL.webhookFailures, atMs);
-      if (lastAttempt) w.gaveUp++;
+      if (lastAttempt) {
+        w.gaveUp++;
+        this.tl.add(COL.webhookGaveUp, atMs);
+      }
     }
   }
 

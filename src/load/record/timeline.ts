@@ -12,7 +12,7 @@ export type MaxColumn = 'queueDepthMax' | 'inFlightMax';
 
 const COUNTERS: readonly CounterColumn[] = [
   'requests', 'responses2xx', 'limitedRate', 'limitedConcurrency', 'limitedQueue', 'limitedUnknown', 'clientTimeouts',
-  'jobsCompleted', 'jobsFailed', 'expiriesSeen', 'webhookAttempts', 'webhookFailures', 'streamChunks', 'late', 'dropped',
+  'jobsCompleted', 'jobsFailed', 'expiriesSeen', 'webhookAttempts', 'webhookFailures', 'webhookGaveUp', 'streamChunks', 'late', 'dropped',
 ];
 const MAXIMA: readonly MaxColumn[] = ['queueDepthMax', 'inFlightMax'];
 

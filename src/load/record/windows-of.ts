@@ -6,8 +6,8 @@ import { fold } from './fold-windows.js';
 /**
  * Windows 0 to `n - 1` (see Windows). A request sent at the very end counts in the last window,
  * so each operation's `requests` add up to its total. `endMs`: the run ended then, and the
- * result has `endpoint` when the recorder has a view of it; undefined: a snapshot mid-run
- * (thresholds), without it.
+ * result has `responses`, `inFlightMax` and (when the recorder has a view of it) `endpoint`;
+ * undefined: a snapshot mid-run (thresholds), without them.
  */
 export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>, endMs?: number): Windows {
   const responseMs: Record<string, string[]> = {};
@@ -17,6 +17,16 @@ export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>, end
     responseMs[name] = o.windows.result(n);
     requests[name] = fold(o.sentPerWindow, n);
   }
-  const endpoint = endMs === undefined ? undefined : (rec.endpointWatcher?.windows(endMs, n) ?? rec.health.windows(n));
-  return { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n), requests, ...(endpoint ? { endpoint } : {}) };
+  const out: Windows = { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n), requests };
+  if (endMs === undefined) return out;
+  const endpoint = rec.endpointWatcher?.windows(endMs, n) ?? rec.health.windows(n);
+  if (endpoint) out.endpoint = endpoint;
+  const responses: Record<string, Record<string, number[]>> = {};
+  const inFlightMax: Record<string, number[]> = {};
+  for (const name of Object.keys(requests)) {
+    const o = rec.ops.get(name)!;
+    responses[name] = o.statusWindows.result(n);
+    inFlightMax[name] = o.inFlightWindows.result(n);
+  }
+  return { ...out, responses, inFlightMax };
 }

@@ -1,0 +1,110 @@
+/**
+ * Families of metrics.om as the renderer thinks of them — a counter or gauge as series of points,
+ * a histogram as per-window HDR encodings — written through OpenMetricsWriter with every sample's
+ * run ms mapped onto the start instant and every series labelled with `endpoint` and `scenario`.
+ * Each family's samples stay together and each series' points in increasing time, as OpenMetrics
+ * requires.
+ */
+import type { EncodedHistogram } from '../histogram.js';
+import { canonicalNumber, type Labels, type OmType, type OpenMetricsWriter } from '../openmetrics-text.js';
+import type { WindowBucketCounter } from './window-buckets.js';
+import type { Points, WindowGrid } from './window-grid.js';
+
+export type Series = readonly [Labels, Points];
+/** A histogram series: its labels and one HDR encoding per window of `grid` (`""`: empty). */
+export type HistogramSeries = readonly [Labels, readonly string[], WindowGrid];
+type Label = readonly [string, string];
+
+const QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
+
+export class OmEmitter {
+  constructor(
+    private readonly w: OpenMetricsWriter,
+    private readonly startMs: number,
+    private readonly base: Labels,
+    private readonly buckets: WindowBucketCounter,
+    /** Bucket bounds as `le` values (canonical spelling), without `+Inf`. */
+    private readonly les: readonly string[],
+  ) {}
+
+  /** `endpoint`, `scenario`, then `extra`. */
+  labels(...extra: Label[]): Labels {
+    return [...this.base, ...extra];
+  }
+
+  private points(type: OmType, name: string, help: string, sample: string, series: readonly Series[], unit?: string): void {
+    this.w.family(name, type, help, unit);
+    for (const [labels, pts] of series) {
+      const id = this.w.series(sample, labels);
+      for (const [t, v] of pts) this.w.sampleOf(id, v, this.startMs + t);
+    }
+  }
+
+  /** A counter family (`name` without `_total`; its samples have it). */
+  counter(name: string, help: string, series: readonly Series[], unit?: string): void {
+    this.points('counter', name, help, `${name}_total`, series, unit);
+  }
+
+  /** A gauge family; none when no series has a point. */
+  gauge(name: string, help: string, series: readonly Series[], unit?: string): void {
+    if (series.some(([, pts]) => pts.length)) this.points('gauge', name, help, name, series, unit);
+  }
+
+  /** An info family (sample `<name>_info`). */
+  info(name: string, help: string, labels: Labels, pts: Points): void {
+    this.points('info', name, help, `${name}_info`, [[labels, pts]]);
+  }
+
+  /**
+   * A classic histogram in seconds, cumulative over time: all zero at the start, then at every
+   * window end each `le` bucket, `+Inf`, `_count` and `_sum` of every sample up to that window.
+   * Series without samples are left out, the family when none has any.
+   */
+  histogram(name: string, help: string, series: readonly HistogramSeries[]): void {
+    const used = series.filter(([, encs]) => encs.some((e) => e !== ''));
+    if (!used.length) return;
+    this.w.family(name, 'histogram', help, 'seconds');
+    for (const [labels, encs, grid] of used) this.histogramSeries(name, labels, encs, grid);
+  }
+
+  private histogramSeries(name: string, labels: Labels, encs: readonly string[], grid: WindowGrid): void {
+    const w = this.w;
+    const ids = [...this.les, '+Inf'].map((le) => w.series(`${name}_bucket`, [...labels, ['le', le]]));
+    const countId = w.series(`${name}_count`, labels);
+    const sumId = w.series(`${name}_sum`, labels);
+    const totals = new Float64Array(ids.length);
+    let count = 0;
+    let sumMs = 0;
+    const point = (t: number) => {
+      const at = this.startMs + t;
+      let acc = 0;
+      for (let j = 0; j < ids.length; j++) w.sampleOf(ids[j]!, (acc += totals[j]!), at);
+      w.sampleOf(countId, count, at);
+      w.sampleOf(sumId, sumMs / 1000, at);
+    };
+    point(0);
+    for (let i = 0; i < grid.n; i++) {
+      const c = this.buckets.count(encs[i] ?? '');
+      for (let j = 0; j < totals.length; j++) totals[j]! += c.perBucket[j]!;
+      count += c.count;
+      sumMs += c.sumMs;
+      point(grid.end(i));
+    }
+  }
+
+  /**
+   * A summary of whole-run HDR histograms at one instant (`at`, run ms): the run's quantiles in
+   * seconds (quantile 0 = min, 1 = max), `_count`, `_sum`. Series without samples are left out.
+   */
+  summary(name: string, help: string, at: number, series: readonly (readonly [Labels, EncodedHistogram])[]): void {
+    const used = series.filter(([, e]) => e.count > 0);
+    if (!used.length) return;
+    this.w.family(name, 'summary', help, 'seconds');
+    const ms = this.startMs + at;
+    for (const [labels, e] of used) {
+      for (const [q, key] of QUANTILES) this.w.sample(name, [...labels, ['quantile', canonicalNumber(q)]], e.summary[key] / 1000, ms);
+      this.w.sample(`${name}_count`, labels, e.count, ms);
+      this.w.sample(`${name}_sum`, labels, this.buckets.count(e.hdr).sumMs / 1000, ms);
+    }
+  }
+}
