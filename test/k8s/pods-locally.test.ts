@@ -2,7 +2,7 @@
  * The generated pods do what the manifests promise, run here as local processes (local-pod.ts):
  * the plan shards of `loadlab k8s plan` and their merge Job give the plan.json `loadlab plan` gives
  * on one machine, byte for byte; the run shards of `loadlab k8s run` start together against one
- * `loadlab serve` with the key from the Secret and each report its own shard.
+ * `loadlab serve` with the key from the Secret, each report its own shard, and the merge pod joins them.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,4 +67,10 @@ test('run: three shard pods start together against one serve, authenticated by t
   }
   // 3 arrivals a second for 4 s, dealt round-robin: 4 each.
   expect(reports.map((r) => r.operations.runsync.requests)).toEqual([4, 4, 4]);
+  // The merge pod joins them into one run of all 12.
+  const merge = await runContainer(gen.mergeJob.spec.template.spec.containers[0], 0, root);
+  expect(merge.status, merge.output).toBe(0);
+  const merged = JSON.parse(readFileSync(join(root, 'results', 'loadlab-k8s-run', 'merged', 'report.json'), 'utf8'));
+  expect(merged.shard).toEqual({ count: 3, indices: [0, 1, 2], startAtMs });
+  expect(merged.operations.runsync.requests).toBe(12);
 }, 120_000);
