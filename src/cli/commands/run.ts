@@ -37,7 +37,6 @@ import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.
 import { progressReporter } from '../progress/reporter.js';
 import { catchInterrupts } from '../interrupt.js';
 import { startRunTracing } from '../run-tracing.js';
-import { startLiveMetrics } from '../live-metrics/live-metrics.js';
 
 export interface RunArgs extends PriceArgs, ShardArgs {
   'start-at'?: string;
@@ -143,7 +142,9 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
   // Before the target is contacted: a port in use ends the command first (exit 2).
-  const live = a['metrics-listen'] === undefined ? undefined : await startLiveMetrics(sc, a['metrics-listen'], process.stderr);
+  // Loaded only when asked for: prom-client (and through it the OpenTelemetry API) stays out of other runs.
+  const live = a['metrics-listen'] === undefined ? undefined
+    : await (await import('../live-metrics/live-metrics.js')).startLiveMetrics(sc, a['metrics-listen'], process.stderr);
   const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}) }) : undefined;
   // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
   const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
