@@ -165,9 +165,8 @@ export async function startPrometheus(o: PrometheusOptions = {}): Promise<Promet
       queryRange: async (expr, startS, endS, stepS) =>
         (await api(url, '/api/v1/query_range', { query: expr, start: String(startS), end: String(endS), step: String(stepS) }, expr)).result,
       labelValues: async (label, match, startS, endS) => {
-        const params: Record<string, string | string[]> = { start: String(startS), end: String(endS) };
-        if (match) params['match[]'] = [match];
-        const q = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x])));
+        const q = new URLSearchParams({ start: String(startS), end: String(endS) });
+        if (match) q.append('match[]', match);
         const res = await fetch(`${url}/api/v1/label/${encodeURIComponent(label)}/values?${q}`, { signal: AbortSignal.timeout(60_000) });
         const body = (await res.json()) as any;
         if (body.status !== 'success') throw new Error(`Prometheus label ${label} values (match ${match}): ${body.error}`);

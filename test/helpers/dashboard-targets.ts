@@ -1,0 +1,200 @@
+/**
+ * The queries of the checked-in Grafana dashboards (grafana/dashboards/*.json), with Grafana's
+ * variables substituted the way Grafana does before it sends a query to Prometheus, so the
+ * dashboard tests ask a real Prometheus exactly what a user's Grafana would ask.
+ *
+ * - Panels: every target with an `expr`, in rows too (collapsed rows keep their panels nested).
+ * - Annotations with an `expr` are listed as well (kind "annotation"), titled by their name.
+ * - Query variables: `label_values(selector, label)` or `label_values(label)`, answered by
+ *   Prometheus' /api/v1/label/<label>/values over the queried range, after substituting the
+ *   variables before them (chained variables). A multi-value or All variable becomes Grafana's
+ *   regex form: the allValue when All is chosen and the variable has one, else `(a|b)` of the
+ *   regex-escaped values (a single value alone, unbracketed).
+ * - Built-ins: `$__rate_interval`, `$__interval`, `$__interval_ms`, `$__range`, `$__range_s`,
+ *   `$__range_ms`, `$__from`, `$__to` (ms), also as `${…}`; values chosen by the caller (Timing).
+ * An unknown variable is an error naming the panel and the expression.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Prometheus, PromSeries } from './prometheus.js';
+
+export const DASHBOARD_DIR = 'grafana/dashboards';
+
+export interface DashboardTarget {
+  dashboard: string;
+  kind: 'panel' | 'annotation';
+  /** The panel's title (with its row's, "row / panel"), or the annotation's name. */
+  title: string;
+  refId: string;
+  expr: string;
+  /** Grafana asks for one value per series at the end of the range (bar gauges of totals). */
+  instant: boolean;
+}
+
+export interface DashboardVariable {
+  name: string;
+  /** The `label_values(…)` query. */
+  query: string;
+  multi: boolean;
+  includeAll: boolean;
+  allValue?: string;
+}
+
+export interface Dashboard {
+  file: string;
+  uid: string;
+  title: string;
+  json: any;
+  variables: DashboardVariable[];
+  targets: DashboardTarget[];
+}
+
+/**
+ * The values Grafana derives from the time range and the data source. Grafana's own rule:
+ * $__interval = range ÷ max data points (at least the scrape interval), $__rate_interval =
+ * max($__interval + scrape interval, 4 × scrape interval).
+ */
+export interface Timing {
+  /** $__rate_interval, e.g. "1m". */
+  rateInterval: string;
+  /** $__interval, e.g. "30s". */
+  interval: string;
+  /** The dashboard's range, Unix seconds. */
+  fromS: number;
+  toS: number;
+}
+
+function panelTargets(dashboard: string, panels: any[], row: string | undefined, out: DashboardTarget[]): void {
+  for (const p of panels ?? []) {
+    if (p.type === 'row') {
+      panelTargets(dashboard, p.panels ?? [], p.title, out);
+      continue;
+    }
+    const title = row ? `${row} / ${p.title}` : String(p.title);
+    for (const t of p.targets ?? []) {
+      if (typeof t.expr !== 'string' || !t.expr.trim()) continue;
+      out.push({ dashboard, kind: 'panel', title, refId: String(t.refId ?? ''), expr: t.expr, instant: t.instant === true && t.range !== true });
+    }
+  }
+}
+
+function variables(json: any): DashboardVariable[] {
+  return (json.templating?.list ?? []).filter((v: any) => v.type === 'query').map((v: any): DashboardVariable => ({
+    name: v.name,
+    query: typeof v.query === 'string' ? v.query : String(v.query?.query ?? v.definition ?? ''),
+    multi: v.multi === true,
+    includeAll: v.includeAll === true,
+    allValue: typeof v.allValue === 'string' && v.allValue !== '' ? v.allValue : undefined,
+  }));
+}
+
+/** Every dashboard under `dir` (default grafana/dashboards), by file name. */
+export function readDashboards(dir = DASHBOARD_DIR): Dashboard[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
+    const json = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    const title = String(json.title);
+    const targets: DashboardTarget[] = [];
+    panelTargets(title, json.panels, undefined, targets);
+    for (const a of json.annotations?.list ?? []) {
+      if (typeof a.expr === 'string' && a.expr.trim()) targets.push({ dashboard: title, kind: 'annotation', title: `annotation ${a.name}`, refId: '', expr: a.expr, instant: false });
+    }
+    return { file: f, uid: String(json.uid), title, json, variables: variables(json), targets };
+  });
+}
+
+/** The dashboard with this uid; throws listing the uids there are. */
+export function dashboardByUid(all: readonly Dashboard[], uid: string): Dashboard {
+  const d = all.find((x) => x.uid === uid);
+  if (!d) throw new Error(`no dashboard with uid ${uid} in ${DASHBOARD_DIR} (uids: ${all.map((x) => x.uid).join(', ')})`);
+  return d;
+}
+
+/** Grafana's prometheusSpecialRegexEscape: regex metacharacters escaped for a PromQL string. */
+const regexEscape = (v: string) => v.replace(/\\/g, '\\\\\\\\').replace(/[$^*{}[\]'+?.()|]/g, '\\\\$&');
+/** Grafana's prometheusRegularEscape for single-value variables. */
+const plainEscape = (v: string) => v.replace(/\\/g, '\\\\').replace(/'/g, "\\\\'");
+
+/** The chosen values of one variable: `all` (Grafana's "All") or a list. */
+export type Choice = { all: true; values: string[] } | { all: false; values: string[] };
+
+/** What Grafana writes in a PromQL query for the variable `v` with this choice. */
+export function formatVariable(v: DashboardVariable, c: Choice): string {
+  if (!v.multi && !v.includeAll) return plainEscape(c.values[0] ?? '');
+  if (c.all && v.allValue !== undefined) return v.allValue;
+  const esc = c.values.map(regexEscape);
+  return esc.length === 1 ? esc[0]! : `(${esc.join('|')})`;
+}
+
+const durationS = (d: string): number => {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(d);
+  if (!m) throw new Error(`not a Grafana duration: ${d}`);
+  return (Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 'ms'])!;
+};
+
+function builtins(t: Timing): Record<string, string> {
+  const rangeS = Math.max(1, Math.round(t.toS - t.fromS));
+  return {
+    __rate_interval: t.rateInterval, __interval: t.interval, __interval_ms: String(Math.round(durationS(t.interval) * 1000)),
+    __range: `${rangeS}s`, __range_s: String(rangeS), __range_ms: String(rangeS * 1000),
+    __from: String(Math.round(t.fromS * 1000)), __to: String(Math.round(t.toS * 1000)),
+  };
+}
+
+/**
+ * `expr` with every `$name`, `${name}`, `${name:format}` and `[[name]]` replaced: built-ins from
+ * `timing`, dashboard variables from `values` (already formatted). Throws on an unknown one.
+ */
+export function substitute(expr: string, values: Record<string, string>, timing: Timing, where = expr): string {
+  const known = { ...builtins(timing), ...values };
+  return expr.replace(/\$\{(\w+)(?::[\w:]+)?\}|\$(\w+)|\[\[(\w+)\]\]/g, (m, a?: string, b?: string, c?: string) => {
+    const name = (a ?? b ?? c)!;
+    const v = known[name];
+    if (v === undefined) throw new Error(`${where}: unknown variable ${m} (known: ${Object.keys(known).join(', ')})`);
+    return v;
+  });
+}
+
+/** `label_values(selector, label)` → [label, selector]; `label_values(label)` → [label, undefined]. */
+export function parseLabelValues(query: string): [string, string | undefined] {
+  const m = /^\s*label_values\(\s*(?:(.*)\s*,\s*)?([a-zA-Z_][a-zA-Z0-9_]*)\s*\)\s*$/s.exec(query);
+  if (!m) throw new Error(`variable query is not label_values(…): ${query}`);
+  return [m[2]!, m[1]?.trim() || undefined];
+}
+
+/**
+ * Resolves the dashboard's variables in order against Prometheus over the timing's range, as
+ * Grafana does on load: a variable in `fixed` takes those values; any other takes All (every value
+ * its query returns). Returns the formatted value of each. A variable whose query returns nothing
+ * is an error naming it and its query: every panel using it would be empty.
+ */
+export async function resolveVariables(d: Dashboard, prom: Prometheus, timing: Timing, fixed: Record<string, string[]> = {}): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const v of d.variables) {
+    const [label, selector] = parseLabelValues(v.query);
+    const where = `${d.title}: variable ${v.name} (${v.query})`;
+    const match = selector === undefined ? undefined : substitute(selector, out, timing, where);
+    const values = (await prom.labelValues(label, match, timing.fromS, timing.toS)).sort();
+    const chosen = fixed[v.name];
+    if (chosen) {
+      const missing = chosen.filter((x) => !values.includes(x));
+      if (missing.length) throw new Error(`${where}: ${missing.join(', ')} not among its values [${values.join(', ')}]`);
+      out[v.name] = formatVariable(v, { all: false, values: chosen });
+    } else {
+      if (!values.length) throw new Error(`${where}: no values in Prometheus (match ${match ?? 'none'})`);
+      out[v.name] = formatVariable(v, { all: v.includeAll, values: v.includeAll || v.multi ? values : values.slice(0, 1) });
+    }
+  }
+  return out;
+}
+
+/** The target's query as sent: over the range (query_range) or at its end (instant); the series returned. */
+export async function runTarget(prom: Prometheus, t: DashboardTarget, expr: string, timing: Timing, stepS: number) {
+  return t.instant ? prom.query(expr, timing.toS) : prom.queryRange(expr, timing.fromS, timing.toS, stepS);
+}
+
+/** At least one series with a number in it (NaN, e.g. a quantile of no observations, is what Grafana shows as no value). */
+export const hasData = (series: readonly PromSeries[]) =>
+  series.some((s) => (s.values ?? (s.value ? [s.value] : [])).some(([, v]) => !Number.isNaN(Number(v))));
+
+/** `dashboard › title [refId]: expr` for failure messages. */
+export const describeTarget = (t: DashboardTarget, expr = t.expr) => `${t.dashboard} › ${t.title}${t.refId ? ` [${t.refId}]` : ''}: ${expr}`;
