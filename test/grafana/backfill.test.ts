@@ -67,7 +67,7 @@ beforeAll(async () => {
     createBlocks(join(out, 'metrics.om'), tsdb);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     const fromS = Date.parse(start) / 1000;
-    return { scenario, report, timing: { fromS, toS: fromS + report.elapsedMs / 1000, interval: '30s', rateInterval: '1m' } };
+    return { scenario, report, timing: { fromS, toS: Math.ceil(fromS + report.elapsedMs / 1000), interval: '30s', rateInterval: '1m' } };
   });
   prom = await startPrometheus({ tsdbDir: tsdb });
 }, 300_000);
@@ -82,7 +82,11 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
     if (!present) ctx.skip(PROMETHEUS_MISSING);
     const failures: string[] = [];
     const vars = new Map<string, Record<string, string>>();
-    for (const run of runs) vars.set(run.scenario, await resolveVariables(dashboard, prom!, run.timing, { scenario: [run.scenario] }));
+    for (const run of runs) {
+      const resolved = await resolveVariables(dashboard, prom!, run.timing, { scenario: [run.scenario] });
+      failures.push(...resolved.problems.map((p) => `${run.scenario}: ${p}`));
+      vars.set(run.scenario, resolved.values);
+    }
     expect(dashboard.targets.length).toBeGreaterThan(10);
     for (const t of dashboard.targets) {
       const only = Object.entries(ONLY_IN).find(([title]) => t.title.endsWith(title))?.[1];
@@ -96,40 +100,74 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
     expect(failures, `panel targets without data:\n${failures.join('\n')}`).toEqual([]);
   }, 300_000);
 
-  test('the p95 of each operation\'s response time in a mid-run window lies in the classic bucket of report.json\'s per-window p95', async (ctx) => {
+  test('every latency p95 (response time per operation, job histograms per flow) in a mid-run window lies in the classic bucket of report.json\'s per-window p95', async (ctx) => {
     if (!present) ctx.skip(PROMETHEUS_MISSING);
-    const bounds = [0, ...DURATION_BUCKETS_S, Infinity];
+    const failures: string[] = [];
     let checked = 0;
     for (const run of runs) {
-      const w = run.report.windows!;
-      const windowS = w.windowMs / 1000;
-      for (const [op, col] of Object.entries(w.responseMs)) {
-        // The window nearest the middle with at least 20 answers: p95 is then not the maximum.
-        const mid = Math.floor(col.length / 2);
-        const i = [...col.keys()].filter((k) => k < col.length - 1 && col[k] && decode({ count: 1, summary: {} as never, hdr: col[k]! }).totalCount >= 20)
-          .sort((a, b) => Math.abs(a - mid) - Math.abs(b - mid))[0];
+      const vars = (await resolveVariables(dashboard, prom!, run.timing, { scenario: [run.scenario] })).values;
+      for (const c of latencyCases(run)) {
+        const i = midWindow(c.col);
         if (i === undefined) continue;
-        const h = decode({ count: 1, summary: {} as never, hdr: col[i]! });
-        if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
-        const p95Ms = h.getValueAtPercentile(95);
-        // The classic bucket (lo, hi] its value counts in (at its HDR bucket's lowest equivalent, as metrics.om counts it).
-        const lowS = h.lowestEquivalentValue(p95Ms) / 1000;
-        const j = bounds.findIndex((b) => lowS <= b);
-        const [lo, hi] = [bounds[j - 1]!, bounds[j]!];
-        // The window's samples sit at its end; the range takes 1 ms more so both ends are in it whatever Prometheus' boundary rule.
-        const endS = run.timing.fromS + ((i + 1) * w.windowMs) / 1000;
-        const sel = `${CLIENT_METRIC.responseSeconds}_bucket{scenario="${run.scenario}",operation="${op}"}`;
-        const expr = `histogram_quantile(0.95, sum by (le) (increase(${sel}[${windowS * 1000 + 1}ms])))`;
-        const res = await prom!.query(expr, endS);
-        expect(res, `${run.scenario} ${op} window ${i}: ${expr} at ${endS}`).toHaveLength(1);
-        const got = Number(res[0]!.value![1]);
-        expect(got, `${run.scenario} ${op} window ${i}: Prometheus p95 ${got} s, report.json p95 ${p95Ms} ms in bucket (${lo}, ${hi}]`)
-          .toBeGreaterThanOrEqual(lo);
-        expect(got, `${run.scenario} ${op} window ${i}: Prometheus p95 ${got} s, report.json p95 ${p95Ms} ms in bucket (${lo}, ${hi}]`)
-          .toBeLessThanOrEqual(hi);
+        const { p95Ms, lo, hi } = classicBucketOfP95(c.col[i]!);
+        const endS = run.timing.fromS + ((i + 1) * c.windowMs) / 1000;
+        // The window's samples sit at its end; 1 ms more so both ends are in range whatever Prometheus' boundary rule.
+        const win = `${c.windowMs + 1}ms`;
+        const what = `${run.scenario} ${c.family}{${c.label}="${c.value}"} window ${i} (report.json p95 ${p95Ms} ms: bucket (${lo}, ${hi}] s)`;
+        const direct = `histogram_quantile(0.95, sum by (le) (increase(${c.family}_bucket{scenario="${run.scenario}",${c.label}="${c.value}"}[${win}])))`;
+        const panels = dashboard.targets.filter((t) => t.expr.includes('histogram_quantile(0.95') && t.expr.includes(`${c.family}_bucket`));
+        if (!panels.length) failures.push(`${what}: no p95 panel reads ${c.family}_bucket`);
+        const queries = [{ label: 'direct', expr: direct }, ...panels.map((t) => ({
+          label: describeTarget(t),
+          expr: substitute(t.expr, { ...vars, [c.label]: c.value }, { ...run.timing, rateInterval: win }, describeTarget(t)),
+        }))];
+        for (const q of queries) {
+          const got = (await prom!.query(q.expr, endS)).filter((x) => (x.metric[c.label] ?? c.value) === c.value).map((x) => Number(x.value![1]));
+          if (got.length !== 1 || !(got[0]! >= lo && got[0]! <= hi)) failures.push(`${what}: ${q.label}: ${q.expr} at ${endS} gave [${got.join(', ')}]`);
+        }
         checked++;
       }
     }
-    expect(checked).toBeGreaterThanOrEqual(3);
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(checked, 'latency series with a mid-run window of at least 10 samples').toBeGreaterThanOrEqual(5);
   }, 120_000);
 });
+
+interface LatencyCase {
+  family: string;
+  label: 'operation' | 'flow';
+  value: string;
+  /** Per-window HDR histograms (base64). */
+  col: string[];
+  windowMs: number;
+}
+
+/** The per-window histograms report.json holds: response time per operation, the job histograms per flow. */
+function latencyCases(run: Run): LatencyCase[] {
+  const w = run.report.windows!;
+  const jobs = [['turnaroundMs', CLIENT_METRIC.turnaroundSeconds], ['queueDelayMs', CLIENT_METRIC.queueDelaySeconds], ['executionMs', CLIENT_METRIC.executionSeconds]] as const;
+  return [
+    ...Object.entries(w.responseMs).map(([op, col]): LatencyCase => ({ family: CLIENT_METRIC.responseSeconds, label: 'operation', value: op, col, windowMs: w.windowMs })),
+    ...Object.entries(w.flows).flatMap(([flow, f]) => jobs.map(([key, family]): LatencyCase => ({ family, label: 'flow', value: flow, col: f[key], windowMs: w.windowMs }))),
+  ];
+}
+
+const windowHistogram = (b64: string) => decode({ count: 1, summary: { min: 0, mean: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0 }, hdr: b64 });
+
+/** The full window (not the run's last, shorter one) nearest the middle with at least 10 samples. */
+function midWindow(col: readonly string[]): number | undefined {
+  const mid = Math.floor(col.length / 2);
+  return [...col.keys()].filter((k) => k < col.length - 1 && col[k] && windowHistogram(col[k]!).totalCount >= 10)
+    .sort((a, b) => Math.abs(a - mid) - Math.abs(b - mid))[0];
+}
+
+/** report.json's p95 of one window, and the classic bucket (lo, hi] in seconds that metrics.om counts it in (at its HDR bucket's lowest equivalent). */
+function classicBucketOfP95(b64: string): { p95Ms: number; lo: number; hi: number } {
+  const h = windowHistogram(b64);
+  if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
+  const p95Ms = h.getValueAtPercentile(95);
+  // Prometheus interpolates in the first bucket from 0, and answers the highest finite bound for +Inf.
+  const bounds = [...DURATION_BUCKETS_S, Infinity];
+  const j = bounds.findIndex((b) => h.lowestEquivalentValue(p95Ms) / 1000 <= b);
+  return { p95Ms, lo: j > 0 ? bounds[j - 1]! : 0, hi: bounds[j]! };
+}

@@ -97,8 +97,8 @@ describe('both dashboards over a live 60 s HTTP run scraped every second', () =>
     test(`every panel target of ${uid} returns data over the run's wall range`, async (ctx) => {
       if (!present) ctx.skip(PROMETHEUS_MISSING);
       const d = dashboardByUid(readDashboards(), uid);
-      const vars = await resolveVariables(d, prom!, timing, fixed);
-      const failures: string[] = [];
+      const { values: vars, problems } = await resolveVariables(d, prom!, timing, fixed);
+      const failures = [...problems];
       for (const t of d.targets) {
         const expr = substitute(t.expr, vars, timing, describeTarget(t));
         if (!hasData(await runTarget(prom!, t, expr, timing, STEP_S))) failures.push(describeTarget(t, expr));

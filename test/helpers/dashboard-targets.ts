@@ -161,30 +161,37 @@ export function parseLabelValues(query: string): [string, string | undefined] {
   return [m[2]!, m[1]?.trim() || undefined];
 }
 
+/** The dashboard's variables as Grafana would write them into queries, and what a user would see wrong in them. */
+export interface ResolvedVariables {
+  values: Record<string, string>;
+  /** A variable whose query found nothing (its dropdown is empty), or a fixed value it does not offer. */
+  problems: string[];
+}
+
 /**
  * Resolves the dashboard's variables in order against Prometheus over the timing's range, as
  * Grafana does on load: a variable in `fixed` takes those values; any other takes All (every value
- * its query returns). Returns the formatted value of each. A variable whose query returns nothing
- * is an error naming it and its query: every panel using it would be empty.
+ * its query returns; Grafana writes the allValue when there is one, whatever the values).
  */
-export async function resolveVariables(d: Dashboard, prom: Prometheus, timing: Timing, fixed: Record<string, string[]> = {}): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
+export async function resolveVariables(d: Dashboard, prom: Prometheus, timing: Timing, fixed: Record<string, string[]> = {}): Promise<ResolvedVariables> {
+  const values: Record<string, string> = {};
+  const problems: string[] = [];
   for (const v of d.variables) {
     const [label, selector] = parseLabelValues(v.query);
     const where = `${d.title}: variable ${v.name} (${v.query})`;
-    const match = selector === undefined ? undefined : substitute(selector, out, timing, where);
-    const values = (await prom.labelValues(label, match, timing.fromS, timing.toS)).sort();
+    const match = selector === undefined ? undefined : substitute(selector, values, timing, where);
+    const found = (await prom.labelValues(label, match, timing.fromS, timing.toS)).sort();
     const chosen = fixed[v.name];
     if (chosen) {
-      const missing = chosen.filter((x) => !values.includes(x));
-      if (missing.length) throw new Error(`${where}: ${missing.join(', ')} not among its values [${values.join(', ')}]`);
-      out[v.name] = formatVariable(v, { all: false, values: chosen });
+      const missing = chosen.filter((x) => !found.includes(x));
+      if (missing.length) problems.push(`${where}: ${missing.join(', ')} not among its values [${found.join(', ')}]`);
+      values[v.name] = formatVariable(v, { all: false, values: chosen });
     } else {
-      if (!values.length) throw new Error(`${where}: no values in Prometheus (match ${match ?? 'none'})`);
-      out[v.name] = formatVariable(v, { all: v.includeAll, values: v.includeAll || v.multi ? values : values.slice(0, 1) });
+      if (!found.length) problems.push(`${where}: no values in Prometheus (match ${match ?? 'none'})`);
+      values[v.name] = formatVariable(v, { all: v.includeAll, values: v.includeAll || v.multi ? found : found.slice(0, 1) });
     }
   }
-  return out;
+  return { values, problems };
 }
 
 /** The target's query as sent: over the range (query_range) or at its end (instant); the series returned. */
