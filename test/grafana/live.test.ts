@@ -32,19 +32,28 @@ const DRAIN_MS = 10_000;
 const RUN_TIMEOUT_MS = 150_000;
 const STEP_S = 2;
 
+/**
+ * Load a little above what two workers finish (about 2.5 jobs/s), so the queue is rarely empty and
+ * the purge flow finds jobs to purge; short run retention, so results expire while the run goes on.
+ */
 const SCENARIO = {
   name: NAME, seed: 7, durationMs: DURATION_MS, drainMs: DRAIN_MS,
   endpoint: {
-    id: 'live', workersMax: 3, idleTimeoutMs: 5000, coldStartMs: 500,
-    jobDurationMs: { dist: 'lognormal', medianMs: 400, p95Ms: 1500 },
-    limits: { operations: { run: { rate: 20 } } },
+    id: 'live', workersMax: 2, idleTimeoutMs: 5000, coldStartMs: 500,
+    jobDurationMs: { dist: 'lognormal', medianMs: 600, p95Ms: 2000 },
+    retention: { runMs: 5000 },
+    limits: { operations: { run: { rate: 25 } } },
   },
+  // A loaded test machine may send a little late; only lateness past 1 s counts (else the run is INVALID, exit 1).
+  openModel: { lateAfterMs: 1000 },
   webhookReceiver: { failFirstAttempts: 0, failProbability: 0.3, failStatus: 500 },
   traffic: [
-    { name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 3 },
+    { name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 2.5 },
       client: { behaviour: 'run-poll', on429: { maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 4000, jitter: 0.3 }, poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.2 } } },
-    { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 20_000 } },
+    { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.4 }, client: { behaviour: 'runsync', waitMs: 20_000 } },
     { name: 'hooks', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-webhook' } },
+    { name: 'crashers', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-poll', payload: { sim: { crash: true } } } },
+    { name: 'purger', arrival: { process: 'constant', ratePerSec: 0.05 }, client: { behaviour: 'purge-queue' } },
     { name: 'health', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } },
   ],
 };
