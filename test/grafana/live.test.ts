@@ -29,7 +29,7 @@ const KEY = 'live-key';
 const DURATION_MS = 60_000;
 const DRAIN_MS = 10_000;
 /** The runner's whole life: traffic, drain, and room for a loaded machine. */
-const RUN_TIMEOUT_MS = 150_000;
+const RUN_TIMEOUT_MS = 120_000;
 const STEP_S = 2;
 
 /**
