@@ -8,9 +8,10 @@
  * rate limit of 20 per 10 s (429s, cause rate, re-sent after a back-off), runsync callers, webhook
  * sessions to the runner's built-in receiver (some attempts fail), and a health flow (the endpoint
  * gauges of an HTTP run come from its /health answers).
- * Variables: `$scenario` is the run's scenario, every other variable All. Timing, as Grafana would
- * derive it from a 1 s scrape interval, widened for a loaded machine (a late scrape must not empty a
- * window): $__interval 5s, $__rate_interval 15s, step 2 s.
+ * Variables: `$scenario` is the run's scenario, "Sample spacing" its default (5s, as for a live
+ * run), every other variable All. Intervals by Grafana's rule with the provisioned data source's
+ * timeInterval (5 s): $__interval 5s (the query_range step), $__rate_interval 20s — about twenty
+ * 1 s scrapes, so a late scrape on a loaded machine does not empty a window.
  * Without prometheus/promtool the test skips (CI=true: fail). Bounded: about 60 s of traffic, 10 s
  * of drain, a few seconds of start and scrape; the whole file well under 3 minutes.
  */
@@ -21,7 +22,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServe, type ServeProcess } from '../cli/serve-process.js';
-import { dashboardByUid, describeTarget, hasData, readDashboards, resolveVariables, runTarget, substitute, type Timing } from '../helpers/dashboard-targets.js';
+import { dashboardByUid, describeTarget, hasData, provisionedScrapeIntervalS, readDashboards, resolveVariables, runTarget, type Timing } from '../helpers/dashboard-targets.js';
 import { freePort, PROMETHEUS_MISSING, prometheusPresent, startPrometheus, type Prometheus } from '../helpers/prometheus.js';
 
 const NAME = 'grafana-live';
@@ -30,7 +31,6 @@ const DURATION_MS = 60_000;
 const DRAIN_MS = 10_000;
 /** The runner's whole life: traffic, drain, and room for a loaded machine. */
 const RUN_TIMEOUT_MS = 120_000;
-const STEP_S = 2;
 
 /**
  * Load a little above what two workers finish (about 2.5 jobs/s), so the queue is rarely empty and
@@ -91,7 +91,7 @@ beforeAll(async () => {
   if (r.code !== 0) throw new Error(`loadlab run exited ${r.code}:\n${r.out.slice(-3000)}`);
   // serve keeps being scraped: two more scrapes so its counters have their final values in range.
   await sleep(2500);
-  timing = { fromS: Math.floor(startS), toS: Math.ceil(Date.now() / 1000), interval: '5s', rateInterval: '15s' };
+  timing = { fromS: Math.floor(startS), toS: Math.ceil(Date.now() / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() };
 }, RUN_TIMEOUT_MS + 90_000);
 
 afterAll(async () => {
@@ -109,8 +109,8 @@ describe('both dashboards over a live 60 s HTTP run scraped every second', () =>
       const { values: vars, problems } = await resolveVariables(d, prom!, timing, fixed);
       const failures = [...problems];
       for (const t of d.targets) {
-        const expr = substitute(t.expr, vars, timing, describeTarget(t));
-        if (!hasData(await runTarget(prom!, t, expr, timing, STEP_S))) failures.push(describeTarget(t, expr));
+        const { expr, series } = await runTarget(prom!, t, vars, timing);
+        if (!hasData(series)) failures.push(describeTarget(t, expr));
       }
       expect(failures, `panel targets without data:\n${failures.join('\n')}\nrunner output:\n${runLog.slice(-1500)}`).toEqual([]);
     }, 120_000);

@@ -10,15 +10,24 @@
  *   variables before them (chained variables). A multi-value or All variable becomes Grafana's
  *   regex form: the allValue when All is chosen and the variable has one, else `(a|b)` of the
  *   regex-escaped values (a single value alone, unbracketed).
+ * - Custom, interval, constant and textbox variables: the values the caller fixes, else the
+ *   dashboard's current value.
  * - Built-ins: `$__rate_interval`, `$__interval`, `$__interval_ms`, `$__range`, `$__range_s`,
- *   `$__range_ms`, `$__from`, `$__to` (ms), also as `${…}`; values chosen by the caller (Timing).
+ *   `$__range_ms`, `$__from`, `$__to` (ms), also as `${…}`, by Grafana's rule (intervalsFor):
+ *   min step = the target's `interval` (its "Min interval", variables substituted) or else the
+ *   data source's `timeInterval` (grafana/provisioning); $__interval = max(range ÷ max data
+ *   points, min step); $__rate_interval = max($__interval + min step, 4 × min step); the
+ *   query_range step is $__interval. (Grafana also rounds $__interval to a "nice" value when the
+ *   range dominates; the ranges here are short enough that the min step always does.)
  * An unknown variable is an error naming the panel and the expression.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import type { Prometheus, PromSeries } from './prometheus.js';
 
 export const DASHBOARD_DIR = 'grafana/dashboards';
+export const DATASOURCE_DIR = 'grafana/provisioning/datasources';
 
 export interface DashboardTarget {
   dashboard: string;
@@ -29,15 +38,20 @@ export interface DashboardTarget {
   expr: string;
   /** Grafana asks for one value per series at the end of the range (bar gauges of totals). */
   instant: boolean;
+  /** The target's (or its panel's) "Min interval", e.g. "$resolution"; none: the data source's. */
+  minInterval?: string;
 }
 
 export interface DashboardVariable {
+  type: 'query' | 'custom' | 'interval' | 'constant' | 'textbox';
   name: string;
-  /** The `label_values(…)` query. */
+  /** query: the `label_values(…)` query; custom and interval: the comma-separated options. */
   query: string;
   multi: boolean;
   includeAll: boolean;
   allValue?: string;
+  /** The value saved with the dashboard (custom, interval, constant, textbox). */
+  current: string[];
 }
 
 export interface Dashboard {
@@ -49,19 +63,21 @@ export interface Dashboard {
   targets: DashboardTarget[];
 }
 
-/**
- * The values Grafana derives from the time range and the data source. Grafana's own rule:
- * $__interval = range ÷ max data points (at least the scrape interval), $__rate_interval =
- * max($__interval + scrape interval, 4 × scrape interval).
- */
+/** The dashboard's time range and what Grafana derives the intervals from. */
 export interface Timing {
-  /** $__rate_interval, e.g. "1m". */
-  rateInterval: string;
-  /** $__interval, e.g. "30s". */
-  interval: string;
   /** The dashboard's range, Unix seconds. */
   fromS: number;
   toS: number;
+  /** The data source's `timeInterval` (its scrape interval), seconds: provisionedScrapeIntervalS(). */
+  dataSourceIntervalS: number;
+  /** A panel's max data points (about its width in pixels); default 1000. */
+  maxDataPoints?: number;
+}
+
+/** $__interval and $__rate_interval of one target, and the query_range step (= $__interval). */
+export interface Intervals {
+  intervalS: number;
+  rateIntervalS: number;
 }
 
 function panelTargets(dashboard: string, panels: any[], row: string | undefined, out: DashboardTarget[]): void {
@@ -73,19 +89,37 @@ function panelTargets(dashboard: string, panels: any[], row: string | undefined,
     const title = row ? `${row} / ${p.title}` : String(p.title);
     for (const t of p.targets ?? []) {
       if (typeof t.expr !== 'string' || !t.expr.trim()) continue;
-      out.push({ dashboard, kind: 'panel', title, refId: String(t.refId ?? ''), expr: t.expr, instant: t.instant === true && t.range !== true });
+      const minInterval = [t.interval, p.interval].find((x) => typeof x === 'string' && x !== '');
+      out.push({ dashboard, kind: 'panel', title, refId: String(t.refId ?? ''), expr: t.expr, instant: t.instant === true && t.range !== true, minInterval });
     }
   }
 }
 
+const VARIABLE_TYPES = ['query', 'custom', 'interval', 'constant', 'textbox'];
+
 function variables(json: any): DashboardVariable[] {
-  return (json.templating?.list ?? []).filter((v: any) => v.type === 'query').map((v: any): DashboardVariable => ({
-    name: v.name,
-    query: typeof v.query === 'string' ? v.query : String(v.query?.query ?? v.definition ?? ''),
-    multi: v.multi === true,
-    includeAll: v.includeAll === true,
-    allValue: typeof v.allValue === 'string' && v.allValue !== '' ? v.allValue : undefined,
-  }));
+  return (json.templating?.list ?? []).map((v: any): DashboardVariable => {
+    if (!VARIABLE_TYPES.includes(v.type)) throw new Error(`${json.title}: variable ${v.name} of type ${v.type}: the dashboard tests do not know how Grafana fills it`);
+    const current = v.current?.value;
+    return {
+      type: v.type,
+      name: v.name,
+      query: typeof v.query === 'string' ? v.query : String(v.query?.query ?? v.definition ?? ''),
+      multi: v.multi === true,
+      includeAll: v.includeAll === true,
+      allValue: typeof v.allValue === 'string' && v.allValue !== '' ? v.allValue : undefined,
+      current: Array.isArray(current) ? current.map(String) : current === undefined ? [] : [String(current)],
+    };
+  });
+}
+
+/** The `timeInterval` of the provisioned Prometheus data source (uid `uid`), in seconds; Grafana's 15 s when it sets none. */
+export function provisionedScrapeIntervalS(uid = 'loadlab-prometheus', dir = DATASOURCE_DIR): number {
+  for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x))) {
+    const ds = (parseYaml(readFileSync(join(dir, f), 'utf8'))?.datasources ?? []).find((d: any) => d.uid === uid);
+    if (ds) return ds.jsonData?.timeInterval ? durationS(ds.jsonData.timeInterval) : 15;
+  }
+  throw new Error(`no data source with uid ${uid} in ${dir}`);
 }
 
 /** Every dashboard under `dir` (default grafana/dashboards), by file name. */
@@ -125,27 +159,39 @@ export function formatVariable(v: DashboardVariable, c: Choice): string {
   return esc.length === 1 ? esc[0]! : `(${esc.join('|')})`;
 }
 
-const durationS = (d: string): number => {
-  const m = /^(\d+)(ms|s|m|h|d)$/.exec(d);
+/** A Grafana/Prometheus duration ("5s", "1m", "250ms") in seconds. */
+export function durationS(d: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(d.trim());
   if (!m) throw new Error(`not a Grafana duration: ${d}`);
-  return (Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 'ms'])!;
-};
+  return Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 'ms'];
+}
 
-function builtins(t: Timing): Record<string, string> {
+/** Seconds as a PromQL duration in ms (exact, and valid in every Prometheus version). */
+const promDuration = (s: number) => `${Math.round(s * 1000)}ms`;
+
+/** Grafana's rule for one target's $__interval and $__rate_interval (see the header). */
+export function intervalsFor(t: DashboardTarget, values: Record<string, string>, timing: Timing): Intervals {
+  const minStepS = t.minInterval ? durationS(substitute(t.minInterval, values, undefined, describeTarget(t))) : timing.dataSourceIntervalS;
+  const intervalS = Math.max(Math.ceil((timing.toS - timing.fromS) / (timing.maxDataPoints ?? 1000)), minStepS);
+  return { intervalS, rateIntervalS: Math.max(intervalS + minStepS, 4 * minStepS) };
+}
+
+function builtins(t: Timing, iv: Intervals): Record<string, string> {
   const rangeS = Math.max(1, Math.round(t.toS - t.fromS));
   return {
-    __rate_interval: t.rateInterval, __interval: t.interval, __interval_ms: String(Math.round(durationS(t.interval) * 1000)),
+    __rate_interval: promDuration(iv.rateIntervalS), __interval: promDuration(iv.intervalS), __interval_ms: String(Math.round(iv.intervalS * 1000)),
     __range: `${rangeS}s`, __range_s: String(rangeS), __range_ms: String(rangeS * 1000),
     __from: String(Math.round(t.fromS * 1000)), __to: String(Math.round(t.toS * 1000)),
   };
 }
 
 /**
- * `expr` with every `$name`, `${name}`, `${name:format}` and `[[name]]` replaced: built-ins from
- * `timing`, dashboard variables from `values` (already formatted). Throws on an unknown one.
+ * `expr` with every `$name`, `${name}`, `${name:format}` and `[[name]]` replaced: dashboard
+ * variables from `values` (already formatted), built-ins from `timing` and `iv` (none when
+ * `timing` is undefined). Throws on an unknown one.
  */
-export function substitute(expr: string, values: Record<string, string>, timing: Timing, where = expr): string {
-  const known = { ...builtins(timing), ...values };
+export function substitute(expr: string, values: Record<string, string>, timing: Timing | undefined, where = expr, iv?: Intervals): string {
+  const known = { ...(timing && iv ? builtins(timing, iv) : {}), ...values };
   return expr.replace(/\$\{(\w+)(?::[\w:]+)?\}|\$(\w+)|\[\[(\w+)\]\]/g, (m, a?: string, b?: string, c?: string) => {
     const name = (a ?? b ?? c)!;
     const v = known[name];
@@ -177,9 +223,16 @@ export async function resolveVariables(d: Dashboard, prom: Prometheus, timing: T
   const values: Record<string, string> = {};
   const problems: string[] = [];
   for (const v of d.variables) {
-    const [label, selector] = parseLabelValues(v.query);
     const where = `${d.title}: variable ${v.name} (${v.query})`;
-    const match = selector === undefined ? undefined : substitute(selector, values, timing, where);
+    if (v.type !== 'query') {
+      const options = v.type === 'custom' || v.type === 'interval' ? v.query.split(',').map((x) => x.trim()) : v.current;
+      const chosen = fixed[v.name] ?? v.current;
+      if (v.type !== 'textbox' && chosen.some((x) => !options.includes(x))) problems.push(`${where}: ${chosen.join(', ')} not among its options [${options.join(', ')}]`);
+      values[v.name] = formatVariable(v, { all: false, values: chosen });
+      continue;
+    }
+    const [label, selector] = parseLabelValues(v.query);
+    const match = selector === undefined ? undefined : substitute(selector, values, undefined, where);
     const found = (await prom.labelValues(label, match, timing.fromS, timing.toS)).sort();
     const chosen = fixed[v.name];
     if (chosen) {
@@ -194,9 +247,17 @@ export async function resolveVariables(d: Dashboard, prom: Prometheus, timing: T
   return { values, problems };
 }
 
-/** The target's query as sent: over the range (query_range) or at its end (instant); the series returned. */
-export async function runTarget(prom: Prometheus, t: DashboardTarget, expr: string, timing: Timing, stepS: number) {
-  return t.instant ? prom.query(expr, timing.toS) : prom.queryRange(expr, timing.fromS, timing.toS, stepS);
+/** The target's query as Grafana sends it: variables and built-ins substituted, and the query_range step. */
+export function prepareTarget(t: DashboardTarget, values: Record<string, string>, timing: Timing): { expr: string; stepS: number } {
+  const iv = intervalsFor(t, values, timing);
+  return { expr: substitute(t.expr, values, timing, describeTarget(t), iv), stepS: iv.intervalS };
+}
+
+/** Runs the prepared query over the range (query_range) or at its end (instant); the series returned and the expression sent. */
+export async function runTarget(prom: Prometheus, t: DashboardTarget, values: Record<string, string>, timing: Timing) {
+  const { expr, stepS } = prepareTarget(t, values, timing);
+  const series = t.instant ? await prom.query(expr, timing.toS) : await prom.queryRange(expr, timing.fromS, timing.toS, stepS);
+  return { expr, series };
 }
 
 /** At least one series with a number in it (NaN, e.g. a quantile of no observations, is what Grafana shows as no value). */
