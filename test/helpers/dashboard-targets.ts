@@ -17,7 +17,8 @@
  *   min step = the target's `interval` (its "Min interval", variables substituted) or else the
  *   data source's `timeInterval` (grafana/provisioning); $__interval = max(range ÷ max data
  *   points, min step); $__rate_interval = max($__interval + min step, 4 × min step); the
- *   query_range step is $__interval. (Grafana also rounds $__interval to a "nice" value when the
+ *   query_range step is $__interval; an annotation runs with its own `step` as step and
+ *   $__interval. (Grafana also rounds $__interval to a "nice" value when the
  *   range dominates; the ranges here are short enough that the min step always does.)
  * An unknown variable is an error naming the panel and the expression.
  */
@@ -40,6 +41,8 @@ export interface DashboardTarget {
   instant: boolean;
   /** The target's (or its panel's) "Min interval", e.g. "$resolution"; none: the data source's. */
   minInterval?: string;
+  /** An annotation's `step`: Grafana runs its query with this step (and as $__interval). */
+  step?: string;
 }
 
 export interface DashboardVariable {
@@ -130,7 +133,9 @@ export function readDashboards(dir = DASHBOARD_DIR): Dashboard[] {
     const targets: DashboardTarget[] = [];
     panelTargets(title, json.panels, undefined, targets);
     for (const a of json.annotations?.list ?? []) {
-      if (typeof a.expr === 'string' && a.expr.trim()) targets.push({ dashboard: title, kind: 'annotation', title: `annotation ${a.name}`, refId: '', expr: a.expr, instant: false });
+      if (typeof a.expr === 'string' && a.expr.trim()) {
+        targets.push({ dashboard: title, kind: 'annotation', title: `annotation ${a.name}`, refId: '', expr: a.expr, instant: false, step: typeof a.step === 'string' && a.step ? a.step : undefined });
+      }
     }
     return { file: f, uid: String(json.uid), title, json, variables: variables(json), targets };
   });
@@ -171,6 +176,10 @@ const promDuration = (s: number) => `${Math.round(s * 1000)}ms`;
 
 /** Grafana's rule for one target's $__interval and $__rate_interval (see the header). */
 export function intervalsFor(t: DashboardTarget, values: Record<string, string>, timing: Timing): Intervals {
+  if (t.step) {
+    const stepS = durationS(substitute(t.step, values, undefined, describeTarget(t)));
+    return { intervalS: stepS, rateIntervalS: Math.max(stepS + timing.dataSourceIntervalS, 4 * timing.dataSourceIntervalS) };
+  }
   const minStepS = t.minInterval ? durationS(substitute(t.minInterval, values, undefined, describeTarget(t))) : timing.dataSourceIntervalS;
   const intervalS = Math.max(Math.ceil((timing.toS - timing.fromS) / (timing.maxDataPoints ?? 1000)), minStepS);
   return { intervalS, rateIntervalS: Math.max(intervalS + minStepS, 4 * minStepS) };
