@@ -262,10 +262,12 @@ export function prepareTarget(t: DashboardTarget, values: Record<string, string>
   return { expr: substitute(t.expr, values, timing, describeTarget(t), iv), stepS: iv.intervalS };
 }
 
-/** Runs the prepared query over the range (query_range) or at its end (instant); the series returned and the expression sent. */
+/** Runs the prepared query over the range (query_range, aligned to the step) or at its end (instant); the series returned and the expression sent. */
 export async function runTarget(prom: Prometheus, t: DashboardTarget, values: Record<string, string>, timing: Timing) {
   const { expr, stepS } = prepareTarget(t, values, timing);
-  const series = t.instant ? await prom.query(expr, timing.toS) : await prom.queryRange(expr, timing.fromS, timing.toS, stepS);
+  // Grafana aligns a range query to its step: the start down, the end up.
+  const series = t.instant ? await prom.query(expr, timing.toS)
+    : await prom.queryRange(expr, Math.floor(timing.fromS / stepS) * stepS, Math.ceil(timing.toS / stepS) * stepS, stepS);
   return { expr, series };
 }
 
