@@ -4,10 +4,11 @@
  * run, scrape interval 1 s. After the run, every panel target of "loadlab — run" and
  * "loadlab — simulator" returns data over the run's wall range.
  *
- * The scenario (written below) gives every panel something to show: run-poll at 3/s against a /run
- * rate limit of 20 per 10 s (429s, cause rate, re-sent after a back-off), runsync callers, webhook
- * sessions to the runner's built-in receiver (some attempts fail), and a health flow (the endpoint
- * gauges of an HTTP run come from its /health answers).
+ * The scenario (written below) gives every panel of both something to show: run-poll at 2.5/s
+ * against a /run rate limit of 25 per 10 s (429s, cause rate, re-sent after a back-off), runsync
+ * callers (held requests), webhook sessions to the runner's built-in receiver (30 % of attempts
+ * fail), a few jobs whose worker crashes (re-queued), a purge-queue flow, run results kept 5 s
+ * (expired by retention), and a health flow (an HTTP run's endpoint gauges come from /health).
  * Variables: `$scenario` is the run's scenario, "Sample spacing" its default (5s, as for a live
  * run), every other variable All. Intervals by Grafana's rule with the provisioned data source's
  * timeInterval (5 s): $__interval 5s (the query_range step), $__rate_interval 20s — about twenty
