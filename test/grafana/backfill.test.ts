@@ -8,7 +8,7 @@
  *
  * Variables: `$scenario` is the run's scenario, "Sample spacing" (`$resolution`) the run's window
  * (10s, as docs/grafana.md tells a user to set it for a backfilled run), every other variable All.
- * Intervals by Grafana's rule (test/helpers/dashboard-targets.ts): min step 10 s, so
+ * Intervals by Grafana's rule (test/helpers/grafana-templating.ts): min step 10 s, so
  * $__interval 10s (the query_range step) and $__rate_interval 40s; the range is from the run's
  * start instant to the end of its elapsed time (rounded up to the second).
  * Without prometheus/promtool the tests skip (CI=true: fail).
@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLIENT_METRIC, DURATION_BUCKETS_S } from '../../src/contract/metric-names.js';
 import { decode } from '../../src/report/histogram.js';
 import type { RunResult } from '../../src/report/run-result.js';
-import { dashboardByUid, describeTarget, hasData, provisionedScrapeIntervalS, readDashboards, resolveVariables, runTarget, substitute, type Dashboard, type Timing } from '../helpers/dashboard-targets.js';
+import { dashboardByUid, describeTarget, hasData, readDashboards, type Dashboard } from '../helpers/dashboard-targets.js';
+import { provisionedScrapeIntervalS, resolveVariables, runTarget, substitute, type Timing } from '../helpers/grafana-templating.js';
 import { createBlocks, PROMETHEUS_MISSING, prometheusPresent, startPrometheus, type Prometheus } from '../helpers/prometheus.js';
 
 /**

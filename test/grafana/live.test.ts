@@ -23,7 +23,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServe, type ServeProcess } from '../cli/serve-process.js';
-import { dashboardByUid, describeTarget, hasData, provisionedScrapeIntervalS, readDashboards, resolveVariables, runTarget, type Timing } from '../helpers/dashboard-targets.js';
+import { dashboardByUid, describeTarget, hasData, readDashboards } from '../helpers/dashboard-targets.js';
+import { provisionedScrapeIntervalS, resolveVariables, runTarget, type Timing } from '../helpers/grafana-templating.js';
 import { freePort, PROMETHEUS_MISSING, prometheusPresent, startPrometheus, type Prometheus } from '../helpers/prometheus.js';
 
 const NAME = 'grafana-live';
