@@ -18,7 +18,7 @@ export type { LoadResult } from './load/scenario/loader.js';
 export type { Scenario } from './load/scenario/schema.js';
 
 export { RUN_RESULT_VERSION } from './report/run-result.js';
-export type { RunResult } from './report/run-result.js';
+export type { RunResult, ShardSection } from './report/run-result.js';
 export { renderJson, parseRunResult } from './report/render-json.js';
 export { renderMarkdown } from './report/render-md.js';
 export { renderHtml } from './report/render-html.js';

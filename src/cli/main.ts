@@ -23,6 +23,7 @@ export async function main(argv: string[]): Promise<number> {
     .command((await import('./commands/report.js')).reportCommandModule)
     .command((await import('./commands/compare.js')).compareCommandModule)
     .command((await import('./commands/plan.js')).planCommandModule)
+    .command((await import('./commands/merge.js')).mergeCommandModule)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())

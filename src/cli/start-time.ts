@@ -1,5 +1,6 @@
 /**
- * `loadlab run --start-time`: the real instant that time 0 of the run maps to in metrics.om.
+ * `loadlab run --start-time`: the real instant that time 0 of the run maps to in metrics.om (the
+ * same forms are read for `--start-at`, cli/start-at.ts).
  * Accepted: epoch milliseconds (digits only) or an ISO-8601 date (`2024-05-01`, UTC midnight) or
  * date-time with a zone (`2024-05-01T12:00:00Z`, `…+02:00`). A date-time without a zone is
  * refused: read as local time, the same command would write different bytes on another machine.
@@ -8,9 +9,9 @@ import { CliError, EXIT } from './exit-codes.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-export function parseStartTime(s: string): number {
+export function parseStartTime(s: string, flag = '--start-time'): number {
   const bad = (why: string) =>
-    new CliError(`--start-time: ${why}; give an ISO-8601 instant with a zone (e.g. 2024-05-01T12:00:00Z) or epoch milliseconds (e.g. 1714564800000)`, EXIT.USAGE);
+    new CliError(`${flag}: ${why}; give an ISO-8601 instant with a zone (e.g. 2024-05-01T12:00:00Z) or epoch milliseconds (e.g. 1714564800000)`, EXIT.USAGE);
   if (/^\d+$/.test(s)) {
     const ms = Number(s);
     if (!Number.isSafeInteger(ms) || ms > 8.64e15) throw bad(`${s} is out of range`);

@@ -13,6 +13,7 @@ import { billingRule } from '../report/worker-bill.js';
 import { workersSection } from '../report/workers-section.js';
 import { RandomSource } from '../lib/random.js';
 import { arrivalGenerator } from './arrivals/registry.js';
+import { shardArrivals } from './arrivals/shard.js';
 import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
@@ -86,6 +87,12 @@ export interface RunOptions {
    */
   tracer?: Tracer;
   /**
+   * Run shard `index` of `count`: each flow sends only its arrivals k with k mod count = index
+   * (arrivals/shard.ts); the result's `shard` says so, with `startAtMs` (epoch ms of time 0,
+   * `--start-at`; the target waits for it) when given. Default: the whole run.
+   */
+  shard?: { index: number; count: number; startAtMs?: number };
+  /**
    * Called once before the traffic starts, with what the run records into: a reader of the
    * recorder between events (the runner's live /metrics) sees cumulative totals as they grow.
    */
@@ -127,7 +134,8 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
-    const gen = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
+    const all = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
+    const gen = opts.shard ? shardArrivals(all, opts.shard) : all;
     new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
   }
   const active = () => live.active;
@@ -186,6 +194,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     kind: 'run',
     scenario: { name: sc.name, seed, durationMs: sc.durationMs, endpointId: sc.endpoint.id, ...(opts.file ? { file: opts.file } : {}) },
     target: { kind: target.kind, ...(target.reportUrl !== undefined ? { url: target.reportUrl } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
+    ...(opts.shard ? { shard: shardSection(opts.shard) } : {}),
     elapsedMs,
     ...sec,
     headroom: headroom(rec, rates, sc.endpoint),
@@ -208,6 +217,10 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     ...(target.clock === 'virtual' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
   };
   return result;
+}
+
+function shardSection(s: NonNullable<RunOptions['shard']>): NonNullable<RunResult['shard']> {
+  return { count: s.count, indices: [s.index], ...(s.startAtMs !== undefined ? { startAtMs: s.startAtMs } : {}) };
 }
 
 /**

@@ -7,6 +7,7 @@
  * points' own results, never on which finished first: the plan is the same whatever the
  * concurrency.
  */
+import { newStopScan, scanPoint, type StopScan } from './early-stop.js';
 import type { Knobs } from './grid.js';
 import type { PointResult, PointTask } from './sweep-point.js';
 
@@ -27,9 +28,6 @@ export interface SweepOptions {
   onRun?: (done: number) => void;
 }
 
-/** Consecutive points that must meet every SLO before the sweep stops early. */
-export const EARLY_STOP_RUN = 3;
-
 export interface SweepLine {
   knobs: Knobs;
   /** Per workersMax run (in order), its runs by seed (in order). */
@@ -44,13 +42,9 @@ export interface SweepOutcome {
 
 export const pointMeets = (runs: readonly PointResult[]) => runs.every((r) => r.slo.every((s) => s.ok));
 
-interface LineState {
+interface LineState extends StopScan {
   /** Points of the line that may run (shrinks at an early stop). */
   limit: number;
-  stopPoint: number | null;
-  /** Points 0..decided-1 are complete and scanned; `passing` consecutive meeting ones end there. */
-  decided: number;
-  passing: number;
 }
 
 export function sweep(runner: PointRunner, o: SweepOptions): Promise<SweepOutcome> {
@@ -60,7 +54,7 @@ export function sweep(runner: PointRunner, o: SweepOptions): Promise<SweepOutcom
   const perLine = nPoints * nSeeds;
   const tasks: PointTask[] = lines.flatMap((knobs) => o.workers.flatMap((workersMax) => o.seeds.map((seed) => ({ workersMax, seed, knobs }))));
   const results: (PointResult | undefined)[] = new Array(tasks.length);
-  const state: LineState[] = lines.map(() => ({ limit: nPoints, stopPoint: null, decided: 0, passing: 0 }));
+  const state: LineState[] = lines.map(() => ({ limit: nPoints, ...newStopScan() }));
   let next = 0;
   let inFlight = 0;
   let done = 0;
@@ -74,12 +68,8 @@ export function sweep(runner: PointRunner, o: SweepOptions): Promise<SweepOutcom
         if (r === undefined) return;
         runs.push(r);
       }
-      st.passing = pointMeets(runs) ? st.passing + 1 : 0;
-      st.decided++;
-      if (!o.exhaustive && st.passing >= EARLY_STOP_RUN && st.decided < nPoints) {
-        st.stopPoint = st.decided - 1;
-        st.limit = st.decided;
-      }
+      scanPoint(st, pointMeets(runs), nPoints, o.exhaustive);
+      if (st.stopPoint !== null) st.limit = st.decided;
     }
   };
   const runnable = (i: number) => Math.floor((i % perLine) / nSeeds) < state[Math.floor(i / perLine)]!.limit;

@@ -26,5 +26,19 @@ export function parseRunResult(text: string): RunResult {
   for (const [k, t] of REQUIRED) {
     if (typeOf(o[k]) !== t) throw new Error(`${k}: ${o[k] === undefined ? 'missing' : `a JSON ${typeOf(o[k])}`}, expected ${t === 'array' ? 'an array' : `a JSON ${t}`} (not a loadlab report.json?)`);
   }
+  if (o.shard !== undefined) checkShard(o.shard);
   return r as RunResult;
+}
+
+/** The optional `shard` section (run-result.ts ShardSection): a bad one names its field. */
+function checkShard(v: unknown): void {
+  if (typeOf(v) !== 'object') throw new Error(`shard: a JSON ${typeOf(v)}, expected a JSON object {count, indices, startAtMs?}`);
+  const s = v as Record<string, unknown>;
+  const count = s.count;
+  if (!(Number.isSafeInteger(count) && (count as number) >= 1)) throw new Error(`shard.count: expected a whole number >= 1, got ${JSON.stringify(count)}`);
+  const idx = s.indices;
+  const ok = Array.isArray(idx) && idx.length >= 1 &&
+    idx.every((i, k) => Number.isSafeInteger(i) && i >= 0 && i < (count as number) && (k === 0 || i > idx[k - 1]));
+  if (!ok) throw new Error(`shard.indices: expected ascending distinct whole numbers from 0 to ${(count as number) - 1}, got ${JSON.stringify(idx)}`);
+  if (s.startAtMs !== undefined && !Number.isSafeInteger(s.startAtMs)) throw new Error(`shard.startAtMs: expected epoch milliseconds, got ${JSON.stringify(s.startAtMs)}`);
 }

@@ -4,7 +4,7 @@
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import type { EncodedHistogram } from './histogram.js';
-import type { RunResult } from './run-result.js';
+import type { RunResult, ShardSection } from './run-result.js';
 import { verdict, verdictLines } from './verdict.js';
 
 const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? '–' : Number.isInteger(n) ? String(n) : n.toFixed(2));
@@ -24,6 +24,7 @@ export function renderMarkdown(r: RunResult): string {
   if (ac) out.push(`autocannon, closed model: ${ac.connections} connections, **${fmt(ac.requestsPerSec)} requests/s** on average.`, '');
   out.push(`Target **${r.target.kind}**${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}, ` +
     `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} time in all.`, '');
+  if (r.shard) out.push(shardLine(r.shard), '');
   if (r.interrupted) out.push(`**Interrupted by the user at t=${fmt(Math.floor(r.interrupted.atMs / 1000))} s**: every figure below covers the run up to then.`, '');
   const failed = r.thresholds.filter((t) => !t.ok).length;
   if (r.thresholds.length) out.push(failed ? `**${failed} of ${r.thresholds.length} thresholds failed.**` : `All ${r.thresholds.length} thresholds passed.`, '');
@@ -143,4 +144,12 @@ function workersTable(r: RunResult): string[] {
       ] : [['cost', 'no prices (give --gpu NAME or --price-flex/--price-active)']]),
     ]),
   ];
+}
+
+/** "shard I of N" (or the shards a merge holds), and the common wall start when given. */
+function shardLine(sh: ShardSection): string {
+  const which = sh.count === 1 ? 'the whole run (one shard)' : sh.indices.length === 1 ? `**shard ${sh.indices[0]} of ${sh.count}**: arrivals k of each flow with k mod ${sh.count} = ${sh.indices[0]}`
+    : sh.indices.length === sh.count ? `**all ${sh.count} shards**, merged` : `**shards ${sh.indices.join(', ')} of ${sh.count}**, merged`;
+  const at = sh.startAtMs === undefined ? '' : `; time 0 at ${new Date(sh.startAtMs).toISOString()} (--start-at)`;
+  return `This report covers ${which}${at}.`;
 }

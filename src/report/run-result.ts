@@ -285,11 +285,26 @@ export interface Unreachable {
   error?: string;
 }
 
+/**
+ * The shards of one sharded run a result holds (`loadlab run --shard I/N`; version 3, optional).
+ * Shard I took the arrivals k of each flow with k mod N = I (load/arrivals/shard.ts).
+ */
+export interface ShardSection {
+  /** N, the run's shard count (>= 1). */
+  count: number;
+  /** The shard indices held, ascending and distinct, each in [0, count): `[I]` for one shard, the union for a merged result. */
+  indices: number[];
+  /** Epoch ms of the wall instant that is time 0 of every shard (`--start-at`), when given. */
+  startAtMs?: number;
+}
+
 export interface RunResult {
   version: RunResultVersion;
   kind: 'run' | 'blast';
   scenario: { name: string; seed: number | string; durationMs: number; endpointId: string; file?: string };
   target: { kind: 'in-process' | 'http' | 'lockstep'; url?: string; causes: 'reported' | 'inferred' };
+  /** Absent: a whole, unsharded run (and no `--start-at`). `--start-at` alone gives `{count: 1, indices: [0], startAtMs}`. */
+  shard?: ShardSection;
   /** Virtual (in-process) or wall (http) ms from the first arrival to the end of the drain. */
   elapsedMs: number;
   operations: Record<string, OperationStats>;

@@ -4,9 +4,10 @@
  * `loadlab run`). A bad one is a CliError (exit 2) naming the flag.
  */
 import { CliError, EXIT } from '../exit-codes.js';
+import type { ShardArgs } from '../shard-option.js';
 import type { PriceArgs } from './price-flags.js';
 
-export interface PlanArgs extends PriceArgs {
+export interface PlanArgs extends PriceArgs, ShardArgs {
   scenario: string;
   'workers-max'?: string;
   'workers-min'?: string;

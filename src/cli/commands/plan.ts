@@ -3,25 +3,31 @@
  * checks the SLOs (plan/slo.ts), recommends the smallest workersMax meeting every SLO on every
  * seed (with `--grid`, the cheapest point), and writes plan.json, plan.md and plan.html (charts,
  * then plan.md's tables) under `--out`. Exit 0 with a recommendation, 99 when no point meets the
- * SLOs, 2 on bad input (naming the flag or the scenario's file and field).
+ * SLOs, 2 on bad input (naming the flag or the scenario's file and field). With `--shard I/N` (or
+ * `--shards N` / LOADLAB_SHARDS with JOB_COMPLETION_INDEX) it runs only its share of the grid
+ * (plan/sweep-shard.ts) and writes a partial plan.json for `loadlab plan merge` (plan-merge.ts).
  */
 import { availableParallelism } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { checkCombinations, combinations, describeKnobs, gridOfScenario, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
+import { checkCombinations, combinations, gridOfScenario, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
-import { buildPlan, renderPlanJson } from '../../plan/plan-result.js';
-import { renderPlanHtml } from '../../plan/render-plan-html.js';
-import { renderPlanMarkdown } from '../../plan/render-plan-md.js';
+import { renderPartialPlanJson } from '../../plan/partial-plan.js';
+import { buildPlan, PLAN_VERSION } from '../../plan/plan-result.js';
+import { planInputsOf, type PlanSpec } from '../../plan/plan-spec.js';
 import { slosOf } from '../../plan/slo.js';
-import { sweep } from '../../plan/sweep.js';
-import type { SweepBase } from '../../plan/sweep-point.js';
+import { sweep, type PointRunner } from '../../plan/sweep.js';
+import type { PointResult, SweepBase } from '../../plan/sweep-point.js';
+import { shardPoints, sweepShard } from '../../plan/sweep-shard.js';
 import { threadRunner } from '../../plan/thread-runner.js';
 import { DEFAULT_WORKERS_RANGE, parseWorkersRange } from '../../plan/workers-range.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { shardOf, shardOptions, type ShardChoice } from '../shard-option.js';
 import { bad, seedsOf, wholeAtLeast, workersMinOf, type PlanArgs } from './plan-flags.js';
+import { planMergeCommandModule } from './plan-merge.js';
+import { plural, recommendationLines, writeWholePlan } from './plan-write.js';
 import { priceOptions, pricesOf } from './price-flags.js';
 import { loadOrExit } from './run.js';
 
@@ -33,6 +39,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const jobs = wholeAtLeast('jobs', a.jobs, 1, availableParallelism());
   const flagAxes = parseGrid(a.grid ?? []);
   if (typeof flagAxes[0] === 'string') throw bad(`bad grid (${flagAxes.length} problem${flagAxes.length > 1 ? 's' : ''}):\n${(flagAxes as string[]).map((p) => `  ${p}`).join('\n')}`);
+  const shard = shardOf(a);
   const sc = loadOrExit(a.scenario);
   // The scenario's plan.workersMax was checked when it loaded.
   const range = flagRange ?? (parseWorkersRange(sc.plan?.workersMax ?? DEFAULT_WORKERS_RANGE) as number[]);
@@ -49,44 +56,32 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const seed = a.seed ?? sc.seed;
   const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
 
-  const base: SweepBase = { scenario: sc, slos: slos.list.map((t) => t.expr), workersMin };
-  const threads = Math.min(jobs, lines.length * range.length * nSeeds);
+  const spec: PlanSpec = {
+    scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs },
+    slo: { source: slos.source, exprs: slos.list.map((t) => t.expr) }, workers: range, grid: axes.length > 0, lines,
+    workersMin, seeds, exhaustive: a.exhaustive === true, mmc: mmcInputs(sc), ...(prices ? { prices } : {}), scenarioConfig: sc,
+  };
+  const base: SweepBase = { scenario: sc, slos: spec.slo.exprs, workersMin };
+  const total = lines.length * range.length;
+  const runs = shard ? shardPoints(total, shard).length * nSeeds : total * nSeeds;
+  const threads = Math.max(1, Math.min(jobs, runs));
   const runner = threads > 1 ? threadRunner(base, threads) : inlineRunner(base);
   const tty = process.stderr.isTTY === true && !process.env.CI;
+  const onRun = tty ? (done: number) => process.stderr.write(`\r  plan: ${done} runs done (at most ${runs})  `) : undefined;
   const wallStart = performance.now();
-  let outcome;
-  try {
-    outcome = await sweep(runner, {
-      workers: range, seeds, lines, exhaustive: a.exhaustive === true, concurrency: threads,
-      onRun: tty ? (done) => process.stderr.write(`\r  plan: ${done} runs done (at most ${lines.length * range.length * nSeeds})  `) : undefined,
-    });
-  } finally {
-    await runner.close();
-  }
+  const wall = () => `in ${((performance.now() - wallStart) / 1000).toFixed(1)} s wall on ${plural(threads, 'thread')}`;
+  if (shard) return planShard(a, spec, shard, await closing(runner, () => sweepShard(runner, { workers: range, seeds, lines, shard, concurrency: threads, onRun })), tty, wall);
+
+  const outcome = await closing(runner, () => sweep(runner, { workers: range, seeds, lines, exhaustive: spec.exhaustive, concurrency: threads, onRun }));
   if (tty) process.stderr.write('\r\x1b[K');
-  const wallMs = performance.now() - wallStart;
-
-  const plan = buildPlan({
-    scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs },
-    slos, range, grid: axes.length > 0, workersMin, seeds, exhaustive: a.exhaustive === true, mmc: mmcInputs(sc), ...(prices ? { prices } : {}),
-  }, outcome);
+  const plan = buildPlan(planInputsOf(spec, slos.list), outcome);
   const dir = a.out ?? join('reports', sc.name, 'plan');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'plan.json'), renderPlanJson(plan));
-  writeFileSync(join(dir, 'plan.md'), renderPlanMarkdown(plan, sc));
-  writeFileSync(join(dir, 'plan.html'), renderPlanHtml(plan, sc));
-
-  const runs = outcome.lines.flatMap((l) => l.points.flat());
-  const requests = runs.reduce((n, r) => n + r.figures.requests, 0);
-  const jobsDone = runs.reduce((n, r) => n + r.figures.jobsAccepted, 0);
+  writeWholePlan(dir, plan, sc);
+  const done = outcome.lines.flatMap((l) => l.points.flat());
   const rec = plan.recommendation;
   process.stdout.write([
-    rec.workersMax === null ? `NO RECOMMENDATION: ${rec.reason}` : `RECOMMENDATION: workersMax ${rec.workersMax}${rec.knobs && Object.keys(rec.knobs).length ? ` with ${describeKnobs(rec.knobs)}` : ''}`,
-    ...(rec.workersMax !== null ? [`  ${rec.reason}`] : []),
-    ...(rec.cost ? [`  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`] : []),
-    ...(rec.erlangC.workersMax !== null ? [`  Erlang C (M/M/c) for the queue-delay SLOs: ${rec.erlangC.workersMax}`] : []),
-    ...(plan.paretoFront ? [`  Pareto front (cost vs SLOs): ${plan.paretoFront.map((f) => `workersMax ${f.workersMax}${Object.keys(f.knobs).length ? ` (${describeKnobs(f.knobs)})` : ''}`).join('; ')}`] : []),
-    `  ${plural(runs.length, 'run')} (${plural(plan.rows.length, 'point')} × ${plural(nSeeds, 'seed')}${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${jobsDone} jobs, ${requests} requests in ${(wallMs / 1000).toFixed(1)} s wall on ${threads} thread${threads > 1 ? 's' : ''}`,
+    ...recommendationLines(plan),
+    `  ${plural(done.length, 'run')} (${plural(plan.rows.length, 'point')} × ${plural(nSeeds, 'seed')}${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${tally(done)} ${wall()}`,
     `  plan: ${join(dir, 'plan.md')}`,
     '',
   ].join('\n'));
@@ -94,11 +89,45 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   return EXIT.OK;
 }
 
-export const planCommandModule: CommandModule<object, PlanArgs> = {
-  command: 'plan <scenario>',
+/** Runs `work`, then closes the runner (its threads) whether or not the work failed. */
+async function closing<T>(runner: PointRunner, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    await runner.close();
+  }
+}
+
+const tally = (runs: readonly PointResult[]) => `${runs.reduce((n, r) => n + r.figures.jobsAccepted, 0)} jobs, ${runs.reduce((n, r) => n + r.figures.requests, 0)} requests`;
+
+/**
+ * A shard of a plan writes only its partial plan.json (no recommendation: that needs every shard's
+ * points) and exits 0; plan.md and plan.html left in its directory by a whole plan are removed, so
+ * the directory never shows a recommendation its plan.json does not hold.
+ */
+function planShard(a: PlanArgs, spec: PlanSpec, shard: ShardChoice, points: Awaited<ReturnType<typeof sweepShard>>, tty: boolean, wall: () => string): number {
+  if (tty) process.stderr.write('\r\x1b[K');
+  const dir = a.out ?? join('reports', spec.scenario.name, 'plan', `shard-${shard.index}-of-${shard.count}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'plan.json'), renderPartialPlanJson({ version: PLAN_VERSION, shard: { count: shard.count, indices: [shard.index] }, spec, points }));
+  for (const f of ['plan.md', 'plan.html']) rmSync(join(dir, f), { force: true });
+  const total = spec.lines.length * spec.workers.length;
+  process.stdout.write([
+    `PARTIAL PLAN: shard ${shard.index} of ${shard.count} (${shard.from}): ${points.length} of ${plural(total, 'grid point')} × ${plural(spec.seeds.length, 'seed')}, every one run (the early stop is applied when the shards are merged)`,
+    `  ${plural(points.length * spec.seeds.length, 'run')}, ${tally(points.flatMap((p) => p.runs))} ${wall()}`,
+    '  no recommendation from one shard: join every shard\'s directory with `loadlab plan merge DIR... --out DIR`',
+    `  partial plan: ${join(dir, 'plan.json')}`,
+    '',
+  ].join('\n'));
+  return EXIT.OK;
+}
+
+/** `loadlab plan SCENARIO`: the sweep (the default subcommand of `plan`). */
+const planSweepModule: CommandModule<object, PlanArgs> = {
+  command: '$0 <scenario>',
   describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO',
   builder: (y) =>
-    priceOptions(y
+    shardOptions(priceOptions(y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' })
       .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default: the scenario's plan.workersMax, else ${DEFAULT_WORKERS_RANGE})` })
       .option('workers-min', { type: 'string', describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s' })
@@ -107,14 +136,18 @@ export const planCommandModule: CommandModule<object, PlanArgs> = {
       .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
       .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
-      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/)' })
-      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` }))
-      .epilog('Exit codes: 0 a recommendation, 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md.'),
+      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/; a shard: its partial plan.json, default reports/<scenario-name>/plan/shard-I-of-N/)' })
+      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })),
+    'the grid points p with p mod N = I (every seed of each; with --out, else into reports/<scenario-name>/plan/shard-I-of-N/) and write a partial plan.json for `loadlab plan merge`')
+      .epilog('Exit codes: 0 a recommendation (or a shard\'s partial plan written), 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md and sharding.'),
   handler: async (a) => {
     await planCommand(a);
   },
 };
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export const planCommandModule: CommandModule = {
+  command: 'plan',
+  describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO; `plan merge` joins the shards of a sharded plan',
+  builder: (y) => y.command(planMergeCommandModule).command(planSweepModule),
+  handler: () => undefined,
+};

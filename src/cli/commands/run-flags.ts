@@ -4,10 +4,13 @@
  */
 import { displayUrl } from '../../load/targets/target-url.js';
 import { CliError } from '../exit-codes.js';
+import { shardOf, type ShardArgs, type ShardEnv } from '../shard-option.js';
+import { parseStartAt } from '../start-at.js';
 import { parseListenAddress } from '../live-metrics/listen-address.js';
 
-export interface RunFlags {
+export interface RunFlags extends ShardArgs {
   seed?: number;
+  'start-at'?: string;
   target?: string;
   lockstep?: boolean;
   connections?: number;
@@ -52,6 +55,38 @@ function checkConnections(a: RunFlags): void {
   if (n === undefined) return;
   if (!a.target || a.lockstep) throw new CliError('--connections: only with --target, without --lockstep (it sizes the HTTP target\'s socket pool)');
   if (!(Number.isInteger(n) && n >= 1 && n <= 10_000)) throw new CliError(`--connections: an integer from 1 to 10000, got ${raw(n)}`);
+}
+
+/** `--shard` (or `--shards` / env) and `--start-at`, checked; `shard` is what runScenario takes. */
+export interface RunSharding {
+  shard?: { index: number; count: number; startAtMs?: number };
+  /** Epoch ms the HTTP target waits for before time 0. */
+  startAtMs?: number;
+  /** To print before the run (a `--start-at` already a little past). */
+  warning?: string;
+}
+
+/**
+ * The shard and start instant of a run against `--target`. The embedded simulator (and a
+ * lockstep server, stepped by one runner) is one endpoint's state in one process: neither can be
+ * split across processes nor wait for a wall instant in virtual time.
+ */
+export function runShardingOf(a: RunFlags, env: ShardEnv = process.env, nowMs = Date.now()): RunSharding {
+  const shard = shardOf(a, env);
+  const refuse = (why: string) => {
+    if (shard) throw new CliError(`${shard.from}: ${why}; one endpoint is one state; shard plan sweeps instead (\`loadlab plan --shard\`)`);
+    if (a['start-at'] !== undefined) throw new CliError(`--start-at: ${why}; it waits for a wall instant, a virtual-time run has none`);
+  };
+  if (!a.target) refuse('not on the embedded simulator (only with --target URL)');
+  if (a.lockstep) refuse('not with --lockstep (one runner steps the server\'s virtual clock)');
+  const at = a['start-at'] === undefined ? undefined : parseStartAt(a['start-at'], nowMs);
+  // --start-at alone: the whole run as shard 0 of 1, so report.json keeps its start instant.
+  const whole = shard ?? (at ? { index: 0, count: 1 } : undefined);
+  return {
+    ...(whole ? { shard: { index: whole.index, count: whole.count, ...(at ? { startAtMs: at.atMs } : {}) } } : {}),
+    ...(at ? { startAtMs: at.atMs } : {}),
+    ...(at?.warning ? { warning: at.warning } : {}),
+  };
 }
 
 /** yargs hands a non-number as NaN: say so in words. */

@@ -26,7 +26,8 @@ import { DEFAULT_MAX_REQUESTS, tooLarge } from '../../plan/run-size.js';
 import { displayUrl, isLoopback, redactUrl } from '../../load/targets/target-url.js';
 import type { Target } from '../../load/targets/target.js';
 import { UsageError } from '../../load/usage-error.js';
-import { checkRunFlags } from './run-flags.js';
+import { checkRunFlags, runShardingOf } from './run-flags.js';
+import { shardOptions, type ShardArgs } from '../shard-option.js';
 import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
@@ -38,7 +39,8 @@ import { catchInterrupts } from '../interrupt.js';
 import { startRunTracing } from '../run-tracing.js';
 import { startLiveMetrics } from '../live-metrics/live-metrics.js';
 
-export interface RunArgs extends PriceArgs {
+export interface RunArgs extends PriceArgs, ShardArgs {
+  'start-at'?: string;
   scenario: string;
   seed?: number;
   out?: string;
@@ -60,7 +62,7 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
   const failed = r.thresholds.filter((t) => !t.ok);
   return [
     ...verdictLines(verdict(r)),
-    `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
+    `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${r.shard && r.shard.count > 1 ? `shard ${r.shard.indices.join(',')} of ${r.shard.count}, ` : ''}${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
     `  requests: ${ops.join('; ')}`,
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
     ...workersLine(r),
@@ -91,7 +93,7 @@ function withEndpointId(sc: Scenario, id: string | undefined): Scenario {
 }
 
 /** The HTTP or lockstep target; a lockstep server must be at its start (lockstep-fresh.ts). */
-async function targetFor(sc: Scenario, a: RunArgs): Promise<(sc: Scenario) => Target> {
+async function targetFor(sc: Scenario, a: RunArgs & { startAtMs?: number }): Promise<(sc: Scenario) => Target> {
   if (!a.lockstep) return asUsage(a.target, async () => httpTargetFor(sc, a));
   const make = lockstepTargetFor(sc, a);
   await asUsage(a.target, () => checkLockstepFresh(a.target!, lockstepApiKey(a)));
@@ -117,6 +119,8 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
 
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
+  // --shard / --shards / LOADLAB_SHARDS with JOB_COMPLETION_INDEX, and --start-at (run-flags.ts).
+  const sharding = runShardingOf(a);
   const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
   const seed = a.seed ?? sc.seed;
   const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
@@ -140,7 +144,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   }
   // Before the target is contacted: a port in use ends the command first (exit 2).
   const live = a['metrics-listen'] === undefined ? undefined : await startLiveMetrics(sc, a['metrics-listen'], process.stderr);
-  const target = a.target ? await targetFor(sc, a) : undefined;
+  const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}) }) : undefined;
   // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
   const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
   const progress = progressReporter(process.stderr, process.env);
@@ -148,9 +152,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
     progress.clear();
     process.stderr.write('loadlab: interrupted: stopping the run and writing its reports (Ctrl-C again to quit at once)\n');
   });
+  if (sharding.warning) process.stderr.write(`loadlab: warning: ${sharding.warning}\n`);
+  else if (sharding.startAtMs !== undefined) process.stderr.write(`loadlab: waiting until ${new Date(sharding.startAtMs).toISOString()} (--start-at); Ctrl-C stops\n`);
   const r = await asUsage(a.target, () => runScenario(sc, {
     seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
-    ...(tracing ? { tracer: tracing.tracer } : {}),
+    ...(tracing ? { tracer: tracing.tracer } : {}), ...(sharding.shard ? { shard: sharding.shard } : {}),
     ...(live ? { onStart: live.onStart } : {}),
   })).catch(async (e: unknown) => {
     interrupts.dispose();
@@ -163,7 +169,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
   // The start instant goes into report.json, so `loadlab report` rebuilds the same metrics.om.
-  const startMs = startTime ?? defaultStartTime(r.elapsedMs);
+  const startMs = startTime ?? sharding.startAtMs ?? defaultStartTime(r.elapsedMs);
   if (r.wallClock) r.wallClock.metricsStartMs = startMs;
   const json = renderJson(r);
   writeFileSync(join(dir, REPORT_FILES.json), json);
@@ -188,7 +194,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
   command: 'run <scenario>',
   describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL',
   builder: (y) =>
-    priceOptions(y
+    shardOptions(priceOptions(y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
       .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the scenario\'s)' })
       .option('out', { type: 'string', describe: 'Report directory (default reports/<scenario-name>/)' })
@@ -205,6 +211,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       })
       .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
       .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
+      .option('start-at', { type: 'string', describe: 'With --target: wait until this wall instant (ISO-8601 with a zone, or epoch ms; at most 24 h ahead, at most 5 s past) and make it time 0 of the run, e.g. the same instant for every shard; report.json keeps it as shard.startAtMs and metrics.om starts there' })
       .option('metrics-listen', {
         type: 'string',
         describe: 'With --target: serve the run\'s live Prometheus /metrics on HOST:PORT while it runs (":PORT" is 127.0.0.1; port 0 picks one, printed on stderr). The same names and labels as metrics.om; after the run, up until one more scrape or 15 s',
@@ -215,7 +222,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
         'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them. -- means not known yet, or not visible to this target.',
         'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu or --price-flex/--price-active (default: the scenario\'s plan.gpu) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost").',
         'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
-      ].join('\n\n')),
+      ].join('\n\n')), 'the arrivals k of each flow with k mod N = I, against --target only; report.json says which (shard)'),
   handler: async (a) => {
     await runCommand(a);
   },

@@ -17,6 +17,7 @@ import { Connector } from './connector.js';
 import { WallQueue } from './wall-queue.js';
 import { WallAlarm } from './alarm.js';
 import { warmUpHttp, WARMUP_PARALLEL } from './warmup.js';
+import { zeroAt } from './start-at.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
 import { displayUrl, isLoopback } from '../target-url.js';
@@ -67,6 +68,11 @@ export interface HttpTargetOptions {
    * requests need them). No request is sent on them until the run's own.
    */
   preconnect?: number;
+  /**
+   * Epoch ms of the run's time 0 (`--start-at`): `drive` waits for it after its warm-up
+   * (start-at.ts). Default: time 0 is when the warm-up ends.
+   */
+  startAtMs?: number;
 }
 
 export { isLoopback };
@@ -100,6 +106,7 @@ export class HttpTarget implements Target {
   private t0 = performance.now();
   private readonly connector: Connector;
   private readonly preconnect: number;
+  private readonly startAtMs: number | undefined;
   private wake: (() => void) | undefined;
   private alarm: WallAlarm | undefined = undefined;
   /** Set while events run (no nested pump from an answer undici reports during a send). */
@@ -115,6 +122,7 @@ export class HttpTarget implements Target {
     const connections = opts.connections ?? DEFAULT_CONNECTIONS;
     this.connector = new Connector(origin);
     this.preconnect = Math.min(opts.preconnect ?? 0, connections);
+    this.startAtMs = opts.startAtMs;
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect: this.connector.connect });
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
@@ -219,7 +227,7 @@ export class HttpTarget implements Target {
     const alarm = (this.alarm ??= new WallAlarm());
     const warm = warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'warm-up', endpointId: 'ep', connections: WARMUP_PARALLEL }));
     await Promise.all([alarm.ready, this.connector.open(this.preconnect), warm]);
-    this.t0 = performance.now();
+    this.t0 = this.startAtMs === undefined ? performance.now() : await zeroAt(this.startAtMs, stop);
     return new Promise((resolve) => {
       let immediate: NodeJS.Immediate | undefined;
       /** Time the alarm is set for (target clock); Infinity: none. */
@@ -273,9 +281,9 @@ export class HttpTarget implements Target {
 export { parseSse };
 
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
-export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number }): () => HttpTarget {
+export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number }): () => HttpTarget {
   const url = a.target!;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
-  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections: a.connections });
+  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections: a.connections, startAtMs: a.startAtMs });
 }

@@ -1,0 +1,34 @@
+/**
+ * What `loadlab plan` and `loadlab plan merge` both do with a whole plan: write plan.json, plan.md
+ * and plan.html into the output directory, and say the recommendation first on stdout.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeKnobs } from '../../plan/grid.js';
+import { renderPlanJson, type PlanResult } from '../../plan/plan-result.js';
+import { renderPlanHtml } from '../../plan/render-plan-html.js';
+import { renderPlanMarkdown } from '../../plan/render-plan-md.js';
+import type { Scenario } from '../../load/scenario/schema.js';
+
+export function writeWholePlan(dir: string, plan: PlanResult, sc: Scenario): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'plan.json'), renderPlanJson(plan));
+  writeFileSync(join(dir, 'plan.md'), renderPlanMarkdown(plan, sc));
+  writeFileSync(join(dir, 'plan.html'), renderPlanHtml(plan, sc));
+}
+
+/** The recommendation (or its absence) and what stands beside it: cost, Erlang C, the Pareto front. */
+export function recommendationLines(plan: PlanResult): string[] {
+  const rec = plan.recommendation;
+  return [
+    rec.workersMax === null ? `NO RECOMMENDATION: ${rec.reason}` : `RECOMMENDATION: workersMax ${rec.workersMax}${rec.knobs && Object.keys(rec.knobs).length ? ` with ${describeKnobs(rec.knobs)}` : ''}`,
+    ...(rec.workersMax !== null ? [`  ${rec.reason}`] : []),
+    ...(rec.cost ? [`  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`] : []),
+    ...(rec.erlangC.workersMax !== null ? [`  Erlang C (M/M/c) for the queue-delay SLOs: ${rec.erlangC.workersMax}`] : []),
+    ...(plan.paretoFront ? [`  Pareto front (cost vs SLOs): ${plan.paretoFront.map((f) => `workersMax ${f.workersMax}${Object.keys(f.knobs).length ? ` (${describeKnobs(f.knobs)})` : ''}`).join('; ')}`] : []),
+  ];
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

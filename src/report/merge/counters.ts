@@ -1,0 +1,106 @@
+/**
+ * The run's counters summed over shards: requests and answers per operation, sessions and
+ * outcomes per flow, jobs, webhooks, streams and arrivals. Histograms beside them add exactly
+ * (histograms.ts). Keys come out sorted, so the result does not depend on the inputs' order.
+ */
+import type { ArrivalStats, FlowJobStats, FlowStats, JobSeries, JobStats, LimitCauseName, OperationStats, RunResult, StreamStats, WebhookStats } from '../run-result.js';
+import { mergeHistograms } from './histograms.js';
+
+type Counts = Record<string, number>;
+
+/** Counts by key added, keys sorted. */
+export function sumCounts(list: readonly (Counts | undefined)[]): Counts {
+  const out: Counts = {};
+  for (const c of list) for (const [k, v] of Object.entries(c ?? {})) out[k] = (out[k] ?? 0) + v;
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+const sum = <T>(list: readonly T[], f: (x: T) => number) => list.reduce((n, x) => n + f(x), 0);
+
+/** The sorted union of the keys of several records. */
+export function keysOf(list: readonly Record<string, unknown>[]): string[] {
+  return [...new Set(list.flatMap((r) => Object.keys(r)))].sort();
+}
+
+const LIMIT_CAUSES: readonly LimitCauseName[] = ['rate', 'concurrency', 'queue', 'unknown'];
+
+function mergeOperation(list: readonly OperationStats[]): OperationStats {
+  return {
+    requests: sum(list, (o) => o.requests),
+    byStatus: sumCounts(list.map((o) => o.byStatus)),
+    limited: Object.fromEntries(LIMIT_CAUSES.map((c) => [c, sum(list, (o) => o.limited[c] ?? 0)])) as Record<LimitCauseName, number>,
+    retried429: sum(list, (o) => o.retried429),
+    clientTimeouts: sum(list, (o) => o.clientTimeouts),
+    transportErrors: sum(list, (o) => o.transportErrors),
+    responseMs: mergeHistograms(list.map((o) => o.responseMs)),
+    serviceMs: mergeHistograms(list.map((o) => o.serviceMs)),
+  };
+}
+
+export function mergeOperations(rs: readonly RunResult[]): Record<string, OperationStats> {
+  return Object.fromEntries(keysOf(rs.map((r) => r.operations)).map((op) => [op, mergeOperation(rs.flatMap((r) => r.operations[op] ?? []))]));
+}
+
+const JOB_SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'executionMs', 'coldStartMs'];
+
+function mergeFlowJobs(list: readonly FlowJobStats[]): FlowJobStats | undefined {
+  if (!list.length) return undefined;
+  const out = {} as FlowJobStats;
+  for (const s of JOB_SERIES) {
+    const parts = list.flatMap((j) => j[s] ?? []);
+    if (parts.length) out[s] = mergeHistograms(parts);
+  }
+  return out;
+}
+
+/** Per flow: sessions and outcomes summed; operation, behaviour and arrival are the scenario's (the first input's). */
+export function mergeFlows(rs: readonly RunResult[]): Record<string, FlowStats> {
+  return Object.fromEntries(keysOf(rs.map((r) => r.flows)).map((name) => {
+    const list = rs.flatMap((r) => r.flows[name] ?? []);
+    const jobs = mergeFlowJobs(list.flatMap((f) => f.jobs ?? []));
+    const f: FlowStats = { operation: list[0]!.operation, behaviour: list[0]!.behaviour, arrival: list[0]!.arrival, sessions: sum(list, (x) => x.sessions), outcomes: sumCounts(list.map((x) => x.outcomes)) };
+    return [name, jobs ? { ...f, jobs } : f];
+  }));
+}
+
+export function mergeJobs(list: readonly JobStats[]): JobStats {
+  const anyOutcomes = list.some((j) => j.outcomes);
+  const anyPurged = list.some((j) => j.purged !== undefined);
+  return {
+    accepted: sum(list, (j) => j.accepted),
+    finalStatus: sumCounts(list.map((j) => j.finalStatus)),
+    ...(anyOutcomes ? { outcomes: sumCounts(list.map((j) => j.outcomes)) } : {}),
+    ...(anyPurged ? { purged: sum(list, (j) => j.purged ?? 0) } : {}),
+    queueDelayMs: mergeHistograms(list.map((j) => j.queueDelayMs)),
+    executionMs: mergeHistograms(list.map((j) => j.executionMs)),
+    retentionExpiriesSeen: sum(list, (j) => j.retentionExpiriesSeen),
+    retriedByClient: sum(list, (j) => j.retriedByClient),
+    cancelLatencyMs: mergeHistograms(list.map((j) => j.cancelLatencyMs)),
+    cancelled: sum(list, (j) => j.cancelled),
+  };
+}
+
+export function mergeWebhooks(list: readonly WebhookStats[]): WebhookStats {
+  return {
+    attempts: sum(list, (w) => w.attempts),
+    delivered: sum(list, (w) => w.delivered),
+    failedAttempts: sum(list, (w) => w.failedAttempts),
+    retries: sum(list, (w) => w.retries),
+    gaveUp: sum(list, (w) => w.gaveUp),
+    latenessMs: mergeHistograms(list.map((w) => w.latenessMs)),
+  };
+}
+
+export function mergeStreams(list: readonly StreamStats[]): StreamStats {
+  return { calls: sum(list, (s) => s.calls), chunks: sum(list, (s) => s.chunks) };
+}
+
+export function mergeArrivals(list: readonly ArrivalStats[]): ArrivalStats {
+  return {
+    intended: sum(list, (a) => a.intended),
+    sent: sum(list, (a) => a.sent),
+    late: sum(list, (a) => a.late),
+    dropped: sum(list, (a) => a.dropped),
+    sendLagMs: mergeHistograms(list.map((a) => a.sendLagMs)),
+  };
+}

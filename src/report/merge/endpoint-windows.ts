@@ -1,0 +1,27 @@
+/**
+ * The endpoint over time (windows.endpoint) from several shards. Every shard sampled the SAME
+ * endpoint, so the values are not added: each merged window takes the value of the input with
+ * the lowest shard indices that has one there (-1: none has). All series of a window come from
+ * that one input, so they stay consistent with each other (queue ≤ jobs in system). Averaging
+ * the shards' values would lower the sampling noise but cannot be kept associative: an average
+ * of averages rounded to 3 decimals changes with the grouping of the inputs.
+ */
+import type { WorkerState } from '../../contract/sim-events.js';
+import type { EndpointWindows } from '../run-result.js';
+import { at } from './alignment.js';
+
+const WORKER_STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
+
+/** `list` in shard order (undefined: that input has no view of the endpoint); `n` merged windows. */
+export function mergeEndpointWindows(list: readonly (EndpointWindows | undefined)[], shifts: readonly number[], n: number): EndpointWindows | undefined {
+  const present = list.flatMap((e, i) => (e ? [{ e, shift: shifts[i]! }] : []));
+  if (!present.length) return undefined;
+  const pick = (w: number) => present.find(({ e, shift }) => at(e.queueLength, shift, w, -1) >= 0);
+  const picks = Array.from({ length: n }, (_, w) => pick(w));
+  const column = (read: (e: EndpointWindows) => number[]) => picks.map((p, w) => (p ? at(read(p.e), p.shift, w, -1) : -1));
+  const workers = {} as Record<WorkerState, number[]>;
+  for (const s of WORKER_STATES) workers[s] = column((e) => e.workers[s] ?? []);
+  // One source: a merge of 'simulator' views only stays 'simulator'.
+  const source = present.every(({ e }) => e.source === 'simulator') ? 'simulator' : 'sampled';
+  return { source, queueLength: column((e) => e.queueLength), jobsInSystem: column((e) => e.jobsInSystem), workers };
+}

@@ -1,0 +1,38 @@
+/**
+ * HDR histograms merged exactly: adding histograms of the same range and precision gives the
+ * histogram of the union of their samples. Every output is re-encoded from a fresh histogram
+ * (report/histogram.ts), even from one input: a shard's per-window encodings may be deflated
+ * differently (load/record/sparse-encoding.ts), and one canonical encoding per content keeps the
+ * merged report.json byte-identical for any grouping of inputs.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { mergeEncoded, newHistogram, type EncodedHistogram } from '../histogram.js';
+import { at } from './alignment.js';
+
+const decodeWindow = (e: string) => hdr.decodeFromCompressedBase64(e, 32, false);
+/** The canonical encoding (report/histogram.ts `encode`, without the summary a window does not store). */
+const encodeWindow = (h: hdr.Histogram) => hdr.encodeIntoCompressedBase64(h);
+
+/** Whole-run histograms: the sum. */
+export function mergeHistograms(list: readonly EncodedHistogram[]): EncodedHistogram {
+  return mergeEncoded(list);
+}
+
+/**
+ * Per-window encodings (`""` empty) of several inputs, each moved right by its shift, added per
+ * merged window 0 … n − 1. One accumulator, reset per window: a 24 h run has 2 000 windows per
+ * series, and a fresh histogram each costs as much as decoding one.
+ */
+export function mergeWindowSeries(series: readonly (readonly string[] | undefined)[], shifts: readonly number[], n: number): string[] {
+  const acc = newHistogram();
+  const out: string[] = [];
+  for (let w = 0; w < n; w++) {
+    acc.reset();
+    for (let i = 0; i < series.length; i++) {
+      const e = at(series[i], shifts[i]!, w, '');
+      if (e) acc.add(decodeWindow(e));
+    }
+    out.push(acc.totalCount ? encodeWindow(acc) : '');
+  }
+  return out;
+}

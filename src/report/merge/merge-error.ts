@@ -1,0 +1,9 @@
+/**
+ * Why a set of run results cannot be merged: the two inputs (as the caller named them, e.g. their
+ * directories) and the field that differs. The CLI turns it into exit 2.
+ */
+export class MergeError extends Error {
+  constructor(message: string, readonly field: string) {
+    super(message);
+  }
+}
