@@ -24,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
     .command((await import('./commands/compare.js')).compareCommandModule)
     .command((await import('./commands/plan.js')).planCommandModule)
     .command((await import('./commands/merge.js')).mergeCommandModule)
+    .command((await import('./commands/k8s.js')).k8sCommandModule)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())

@@ -1,0 +1,33 @@
+/**
+ * Runs `loadlab k8s …` (bin/loadlab.js, from dist/) in a child process and reads back what it
+ * wrote: shards.yaml and merge.yaml as parsed objects and as text.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+export interface K8sOutput {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** shards.yaml then merge.yaml, as text (empty when not written). */
+  text: string;
+  configMap: any;
+  shardsJob: any;
+  mergeJob: any;
+}
+
+export function k8s(args: string[], out: string, env: Record<string, string> = {}): K8sOutput {
+  const r = spawnSync('node', ['bin/loadlab.js', 'k8s', ...args, '--out', out], { encoding: 'utf8', env: { ...process.env, CI: 'true', ...env }, timeout: 60_000 });
+  const read = (f: string) => (existsSync(join(out, f)) ? readFileSync(join(out, f), 'utf8') : '');
+  const shards = read('shards.yaml');
+  const merge = read('merge.yaml');
+  const docs = [...parseAllDocuments(shards), ...parseAllDocuments(merge)].map((d) => d.toJS());
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, text: shards + merge, configMap: docs[0], shardsJob: docs[1], mergeJob: docs[2] };
+}
+
+/** An ISO instant an hour from now: a valid --start-at for the length of a test run. */
+export function inAnHour(): string {
+  return new Date(Math.ceil(Date.now() / 1000) * 1000 + 3600_000).toISOString();
+}
