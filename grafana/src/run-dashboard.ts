@@ -152,11 +152,19 @@ const rows: RowSpec[] = [
   },
 ];
 
-/** Run start/end: the gauge's value (Unix seconds, × 1000 for ms) is the annotation's time. */
+/** Grafana runs the annotation queries with this step. */
+const ANNOTATION_STEP = '60s';
+
+/**
+ * Run start/end: the gauge's value (Unix seconds, × 1000 for ms) is the annotation's time. The
+ * gauge is read with max_over_time over one step: a live runner's end time is in its last scrape
+ * only (the runner then exits and Prometheus marks its series stale a scrape later), so a plain
+ * selector evaluated every 60 s would almost always miss it.
+ */
 function runAnnotation(name: string, family: string, color: string): Annotation {
   return {
     name, datasource: DATASOURCE, enable: true, hide: false, iconColor: color,
-    expr: `${maxBy(SE, sel(family, RUN))} * 1000`, useValueForTime: true, step: '60s',
+    expr: `${maxBy(SE, `max_over_time(${sel(family, RUN)}[${ANNOTATION_STEP}])`)} * 1000`, useValueForTime: true, step: ANNOTATION_STEP,
     titleFormat: name, textFormat: '{{scenario}} on {{endpoint}}', tagKeys: 'scenario,endpoint',
   };
 }

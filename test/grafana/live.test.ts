@@ -1,0 +1,120 @@
+/**
+ * Both dashboards against a real Prometheus scraping live processes: `loadlab serve` (/metrics)
+ * and a runner (`loadlab run --target SERVE --metrics-listen 127.0.0.1:PORT`) during a 60 s HTTP
+ * run, scrape interval 1 s. After the run, every panel target of "loadlab — run" and
+ * "loadlab — simulator" returns data over the run's wall range.
+ *
+ * The scenario (written below) gives every panel of both something to show: run-poll at 2.5/s
+ * against a /run rate limit of 25 per 10 s (429s, cause rate, re-sent after a back-off), runsync
+ * callers (held requests), webhook sessions to the runner's built-in receiver (30 % of attempts
+ * fail), a few jobs whose worker crashes (re-queued), a purge-queue flow, run results kept 5 s
+ * (expired by retention), and a health flow (an HTTP run's endpoint gauges come from /health).
+ * Variables: `$scenario` is the run's scenario, "Sample spacing" its default (5s, as for a live
+ * run), every other variable All. Intervals by Grafana's rule with the provisioned data source's
+ * timeInterval (5 s): $__interval 5s (the query_range step), $__rate_interval 20s — about twenty
+ * 1 s scrapes, so a late scrape on a loaded machine does not empty a window.
+ * Without prometheus/promtool the test skips (CI=true: fail). Bounded: about 60 s of traffic, 10 s
+ * of drain, a few seconds of start and scrape; the whole file well under 3 minutes.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServe, type ServeProcess } from '../cli/serve-process.js';
+import { dashboardByUid, describeTarget, hasData, readDashboards } from '../helpers/dashboard-targets.js';
+import { provisionedScrapeIntervalS, resolveVariables, runTarget, type Timing } from '../helpers/grafana-templating.js';
+import { freePort, PROMETHEUS_MISSING, prometheusPresent, startPrometheus, type Prometheus } from '../helpers/prometheus.js';
+
+const NAME = 'grafana-live';
+const KEY = 'live-key';
+const DURATION_MS = 60_000;
+const DRAIN_MS = 10_000;
+/** The runner's whole life: traffic, drain, and room for a loaded machine. */
+const RUN_TIMEOUT_MS = 120_000;
+
+/**
+ * Load a little above what two workers finish (about 2.5 jobs/s), so the queue is rarely empty and
+ * the purge flow finds jobs to purge; short run retention, so results expire while the run goes on.
+ */
+const SCENARIO = {
+  name: NAME, seed: 7, durationMs: DURATION_MS, drainMs: DRAIN_MS,
+  endpoint: {
+    id: 'live', workersMax: 2, idleTimeoutMs: 5000, coldStartMs: 500,
+    jobDurationMs: { dist: 'lognormal', medianMs: 600, p95Ms: 2000 },
+    retention: { runMs: 5000 },
+    limits: { operations: { run: { rate: 25 } } },
+  },
+  // A loaded test machine may send a little late; only lateness past 1 s counts (else the run is INVALID, exit 1).
+  openModel: { lateAfterMs: 1000 },
+  webhookReceiver: { failFirstAttempts: 0, failProbability: 0.3, failStatus: 500 },
+  traffic: [
+    { name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 2.5 },
+      client: { behaviour: 'run-poll', on429: { maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 4000, jitter: 0.3 }, poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.2 } } },
+    { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.4 }, client: { behaviour: 'runsync', waitMs: 20_000 } },
+    { name: 'hooks', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-webhook' } },
+    { name: 'crashers', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-poll', payload: { sim: { crash: true } } } },
+    { name: 'purger', arrival: { process: 'constant', ratePerSec: 0.05 }, client: { behaviour: 'purge-queue' } },
+    { name: 'health', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } },
+  ],
+};
+
+const present = prometheusPresent();
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-live-'));
+let serve: ServeProcess | undefined;
+let prom: Prometheus | undefined;
+let timing: Timing;
+let runLog = '';
+
+/** Runs the CLI to its end (bounded); resolves with its exit code and output. */
+function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
+  const p = spawn('node', ['bin/loadlab.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+  let out = '';
+  p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  return new Promise((resolve) => {
+    const t = setTimeout(() => p.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    p.on('exit', (code) => { clearTimeout(t); resolve({ code, out }); });
+  });
+}
+
+beforeAll(async () => {
+  if (!present) return;
+  const file = join(dir, `${NAME}.json`);
+  writeFileSync(file, JSON.stringify(SCENARIO));
+  serve = await startServe(['--config', file, '--api-key', KEY]);
+  const serveHost = new URL(serve.base).host;
+  const runnerPort = await freePort();
+  prom = await startPrometheus({ scrape: [{ job: 'loadlab-serve', targets: [serveHost] }, { job: 'loadlab-run', targets: [`127.0.0.1:${runnerPort}`] }], scrapeInterval: '1s' });
+  const startS = Date.now() / 1000;
+  const r = await runCli(['run', file, '--target', serve.base, '--api-key', KEY, '--metrics-listen', `127.0.0.1:${runnerPort}`, '--out', join(dir, 'out')]);
+  runLog = r.out;
+  if (r.code !== 0) throw new Error(`loadlab run exited ${r.code}:\n${r.out.slice(-3000)}`);
+  // serve keeps being scraped: two more scrapes so its counters have their final values in range.
+  await sleep(2500);
+  timing = { fromS: Math.floor(startS), toS: Math.ceil(Date.now() / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() };
+}, RUN_TIMEOUT_MS + 90_000);
+
+afterAll(async () => {
+  await prom?.stop();
+  serve?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('both dashboards over a live 60 s HTTP run scraped every second', () => {
+  const cases: [string, Record<string, string[]>][] = [['loadlab-run', { scenario: [NAME] }], ['loadlab-simulator', {}]];
+  for (const [uid, fixed] of cases) {
+    test(`every panel target of ${uid} returns data over the run's wall range`, async (ctx) => {
+      if (!present) ctx.skip(PROMETHEUS_MISSING);
+      const d = dashboardByUid(readDashboards(), uid);
+      const { values: vars, problems } = await resolveVariables(d, prom!, timing, fixed);
+      const failures = [...problems];
+      for (const t of d.targets) {
+        const { expr, series } = await runTarget(prom!, t, vars, timing);
+        if (!hasData(series)) failures.push(describeTarget(t, expr));
+      }
+      expect(failures, `panel targets without data:\n${failures.join('\n')}\nrunner output:\n${runLog.slice(-1500)}`).toEqual([]);
+    }, 120_000);
+  }
+});
