@@ -106,7 +106,7 @@ async function main(): Promise<void> {
           const key = `${rate}\t${tool.name}`;
           samples.set(key, [...(samples.get(key) ?? []), s]);
           loadMax = Math.max(loadMax, loadavg()[0]!);
-          console.log(`round ${round + 1} ${rate}/s ${tool.name.padEnd(10)} served ${s.servedRatio.toFixed(3)}  late p50 ${ms(s.lateP50Ms)} p99 ${ms(s.lateP99Ms)} max ${ms(s.lateMaxMs)} ms  CV ${s.cv100ms.toFixed(3)}  CPU ${perRequestUs(s.cpuMs, s.arrivals).toFixed(0)} µs/req (${(run.cpuMs / 1000).toFixed(2)} s)`);
+          console.log(`round ${round + 1} ${rate}/s ${tool.name.padEnd(10)} served ${s.servedRatio.toFixed(3)}  late p50 ${ms(s.lateP50Ms)} p99 ${ms(s.lateP99Ms)} max ${ms(s.lateMaxMs)} ms  CV ${s.cv100ms.toFixed(3)}  p99 tail in 1st s ${(s.tailInFirstSecond * 100).toFixed(0)} %  CPU ${perRequestUs(s.cpuMs, s.arrivals).toFixed(0)} µs/req (${(run.cpuMs / 1000).toFixed(2)} s)`);
           await sleep(500); // the tool's sockets close before the next one starts
         }
       }
