@@ -5,10 +5,12 @@
  * most SPIN_SHARE of the wait, so the spin costs at most SPIN_SHARE of one core at any rate, while
  * sleeping alone would leave each send to the alarm's wake-up (late by ~0.1-0.3 ms at the median
  * and by ms at p99 on a busy VM). An event nearer than MIN_ALARM_MS is spun for at once: an alarm
- * round trip (two threads woken) takes about that long.
+ * round trip (two threads woken) takes about that long. At 1 000 arrivals/s a share of 0.1 cost
+ * 40-120 µs of CPU per request more than 0.02 in alternating runs, for a p99 lateness at the
+ * server under 2 ms either way (docs/performance.md, "generator-vs-peers").
  */
 export const SPIN_MS = 1;
-export const SPIN_SHARE = 0.1;
+export const SPIN_SHARE = 0.02;
 export const MIN_ALARM_MS = 0.05;
 
 /** How long (ms) before an event at `atMs` the alarm wakes the loop, set at `nowMs`. */

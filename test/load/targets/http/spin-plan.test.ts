@@ -7,13 +7,14 @@ import { describe, expect, test } from 'vitest';
 import { alarmLead, MIN_ALARM_MS, SPIN_MS, SPIN_SHARE, spinsNow } from '../../../../src/load/targets/http/spin-plan.js';
 
 describe('spin plan', () => {
-  test('at 1 000 arrivals/s (1 ms apart) the loop sleeps 0.9 ms and spins 0.1 ms per arrival', () => {
-    expect(SPIN_SHARE).toBe(0.1);
-    expect(alarmLead(101, 100)).toBeCloseTo(0.1, 9);
+  test('at 1 000 arrivals/s (1 ms apart) the loop sleeps 0.98 ms and spins 0.02 ms per arrival', () => {
+    expect(SPIN_SHARE).toBe(0.02);
+    expect(alarmLead(101, 100)).toBeCloseTo(0.02, 9);
     expect(spinsNow(101, 100, 100)).toBe(false);
   });
   test('at 10 arrivals/s (100 ms apart) the spin is capped at SPIN_MS', () => {
     expect(alarmLead(200, 100)).toBe(SPIN_MS);
+    expect(alarmLead(120, 100)).toBeCloseTo(0.4, 9);
   });
   test('an event nearer than an alarm round trip is spun for at once; so is the one the alarm rang for', () => {
     expect(spinsNow(100 + MIN_ALARM_MS / 2, 100, -Infinity)).toBe(true);
