@@ -18,14 +18,16 @@ import { fileURLToPath } from 'node:url';
 import { figuresTable, replaceMarked, type Failure, type Figure } from './figures-table.js';
 
 /** Compiled files here that are not benches (the table's own modules). */
-const NOT_BENCHES = new Set(['run-all.js', 'figures.js', 'figures-table.js']);
+const NOT_BENCHES = new Set(['run-all.js', 'figures.js', 'figures-table.js', 'arrival-server.js', 'arrival-stats.js', 'peer-tools.js', 'tree-cpu.js']);
+/** Run only when `BENCH` names them: they take minutes or need tools outside npm (generator-vs-peers: hey). */
+const OPT_IN = new Set(['generator-vs-peers.js']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = join(here, '..', '..', 'docs', 'performance.md');
 const only = process.env.BENCH?.split(',').filter(Boolean);
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith('.js') && !NOT_BENCHES.has(f))
-  .filter((f) => !only || only.some((o) => f.startsWith(o)))
+  .filter((f) => (only ? only.some((o) => f.startsWith(o)) : !OPT_IN.has(f)))
   .sort();
 
 const tmp = mkdtempSync(join(tmpdir(), 'loadlab-bench-'));

@@ -1,16 +1,17 @@
 /**
  * The HTTP target: a `loadlab serve` instance or a real deployment, through one undici Pool with
  * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early): an
- * alarm thread (http-alarm.ts; timers are too coarse for sub-ms send lag) wakes the event loop
- * SPIN_MS before the next one, and the loop spins for the rest (a wake-up through a sleeping
- * thread alone is too late for p99 < 1 ms): setImmediate passes, each one that sent nothing
- * waiting on the clock for up to BUSY_MS first (a bare pass is garbage, and garbage is
- * scavenges). Due events also run between answers, so a burst of answers read in one pass of the
- * event loop does not hold sends back. A real deployment does not say which limit a 429 hit:
+ * alarm thread (alarm.ts; timers are too coarse for sub-ms send lag) wakes the event loop a
+ * little before the next one (at most SPIN_MS, at most SPIN_SHARE of the wait), and the loop
+ * spins for the rest: setImmediate passes, each one that sent nothing waiting on the clock for up
+ * to BUSY_MS first (a bare pass is garbage, and garbage is scavenges). The loop sleeps in poll
+ * otherwise, so its CPU follows the rate (spin-plan.ts). Due events also run between answers, so
+ * a burst of answers read in one pass of the event loop does not hold sends back. A real deployment does not say which limit a 429 hit:
  * causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
 import { busyWaitUntil } from './busy-wait.js';
+import { alarmLead, spinsNow } from './spin-plan.js';
 import { parseSse, type Exchange } from './exchange.js';
 import { OpenRequests } from './open-requests.js';
 import { Connector } from './connector.js';
@@ -25,20 +26,12 @@ import type { RandomStream } from '../../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig } from '../webhook-receiver.js';
 import { receiveOnClock, type HttpWebhookReceiver } from './webhook-receiver.js';
 import { UsageError } from '../../usage-error.js';
+import { peakArrivalsPerSec } from '../../arrivals/registry.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
 /**
- * The alarm wakes the loop this long (ms) before the next event, and the loop spins (setImmediate
- * passes, answers still read) until it is due; an event nearer than this is spun for at once.
- * On this 2-CPU VM the alarm's wake-up (a futex timeout in its thread, then a message to this
- * one) comes 0.2 ms late at the median and 1.4-3 ms at p99 under load: alone, it cost the send
- * precision of the old spin (docs/performance.md, "Send precision"). Spinning
- * costs a core while the next send is this near, i.e. always at 500 requests/s and above.
- */
-const SPIN_MS = 2;
-/**
- * Within SPIN_MS, a pass of the spin that sent nothing waits on the clock (a busy loop, no
+ * While spinning, a pass that sent nothing waits on the clock (a busy loop, no
  * allocation) until the next event or for this long (ms), whichever comes first, before it
  * yields to the event loop again. A bare setImmediate pass allocates ~0.35 KB (Node's Immediate
  * and its async ids) and takes ~2 µs: a loop spinning on passes alone made ~150 MB/s of garbage,
@@ -217,8 +210,8 @@ export class HttpTarget implements Target {
   }
 
   /**
-   * Runs due events, then sleeps until SPIN_MS before the next one on the alarm (http-alarm.ts)
-   * while the event loop waits in poll, and spins on setImmediate passes from there. A new event
+   * Runs due events, then sleeps until shortly before the next one on the alarm (alarm.ts) while
+   * the event loop waits in poll, and spins on setImmediate passes from there. A new event
    * or an answer (`wake`) may need an earlier wake-up or end the run.
    */
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
@@ -232,16 +225,23 @@ export class HttpTarget implements Target {
       let immediate: NodeJS.Immediate | undefined;
       /** Time the alarm is set for (target clock); Infinity: none. */
       let alarmAt = Infinity;
+      /** The event the alarm is set ahead of, and the one the loop spins toward since it rang. */
+      let alarmFor = Infinity;
+      let spinFor = -Infinity;
       // Each tick also looks at stop(): one that became true while no event is due (Ctrl-C) ends the drive now.
       const ticker = setInterval(() => {
         tick();
         if (stop()) this.wake?.();
       }, 250);
       const sweeper = setInterval(() => this.open.expire(this.now()), SWEEP_MS);
+      const spinning = (at: number): boolean => spinsNow(at, this.now(), spinFor);
       const pump = (): void => {
         immediate = undefined;
         alarmAt = Infinity;
-        if (this.runDue() === 0 && this.queue.nextAtMs() - this.now() < SPIN_MS) this.busyWait(Math.min(this.queue.nextAtMs(), hardEndMs));
+        if (this.runDue() === 0) {
+          const next = Math.min(this.queue.nextAtMs(), hardEndMs);
+          if (spinning(next)) this.busyWait(next);
+        }
         if (stop() || this.now() >= hardEndMs) {
           clearInterval(ticker);
           clearInterval(sweeper);
@@ -252,17 +252,22 @@ export class HttpTarget implements Target {
         }
         arm(false);
       };
+      const rang = (): void => {
+        spinFor = alarmFor;
+        pump();
+      };
       const arm = (checkStop: boolean): void => {
         if (immediate) return;
         const at = Math.min(this.queue.nextAtMs(), hardEndMs);
-        if (at - this.now() < SPIN_MS || (checkStop && stop())) {
+        if (spinning(at) || (checkStop && stop())) {
           immediate = setImmediate(pump);
           return;
         }
-        const wakeAt = at - SPIN_MS;
+        const wakeAt = at - alarmLead(at, this.now());
         if (alarmAt <= wakeAt) return;
         alarmAt = wakeAt;
-        alarm.set(this.t0 + wakeAt, pump);
+        alarmFor = at;
+        alarm.set(this.t0 + wakeAt, rang);
       };
       this.wake = () => arm(true);
       pump();
@@ -280,10 +285,26 @@ export class HttpTarget implements Target {
 
 export { parseSse };
 
+/**
+ * Connections `run --target` opens before the clock starts: one per this many arrivals/s at the
+ * scenario's peak (all flows), at most `--connections`. Opened on demand instead, a high rate
+ * opened them all in its first ~100 ms (256 at 10 000/s: each new socket a connect, an accept
+ * and a first request on a cold connection, on both sides of a loopback), and that storm held the
+ * first arrivals back by tens to hundreds of ms (docs/performance.md, "generator-vs-peers").
+ */
+export const ARRIVALS_PER_PRECONNECTED = 50;
+
+/** The scenario's peak arrivals/s over all flows (each flow's own peak: an upper bound). */
+function peakPerSec(sc: Scenario): number {
+  return sc.traffic.reduce((sum, f) => sum + peakArrivalsPerSec(f.arrival, sc.durationMs), 0);
+}
+
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
 export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number }): () => HttpTarget {
   const url = a.target!;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
-  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections: a.connections, startAtMs: a.startAtMs });
+  const connections = a.connections ?? DEFAULT_CONNECTIONS;
+  const preconnect = Math.min(connections, Math.ceil(peakPerSec(sc) / ARRIVALS_PER_PRECONNECTED));
+  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections, preconnect, startAtMs: a.startAtMs });
 }

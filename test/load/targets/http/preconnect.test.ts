@@ -1,0 +1,46 @@
+/**
+ * `run --target` opens connections before the clock starts, one per ARRIVALS_PER_PRECONNECTED
+ * arrivals/s at the scenario's peak (at most --connections): a high rate does not open them all
+ * in its first 100 ms, holding its first arrivals back.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ARRIVALS_PER_PRECONNECTED, httpTargetFor } from '../../../../src/load/targets/http/http-target.js';
+import { runScenario } from '../../../../src/load/run-scenario.js';
+import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
+
+let connections = 0;
+let atFirstRequest: number | undefined;
+const server = createServer((req, res) => {
+  atFirstRequest ??= connections;
+  req.resume();
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"jobs":{"inQueue":0,"inProgress":0},"workers":{}}');
+});
+server.on('connection', () => connections++);
+let url = '';
+beforeAll(() => new Promise<void>((r) => server.listen(0, '127.0.0.1', () => ((url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`), r()))));
+afterAll(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+
+async function run(ratePerSec: number, connectionsFlag?: number): Promise<number> {
+  connections = 0;
+  atFirstRequest = undefined;
+  const sc = scenarioSchema.parse({
+    name: 'pre', durationMs: 200, drainMs: 2000, endpoint: { id: 'ep' },
+    traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health' } }],
+  });
+  await runScenario(sc, { target: httpTargetFor(sc, { target: url, connections: connectionsFlag }) });
+  return atFirstRequest!;
+}
+
+test('at 1 000 arrivals/s, 20 connections are open before the first request; at 5/s, one', async () => {
+  expect(ARRIVALS_PER_PRECONNECTED).toBe(50);
+  expect(await run(1000)).toBeGreaterThanOrEqual(20);
+  expect(await run(5)).toBe(1);
+}, 20_000);
+
+test('never more than --connections', async () => {
+  expect(await run(1000, 4)).toBe(4);
+  expect(connections).toBeLessThanOrEqual(4);
+}, 20_000);
