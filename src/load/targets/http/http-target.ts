@@ -221,6 +221,8 @@ export class HttpTarget implements Target {
     const warm = warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'warm-up', endpointId: 'ep', connections: WARMUP_PARALLEL }));
     await Promise.all([alarm.ready, this.connector.open(this.preconnect), warm]);
     this.t0 = this.startAtMs === undefined ? performance.now() : await zeroAt(this.startAtMs, stop);
+    // Stopped before time 0 (Ctrl-C during the warm-up or the --start-at wait): nothing is sent.
+    if (stop()) return;
     return new Promise((resolve) => {
       let immediate: NodeJS.Immediate | undefined;
       /** Time the alarm is set for (target clock); Infinity: none. */
