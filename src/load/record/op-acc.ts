@@ -5,12 +5,9 @@ import { MsHistogram } from './ms-histogram.js';
 import { StatusWindows } from './status-windows.js';
 import { WindowHistograms } from './window-histograms.js';
 
-/** One operation's counters. Statuses are counted in an array by code (no Map update per answer). */
+/** One operation's counters. */
 export class OpAcc {
   requests = 0;
-  private readonly statusCounts = new Float64Array(STATUS_SLOTS);
-  /** Statuses outside 0–999 (never from a well-behaved server). */
-  private readonly otherStatus = new Map<number, number>();
   readonly limited: Record<LimitCauseName, number> = { rate: 0, concurrency: 0, queue: 0, unknown: 0 };
   retried429 = 0;
   clientTimeouts = 0;
@@ -21,7 +18,7 @@ export class OpAcc {
   readonly windows: WindowHistograms;
   /** Requests in flight: now, at peak, and the most per histogram window. */
   readonly inFlightWindows: InFlightWindows;
-  /** Answers per histogram window (of the answer) and status. */
+  /** Answers by status, over the run and per histogram window (of the answer). */
   readonly statusWindows: StatusWindows;
   /** Requests sent per histogram window (of the send). */
   readonly sentPerWindow: number[] = [];
@@ -54,26 +51,16 @@ export class OpAcc {
   /** A request answered at `atMs` with `status` (0: none): no longer in flight, its status counted. */
   answeredAt(atMs: number, status: number): void {
     this.inFlightWindows.down(atMs);
-    this.countStatus(status);
     this.statusWindows.add(atMs, status);
-  }
-
-  countStatus(status: number): void {
-    if (status >= 0 && status < STATUS_SLOTS && Number.isInteger(status)) this.statusCounts[status]!++;
-    else this.otherStatus.set(status, (this.otherStatus.get(status) ?? 0) + 1);
   }
 
   /** Answers with this status so far. */
   status(status: number): number {
-    return status >= 0 && status < STATUS_SLOTS && Number.isInteger(status) ? this.statusCounts[status]! : (this.otherStatus.get(status) ?? 0);
+    return this.statusWindows.total(status);
   }
 
   /** Every status seen at least once, with its count. */
   get byStatus(): Map<number, number> {
-    const m = new Map(this.otherStatus);
-    this.statusCounts.forEach((n, s) => n > 0 && m.set(s, n));
-    return m;
+    return this.statusWindows.totals();
   }
 }
-
-const STATUS_SLOTS = 1000;
