@@ -5,6 +5,9 @@
 import * as hdr from 'hdr-histogram-js';
 import { decode, type EncodedHistogram } from './histogram.js';
 
+/** A summary's quantiles (0 = min, 1 = max) and the histogram summary key each reads, in metrics.om and the live /metrics. */
+export const SUMMARY_QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
+
 /**
  * Cumulative counts at each bound (a value counts at its HDR bucket's lowest equivalent, so a
  * constant 60 000 ms lands in le=60) and the sum (median equivalents, as HDR's own mean).

@@ -9,10 +9,10 @@
 import { DURATION_BUCKETS_S } from '../../contract/metric-names.js';
 import type { Operation } from '../../contract/operations.js';
 import type { EncodedHistogram } from '../../report/histogram.js';
-import { bucketCounts } from '../../report/histogram-buckets.js';
+import { bucketCounts, SUMMARY_QUANTILES } from '../../report/histogram-buckets.js';
 import type { HistogramPoint, LiveSnapshot, Point, SummaryPoint } from '../../telemetry/live-run-registry.js';
 import type { LabelSet } from '../../telemetry/scraped-metric.js';
-import { limitsOf, queueThrottleAt } from '../record/headroom.js';
+import { limitsOf, perTenSeconds, queueThrottleAt } from '../record/headroom.js';
 import { WORKER_STATES } from '../record/endpoint-series.js';
 import type { RunHandle } from '../run-scenario.js';
 import type { Scenario } from '../scenario/schema.js';
@@ -27,7 +27,6 @@ export interface LiveRunState {
 }
 
 const BOUNDS_MS = DURATION_BUCKETS_S.map((s) => s * 1000);
-const QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
 
 const sum = (col: readonly number[]) => col.reduce((a, b) => a + b, 0);
 const one = (value: number, labels: LabelSet = {}): Point[] => [{ labels, value }];
@@ -40,7 +39,7 @@ function histogram(labels: LabelSet, e: EncodedHistogram): HistogramPoint[] {
 
 function summary(labels: LabelSet, e: EncodedHistogram): SummaryPoint[] {
   if (!e.count) return [];
-  return [{ labels, quantiles: QUANTILES.map(([q, k]) => [q, e.summary[k] / 1000] as const), count: e.count, sumSeconds: bucketCounts(e, []).sumMs / 1000 }];
+  return [{ labels, quantiles: SUMMARY_QUANTILES.map(([q, k]) => [q, e.summary[k] / 1000] as const), count: e.count, sumSeconds: bucketCounts(e, []).sumMs / 1000 }];
 }
 
 export function readLiveRun(s: LiveRunState): LiveSnapshot {
@@ -141,12 +140,11 @@ function watcherRow(s: LiveRunState): number[] | undefined {
 function limitPoints(s: LiveRunState): Point[] {
   const cfg = s.sc.endpoint;
   const limits = limitsOf(cfg);
-  const per10s = (n: number) => Math.round((n * 10_000) / cfg.limits.windowMs);
   const pts: Point[] = [];
   for (const operation of [...s.run.rec.ops.keys()].sort()) {
     const lim = limits[operation as Operation];
     if (!lim) continue;
-    if (lim.rate !== null) pts.push({ labels: { limit: 'rate', operation }, value: per10s(lim.rate) / 10 });
+    if (lim.rate !== null) pts.push({ labels: { limit: 'rate', operation }, value: perTenSeconds(cfg, lim.rate) / 10 });
     if (lim.concurrency !== null) pts.push({ labels: { limit: 'concurrency', operation }, value: lim.concurrency });
   }
   pts.push({ labels: { limit: 'queue' }, value: queueThrottleAt(cfg) }, { labels: { limit: 'workers' }, value: cfg.workersMax });

@@ -27,6 +27,11 @@ export function queueThrottleAt(cfg: EndpointConfig): number {
   return Math.max(cfg.limits.queueMin, cfg.workersMax * cfg.limits.queuePerWorker) + 1;
 }
 
+/** `n` requests per the limiter's window (`limits.windowMs`), per 10 s: the unit the report shows rates in. */
+export function perTenSeconds(cfg: EndpointConfig, n: number): number {
+  return Math.round((n * 10_000) / cfg.limits.windowMs);
+}
+
 /**
  * Peak rate, concurrency and queue depth against each limit. The peak rate is counted the way
  * the endpoint's limiter counts (`limits.window`): the most requests in any window-long interval
@@ -34,7 +39,7 @@ export function queueThrottleAt(cfg: EndpointConfig): number {
  */
 export function headroom(rec: Recorder, rates: SendRates, cfg: EndpointConfig): Headroom {
   const limits = limitsOf(cfg);
-  const per10s = (n: number) => Math.round((n * 10_000) / cfg.limits.windowMs);
+  const per10s = (n: number) => perTenSeconds(cfg, n);
   const operations: HeadroomRow[] = [];
   for (const name of [...rec.ops.keys()].sort()) {
     const o = rec.ops.get(name)!;

@@ -6,6 +6,7 @@
  * requires.
  */
 import type { EncodedHistogram } from '../histogram.js';
+import { SUMMARY_QUANTILES } from '../histogram-buckets.js';
 import { canonicalNumber, type Labels, type OmType, type OpenMetricsWriter } from '../openmetrics-text.js';
 import type { WindowBucketCounter } from './window-buckets.js';
 import type { Points, WindowGrid } from './window-grid.js';
@@ -15,7 +16,6 @@ export type Series = readonly [Labels, Points];
 export type HistogramSeries = readonly [Labels, readonly string[], WindowGrid];
 type Label = readonly [string, string];
 
-const QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
 
 export class OmEmitter {
   constructor(
@@ -102,7 +102,7 @@ export class OmEmitter {
     this.w.family(name, 'summary', help, 'seconds');
     const ms = this.startMs + at;
     for (const [labels, e] of used) {
-      for (const [q, key] of QUANTILES) this.w.sample(name, [...labels, ['quantile', canonicalNumber(q)]], e.summary[key] / 1000, ms);
+      for (const [q, key] of SUMMARY_QUANTILES) this.w.sample(name, [...labels, ['quantile', canonicalNumber(q)]], e.summary[key] / 1000, ms);
       this.w.sample(`${name}_count`, labels, e.count, ms);
       this.w.sample(`${name}_sum`, labels, this.buckets.count(e.hdr).sumMs / 1000, ms);
     }
