@@ -69,8 +69,13 @@ export function encode(h: Histogram): EncodedHistogram {
 
 export function decode(e: EncodedHistogram): Histogram {
   if (!e.hdr) return newHistogram();
-  const h = hdr.decodeFromCompressedBase64(e.hdr, 32, false);
+  const h = decodeWindow(e.hdr);
   return h;
+}
+
+/** One HDR histogram from its compressed base64 (a RunResult window, or an EncodedHistogram's `hdr`). */
+export function decodeWindow(base64: string): Histogram {
+  return hdr.decodeFromCompressedBase64(base64, 32, false);
 }
 
 /** Adds encoded histograms (shards, per-operation totals) into one. */
@@ -86,7 +91,7 @@ export function mergeWindowEncodings(list: readonly string[]): Histogram | undef
   for (const e of list) {
     if (!e) continue;
     out ??= newHistogram();
-    out.add(hdr.decodeFromCompressedBase64(e, 32, false));
+    out.add(decodeWindow(e));
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * already encoded (a late webhook) is merged into it.
  */
 import * as hdr from 'hdr-histogram-js';
-import { clampMs, newHistogram, type Histogram } from '../../report/histogram.js';
+import { clampMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
 import { encodeSparse } from './sparse-encoding.js';
 
 /** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
@@ -15,7 +15,7 @@ let scratch: Histogram | undefined;
 function mergeInto(encoded: string, v: number): string {
   const h = (scratch ??= newHistogram());
   h.reset();
-  if (encoded) h.add(hdr.decodeFromCompressedBase64(encoded, 32, false));
+  if (encoded) h.add(decodeWindow(encoded));
   h.recordValue(v);
   return hdr.encodeIntoCompressedBase64(h);
 }

@@ -4,7 +4,7 @@
  * (histograms.ts). Keys come out sorted, so the result does not depend on the inputs' order.
  */
 import type { ArrivalStats, FlowJobStats, FlowStats, JobSeries, JobStats, LimitCauseName, OperationStats, RunResult, StreamStats, WebhookStats } from '../run-result.js';
-import { mergeHistograms } from './histograms.js';
+import { mergeEncoded } from '../histogram.js';
 
 type Counts = Record<string, number>;
 
@@ -32,8 +32,8 @@ function mergeOperation(list: readonly OperationStats[]): OperationStats {
     retried429: sum(list, (o) => o.retried429),
     clientTimeouts: sum(list, (o) => o.clientTimeouts),
     transportErrors: sum(list, (o) => o.transportErrors),
-    responseMs: mergeHistograms(list.map((o) => o.responseMs)),
-    serviceMs: mergeHistograms(list.map((o) => o.serviceMs)),
+    responseMs: mergeEncoded(list.map((o) => o.responseMs)),
+    serviceMs: mergeEncoded(list.map((o) => o.serviceMs)),
   };
 }
 
@@ -48,7 +48,7 @@ function mergeFlowJobs(list: readonly FlowJobStats[]): FlowJobStats | undefined 
   const out = {} as FlowJobStats;
   for (const s of JOB_SERIES) {
     const parts = list.flatMap((j) => j[s] ?? []);
-    if (parts.length) out[s] = mergeHistograms(parts);
+    if (parts.length) out[s] = mergeEncoded(parts);
   }
   return out;
 }
@@ -71,11 +71,11 @@ export function mergeJobs(list: readonly JobStats[]): JobStats {
     finalStatus: sumCounts(list.map((j) => j.finalStatus)),
     ...(anyOutcomes ? { outcomes: sumCounts(list.map((j) => j.outcomes)) } : {}),
     ...(anyPurged ? { purged: sum(list, (j) => j.purged ?? 0) } : {}),
-    queueDelayMs: mergeHistograms(list.map((j) => j.queueDelayMs)),
-    executionMs: mergeHistograms(list.map((j) => j.executionMs)),
+    queueDelayMs: mergeEncoded(list.map((j) => j.queueDelayMs)),
+    executionMs: mergeEncoded(list.map((j) => j.executionMs)),
     retentionExpiriesSeen: sum(list, (j) => j.retentionExpiriesSeen),
     retriedByClient: sum(list, (j) => j.retriedByClient),
-    cancelLatencyMs: mergeHistograms(list.map((j) => j.cancelLatencyMs)),
+    cancelLatencyMs: mergeEncoded(list.map((j) => j.cancelLatencyMs)),
     cancelled: sum(list, (j) => j.cancelled),
   };
 }
@@ -87,7 +87,7 @@ export function mergeWebhooks(list: readonly WebhookStats[]): WebhookStats {
     failedAttempts: sum(list, (w) => w.failedAttempts),
     retries: sum(list, (w) => w.retries),
     gaveUp: sum(list, (w) => w.gaveUp),
-    latenessMs: mergeHistograms(list.map((w) => w.latenessMs)),
+    latenessMs: mergeEncoded(list.map((w) => w.latenessMs)),
   };
 }
 
@@ -101,6 +101,6 @@ export function mergeArrivals(list: readonly ArrivalStats[]): ArrivalStats {
     sent: sum(list, (a) => a.sent),
     late: sum(list, (a) => a.late),
     dropped: sum(list, (a) => a.dropped),
-    sendLagMs: mergeHistograms(list.map((a) => a.sendLagMs)),
+    sendLagMs: mergeEncoded(list.map((a) => a.sendLagMs)),
   };
 }

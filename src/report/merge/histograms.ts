@@ -6,17 +6,11 @@
  * merged report.json byte-identical for any grouping of inputs.
  */
 import * as hdr from 'hdr-histogram-js';
-import { mergeEncoded, newHistogram, type EncodedHistogram } from '../histogram.js';
+import { decodeWindow, newHistogram } from '../histogram.js';
 import { at } from './alignment.js';
 
-const decodeWindow = (e: string) => hdr.decodeFromCompressedBase64(e, 32, false);
 /** The canonical encoding (report/histogram.ts `encode`, without the summary a window does not store). */
 const encodeWindow = (h: hdr.Histogram) => hdr.encodeIntoCompressedBase64(h);
-
-/** Whole-run histograms: the sum. */
-export function mergeHistograms(list: readonly EncodedHistogram[]): EncodedHistogram {
-  return mergeEncoded(list);
-}
 
 /**
  * Per-window encodings (`""` empty) of several inputs, each moved right by its shift, added per
