@@ -1,10 +1,12 @@
 /**
- * The `loadlab` command line. Each command is one module under commands/; exit codes follow
- * exit-codes.ts (CONTRACT §1).
+ * The `loadlab` command line. Each command is one module under commands/ (listed in
+ * commands/catalog.ts), and only the one named on the command line is loaded: the others are
+ * registered by their usage line and description alone, enough for `loadlab --help`. Exit codes
+ * follow exit-codes.ts (CONTRACT §1).
  */
 import { readFileSync } from 'node:fs';
-import yargs from 'yargs';
-import { runCommandModule } from './commands/run.js';
+import yargs, { type Argv } from 'yargs';
+import { COMMANDS, LOAD_COMMAND, type CommandName } from './commands/catalog.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 function version(): string {
@@ -12,19 +14,26 @@ function version(): string {
   return pkg.version;
 }
 
+/**
+ * The command named first on the command line gets its whole module (options, handler); every
+ * other one its usage line only. No option comes before a command (all options are a command's).
+ */
+async function registerCommands(cli: Argv, argv: string[]): Promise<void> {
+  const named = argv.find((a) => !a.startsWith('-'));
+  for (const name of Object.keys(COMMANDS) as CommandName[]) {
+    if (name === named) cli.command(await LOAD_COMMAND[name]());
+    else cli.command(COMMANDS[name].command, COMMANDS[name].describe);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.OK;
-  const cli = yargs(argv)
+  const cli = yargs(argv);
+  cli
     .scriptName('loadlab')
-    .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).')
-    .command(runCommandModule)
-    .command((await import('./commands/blast.js')).blastCommandModule)
-    .command((await import('./commands/serve.js')).serveCommand)
-    .command((await import('./commands/report.js')).reportCommandModule)
-    .command((await import('./commands/compare.js')).compareCommandModule)
-    .command((await import('./commands/plan.js')).planCommandModule)
-    .command((await import('./commands/merge.js')).mergeCommandModule)
-    .command((await import('./commands/k8s.js')).k8sCommandModule)
+    .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).');
+  await registerCommands(cli, argv);
+  cli
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
     .version(version())

@@ -13,6 +13,7 @@ import { renderMarkdown } from '../../report/render-md.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { verdict } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
+import { COMMANDS } from './catalog.js';
 
 export interface BlastArgs {
   target: string;
@@ -74,8 +75,7 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
 }
 
 export const blastCommandModule: CommandModule<object, BlastArgs> = {
-  command: 'blast',
-  describe: 'Raw throughput of one operation with autocannon (closed model) against --target URL; 429s by cause (a loopback `loadlab serve` names it, else inferred)',
+  ...COMMANDS.blast,
   builder: (y) =>
     y
       .option('target', { type: 'string', demandOption: true, describe: 'Base URL, e.g. http://127.0.0.1:8080/v2' })

@@ -16,6 +16,7 @@ import { renderCompareHtml } from '../../report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../report/compare/render-compare-md.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { readStoredRun } from '../report-input.js';
+import { COMMANDS } from './catalog.js';
 
 export const DEFAULT_COMPARE_DIR = join('reports', 'compare');
 
@@ -67,8 +68,7 @@ export function compareCommand(a: CompareArgs): number {
 }
 
 export const compareCommandModule: CommandModule<object, CompareArgs> = {
-  command: 'compare <a> <b>',
-  describe: 'Compare two stored runs (A the base, B the new one): compare.md and compare.html, and optionally fail on a regression',
+  ...COMMANDS.compare,
   builder: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'The base run: a report.json or a run directory holding one' })

@@ -25,6 +25,7 @@ import { checkNames, httpUrl, imageOf, parallelismOf, requestsOf, secretRefOf, s
 import { scenarioFiles } from './k8s-files.js';
 import { checkRunFlags } from './run-flags.js';
 import { loadOrExit } from './run.js';
+import { COMMANDS } from './catalog.js';
 
 interface K8sArgs extends K8sCommonArgs {
   // run
@@ -187,8 +188,7 @@ const planModule: CommandModule<object, K8sArgs> = {
 };
 
 export const k8sCommandModule: CommandModule = {
-  command: 'k8s',
-  describe: 'Write Kubernetes manifests (an Indexed Job of shards and a merge Job) for a run or a plan sweep beyond one machine',
+  ...COMMANDS.k8s,
   builder: (y) => y.command(runModule).command(planModule).demandCommand(1, 'k8s: name a command: k8s run or k8s plan (see loadlab k8s --help)')
     .epilog('Writes shards.yaml (ConfigMap and Indexed Job) and merge.yaml (the merge Job), applied in that order with kubectl; docs/kubernetes.md explains them. Exit 2 for a bad flag or scenario (nothing is written).'),
   handler: () => {},

@@ -20,6 +20,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
 import { readStoredRun } from '../report-input.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
+import { COMMANDS } from './catalog.js';
 
 export interface MergeArgs {
   dirs: string[];
@@ -93,8 +94,7 @@ export async function mergeCommand(a: MergeArgs): Promise<number> {
 }
 
 export const mergeCommandModule: CommandModule<object, MergeArgs> = {
-  command: 'merge <dirs..>',
-  describe: 'Merge the results of shards (`run --shard I/N`) into one run: counters summed, histograms merged exactly, thresholds judged on the whole; partial plans (`plan --shard`) as `plan merge` does',
+  ...COMMANDS.merge,
   builder: (y) =>
     y
       .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Result directories of the shards (each holding report.json), or earlier merges of some of them' })

@@ -30,6 +30,7 @@ import { planMergeCommandModule } from './plan-merge.js';
 import { plural, recommendationLines, writeWholePlan } from './plan-write.js';
 import { priceOptions, pricesOf } from './price-flags.js';
 import { loadOrExit } from './run.js';
+import { COMMANDS } from './catalog.js';
 
 export async function planCommand(a: PlanArgs): Promise<number> {
   // Flags first (a bad flag is named before the scenario is read), then the scenario's plan: section.
@@ -146,8 +147,7 @@ const planSweepModule: CommandModule<object, PlanArgs> = {
 };
 
 export const planCommandModule: CommandModule = {
-  command: 'plan',
-  describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO; `plan merge` joins the shards of a sharded plan',
+  ...COMMANDS.plan,
   builder: (y) => y.command(planMergeCommandModule).command(planSweepModule),
   handler: () => undefined,
 };

@@ -12,6 +12,7 @@ import { EXIT } from '../exit-codes.js';
 import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
 import { readStoredRun } from '../report-input.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
+import { COMMANDS } from './catalog.js';
 
 export interface ReportArgs {
   path: string;
@@ -39,8 +40,7 @@ export function reportCommand(a: ReportArgs): number {
 }
 
 export const reportCommandModule: CommandModule<object, ReportArgs> = {
-  command: 'report <path>',
-  describe: 'Render a stored run again (report.md, report.html, metrics.om) from its report.json',
+  ...COMMANDS.report,
   builder: (y) =>
     y
       .positional('path', { type: 'string', demandOption: true, describe: 'A report.json, or a run directory holding one (any RunResult version: 1, 2 or 3)' })

@@ -37,6 +37,7 @@ import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.
 import { progressReporter } from '../progress/reporter.js';
 import { catchInterrupts } from '../interrupt.js';
 import { startRunTracing } from '../run-tracing.js';
+import { COMMANDS } from './catalog.js';
 
 export interface RunArgs extends PriceArgs, ShardArgs {
   'start-at'?: string;
@@ -192,8 +193,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
 }
 
 export const runCommandModule: CommandModule<object, RunArgs> = {
-  command: 'run <scenario>',
-  describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL',
+  ...COMMANDS.run,
   builder: (y) =>
     shardOptions(priceOptions(y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })

@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from '../../server/server.js';
 import { loadConfigFile } from '../config-file.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { startTracing } from '../otel.js';
+import { COMMANDS } from './catalog.js';
 
 export interface ServeArgs {
   config?: string | undefined;
@@ -103,8 +104,7 @@ export async function serveMain(a: ServeArgs): Promise<void> {
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
-  command: 'serve',
-  describe: 'Serve the simulator as an HTTP endpoint (/v2/{endpoint_id}/...) for real clients',
+  ...COMMANDS.serve,
   builder: (y) =>
     y
       .option('config', { type: 'string', describe: 'YAML or JSON simulator config, or a scenario file (its endpoint section)' })

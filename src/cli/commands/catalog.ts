@@ -1,0 +1,40 @@
+/**
+ * The commands of `loadlab`: each one's usage line and one-line description, and where its
+ * module is. main.ts loads only the module of the command being run (the others' modules, and
+ * everything they import, cost start-up time for nothing); `loadlab --help` lists them all from
+ * here. Each command module takes its `command` and `describe` from this table.
+ */
+import type { CommandModule } from 'yargs';
+
+export interface CommandEntry {
+  command: string;
+  describe: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyCommand = CommandModule<object, any>;
+
+export const COMMANDS = {
+  run: { command: 'run <scenario>', describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL' },
+  blast: { command: 'blast', describe: 'Raw throughput of one operation with autocannon (closed model) against --target URL; 429s by cause (a loopback `loadlab serve` names it, else inferred)' },
+  serve: { command: 'serve', describe: 'Serve the simulator as an HTTP endpoint (/v2/{endpoint_id}/...) for real clients' },
+  report: { command: 'report <path>', describe: 'Render a stored run again (report.md, report.html, metrics.om) from its report.json' },
+  compare: { command: 'compare <a> <b>', describe: 'Compare two stored runs (A the base, B the new one): compare.md and compare.html, and optionally fail on a regression' },
+  plan: { command: 'plan', describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO; `plan merge` joins the shards of a sharded plan' },
+  merge: { command: 'merge <dirs..>', describe: 'Merge the results of shards (`run --shard I/N`) into one run: counters summed, histograms merged exactly, thresholds judged on the whole; partial plans (`plan --shard`) as `plan merge` does' },
+  k8s: { command: 'k8s', describe: 'Write Kubernetes manifests (an Indexed Job of shards and a merge Job) for a run or a plan sweep beyond one machine' },
+} as const satisfies Record<string, CommandEntry>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+/** Loads a command's module (and what it imports). */
+export const LOAD_COMMAND: Record<CommandName, () => Promise<AnyCommand>> = {
+  run: async () => (await import('./run.js')).runCommandModule,
+  blast: async () => (await import('./blast.js')).blastCommandModule,
+  serve: async () => (await import('./serve.js')).serveCommand,
+  report: async () => (await import('./report.js')).reportCommandModule,
+  compare: async () => (await import('./compare.js')).compareCommandModule,
+  plan: async () => (await import('./plan.js')).planCommandModule,
+  merge: async () => (await import('./merge.js')).mergeCommandModule,
+  k8s: async () => (await import('./k8s.js')).k8sCommandModule,
+};
