@@ -17,7 +17,7 @@ import { OpenRequests } from './open-requests.js';
 import { Connector } from './connector.js';
 import { WallQueue } from './wall-queue.js';
 import { WallAlarm } from './alarm.js';
-import { warmUpHttp, WARMUP_PARALLEL } from './warmup.js';
+import { warmUpHttp, warmUpRequestsFor, WARMUP_PARALLEL, WARMUP_REQUESTS } from './warmup.js';
 import { zeroAt } from './start-at.js';
 import type { Scenario } from '../../scenario/schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
@@ -66,6 +66,8 @@ export interface HttpTargetOptions {
    * (start-at.ts). Default: time 0 is when the warm-up ends.
    */
   startAtMs?: number;
+  /** Requests of the warm-up before the clock starts (warmup.ts; default WARMUP_REQUESTS). */
+  warmUpRequests?: number;
 }
 
 export { isLoopback };
@@ -100,6 +102,7 @@ export class HttpTarget implements Target {
   private readonly connector: Connector;
   private readonly preconnect: number;
   private readonly startAtMs: number | undefined;
+  private readonly warmUpRequests: number;
   private wake: (() => void) | undefined;
   private alarm: WallAlarm | undefined = undefined;
   /** Set while events run (no nested pump from an answer undici reports during a send). */
@@ -116,6 +119,7 @@ export class HttpTarget implements Target {
     this.connector = new Connector(origin);
     this.preconnect = Math.min(opts.preconnect ?? 0, connections);
     this.startAtMs = opts.startAtMs;
+    this.warmUpRequests = opts.warmUpRequests ?? WARMUP_REQUESTS;
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect: this.connector.connect });
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
@@ -216,9 +220,9 @@ export class HttpTarget implements Target {
    */
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
     // The clock starts once the alarm's thread runs, the preconnected sockets are open and the
-    // send path is warm (the first run of a process: http-warmup.ts).
+    // send path is warm (warmup.ts).
     const alarm = (this.alarm ??= new WallAlarm());
-    const warm = warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'warm-up', endpointId: 'ep', connections: WARMUP_PARALLEL }));
+    const warm = warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'warm-up', endpointId: 'ep', connections: WARMUP_PARALLEL }), this.warmUpRequests);
     await Promise.all([alarm.ready, this.connector.open(this.preconnect), warm]);
     this.t0 = this.startAtMs === undefined ? performance.now() : await zeroAt(this.startAtMs, stop);
     // Stopped before time 0 (Ctrl-C during the warm-up or the --start-at wait): nothing is sent.
@@ -307,6 +311,9 @@ export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: st
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
   const connections = a.connections ?? DEFAULT_CONNECTIONS;
-  const preconnect = Math.min(connections, Math.ceil(peakPerSec(sc) / ARRIVALS_PER_PRECONNECTED));
-  return () => new HttpTarget(url, { url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections, preconnect, startAtMs: a.startAtMs });
+  const peak = peakPerSec(sc);
+  const preconnect = Math.min(connections, Math.ceil(peak / ARRIVALS_PER_PRECONNECTED));
+  return () => new HttpTarget(url, {
+    url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections, preconnect, startAtMs: a.startAtMs, warmUpRequests: warmUpRequestsFor(peak),
+  });
 }

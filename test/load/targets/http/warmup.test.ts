@@ -1,12 +1,13 @@
 /**
- * The warm-up of the HTTP send path (http-warmup.ts): it runs once per process, before the first
- * run's clock starts, against a stub of its own; the run's target sees only the scenario's traffic.
+ * The warm-up of the HTTP send path (warmup.ts): it runs before a run's clock starts, against a
+ * stub of its own, sized to the run's peak rate and counted per process; the run's target sees
+ * only the scenario's traffic.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, test } from 'vitest';
 import { HttpTarget } from '../../../../src/load/targets/http/http-target.js';
-import { warmUpHttp, WARMUP_REQUESTS } from '../../../../src/load/targets/http/warmup.js';
+import { warmUpHttp, warmUpRequestsFor, WARMUP_REQUESTS } from '../../../../src/load/targets/http/warmup.js';
 import { runScenario } from '../../../../src/load/run-scenario.js';
 import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
 
@@ -33,8 +34,16 @@ test('the first HTTP run of a process warms up against its own stub: the target 
   expect(r.operations.health!.requests).toBe(20);
   expect(seen).toHaveLength(20);
   expect(new Set(seen)).toEqual(new Set(['GET /v2/ep/health']));
-  // The run did warm up (its requests went to its stub), and only once per process.
+  // The run did warm up (its requests went to its stub); a later one as large finds it done.
   let made = 0;
-  expect(await warmUpHttp((u) => (made++, new HttpTarget(u, { url: u, apiKey: 'k', endpointId: 'ep' })))).toBe(WARMUP_REQUESTS);
+  const targetFor = (u: string) => (made++, new HttpTarget(u, { url: u, apiKey: 'k', endpointId: 'ep' }));
+  expect(await warmUpHttp(targetFor)).toBe(WARMUP_REQUESTS);
   expect(made).toBe(0);
+  // A larger one sends only the difference, through a warm-up target of its own.
+  expect(await warmUpHttp(targetFor, WARMUP_REQUESTS + 50)).toBe(WARMUP_REQUESTS + 50);
+  expect(made).toBe(1);
 }, 20_000);
+
+test('the warm-up follows the peak rate: a fifth of a second of it, at most WARMUP_REQUESTS', () => {
+  expect([10, 1000, 4000, 10_000, 50_000].map(warmUpRequestsFor)).toEqual([2, 200, 800, 2000, WARMUP_REQUESTS]);
+});
