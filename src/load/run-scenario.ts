@@ -18,7 +18,6 @@ import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
 import { headroom, limitsOf, queueThrottleAt } from './record/headroom.js';
-import { inProcessTarget } from './targets/in-process/for-scenario.js';
 import { FlowDriver } from './flow-driver.js';
 import { AbortCheck } from './abort-check.js';
 import { Recorder, type JobOutcome } from './record/recorder.js';
@@ -110,7 +109,8 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
   const seed = opts.seed ?? sc.seed;
-  const target: Target = (opts.target ?? inProcessTarget)(sc, seed);
+  // The simulator is loaded only for a run on it (an HTTP run's start-up does without).
+  const target: Target = (opts.target ?? (await import('./targets/in-process/for-scenario.js')).inProcessTarget)(sc, seed);
   const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs, histogramWindowMs(sc.durationMs + sc.drainMs));
   const rates = new SendRates(sc.endpoint.limits.windowMs);
   const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint), rates);
