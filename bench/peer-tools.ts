@@ -4,7 +4,8 @@
  * (a `constant` arrival, the HTTP target with its default 256 connections), autocannon (`-R`, its
  * overall rate), loadtest (`--rps`) and hey (`-q` per worker × `-c` workers). Peers get
  * PEER_CONNECTIONS connections (hey: workers): enough for the highest rate at this server's
- * sub-ms answers. A tool that is not installed is skipped with the reason.
+ * sub-ms answers. A tool that is not installed is skipped with the reason. Two references that
+ * are not load tools close the list: Node's floor on undici and on raw sockets (floor-sender.ts).
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,4 +59,11 @@ const hey: Tool = {
   command: (url, ratePerSec, seconds) => [HEY, ['-z', `${seconds}s`, '-c', String(PEER_CONNECTIONS), '-q', String(ratePerSec / PEER_CONNECTIONS), path(url)]],
 };
 
-export const TOOLS: readonly Tool[] = [loadlab, autocannon, loadtest, hey];
+/** Node's floor (floor-sender.ts): not a load tool, the least a Node sender spends per request. */
+const floor = (transport: 'undici' | 'net'): Tool => ({
+  name: `${transport}-floor`,
+  missing: () => (existsSync(join(root, 'dist', 'bench', 'floor-sender.js')) ? undefined : 'dist/ not built (npx tsc -p tsconfig.build.json)'),
+  command: (url, ratePerSec, seconds) => [process.execPath, [join(root, 'dist', 'bench', 'floor-sender.js'), transport, url, String(ratePerSec), String(seconds), String(PEER_CONNECTIONS)]],
+});
+
+export const TOOLS: readonly Tool[] = [loadlab, autocannon, loadtest, hey, floor('undici'), floor('net')];
