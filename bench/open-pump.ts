@@ -1,11 +1,11 @@
 /**
  * The open-loop send pump of the bench's reference ceilings (undici-ceiling.ts,
  * socket-ceiling.ts): arrival `i` is due `i × gapMs` after `t0` (a `performance.now()` reading).
- * Each pass sends every arrival that is due; a pass that sent nothing waits on the clock as the
- * HTTP target does (src/load/busy-wait.ts, at most 50 µs), then the loop yields (`setImmediate`)
- * so answers are read. Resolves once all `n` arrivals are sent.
+ * Each pass sends every arrival that is due; a pass that sent nothing waits on the clock
+ * (busy-wait.ts, at most 50 µs), then the loop yields (`setImmediate`) so answers are read: a
+ * spin that holds sends to sub-ms at the cost of a core. Resolves once all `n` arrivals are sent.
  */
-import { busyWaitUntil } from '../src/load/targets/http/busy-wait.js';
+import { busyWaitUntil } from './busy-wait.js';
 
 export function pumpOpen(n: number, gapMs: number, t0: number, send: (i: number) => void): Promise<void> {
   let sent = 0;

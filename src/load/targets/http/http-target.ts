@@ -1,22 +1,19 @@
 /**
  * The HTTP target: a `loadlab serve` instance or a real deployment, through one undici Pool with
- * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early): an
- * alarm thread (alarm.ts; timers are too coarse for sub-ms send lag) wakes the event loop a
- * little before the next one (at most SPIN_MS, at most SPIN_SHARE of the wait), and the loop
- * spins for the rest: setImmediate passes, each one that sent nothing waiting on the clock for up
- * to BUSY_MS first (a bare pass is garbage, and garbage is scavenges). The loop sleeps in poll
- * otherwise, so its CPU follows the rate (spin-plan.ts). Due events also run between answers, so
- * a burst of answers read in one pass of the event loop does not hold sends back. A real deployment does not say which limit a 429 hit:
- * causes are inferred (see cause-inference.ts).
+ * keep-alive. Arrivals run in wall time on a local event queue (fractional ms, never early),
+ * paced by one Node timer: the loop sleeps in poll until the next event, so its CPU follows the
+ * rate. Timers count whole ms of the event loop's clock, so an event goes out within about a ms
+ * after its time, and the events due within one ms go out in one wake-up (a wake-up per event,
+ * kept sub-ms by a second thread and a spin, cost 1.7-1.9× the CPU per request at 4 000-10 000/s:
+ * docs/performance.md, "generator-vs-peers"). Due events also run between answers, so a burst of
+ * answers read in one pass of the event loop does not hold sends back. A real deployment does not
+ * say which limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
-import { busyWaitUntil } from './busy-wait.js';
-import { alarmLead, spinsNow } from './spin-plan.js';
 import { parseSse, type Exchange } from './exchange.js';
 import { OpenRequests } from './open-requests.js';
 import { Connector } from './connector.js';
 import { WallQueue } from './wall-queue.js';
-import { WallAlarm } from './alarm.js';
 import { warmUpHttp, warmUpRequestsFor, WARMUP_PARALLEL, WARMUP_REQUESTS } from './warmup.js';
 import { zeroAt } from './start-at.js';
 import type { Scenario } from '../../scenario/schema.js';
@@ -30,16 +27,6 @@ import { peakArrivalsPerSec } from '../../arrivals/registry.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
-/**
- * While spinning, a pass that sent nothing waits on the clock (a busy loop, no
- * allocation) until the next event or for this long (ms), whichever comes first, before it
- * yields to the event loop again. A bare setImmediate pass allocates ~0.35 KB (Node's Immediate
- * and its async ids) and takes ~2 µs: a loop spinning on passes alone made ~150 MB/s of garbage,
- * a scavenge every ~0.1 s, each holding the sends due meanwhile (the idle p99 floor). Answers
- * wait at most this long to be read.
- */
-const BUSY_MS = 0.05;
-
 /**
  * Sockets the HTTP target keeps open by default (`--connections`). Each request in flight holds
  * one (a held runsync or stream for its whole hold); a request finding none free waits inside the
@@ -104,7 +91,6 @@ export class HttpTarget implements Target {
   private readonly startAtMs: number | undefined;
   private readonly warmUpRequests: number;
   private wake: (() => void) | undefined;
-  private alarm: WallAlarm | undefined = undefined;
   /** Set while events run (no nested pump from an answer undici reports during a send). */
   private pumping = false;
   /** After close(): the pool's "destroyed" errors of requests still held are not answers. */
@@ -198,82 +184,59 @@ export class HttpTarget implements Target {
     }
   }
 
-  /**
-   * Waits on the clock until `atMs` (target clock) or for BUSY_MS, whichever is first, then runs
-   * what is due. Only in a pass that sent nothing: a request handed to undici is written in the
-   * event loop's next pass (on a keep-alive socket that was idle), so a pass that sent must yield.
-   * The wait reads the clock only every ~4-12 µs (busy-wait.ts): every read allocates.
-   */
-  private busyWait(atMs: number): void {
-    const t = busyWaitUntil(this.t0, Math.min(atMs, this.now() + BUSY_MS));
-    if (this.queue.nextAtMs() <= t) this.runDue();
-  }
-
   probe(): EndpointProbe | undefined {
     return undefined;
   }
 
   /**
-   * Runs due events, then sleeps until shortly before the next one on the alarm (alarm.ts) while
-   * the event loop waits in poll, and spins on setImmediate passes from there. A new event
-   * or an answer (`wake`) may need an earlier wake-up or end the run.
+   * Runs due events, then sleeps on a timer until the next one (an event already due: the next
+   * pass of the event loop, where undici also writes what was just sent). A new event or an
+   * answer (`wake`) may need an earlier wake-up, or end the run.
    */
   async drive(stop: () => boolean, hardEndMs: number, tick: () => void): Promise<void> {
-    // The clock starts once the alarm's thread runs, the preconnected sockets are open and the
-    // send path is warm (warmup.ts).
-    const alarm = (this.alarm ??= new WallAlarm());
+    // The clock starts once the preconnected sockets are open and the send path is warm (warmup.ts).
     const warm = warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'warm-up', endpointId: 'ep', connections: WARMUP_PARALLEL }), this.warmUpRequests);
-    await Promise.all([alarm.ready, this.connector.open(this.preconnect), warm]);
+    await Promise.all([this.connector.open(this.preconnect), warm]);
     this.t0 = this.startAtMs === undefined ? performance.now() : await zeroAt(this.startAtMs, stop);
     // Stopped before time 0 (Ctrl-C during the warm-up or the --start-at wait): nothing is sent.
     if (stop()) return;
     return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       let immediate: NodeJS.Immediate | undefined;
-      /** Time the alarm is set for (target clock); Infinity: none. */
-      let alarmAt = Infinity;
-      /** The event the alarm is set ahead of, and the one the loop spins toward since it rang. */
-      let alarmFor = Infinity;
-      let spinFor = -Infinity;
+      /** The time (target clock) the pending wake-up is for; Infinity: none. */
+      let wakeAt = Infinity;
       // Each tick also looks at stop(): one that became true while no event is due (Ctrl-C) ends the drive now.
       const ticker = setInterval(() => {
         tick();
         if (stop()) this.wake?.();
       }, 250);
       const sweeper = setInterval(() => this.open.expire(this.now()), SWEEP_MS);
-      const spinning = (at: number): boolean => spinsNow(at, this.now(), spinFor);
+      const unarm = (): void => {
+        clearTimeout(timer);
+        clearImmediate(immediate);
+        timer = immediate = undefined;
+        wakeAt = Infinity;
+      };
       const pump = (): void => {
-        immediate = undefined;
-        alarmAt = Infinity;
-        if (this.runDue() === 0) {
-          const next = Math.min(this.queue.nextAtMs(), hardEndMs);
-          if (spinning(next)) this.busyWait(next);
-        }
+        unarm();
+        this.runDue();
         if (stop() || this.now() >= hardEndMs) {
           clearInterval(ticker);
           clearInterval(sweeper);
-          alarm.clear();
           this.wake = undefined;
           resolve();
           return;
         }
         arm(false);
       };
-      const rang = (): void => {
-        spinFor = alarmFor;
-        pump();
-      };
       const arm = (checkStop: boolean): void => {
-        if (immediate) return;
-        const at = Math.min(this.queue.nextAtMs(), hardEndMs);
-        if (spinning(at) || (checkStop && stop())) {
-          immediate = setImmediate(pump);
-          return;
-        }
-        const wakeAt = at - alarmLead(at, this.now());
-        if (alarmAt <= wakeAt) return;
-        alarmAt = wakeAt;
-        alarmFor = at;
-        alarm.set(this.t0 + wakeAt, rang);
+        const now = this.now();
+        const at = checkStop && stop() ? now : Math.min(this.queue.nextAtMs(), hardEndMs);
+        if (wakeAt <= at) return;
+        unarm();
+        wakeAt = at;
+        if (at <= now) immediate = setImmediate(pump);
+        else timer = setTimeout(pump, Math.ceil(at - now));
       };
       this.wake = () => arm(true);
       pump();
@@ -285,7 +248,7 @@ export class HttpTarget implements Target {
     // not the transport errors that destroying the pool hands them.
     this.closed = true;
     this.connector.close();
-    await Promise.all([this.pool.destroy(), this.alarm?.close(), this.receiver?.close()]);
+    await Promise.all([this.pool.destroy(), this.receiver?.close()]);
   }
 }
 

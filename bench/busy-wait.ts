@@ -1,6 +1,6 @@
 /**
- * Waiting on the clock without sleeping or allocating, for the HTTP target's spin (and the
- * bench's reference open loops, which send the way it does). Every read of a clock allocates a
+ * Waiting on the clock without sleeping or allocating, for the reference open loops of
+ * `runner-http` (open-pump.ts), which hold sends to sub-ms. Every read of a clock allocates a
  * heap number (~16 B, whichever clock), so the wait counts between reads, keeping each stretch
  * of counting at ~4-12 µs whatever the machine's speed.
  */
