@@ -1,6 +1,6 @@
 /**
- * The HTTP target's pacing is frugal: between arrivals its loop sleeps (the alarm thread wakes it
- * shortly before each one) instead of spinning, so a low-rate run costs a small part of a core,
+ * The HTTP target's pacing is frugal: between arrivals its loop sleeps (a timer wakes it for
+ * each one) instead of spinning, so a low-rate run costs a small part of a core,
  * and its arrivals still reach the server on schedule. The server runs in its own process (its
  * work is not counted) and records when each request arrived; CPU is this process's during the
  * run's clock (after the warm-up).
