@@ -39,6 +39,7 @@ async function run(ratePerSec: number, connectionsFlag?: number): Promise<number
     traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health' } }],
   });
   await runScenario(sc, { target: httpTargetFor(sc, { target: url, connections: connectionsFlag }) });
+  await new Promise((r) => setTimeout(r, 40));
   return atFirstRequest!;
 }
 
