@@ -6,13 +6,29 @@
  */
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
-import { COMMANDS, LOAD_COMMAND, type CommandName } from './commands/catalog.js';
+import type { CommandModule } from 'yargs';
+import { COMMANDS, type CommandName } from './commands/catalog.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyCommand = CommandModule<object, any>;
+
+/** Loads a command's module (and what it imports). */
+const LOAD_COMMAND: Record<CommandName, () => Promise<AnyCommand>> = {
+  run: async () => (await import('./commands/run.js')).runCommandModule,
+  blast: async () => (await import('./commands/blast.js')).blastCommandModule,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  report: async () => (await import('./commands/report.js')).reportCommandModule,
+  compare: async () => (await import('./commands/compare.js')).compareCommandModule,
+  plan: async () => (await import('./commands/plan.js')).planCommandModule,
+  merge: async () => (await import('./commands/merge.js')).mergeCommandModule,
+  k8s: async () => (await import('./commands/k8s.js')).k8sCommandModule,
+};
 
 /**
  * The command named first on the command line gets its whole module (options, handler); every

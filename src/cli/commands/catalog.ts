@@ -1,18 +1,14 @@
 /**
- * The commands of `loadlab`: each one's usage line and one-line description, and where its
- * module is. main.ts loads only the module of the command being run (the others' modules, and
- * everything they import, cost start-up time for nothing); `loadlab --help` lists them all from
- * here. Each command module takes its `command` and `describe` from this table.
+ * The commands of `loadlab`: each one's usage line and one-line description. main.ts loads only
+ * the module of the command being run (the others' modules, and everything they import, cost
+ * start-up time for nothing); `loadlab --help` lists them all from here. Each command module
+ * takes its `command` and `describe` from this table.
  */
-import type { CommandModule } from 'yargs';
 
 export interface CommandEntry {
   command: string;
   describe: string;
 }
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyCommand = CommandModule<object, any>;
 
 export const COMMANDS = {
   run: { command: 'run <scenario>', describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL' },
@@ -27,14 +23,3 @@ export const COMMANDS = {
 
 export type CommandName = keyof typeof COMMANDS;
 
-/** Loads a command's module (and what it imports). */
-export const LOAD_COMMAND: Record<CommandName, () => Promise<AnyCommand>> = {
-  run: async () => (await import('./run.js')).runCommandModule,
-  blast: async () => (await import('./blast.js')).blastCommandModule,
-  serve: async () => (await import('./serve.js')).serveCommand,
-  report: async () => (await import('./report.js')).reportCommandModule,
-  compare: async () => (await import('./compare.js')).compareCommandModule,
-  plan: async () => (await import('./plan.js')).planCommandModule,
-  merge: async () => (await import('./merge.js')).mergeCommandModule,
-  k8s: async () => (await import('./k8s.js')).k8sCommandModule,
-};
