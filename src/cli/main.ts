@@ -5,8 +5,7 @@
  * follow exit-codes.ts (CONTRACT §1).
  */
 import { readFileSync } from 'node:fs';
-import yargs, { type Argv } from 'yargs';
-import type { CommandModule } from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 import { COMMANDS, type CommandName } from './commands/catalog.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -15,7 +14,7 @@ function version(): string {
   return pkg.version;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** A command's module, whatever its arguments' type (each command types its own). */
 type AnyCommand = CommandModule<object, any>;
 
 /** Loads a command's module (and what it imports). */
