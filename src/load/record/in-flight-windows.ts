@@ -1,20 +1,26 @@
 /**
- * One operation's requests in flight: the level now, its peak over the run, and its maximum in
- * each histogram window (RunResult `windows.inFlightMax`). A window's maximum is the level it
- * started with or the level right after a send in it, so every window is exact, also one no
- * request was sent in (a long /runsync held across it). Hot path: one division, one compare.
+ * One operation's sends and requests in flight: sends per histogram window (RunResult
+ * `windows.requests`), the level in flight now, its peak over the run, and its maximum in each
+ * window (`windows.inFlightMax`). A window's maximum is the level it started with or the level
+ * right after a send in it, so every window is exact, also one no request was sent in (a long
+ * /runsync held across it). Hot path: one division, one compare.
  */
 export class InFlightWindows {
   level = 0;
   peak = 0;
   /** Maximum per window; grown to the newest window an event fell in. */
   private readonly max: number[] = [];
+  /** Sends per window (of the send); as long as `max` or shorter. */
+  readonly sent: number[] = [];
 
   constructor(private readonly windowMs: number) {}
 
   /** A request sent at `atMs`. */
   up(atMs: number): void {
     const i = this.reach(atMs);
+    const sent = this.sent;
+    while (sent.length <= i) sent.push(0);
+    sent[i]!++;
     const l = ++this.level;
     if (l > this.peak) this.peak = l;
     if (l > this.max[i]!) this.max[i] = l;

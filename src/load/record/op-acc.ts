@@ -16,14 +16,11 @@ export class OpAcc {
   readonly serviceMs = new MsHistogram();
   /** Response time per histogram window (of the answer). */
   readonly windows: WindowHistograms;
-  /** Requests in flight: now, at peak, and the most per histogram window. */
+  /** Requests sent per histogram window, and in flight: now, at peak, and the most per window. */
   readonly inFlightWindows: InFlightWindows;
   /** Answers by status, over the run and per histogram window (of the answer). */
   readonly statusWindows: StatusWindows;
-  /** Requests sent per histogram window (of the send). */
-  readonly sentPerWindow: number[] = [];
-
-  constructor(private readonly histWindowMs: number) {
+  constructor(histWindowMs: number) {
     this.windows = new WindowHistograms(histWindowMs);
     this.inFlightWindows = new InFlightWindows(histWindowMs);
     this.statusWindows = new StatusWindows(histWindowMs);
@@ -39,12 +36,13 @@ export class OpAcc {
     return this.inFlightWindows.peak;
   }
 
+  /** Requests sent per histogram window (of the send). */
+  get sentPerWindow(): readonly number[] {
+    return this.inFlightWindows.sent;
+  }
+
   /** A request sent at `atMs`: counted in its window, and in flight. */
   sentAt(atMs: number): void {
-    const i = Math.floor(atMs / this.histWindowMs);
-    const a = this.sentPerWindow;
-    while (a.length <= i) a.push(0);
-    a[i]!++;
     this.inFlightWindows.up(atMs);
   }
 
