@@ -26,6 +26,7 @@ import { scenarioFiles } from './k8s-files.js';
 import { checkRunFlags } from './run-flags.js';
 import { loadOrExit } from './run.js';
 import { COMMANDS } from './catalog.js';
+import { sweepOptions } from './plan-flags.js';
 
 interface K8sArgs extends K8sCommonArgs {
   // run
@@ -173,14 +174,7 @@ const runModule: CommandModule<object, K8sArgs> = {
 const planModule: CommandModule<object, K8sArgs> = {
   command: 'plan <scenario>',
   describe: 'Manifests of a sharded plan sweep: pod I runs the grid points p with p mod N = I on the embedded simulator',
-  builder: (y) => commonOptions(y)
-    .option('workers-max', { type: 'string', describe: 'As loadlab plan' })
-    .option('workers-min', { type: 'string', describe: 'As loadlab plan' })
-    .option('seeds', { type: 'number', describe: 'As loadlab plan' })
-    .option('seed', { type: 'string', describe: 'As loadlab plan' })
-    .option('slo', { type: 'string', array: true, describe: 'As loadlab plan (repeatable)' })
-    .option('grid', { type: 'string', array: true, describe: 'As loadlab plan (repeatable)' })
-    .option('exhaustive', { type: 'boolean', describe: 'As loadlab plan' })
+  builder: (y) => sweepOptions(commonOptions(y))
     .option('jobs', { type: 'number', describe: 'Threads in each pod (default: the pod\'s core count)' }) as unknown as Argv<K8sArgs>,
   handler: (a) => {
     k8sCommand('plan', a);

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { checkCombinations, combinations, gridOfScenario, KNOBS, parseGrid, type GridAxis } from '../../plan/grid.js';
+import { checkCombinations, combinations, gridOfScenario, parseGrid, type GridAxis } from '../../plan/grid.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
 import { renderPartialPlanJson } from '../../plan/partial-plan.js';
@@ -25,7 +25,7 @@ import { threadRunner } from '../../plan/thread-runner.js';
 import { DEFAULT_WORKERS_RANGE, parseWorkersRange } from '../../plan/workers-range.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { shardOf, shardOptions, type ShardChoice } from '../shard-option.js';
-import { bad, seedsOf, wholeAtLeast, workersMinOf, type PlanArgs } from './plan-flags.js';
+import { bad, seedsOf, sweepOptions, wholeAtLeast, workersMinOf, type PlanArgs } from './plan-flags.js';
 import { planMergeCommandModule } from './plan-merge.js';
 import { plural, recommendationLines, writeWholePlan } from './plan-write.js';
 import { priceOptions, pricesOf } from './price-flags.js';
@@ -128,17 +128,10 @@ const planSweepModule: CommandModule<object, PlanArgs> = {
   command: '$0 <scenario>',
   describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO',
   builder: (y) =>
-    shardOptions(priceOptions(y
-      .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' })
-      .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default: the scenario's plan.workersMax, else ${DEFAULT_WORKERS_RANGE})` })
-      .option('workers-min', { type: 'string', describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s' })
-      .option('seeds', { type: 'number', describe: 'Seeds per point; a point meets the SLOs only if every seed does (default: the scenario\'s plan.seeds, else 3)' })
-      .option('seed', { type: 'string', describe: 'First seed; the others follow it (default: the scenario\'s)' })
-      .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
+    shardOptions(priceOptions(sweepOptions(y
+      .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' }))
       .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
-      .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
-      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/; a shard: its partial plan.json, default reports/<scenario-name>/plan/shard-I-of-N/)' })
-      .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` })),
+      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/; a shard: its partial plan.json, default reports/<scenario-name>/plan/shard-I-of-N/)' })),
     'the grid points p with p mod N = I (every seed of each; with --out, else into reports/<scenario-name>/plan/shard-I-of-N/) and write a partial plan.json for `loadlab plan merge`')
       .epilog('Exit codes: 0 a recommendation (or a shard\'s partial plan written), 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md and sharding.'),
   handler: async (a) => {
