@@ -68,30 +68,34 @@ export function aliveBilledMs(billedMs: number, state: WorkerState, sinceMs: num
  * workers costs no memory. Events of one ms are settled together when time moves on: stops before
  * starts (a slot freed in a ms is taken by a start in it), starts in the order they came.
  */
-export class WorkerMeter {
+export class WorkerMeter<K = string> {
   started = 0;
   private flexSeconds = 0;
-  private readonly active = new Set<string>();
+  private readonly active = new Set<K>();
   private activeAlive = 0;
   private atMs = -Infinity;
-  private readonly starts: string[] = [];
-  private readonly stops: { id: string; billedMs: number }[] = [];
+  private readonly starts: K[] = [];
+  /** The stops of the ms being settled: ids and billed ms, side by side. */
+  private readonly stopIds: K[] = [];
+  private readonly stopBilledMs: number[] = [];
 
+  /** `K`: what tells workers apart (an id, or a worker's number). */
   constructor(private readonly workersMin: number) {}
 
-  start(id: string, atMs: number): void {
+  start(id: K, atMs: number): void {
     this.advance(atMs);
     this.started++;
     this.starts.push(id);
   }
 
-  stop(id: string, atMs: number, billedMs: number): void {
+  stop(id: K, atMs: number, billedMs: number): void {
     this.advance(atMs);
-    this.stops.push({ id, billedMs });
+    this.stopIds.push(id);
+    this.stopBilledMs.push(billedMs);
   }
 
   /** Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added. Read once, at the end. */
-  flexWith(alive: Iterable<{ id: string; billedMs: number }>): number {
+  flexWith(alive: Iterable<{ id: K; billedMs: number }>): number {
     this.settle();
     let s = this.flexSeconds;
     for (const a of alive) if (!this.active.has(a.id)) s += Math.ceil(a.billedMs / 1000);
@@ -105,21 +109,24 @@ export class WorkerMeter {
   }
 
   private settle(): void {
-    if (this.starts.length === 0 && this.stops.length === 0) return;
-    for (const s of this.stops) if (this.active.has(s.id)) this.activeAlive--;
+    const stops = this.stopIds;
+    if (this.starts.length === 0 && stops.length === 0) return;
+    // Most workers are flex: with no active worker alive, no stop frees a slot.
+    if (this.activeAlive > 0) for (const id of stops) if (this.active.has(id)) this.activeAlive--;
     for (const id of this.starts) {
       if (this.activeAlive < this.workersMin) {
         this.active.add(id);
         this.activeAlive++;
       }
     }
-    for (const s of this.stops) {
-      if (this.active.has(s.id)) this.active.delete(s.id);
-      else this.flexSeconds += Math.ceil(s.billedMs / 1000);
+    for (let i = 0; i < stops.length; i++) {
+      if (this.active.delete(stops[i]!)) continue;
+      this.flexSeconds += Math.ceil(this.stopBilledMs[i]! / 1000);
     }
     // Emptied in place: the meter settles once per ms with events, on the simulator's hot path.
     this.starts.length = 0;
-    this.stops.length = 0;
+    stops.length = 0;
+    this.stopBilledMs.length = 0;
   }
 }
 

@@ -21,6 +21,21 @@ export interface PoolHost {
 
 export type WorkerCounts = Record<WorkerState, number>;
 
+/**
+ * Sees each worker's start and stop, with its billed ms (its time initializing, idle, running or
+ * unhealthy; throttled is not billed), kept on the worker itself: billing a day of millions of
+ * short-lived workers builds no event and looks nothing up. `n`: the worker's number.
+ */
+export interface WorkerLives {
+  started(n: number, atMs: number): void;
+  stopped(n: number, atMs: number, billedMs: number): void;
+}
+
+/** Is time in this state billed? (Throttled is not: no host had room.) */
+export function isBilledState(s: WorkerState): boolean {
+  return s !== 'throttled';
+}
+
 export class WorkerPool {
   /** Every worker, whatever its state, oldest first. */
   private readonly workers = new WorkerList();
@@ -43,6 +58,10 @@ export class WorkerPool {
   private readonly reaps: boolean;
   /** Worker ids are `{endpoint id}-w{n}`. */
   private readonly prefix: string;
+  /** Watching the workers' lives (watchLives); their times are kept only then. */
+  private lives: WorkerLives | undefined = undefined;
+  /** ms spent in each state by every worker, up to its latest change (while lives are watched). */
+  readonly msByState: Partial<Record<WorkerState, number>> = {};
 
   constructor(
     endpointId: string,
@@ -75,11 +94,42 @@ export class WorkerPool {
     return this.counts.initializing + this.counts.idle + this.counts.running;
   }
 
+  /**
+   * From now on, tells `l` of every worker's start and stop (the workers alive now start now) and
+   * keeps their times (msByState, each worker's billedMs and sinceMs).
+   */
+  watchLives(l: WorkerLives): void {
+    const now = this.sched.nowMs;
+    this.lives = l;
+    for (const w of this.workers.values()) {
+      w.sinceMs = now;
+      w.billedMs = 0;
+      l.started(w.n, now);
+    }
+  }
+
+  /** Adds the time since the worker's last change to its state's and (billed) to the worker's. */
+  private clock(w: Worker, now: number): void {
+    const ms = now - w.sinceMs;
+    w.sinceMs = now;
+    if (ms <= 0) return;
+    const m = this.msByState;
+    m[w.state] = (m[w.state] ?? 0) + ms;
+    if (isBilledState(w.state)) w.billedMs += ms;
+  }
+
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
     const n = this.nextId++;
     const w = this.spare.pop()?.renew(n) ?? new Worker(this.prefix, n, this.onTimer);
     this.workers.add(w);
+    const lives = this.lives;
+    if (lives !== undefined) {
+      const now = this.sched.nowMs;
+      w.sinceMs = now;
+      w.billedMs = 0;
+      lives.started(n, now);
+    }
     const fault = this.faultWanting();
     if (fault) {
       this.counts[fault.kind]++;
@@ -121,6 +171,12 @@ export class WorkerPool {
     this.sched.cancel(w);
     add(this.counts, w.state, -1);
     this.workers.delete(w);
+    const lives = this.lives;
+    if (lives !== undefined) {
+      const now = this.sched.nowMs;
+      this.clock(w, now);
+      lives.stopped(w.n, now, w.billedMs);
+    }
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
     if (w.job === undefined) this.spare.push(w);
@@ -202,6 +258,7 @@ export class WorkerPool {
     const from = w.state;
     add(this.counts, from, -1);
     add(this.counts, to, 1);
+    if (this.lives !== undefined) this.clock(w, this.sched.nowMs);
     w.state = to;
     this.host.onState(w, from, to);
   }

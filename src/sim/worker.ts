@@ -23,6 +23,9 @@ export class Worker implements Timer {
    * when the start ended.
    */
   bootFromMs = -1;
+  /** When its state last changed, and its billed ms since it started (kept while the pool's lives are watched: worker-pool.ts). */
+  sinceMs = 0;
+  billedMs = 0;
   /** What happens when the run ends (the timer fires while running), decided at its start. */
   runEnd: 'complete' | 'timeout' | 'crash' = 'complete';
   private name: string | undefined = undefined;

@@ -118,9 +118,14 @@ export class InProcessTarget implements Target {
     return watchColdStarts(this.sim.bus, this.endpointId);
   }
 
+  /** One watch of the pool per run: a second call with the same rule (a plan point and its run) shares it. */
+  private bill: { rule: BillingRule; read: (nowMs: number) => WorkerBill } | undefined;
+
   watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBill {
-    const alive = [...this.ep.pool.all()].map((w) => ({ id: w.id, state: w.state }));
-    return watchWorkerBill(this.sim.bus, this.endpointId, alive, rule, this.now());
+    const b = this.bill;
+    if (b === undefined) return (this.bill = { rule, read: watchWorkerBill(this.ep.pool, rule) }).read;
+    if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs) throw new Error('the workers are already billed under another rule');
+    return b.read;
   }
 
   private watch: EndpointWatch | undefined;
