@@ -74,24 +74,29 @@ export class WorkerMeter<K = string> {
   private readonly active = new Set<K>();
   private activeAlive = 0;
   private atMs = -Infinity;
+  /**
+   * The starts and stops of the ms being settled (the first `nStarts` and `nStops`; the arrays are
+   * reused, never truncated: the meter settles once per ms with events, on the simulator's hot path).
+   */
   private readonly starts: K[] = [];
-  /** The stops of the ms being settled: ids and billed ms, side by side. */
+  private nStarts = 0;
   private readonly stopIds: K[] = [];
   private readonly stopBilledMs: number[] = [];
+  private nStops = 0;
 
   /** `K`: what tells workers apart (an id, or a worker's number). */
   constructor(private readonly workersMin: number) {}
 
   start(id: K, atMs: number): void {
-    this.advance(atMs);
+    if (atMs !== this.atMs) this.advance(atMs);
     this.started++;
-    this.starts.push(id);
+    this.starts[this.nStarts++] = id;
   }
 
   stop(id: K, atMs: number, billedMs: number): void {
-    this.advance(atMs);
-    this.stopIds.push(id);
-    this.stopBilledMs.push(billedMs);
+    if (atMs !== this.atMs) this.advance(atMs);
+    this.stopIds[this.nStops] = id;
+    this.stopBilledMs[this.nStops++] = billedMs;
   }
 
   /** Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added. Read once, at the end. */
@@ -103,30 +108,27 @@ export class WorkerMeter<K = string> {
   }
 
   private advance(atMs: number): void {
-    if (atMs === this.atMs) return;
     this.settle();
     this.atMs = atMs;
   }
 
   private settle(): void {
-    const stops = this.stopIds;
-    if (this.starts.length === 0 && stops.length === 0) return;
-    // Most workers are flex: with no active worker alive, no stop frees a slot.
-    if (this.activeAlive > 0) for (const id of stops) if (this.active.has(id)) this.activeAlive--;
-    for (const id of this.starts) {
-      if (this.activeAlive < this.workersMin) {
-        this.active.add(id);
-        this.activeAlive++;
-      }
+    const nStarts = this.nStarts;
+    const nStops = this.nStops;
+    if (nStarts === 0 && nStops === 0) return;
+    const { active, stopIds } = this;
+    // With no active worker alive (most workers are flex), no stop frees a slot.
+    if (this.activeAlive > 0) for (let i = 0; i < nStops; i++) if (active.has(stopIds[i]!)) this.activeAlive--;
+    for (let i = 0; i < nStarts && this.activeAlive < this.workersMin; i++) {
+      active.add(this.starts[i]!);
+      this.activeAlive++;
     }
-    for (let i = 0; i < stops.length; i++) {
-      if (this.active.delete(stops[i]!)) continue;
+    for (let i = 0; i < nStops; i++) {
+      if (active.size > 0 && active.delete(stopIds[i]!)) continue;
       this.flexSeconds += Math.ceil(this.stopBilledMs[i]! / 1000);
     }
-    // Emptied in place: the meter settles once per ms with events, on the simulator's hot path.
-    this.starts.length = 0;
-    stops.length = 0;
-    this.stopBilledMs.length = 0;
+    this.nStarts = 0;
+    this.nStops = 0;
   }
 }
 

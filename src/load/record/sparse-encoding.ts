@@ -37,8 +37,11 @@ const CACHE_MAX = 4096;
 let buf = new Uint8Array(4096);
 let dv = new DataView(buf.buffer);
 
+/** Whole ms (0 … HIGHEST_MS) → count > 0: a Map, or a window's counts (window-counts.ts). */
+export type SparseCounts = Pick<ReadonlyMap<number, number>, 'size' | 'keys' | 'get'>;
+
 /** `counts`: whole ms (0 … HIGHEST_MS) → count > 0. Empty → `""`. */
-export function encodeSparse(counts: Map<number, number>): string {
+export function encodeSparse(counts: SparseCounts): string {
   if (counts.size === 0) return '';
   // Values in order give their indexes in order; several ms share an index above 2047 ms.
   const values = new Float64Array(counts.size);

@@ -1,12 +1,13 @@
 /**
  * Per-window HDR histograms of one series (an operation's response time, a flow's turnaround …),
- * encoded as each window closes so only the open windows are held as counts. Samples come in
- * time order on the target's clock; the two newest windows stay open, and a sample for a window
- * already encoded (a late webhook) is merged into it.
+ * encoded as each window closes so only the open windows are held as counts (window-counts.ts).
+ * Samples come in time order on the target's clock; the two newest windows stay open, and a
+ * sample for a window already encoded (a late webhook) is merged into it.
  */
 import * as hdr from 'hdr-histogram-js';
 import { clampMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
 import { encodeSparse } from './sparse-encoding.js';
+import { WindowCounts } from './window-counts.js';
 
 /** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
 let scratch: Histogram | undefined;
@@ -23,8 +24,8 @@ function mergeInto(encoded: string, v: number): string {
 export class WindowHistograms {
   /** Encoded windows; `""`: empty. */
   private readonly done: string[] = [];
-  /** Open windows: index → (ms → count). */
-  private readonly open = new Map<number, Map<number, number>>();
+  /** The two open windows' counts, window `i` in `open[i & 1]` (made at their first sample). */
+  private readonly open: (WindowCounts | undefined)[] = [undefined, undefined];
   private newest = -1;
 
   constructor(readonly windowMs: number) {}
@@ -40,17 +41,18 @@ export class WindowHistograms {
       this.done[i] = mergeInto(this.done[i]!, v);
       return;
     }
-    let m = this.open.get(i);
-    if (!m) this.open.set(i, (m = new Map()));
-    m.set(v, (m.get(v) ?? 0) + 1);
+    (this.open[i & 1] ??= new WindowCounts()).add(v);
   }
 
   /** Encodes every open window before index `i`. */
   private closeBefore(i: number): void {
     for (let k = this.done.length; k < i; k++) {
-      const m = this.open.get(k);
-      this.done.push(m ? encodeSparse(m) : '');
-      this.open.delete(k);
+      const c = this.open[k & 1];
+      if (c === undefined || c.size === 0) this.done.push('');
+      else {
+        this.done.push(encodeSparse(c));
+        c.clear();
+      }
     }
   }
 
