@@ -36,6 +36,8 @@ export interface Live {
   readonly done: boolean;
   /** When the session's arrival was due: its first request's send lag is measured from here. */
   readonly intendedMs: number;
+  /** When its first request went out: set by the client at that send. */
+  sentMs: number;
   /** The session's span when it is traced (and sampled): each answer adds a request span. */
   readonly trace?: SessionSpan | undefined;
 }
@@ -191,7 +193,10 @@ export class Client {
     const acc = op.acc;
     rec.sentOp(acc, ex.intendedMs, sentMs);
     op.rate.add(sentMs);
-    if (ex.arrival && ex.n === 1) rec.arrivalSent(sentMs, sentMs - ex.intendedMs);
+    if (ex.arrival && ex.n === 1) {
+      rec.arrivalSent(sentMs, sentMs - ex.intendedMs);
+      if (ex.s !== undefined) ex.s.sentMs = sentMs;
+    }
     ex.acc = acc;
     ex.sentMs = sentMs;
     ex.inFlightAtSend = acc.inFlight;

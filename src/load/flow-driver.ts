@@ -66,8 +66,11 @@ class FlowSession implements Session {
   queuedMark = Infinity;
   /** This session's span, when traced and sampled. */
   trace: SessionSpan | undefined = undefined;
+  sentMs: number;
 
-  constructor(private readonly flow: FlowDriver, readonly seq: number, readonly intendedMs: number) {}
+  constructor(private readonly flow: FlowDriver, readonly seq: number, readonly intendedMs: number) {
+    this.sentMs = intendedMs;
+  }
 
   end(outcome: string): void {
     if (this.done) return;

@@ -7,6 +7,7 @@
  */
 import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
 import { evaluateThresholds } from '../report/thresholds.js';
+import { judgeFromSend } from '../report/from-send.js';
 import { METRICS } from '../report/threshold-metrics.js';
 import type { PricesUsed } from '../report/prices.js';
 import { billingRule } from '../report/worker-bill.js';
@@ -24,6 +25,7 @@ import { Recorder, type JobOutcome } from './record/recorder.js';
 import { windowsOf } from './record/windows-of.js';
 import { histogramWindowMs } from '../report/window-size.js';
 import { SendRates } from './record/send-rate.js';
+import { SendTimes } from './record/send-times.js';
 import { thresholdSpec, type Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
 import { Reachability } from './record/reachability.js';
@@ -120,6 +122,8 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   rec.onJob = opts.onJob;
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
   rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
+  // A send can be late only on a wall clock or under an in-flight cap: only then is the second judgement's data kept.
+  if (target.clock === 'wall' || sc.openModel.maxInFlight !== undefined) rec.sendTimes = new SendTimes(rec.histWindowMs);
   const bill = target.watchWorkers?.(billingRule(sc.endpoint));
   opts.onStart?.({ rec, target, seed });
   const attempts = sc.endpoint.webhook.attempts;
@@ -189,6 +193,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     const ended = Object.values(f.outcomes).reduce((a, b) => a + b, 0);
     if (f.sessions > ended) f.outcomes = { ...f.outcomes, unfinished: f.sessions - ended };
   }
+  const windowCount = Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs));
   const result: RunResult = {
     version: RUN_RESULT_VERSION,
     kind: 'run',
@@ -201,7 +206,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
     ...(reach?.result() ? { unreachable: reach.result()! } : {}),
-    windows: windowsOf(rec, Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs)), Object.keys(sec.flows), elapsedMs),
+    windows: windowsOf(rec, windowCount, Object.keys(sec.flows), elapsedMs),
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
   };
@@ -210,6 +215,8 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, opts.prices);
   }
   result.thresholds = evaluateThresholds(result, sc.thresholds.map((t) => thresholdSpec(t).expr));
+  // Late arrivals: each threshold over times from the intended send is judged again from the actual send (verdict.ts).
+  if (rec.sendTimes && result.arrivals.late > 0) result.thresholds = judgeFromSend(result.thresholds, rec.sendTimes.view(result, rec.ops, windowCount));
   const wallMs = performance.now() - wallStart;
   const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
   result.wallClock = {

@@ -6,14 +6,15 @@
  * render(result); the wall time of the run is the suite's `time`.
  */
 import type { RunResult } from './run-result.js';
-import { verdict } from './verdict.js';
+import { verdict, type Verdict } from './verdict.js';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
-/** What a valid run's validity case says: the target answered, the generator kept up. */
-function validNote(r: RunResult): string {
+/** What a valid run's validity case says: the target answered, the generator kept up (or its late arrivals decided nothing). */
+function validNote(r: RunResult, v: Verdict): string {
   const a = r.arrivals;
+  if (v.warning) return `the target answered; ${v.warning.replace(/^warning: /, '')}`;
   return `the target answered; ${a.late + a.dropped} of ${a.intended} arrivals late or dropped (at most 1 % allowed)`;
 }
 
@@ -31,7 +32,7 @@ export function renderJunit(r: RunResult): string {
   });
   const validity = `    <testcase classname="${esc(name)}" name="run is valid" time="0">\n      ${v.status === 'INVALID'
     ? `<failure message="${esc(v.cause!)}" type="invalid">${esc(`${v.line} (scenario ${r.scenario.name}, seed ${r.scenario.seed}, target ${r.target.kind})`)}</failure>`
-    : `<system-out>${esc(validNote(r))}</system-out>`}\n    </testcase>`;
+    : `<system-out>${esc(validNote(r, v))}</system-out>`}\n    </testcase>`;
   cases.unshift(validity);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

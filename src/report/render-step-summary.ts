@@ -16,7 +16,7 @@ export function renderStepSummary(r: RunResult): string {
   const s = r.scenario;
   const out = [
     `### loadlab ${r.kind} ${s.name}: ${v.status}`, '',
-    `**${cell(v.line)}**  `, `${v.throttled}  `, v.limits, '',
+    `**${cell(v.line)}**  `, ...(v.warning ? [`${cell(v.warning)}  `] : []), `${v.throttled}  `, v.limits, '',
     `Target ${r.target.kind}${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}.`, '',
   ];
   if (r.thresholds.length) {

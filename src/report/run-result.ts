@@ -268,6 +268,14 @@ export interface ThresholdResult {
   window?: { fromMs: number; toMs: number; value: number };
   /** Why it failed without a value (e.g. a version-1 report has no windows). */
   reason?: string;
+  /**
+   * The threshold judged a second time with times from the actual send instead of the intended
+   * one (`value` as above, `ok` its judgement): only on a threshold over times measured from the
+   * intended send (response times, turnaround) of a run with late arrivals that recorded them
+   * (over a wall clock, or with `openModel.maxInFlight`). A different `ok` means the generator's
+   * lateness decided the threshold: the verdict is INVALID (verdict.ts). Optional, version 3.
+   */
+  fromSend?: { value: number | null; ok: boolean };
 }
 
 /**

@@ -18,6 +18,11 @@ export interface MetricDef {
   value(r: ThresholdInput, s: Selection): number | null;
   /** The value over stored windows [from, to) of `r.windows`; absent: no `every`. */
   window?(r: ThresholdInput, s: Selection, from: number, to: number): number | null;
+  /**
+   * Times measured from the intended send (response time, turnaround): a late send adds to them,
+   * so a run with late arrivals judges the threshold again from the actual send (from-send.ts).
+   */
+  fromIntended?: true;
 }
 
 /** What a session's job can end as (JobStats.outcomes). */
@@ -44,7 +49,7 @@ const opWindows = (r: ThresholdInput, sel: Selection) =>
 
 function latency(s: Stat): MetricDef {
   return {
-    selectors: ['operation'],
+    selectors: ['operation'], fromIntended: true,
     value: (r, sel) => statOf(ops(r, sel).map((o) => o.responseMs), s),
     window: (r, sel, from, to) => stat(mergeWindowEncodings(slice(opWindows(r, sel), from, to)), s),
   };
@@ -80,7 +85,7 @@ function jobCount(...outcomes: string[]): MetricDef {
 function jobTime(series: JobSeries, s: Stat): MetricDef {
   const flows = (r: ThresholdInput, sel: Selection) => Object.entries(r.flows).filter(([k]) => sel.flow === undefined || k === sel.flow);
   return {
-    selectors: ['flow'],
+    selectors: ['flow'], ...(series === 'turnaroundMs' ? { fromIntended: true as const } : {}),
     value: (r, sel) => {
       const list = flows(r, sel).flatMap(([, f]) => (f.jobs?.[series] ? [f.jobs[series]] : []));
       if (!list.length && sel.flow === undefined && (series === 'queueDelayMs' || series === 'executionMs') && r.version === 1) return statOf([r.jobs[series]], s);

@@ -4,16 +4,21 @@
  *
  * - INVALID: the run measured nothing trustworthy — the user interrupted it (Ctrl-C: its figures
  *   cover only the time before), the target was unreachable (every answer 401,
- *   403, 404 or a transport error), or the load generator fell behind (more than 1 % of arrivals
- *   late or dropped, and at least 3: latency figures then describe the generator, not the
- *   target; "late" is the scenario's `openModel.lateAfterMs`, 10 ms by default).
+ *   403, 404 or a transport error), or the load generator fell behind: it dropped more than 1 %
+ *   of arrivals (at least 3), or it sent arrivals late and that decided a latency threshold
+ *   (lateness.ts; "late" is the scenario's `openModel.lateAfterMs`, 10 ms by default).
  * - FAIL: a threshold failed (each listed with its measured value), or one ended the run early
  *   (`abortOnFail`).
  * - PASS: neither. 5xx answers and transport errors never fail a run by themselves, but the
  *   verdict names them: `PASS (but 12 × 503, 3 transport errors)`.
+ *
+ * Late arrivals that decided nothing leave the verdict as it is, with a warning line after it.
  */
 import { groupDigits } from '../lib/group-digits.js';
+import { lateness } from './lateness.js';
 import type { RunResult, Unreachable } from './run-result.js';
+
+export { BEHIND_MIN, BEHIND_SHARE } from './lateness.js';
 
 export type VerdictStatus = 'PASS' | 'FAIL' | 'INVALID';
 
@@ -23,6 +28,8 @@ export interface Verdict {
   invalid?: 'interrupted' | 'unreachable' | 'behind';
   /** One line: `PASS`, `FAIL: …`, `INVALID: …`, with `(but …)` when 5xx or transport errors came. */
   line: string;
+  /** `warning: 12 of 1 200 arrivals late, …`: arrivals were sent late, and the verdict stands. */
+  warning?: string;
   /** The cause in one line, for an INVALID run (what stderr says). */
   cause?: string;
   /** `throttled by: rate 3 088 on /run, queue 0, concurrency 0` (429s by cause). */
@@ -31,13 +38,6 @@ export interface Verdict {
   limits: string;
 }
 
-/** Share of arrivals late or dropped above which the run is INVALID (the generator fell behind). */
-export const BEHIND_SHARE = 0.01;
-/**
- * ... and at least this many: one pause (a GC, the first JIT) in a smoke run of a few arrivals
- * is not a generator that fell behind, though it is 20 % of five.
- */
-export const BEHIND_MIN = 3;
 /** A limit used above this share is listed. */
 export const HOT_SHARE = 0.8;
 
@@ -57,20 +57,21 @@ export function verdict(r: RunResult): Verdict {
     const cause = unreachableCause(un);
     return { ...base, status: 'INVALID', invalid: 'unreachable', cause, line: `INVALID: ${cause}` };
   }
-  const behind = fellBehind(r);
-  if (behind) return { ...base, status: 'INVALID', invalid: 'behind', cause: behind, line: `INVALID: ${behind}${suffix}` };
+  const late = lateness(r);
+  if (late.cause) return { ...base, status: 'INVALID', invalid: 'behind', cause: late.cause, line: `INVALID: ${late.cause}${suffix}` };
+  const warned = late.warning ? { ...base, warning: late.warning } : base;
   const failed = r.thresholds.filter((t) => !t.ok);
   if (failed.length || r.aborted) {
     const aborted = r.aborted ? [`run aborted at ${group(r.aborted.atMs / 1000)} s by ${r.aborted.threshold}`] : [];
     const list = [...aborted, ...failed.map((t) => `${t.expr} (measured ${t.value === null ? 'no data' : t.value})`)].join('; ');
-    return { ...base, status: 'FAIL', line: `FAIL: ${list}${suffix}` };
+    return { ...warned, status: 'FAIL', line: `FAIL: ${list}${suffix}` };
   }
-  return { ...base, status: 'PASS', line: `PASS${suffix}` };
+  return { ...warned, status: 'PASS', line: `PASS${suffix}` };
 }
 
-/** The verdict line and the two lines after it, as the terminal and report.md open. */
+/** The verdict line, the warning on late arrivals when there is one, and the two lines after, as the terminal and report.md open. */
 export function verdictLines(v: Verdict): string[] {
-  return [v.line, v.throttled, v.limits];
+  return [v.line, ...(v.warning ? [v.warning] : []), v.throttled, v.limits];
 }
 
 /**
@@ -112,15 +113,6 @@ export function unreachableCause(u: Unreachable): string {
     case 404: return 'every request answered 404: check --endpoint / the endpoint id (and that --target ends in /v2)';
     default: return `the target URL is unreachable: ${u.error ?? 'transport error'}`;
   }
-}
-
-/** The generator fell behind: more than 1 % of arrivals late or dropped. */
-function fellBehind(r: RunResult): string | undefined {
-  const a = r.arrivals;
-  const bad = a.late + a.dropped;
-  if (a.intended === 0 || bad < BEHIND_MIN || bad / a.intended <= BEHIND_SHARE) return undefined;
-  const pct = ((100 * bad) / a.intended).toFixed(1);
-  return `the load generator fell behind: ${pct} % of arrivals late or dropped (${group(a.late)} late, ${group(a.dropped)} dropped of ${group(a.intended)}); latency figures are not trustworthy`;
 }
 
 /** `12 × 503, 3 transport errors`: 5xx answers by status and transport errors, or undefined. */

@@ -1,7 +1,8 @@
 /**
  * The verdict through the CLI, in-process: the first line of the terminal summary and of
  * report.md, the JUnit validity case, `$GITHUB_STEP_SUMMARY`, and the exit codes of the CI gate
- * (scenarios/ci-gate.yaml passes: 0; its failing variant: 99; a generator that fell behind: 1).
+ * (scenarios/ci-gate.yaml passes: 0; its failing variant: 99; a generator whose lateness decided a
+ * threshold: 1, one whose lateness decided nothing: 0 with a warning).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,26 +58,45 @@ describe('the CI gate', () => {
 });
 
 describe('a generator that fell behind', () => {
-  test('more than 1 % of arrivals late: INVALID, exit 1 with the cause, JUnit validity case fails', () => {
-    // One request in flight at a time, 2 arrivals a second of 1 s runsync calls: most wait for the slot.
-    const f = join(dir, 'behind.json');
+  /** One request in flight at a time, 2 arrivals a second of 1 s runsync calls: most wait for the slot, up to 9.5 s. */
+  function held(name: string, thresholds: string[]): string {
+    const f = join(dir, `${name}.json`);
     writeFileSync(f, JSON.stringify({
-      name: 'behind', durationMs: 10_000, endpoint: { workersMax: 1, jobDurationMs: 1000 },
+      name, durationMs: 10_000, endpoint: { workersMax: 1, jobDurationMs: 1000 },
       openModel: { maxInFlight: 1 },
       traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
-      thresholds: ['jobs_failed == 0'],
+      thresholds,
     }));
+    return f;
+  }
+  const LAG = '19 of 20 arrivals late, send lag p99 9 500 ms, max 9 500 ms';
+
+  test('late arrivals that decide a latency threshold: INVALID, exit 1 naming it and the lateness; JUnit validity case fails; `loadlab report` says the same', () => {
     const out = join(dir, 'behind');
-    const r = cli([f, '--out', out, '--junit', join(out, 'junit.xml')]);
+    const r = cli([held('behind', ['p99_ms{runsync} < 2000', 'jobs_failed == 0']), '--out', out, '--junit', join(out, 'junit.xml')]);
     expect(r.status).toBe(1);
-    const cause = /^loadlab: (the load generator fell behind: [\d.]+ % of arrivals late or dropped \(\d+ late, \d+ dropped of 20\); latency figures are not trustworthy)\n$/.exec(r.stderr);
-    expect(cause, r.stderr).not.toBeNull();
-    expect(firstLine(r.stdout)).toBe(`INVALID: ${cause![1]}`);
-    expect(firstLine(readFileSync(join(out, 'report.md'), 'utf8'))).toBe(`INVALID: ${cause![1]}  `);
+    const cause = `the load generator fell behind, and that decides p99_ms{runsync} < 2000 (measured 10500 from the intended send, 1000 from the actual send): ${LAG}`;
+    expect(r.stderr).toBe(`loadlab: ${cause}\n`);
+    expect(firstLine(r.stdout)).toBe(`INVALID: ${cause}`);
+    expect(firstLine(readFileSync(join(out, 'report.md'), 'utf8'))).toBe(`INVALID: ${cause}  `);
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-    expect(rep.arrivals.late + rep.arrivals.dropped).toBeGreaterThan(rep.arrivals.intended / 100);
+    expect(rep.thresholds[0]).toEqual({ expr: 'p99_ms{runsync} < 2000', value: 10500, ok: false, fromSend: { value: 1000, ok: true } });
     const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
-    expect(xml).toContain('<testsuite name="loadlab.behind" tests="2" failures="1"');
-    expect(xml).toMatch(/name="run is valid" time="0">\n {6}<failure message="the load generator fell behind: /);
+    expect(xml).toContain('<testsuite name="loadlab.behind" tests="3" failures="2"');
+    expect(xml).toMatch(/name="run is valid" time="0">\n {6}<failure message="the load generator fell behind, and that decides /);
+    const again = spawnSync('node', ['bin/loadlab.js', 'report', out, '--out', join(dir, 'behind-again')], { encoding: 'utf8', timeout: 60_000 });
+    expect(again.status, again.stderr).toBe(0);
+    expect(firstLine(again.stdout)).toBe(`INVALID: ${cause}`);
+  });
+
+  test('late arrivals that decide nothing: the verdict stands (exit 0) with one warning line after it', () => {
+    const out = join(dir, 'late-pass');
+    const r = cli([held('late-pass', ['p99_ms{runsync} < 60000']), '--out', out, '--junit', join(out, 'junit.xml')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const warning = `warning: ${LAG}; every response-time and turnaround threshold judges the same from the actual send`;
+    expect(r.stdout.split('\n').slice(0, 3)).toEqual(['PASS', warning, 'throttled by: rate 0, queue 0, concurrency 0']);
+    expect(readFileSync(join(out, 'report.md'), 'utf8').split('\n').slice(0, 2)).toEqual(['PASS  ', `${warning}  `]);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(`<system-out>the target answered; ${LAG}; every response-time`);
   });
 });

@@ -74,7 +74,7 @@ export function observe(env: BehaviourEnv, r: ClientResponse, s: Session): 'term
     s.queuedMark = b.status === 'IN_QUEUE' ? env.rec.ledger.mark() : Infinity;
     return 'live';
   }
-  env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), b.status, b.delayTime, b.executionTime, b.id);
+  env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), b.status, b.delayTime, b.executionTime, b.id, s.sentMs);
   return 'terminal';
 }
 

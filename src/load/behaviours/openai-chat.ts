@@ -36,13 +36,13 @@ export const openaiChat = defineBehaviour({
           }
           if (status !== 'FAILED' && status !== 'TIMED_OUT' && status !== 'CANCELLED') return s.end(failureOutcome(r));
           acceptJob(env, s);
-          env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined);
+          env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
           return s.end(status);
         }
         acceptJob(env, s);
         if (r.sse) env.rec.stream(env.target.now(), r.sse.filter((d) => d !== '[DONE]').length);
         const id = (r.body as { id?: unknown } | undefined)?.id;
-        env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined);
+        env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
         s.end('COMPLETED');
       });
     };

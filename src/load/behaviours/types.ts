@@ -15,6 +15,8 @@ import type { CallOptions } from '../client.js';
 export interface Session {
   readonly seq: number;
   readonly intendedMs: number;
+  /** When its first request went out (the client sets it; until then, `intendedMs`). */
+  sentMs: number;
   done: boolean;
   /** True until the first request goes out (that one counts as the arrival). */
   first: boolean;

@@ -15,6 +15,7 @@ import { JobTimes } from './job-times.js';
 import { OpAcc } from './op-acc.js';
 import { HealthSamples, type HealthBody } from './health-samples.js';
 import type { EndpointWatcher } from '../targets/target.js';
+import type { SendTimes } from './send-times.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -63,6 +64,8 @@ export class Recorder {
   readonly health: HealthSamples;
   /** The target's own view of the endpoint over time (Target.watchEndpoint), preferred to `health`. */
   endpointWatcher: EndpointWatcher | undefined;
+  /** Times from the actual send, where a send can be late (send-times.ts); undefined: not kept. */
+  sendTimes: SendTimes | undefined = undefined;
 
   /** `windowMs`: the timeline's; `histWindowMs`: the per-window histograms' (window-size.ts). */
   constructor(readonly windowMs: number, private readonly lateAfterMs: number, readonly histWindowMs = windowMs) {
@@ -111,6 +114,7 @@ export class Recorder {
     o.responseMs.record(endMs - intendedMs);
     o.windows.record(endMs, endMs - intendedMs);
     o.serviceMs.record(endMs - sentMs);
+    this.sendTimes?.answered(o, endMs, endMs - sentMs);
     if (status >= 200 && status < 300) this.tl.add(COL.responses2xx, endMs);
     else if (status === 429) {
       const c = cause ?? 'unknown';
@@ -164,10 +168,11 @@ export class Recorder {
   /**
    * A terminal status body was read for a job (once per run of it: a retried job may end twice;
    * `jobs.finalStatus` counts the status its session ended on, once per job). `intendedMs`: the
-   * session's intended submission time.
+   * session's intended submission time; `sentMs`: when its first request went out.
    */
-  jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
+  jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string, sentMs = intendedMs): void {
     const turnaroundMs = atMs - intendedMs;
+    this.sendTimes?.turnaround(flow, atMs, atMs - sentMs);
     this.onJob?.({ id, flow, turnaroundMs, atMs, status, delayTimeMs, executionTimeMs });
     this.jobTimes.add(flow, atMs, turnaroundMs, delayTimeMs, executionTimeMs, id);
     if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);

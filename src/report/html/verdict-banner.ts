@@ -25,6 +25,7 @@ export function verdictBanner(r: RunResult): string {
   for (const t of r.thresholds.filter((x) => !x.ok)) items.push(`<li>threshold <code>${esc(t.expr)}</code> failed: ${measured(t)}</li>`);
   const but = /\(but (.*)\)$/.exec(v.line)?.[1];
   if (but) items.push(`<li>not failing the run, but seen: ${esc(but)}</li>`);
+  if (v.warning) items.push(`<li>${esc(v.warning)}</li>`);
   const passed = r.thresholds.filter((t) => t.ok).length;
   const summary = r.thresholds.length ? `${passed} of ${r.thresholds.length} thresholds passed` : 'no thresholds set';
   return `<section class="verdict verdict-${v.status.toLowerCase()}" id="verdict">` +
