@@ -37,7 +37,7 @@ const CACHE_MAX = 4096;
 let buf = new Uint8Array(4096);
 let dv = new DataView(buf.buffer);
 
-/** Whole ms (0 … HIGHEST_MS) → count > 0: a Map, or a window's counts (window-counts.ts). */
+/** Whole ms (0 … HIGHEST_MS) → count > 0: a Map, or a window's counts (sample-counts.ts). */
 export type SparseCounts = Pick<ReadonlyMap<number, number>, 'size' | 'keys' | 'get'>;
 
 /** `counts`: whole ms (0 … HIGHEST_MS) → count > 0. Empty → `""`. */

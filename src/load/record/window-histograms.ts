@@ -1,13 +1,13 @@
 /**
  * Per-window HDR histograms of one series (an operation's response time, a flow's turnaround …),
- * encoded as each window closes so only the open windows are held as counts (window-counts.ts).
+ * encoded as each window closes so only the open windows are held as counts (sample-counts.ts).
  * Samples come in time order on the target's clock; the two newest windows stay open, and a
  * sample for a window already encoded (a late webhook) is merged into it.
  */
 import * as hdr from 'hdr-histogram-js';
 import { clampMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
 import { encodeSparse } from './sparse-encoding.js';
-import { WindowCounts } from './window-counts.js';
+import { SampleCounts } from './sample-counts.js';
 
 /** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
 let scratch: Histogram | undefined;
@@ -25,7 +25,7 @@ export class WindowHistograms {
   /** Encoded windows; `""`: empty. */
   private readonly done: string[] = [];
   /** The two open windows' counts, window `i` in `open[i & 1]` (made at their first sample). */
-  private readonly open: (WindowCounts | undefined)[] = [undefined, undefined];
+  private readonly open: (SampleCounts | undefined)[] = [undefined, undefined];
   private newest = -1;
 
   constructor(readonly windowMs: number) {}
@@ -41,7 +41,7 @@ export class WindowHistograms {
       this.done[i] = mergeInto(this.done[i]!, v);
       return;
     }
-    (this.open[i & 1] ??= new WindowCounts()).add(v);
+    (this.open[i & 1] ??= new SampleCounts()).add(v);
   }
 
   /** Encodes every open window before index `i`. */

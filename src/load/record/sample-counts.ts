@@ -6,7 +6,7 @@
  */
 const DENSE = 65_536;
 
-export class WindowCounts {
+export class SampleCounts {
   private readonly dense = new Uint32Array(DENSE);
   /** The values below DENSE with a count, in the order first seen: the first `n`. */
   private readonly seen: number[] = [];
