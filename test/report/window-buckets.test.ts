@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DURATION_BUCKETS_S } from '../../src/contract/metric-names.js';
-import { encodeSparse } from '../../src/load/record/sparse-encoding.js';
+import { encodeSparse } from '../helpers/encode-sparse.js';
 import { encode, newHistogram, record } from '../../src/report/histogram.js';
 import { bucketCounts } from '../../src/report/histogram-buckets.js';
 import { WindowBucketCounter } from '../../src/report/openmetrics/window-buckets.js';

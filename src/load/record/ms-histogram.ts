@@ -1,30 +1,46 @@
 /**
- * A recording front for the run's HDR histograms: whole milliseconds below 65 536 are counted in
- * a plain array (one increment per sample, no HDR index arithmetic on the hot path), larger ones
- * go straight into the HDR histogram. `hdr()` folds the counts in; the result has the same counts,
- * min and max as recording every sample into HDR directly, so report.json does not change.
+ * A recording front for the run's HDR histograms: each sample is one increment of a plain array
+ * indexed as HDR's counts (hdr-index.ts), no HDR bookkeeping on the hot path and a small array
+ * (the values a run sees share a few kB of it). `hdr()` folds the counts in, with the exact
+ * smallest and largest samples: the result has the same counts, min and max as recording every
+ * sample into HDR directly, so report.json does not change.
  */
-import { newHistogram, record, type Histogram } from '../../report/histogram.js';
-
-const DIRECT = 65_536;
+import { clampMs, newHistogram, type Histogram } from '../../report/histogram.js';
+import { countsIndex, INDEXES, lowestValueAt } from './hdr-index.js';
 
 export class MsHistogram {
   private counts: Uint32Array | undefined;
   private readonly h: Histogram = newHistogram();
+  /** The smallest non-zero and the largest sample counted since the last fold (none: Infinity, 0). */
+  private min = Infinity;
+  private max = 0;
 
   record(ms: number): void {
-    const v = ms <= 0 ? 0 : Math.round(ms);
-    if (v < DIRECT) (this.counts ??= new Uint32Array(DIRECT))[v]!++;
-    else record(this.h, v);
+    const v = clampMs(ms);
+    (this.counts ??= new Uint32Array(INDEXES))[countsIndex(v)]!++;
+    if (v > this.max) this.max = v;
+    if (v !== 0 && v < this.min) this.min = v;
   }
 
   /** The HDR histogram with every sample so far (counts are moved into it). */
   hdr(): Histogram {
     const c = this.counts;
-    if (c) {
-      for (let v = 0; v < DIRECT; v++) if (c[v]) this.h.recordValueWithCount(v, c[v]!);
-      c.fill(0);
+    if (!c) return this.h;
+    const { min, max, h } = this;
+    const lo = min === Infinity ? -1 : countsIndex(min);
+    const hi = max === 0 ? -1 : countsIndex(max);
+    for (let i = 0; i < INDEXES; i++) {
+      const n = c[i]!;
+      if (n === 0) continue;
+      // Each index's count at a value of its own; at the extremes', the extremes themselves.
+      if (i === lo && i === hi && min !== max) {
+        h.recordValueWithCount(min, 1);
+        h.recordValueWithCount(max, n - 1);
+      } else h.recordValueWithCount(i === lo ? min : i === hi ? max : lowestValueAt(i), n);
     }
-    return this.h;
+    c.fill(0);
+    this.min = Infinity;
+    this.max = 0;
+    return h;
   }
 }

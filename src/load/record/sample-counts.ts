@@ -1,41 +1,39 @@
 /**
- * One histogram window's samples as counts by whole ms, for its sparse encoding when it closes
- * (sparse-encoding.ts): below 65 536 ms a plain array indexed by the value (one increment per
- * sample, no hashing), above it a Map. It remembers which values it holds, so clearing it for the
- * next window touches only those.
+ * One histogram window's samples as counts by HDR counts-array index (hdr-index.ts), for its
+ * sparse encoding when it closes (sparse-encoding.ts): one increment per sample into a plain
+ * array, no hashing. It remembers which indexes it holds, so clearing it for the next window
+ * touches only those.
  */
-const DENSE = 65_536;
+import { countsIndex, INDEXES } from './hdr-index.js';
 
 export class SampleCounts {
-  private readonly dense = new Uint32Array(DENSE);
-  /** The values below DENSE with a count, in the order first seen: the first `n`. */
+  /** Count per index. */
+  readonly counts = new Uint32Array(INDEXES);
+  /** The indexes with a count, in the order first seen: the first `size`. */
   private readonly seen: number[] = [];
-  private n = 0;
-  private readonly big = new Map<number, number>();
+  size = 0;
 
+  /** A sample of `v` whole ms (0 … HIGHEST_MS). */
   add(v: number): void {
-    if (v < DENSE) {
-      if (this.dense[v]!++ === 0) this.seen[this.n++] = v;
-    } else this.big.set(v, (this.big.get(v) ?? 0) + 1);
+    const i = countsIndex(v);
+    if (this.counts[i]!++ === 0) this.seen[this.size++] = i;
   }
 
-  get size(): number {
-    return this.n + this.big.size;
+  /** `n` samples of `v` whole ms. */
+  addCount(v: number, n: number): void {
+    const i = countsIndex(v);
+    if (this.counts[i] === 0) this.seen[this.size++] = i;
+    this.counts[i]! += n;
   }
 
-  keys(): IterableIterator<number> {
-    return this.seen.slice(0, this.n).concat([...this.big.keys()]).values();
-  }
-
-  get(v: number): number | undefined {
-    const c = v < DENSE ? this.dense[v] : this.big.get(v);
-    return c === 0 ? undefined : c;
+  /** The indexes with a count, ascending. */
+  indexes(): Uint32Array {
+    return Uint32Array.from(this.seen.slice(0, this.size)).sort();
   }
 
   clear(): void {
-    const { dense, seen } = this;
-    for (let i = 0; i < this.n; i++) dense[seen[i]!] = 0;
-    this.n = 0;
-    this.big.clear();
+    const { counts, seen } = this;
+    for (let k = 0; k < this.size; k++) counts[seen[k]!] = 0;
+    this.size = 0;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The HdrHistogram V2 compressed base64 of a histogram given as sparse counts (whole ms → count),
- * as `report/histogram.ts` `encode` gives it for the same samples (its range and precision:
- * 1 ms – 1 week, 3 significant digits), without building a histogram: no 40 000-slot counts
- * array to clear and walk per window, only the values seen. The uncompressed V2 payload is the
+ * The HdrHistogram V2 compressed base64 of a histogram given as sparse counts by HDR index
+ * (sample-counts.ts), as `report/histogram.ts` `encode` gives it for the same samples (its range
+ * and precision: 1 ms – 1 week, 3 significant digits), without building a histogram: no
+ * 40 000-slot counts array to clear and walk per window, only the indexes seen. The uncompressed V2 payload is the
  * same byte for byte. It is deflated by node's zlib at its defaults, as hdr-histogram-js does,
  * when it has SMALL_PAYLOAD bytes or more (then the result is the same byte for byte too);
  * a smaller one, most windows', by `smallDeflate` (other bytes, the same histogram when decoded,
@@ -12,24 +12,18 @@
 import { deflateSync } from 'node:zlib';
 import { smallDeflate } from './small-deflate.js';
 import { HIGHEST_MS } from '../../report/histogram.js';
+import { countsIndex } from './hdr-index.js';
+import type { SampleCounts } from './sample-counts.js';
 
 /** V2 cookies, "TLZE" word size (hdr-histogram-js JsHistogram.encoding). */
 const ENCODING_COOKIE = 0x1c849303 | 0x10;
 const COMPRESSED_COOKIE = 0x1c849304 | 0x10;
 const SIGNIFICANT_DIGITS = 3;
-/** 2048 unit-resolution sub-buckets (3 digits), half of them per further bucket. */
-const SUB_BUCKET_HALF_MAGNITUDE = 10;
-const SUB_BUCKET_HALF = 1 << SUB_BUCKET_HALF_MAGNITUDE;
 const HEADER_BYTES = 40;
 /** From this payload size on, zlib's dynamic Huffman codes beat smallDeflate's fixed ones. */
 export const SMALL_PAYLOAD = 128;
 
-/** The counts-array index of `v` (an integer in 0 … HIGHEST_MS), as HdrHistogram's `countsArrayIndex`. */
-export function countsIndex(v: number): number {
-  if (v < 2 * SUB_BUCKET_HALF) return v;
-  const bucket = 31 - Math.clz32(v) - SUB_BUCKET_HALF_MAGNITUDE;
-  return ((bucket + 1) << SUB_BUCKET_HALF_MAGNITUDE) + Math.floor(v / 2 ** bucket) - SUB_BUCKET_HALF;
-}
+export { countsIndex };
 
 /** Compressed payloads by uncompressed payload (latin1), bounded. */
 const cache = new Map<string, string>();
@@ -37,33 +31,24 @@ const CACHE_MAX = 4096;
 let buf = new Uint8Array(4096);
 let dv = new DataView(buf.buffer);
 
-/** Whole ms (0 … HIGHEST_MS) → count > 0: a Map, or a window's counts (sample-counts.ts). */
-export type SparseCounts = Pick<ReadonlyMap<number, number>, 'size' | 'keys' | 'get'>;
-
-/** `counts`: whole ms (0 … HIGHEST_MS) → count > 0. Empty → `""`. */
-export function encodeSparse(counts: SparseCounts): string {
-  if (counts.size === 0) return '';
-  // Values in order give their indexes in order; several ms share an index above 2047 ms.
-  const values = new Float64Array(counts.size);
-  let j = 0;
-  for (const v of counts.keys()) values[j++] = v;
-  values.sort();
-  // Worst case per value: a zero run and a count, 9 bytes each.
-  const need = HEADER_BYTES + values.length * 18;
+/** A window's counts (sample-counts.ts) encoded. Empty → `""`. */
+export function encodeCounts(c: SampleCounts): string {
+  if (c.size === 0) return '';
+  const indexes = c.indexes();
+  // Worst case per index: a zero run and a count, 9 bytes each.
+  const need = HEADER_BYTES + indexes.length * 18;
   if (buf.length < need) {
     buf = new Uint8Array(need * 2);
     dv = new DataView(buf.buffer);
   }
   let p = HEADER_BYTES;
   let next = 0;
-  for (let k = 0; k < values.length; ) {
-    const i = countsIndex(values[k]!);
-    let n = 0;
-    for (; k < values.length && countsIndex(values[k]!) === i; k++) n += counts.get(values[k]!)!;
+  for (let k = 0; k < indexes.length; k++) {
+    const i = indexes[k]!;
     const zeros = i - next;
     if (zeros === 1) buf[p++] = 0;
     else if (zeros > 1) p = zigzag(buf, p, -zeros);
-    p = zigzag(buf, p, n);
+    p = zigzag(buf, p, c.counts[i]!);
     next = i + 1;
   }
   dv.setInt32(0, ENCODING_COOKIE);

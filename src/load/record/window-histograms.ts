@@ -6,7 +6,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { clampMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
-import { encodeSparse } from './sparse-encoding.js';
+import { encodeCounts } from './sparse-encoding.js';
 import { SampleCounts } from './sample-counts.js';
 
 /** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
@@ -50,7 +50,7 @@ export class WindowHistograms {
       const c = this.open[k & 1];
       if (c === undefined || c.size === 0) this.done.push('');
       else {
-        this.done.push(encodeSparse(c));
+        this.done.push(encodeCounts(c));
         c.clear();
       }
     }

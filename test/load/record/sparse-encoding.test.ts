@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'node:zlib';
 import * as hdr from 'hdr-histogram-js';
 import { HIGHEST_MS, newHistogram } from '../../../src/report/histogram.js';
-import { countsIndex, encodeSparse, SMALL_PAYLOAD } from '../../../src/load/record/sparse-encoding.js';
+import { SMALL_PAYLOAD } from '../../../src/load/record/sparse-encoding.js';
+import { countsIndex, INDEXES, lowestValueAt } from '../../../src/load/record/hdr-index.js';
+import { encodeSparse } from '../../helpers/encode-sparse.js';
 import { smallDeflate } from '../../../src/load/record/small-deflate.js';
 import { RandomSource } from '../../../src/lib/random.js';
 
@@ -26,7 +28,7 @@ function content(e: string): Array<[number, number]> {
   return out;
 }
 
-describe('encodeSparse', () => {
+describe('encodeCounts', () => {
   it('decodes to the histogram hdr-histogram-js encodes for the same samples; the same bytes from SMALL_PAYLOAD on', () => {
     const r = new RandomSource('sparse').stream('t');
     const shapes: Array<() => number> = [
@@ -61,6 +63,15 @@ describe('encodeSparse', () => {
   it('indexes values as HdrHistogram does', () => {
     const h = newHistogram() as unknown as { countsArrayIndex(v: number): number };
     for (const v of [0, 1, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 123_456, 9_999_999, HIGHEST_MS]) expect(countsIndex(v)).toBe(h.countsArrayIndex(v));
+  });
+
+  it("gives each index's lowest value as HdrHistogram does, over the whole range", () => {
+    const h = newHistogram() as unknown as { countsArrayIndex(v: number): number; valueFromIndex(i: number): number };
+    expect(INDEXES).toBe(h.countsArrayIndex(HIGHEST_MS) + 1);
+    for (let i = 0; i < INDEXES; i += 7) {
+      expect(lowestValueAt(i)).toBe(h.valueFromIndex(i));
+      expect(countsIndex(lowestValueAt(i))).toBe(i);
+    }
   });
 
   it('is empty for no samples', () => {

@@ -1,0 +1,28 @@
+/**
+ * The counts-array layout of the run's HDR histograms (report/histogram.ts: 1 ms to HIGHEST_MS at
+ * 3 significant digits): every whole ms below 2048 has its own index, then each doubling of the
+ * range has 1024 indexes, each for a run of equal-width values. Counting samples by index instead
+ * of by value keeps the counters small (some 86 kB for the whole range, a few kB for the values a
+ * run usually sees) and gives the histogram HDR itself would build.
+ */
+import { HIGHEST_MS } from '../../report/histogram.js';
+
+const SUB_BUCKET_HALF_MAGNITUDE = 10;
+const SUB_BUCKET_HALF = 1 << SUB_BUCKET_HALF_MAGNITUDE;
+
+/** The counts-array index of `v` (an integer in 0 … HIGHEST_MS), as HdrHistogram's `countsArrayIndex`. */
+export function countsIndex(v: number): number {
+  if (v < 2 * SUB_BUCKET_HALF) return v;
+  const bucket = 31 - Math.clz32(v) - SUB_BUCKET_HALF_MAGNITUDE;
+  return ((bucket + 1) << SUB_BUCKET_HALF_MAGNITUDE) + Math.floor(v / 2 ** bucket) - SUB_BUCKET_HALF;
+}
+
+/** The lowest value counted at index `i` (HdrHistogram's `valueFromIndex`). */
+export function lowestValueAt(i: number): number {
+  if (i < 2 * SUB_BUCKET_HALF) return i;
+  const bucket = (i >>> SUB_BUCKET_HALF_MAGNITUDE) - 1;
+  return ((i & (SUB_BUCKET_HALF - 1)) + SUB_BUCKET_HALF) * 2 ** bucket;
+}
+
+/** Indexes 0 … INDEXES - 1 cover 0 … HIGHEST_MS. */
+export const INDEXES = countsIndex(HIGHEST_MS) + 1;
