@@ -5,7 +5,7 @@
  * intended submission time (no coordinated omission: a held arrival's wait counts) to the moment
  * the client read the terminal status.
  */
-import { encode } from '../../report/histogram.js';
+import { encode, newHistogram, type Histogram } from '../../report/histogram.js';
 import type { FlowJobStats, FlowWindows, JobSeries } from '../../report/run-result.js';
 import { MsHistogram } from './ms-histogram.js';
 import { WindowHistograms } from './window-histograms.js';
@@ -59,6 +59,13 @@ export class JobTimes {
 
   private series(): readonly JobSeries[] {
     return this.coldStartOf ? SERIES : SERIES.slice(0, 3);
+  }
+
+  /** The whole-run histogram of `series` over every flow (the run's `jobs` section). */
+  allFlows(series: JobSeries): Histogram {
+    const out = newHistogram();
+    for (const f of this.flows.values()) out.add(f.whole[series].hdr());
+    return out;
   }
 
   /** The whole-run histograms of `flow` (all empty when it read no terminal status). */

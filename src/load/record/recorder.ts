@@ -51,7 +51,6 @@ export class Recorder {
   /** Every accepted job once, by category (job-ledger.ts). */
   readonly ledger = new JobLedger();
   private readonly jobs = {
-    queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(),
     retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: new MsHistogram(), cancelled: 0,
   };
   private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: new MsHistogram() };
@@ -175,8 +174,6 @@ export class Recorder {
     this.sendTimes?.turnaround(flow, atMs, atMs - sentMs);
     this.onJob?.({ id, flow, turnaroundMs, atMs, status, delayTimeMs, executionTimeMs });
     this.jobTimes.add(flow, atMs, turnaroundMs, delayTimeMs, executionTimeMs, id);
-    if (delayTimeMs !== undefined) this.jobs.queueDelayMs.record(delayTimeMs);
-    if (executionTimeMs !== undefined) this.jobs.executionMs.record(executionTimeMs);
     if (status === 'COMPLETED') this.tl.add(COL.jobsCompleted, atMs);
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.tl.add(COL.jobsFailed, atMs);
   }
@@ -252,7 +249,7 @@ export class Recorder {
       operations,
       flows,
       jobs: {
-        accepted: this.ledger.accepted, finalStatus: this.ledger.finalStatus(), outcomes: categories, purged: categories.purged ?? 0, queueDelayMs: encode(j.queueDelayMs.hdr()), executionMs: encode(j.executionMs.hdr()),
+        accepted: this.ledger.accepted, finalStatus: this.ledger.finalStatus(), outcomes: categories, purged: categories.purged ?? 0, queueDelayMs: encode(this.jobTimes.allFlows('queueDelayMs')), executionMs: encode(this.jobTimes.allFlows('executionMs')),
         retentionExpiriesSeen: j.retentionExpiriesSeen, retriedByClient: j.retriedByClient, cancelLatencyMs: encode(j.cancelLatencyMs.hdr()), cancelled: j.cancelled,
       },
       webhooks: { ...this.webhooks, latenessMs: encode(this.webhooks.latenessMs.hdr()) },

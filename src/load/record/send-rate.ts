@@ -17,10 +17,13 @@ export class SendRate {
   private head = 0;
   private len = 0;
   private sum = 0;
-  private fixedIndex = 0;
+  /** The fixed window of the latest request ends here (a multiple of windowMs). */
+  private fixedEnd: number;
   private fixedCount = 0;
 
-  constructor(readonly windowMs: number) {}
+  constructor(readonly windowMs: number) {
+    this.fixedEnd = windowMs;
+  }
 
   /** A request sent at `atMs`. */
   add(atMs: number): void {
@@ -37,9 +40,8 @@ export class SendRate {
       this.n[i] = 1;
     }
     if (++this.sum > this.slidingPeak) this.slidingPeak = this.sum;
-    const k = Math.floor(t / this.windowMs);
-    if (k > this.fixedIndex) {
-      this.fixedIndex = k;
+    if (t >= this.fixedEnd) {
+      this.fixedEnd = (Math.floor(t / this.windowMs) + 1) * this.windowMs;
       this.fixedCount = 0;
     }
     if (++this.fixedCount > this.fixedPeak) this.fixedPeak = this.fixedCount;
