@@ -12,26 +12,43 @@ import { WindowHistograms } from './window-histograms.js';
 
 const SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'executionMs', 'coldStartMs'];
 
-class FlowTimes {
-  readonly whole: Record<JobSeries, MsHistogram>;
-  readonly windows: Record<JobSeries, WindowHistograms>;
+/** One series of one flow: the whole-run histogram and the per-window ones. */
+class Series {
+  readonly whole = new MsHistogram();
+  readonly windows: WindowHistograms;
 
   constructor(windowMs: number) {
-    this.whole = { turnaroundMs: new MsHistogram(), queueDelayMs: new MsHistogram(), executionMs: new MsHistogram(), coldStartMs: new MsHistogram() };
-    this.windows = {
-      turnaroundMs: new WindowHistograms(windowMs), queueDelayMs: new WindowHistograms(windowMs),
-      executionMs: new WindowHistograms(windowMs), coldStartMs: new WindowHistograms(windowMs),
-    };
+    this.windows = new WindowHistograms(windowMs);
   }
 
-  add(s: JobSeries, atMs: number, ms: number): void {
-    this.whole[s].record(ms);
-    this.windows[s].record(atMs, ms);
+  add(atMs: number, ms: number): void {
+    this.whole.record(ms);
+    this.windows.record(atMs, ms);
+  }
+}
+
+class FlowTimes {
+  readonly turnaround: Series;
+  readonly queueDelay: Series;
+  readonly execution: Series;
+  readonly coldStart: Series;
+  /** The series by name (reports). */
+  readonly series: Record<JobSeries, Series>;
+
+  constructor(windowMs: number) {
+    this.turnaround = new Series(windowMs);
+    this.queueDelay = new Series(windowMs);
+    this.execution = new Series(windowMs);
+    this.coldStart = new Series(windowMs);
+    this.series = { turnaroundMs: this.turnaround, queueDelayMs: this.queueDelay, executionMs: this.execution, coldStartMs: this.coldStart };
   }
 }
 
 export class JobTimes {
   private readonly flows = new Map<string, FlowTimes>();
+  /** The flow of the latest add (most runs have one or two flows). */
+  private lastName: string | undefined = undefined;
+  private last: FlowTimes | undefined = undefined;
   /** The target's cold-start waits by job id (Target.watchColdStarts); undefined: not measured. */
   private coldStartOf: ((jobId: string) => number | undefined) | undefined = undefined;
 
@@ -49,12 +66,14 @@ export class JobTimes {
   add(flow: string, atMs: number, turnaroundMs: number, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string): void {
     // Looked up at the terminal read, by id: a /runsync job started before its client knew its id.
     const coldStartMs = id !== undefined && this.coldStartOf ? this.coldStartOf(id) : undefined;
-    let f = this.flows.get(flow);
+    let f = flow === this.lastName ? this.last! : this.flows.get(flow);
     if (!f) this.flows.set(flow, (f = new FlowTimes(this.windowMs)));
-    f.add('turnaroundMs', atMs, turnaroundMs);
-    if (delayTimeMs !== undefined) f.add('queueDelayMs', atMs, delayTimeMs);
-    if (executionTimeMs !== undefined) f.add('executionMs', atMs, executionTimeMs);
-    if (coldStartMs !== undefined) f.add('coldStartMs', atMs, coldStartMs);
+    this.lastName = flow;
+    this.last = f;
+    f.turnaround.add(atMs, turnaroundMs);
+    if (delayTimeMs !== undefined) f.queueDelay.add(atMs, delayTimeMs);
+    if (executionTimeMs !== undefined) f.execution.add(atMs, executionTimeMs);
+    if (coldStartMs !== undefined) f.coldStart.add(atMs, coldStartMs);
   }
 
   private series(): readonly JobSeries[] {
@@ -64,14 +83,14 @@ export class JobTimes {
   /** The whole-run histogram of `series` over every flow (the run's `jobs` section). */
   allFlows(series: JobSeries): Histogram {
     const out = newHistogram();
-    for (const f of this.flows.values()) out.add(f.whole[series].hdr());
+    for (const f of this.flows.values()) out.add(f.series[series].whole.hdr());
     return out;
   }
 
   /** The whole-run histograms of `flow` (all empty when it read no terminal status). */
   stats(flow: string): FlowJobStats {
     const f = this.flows.get(flow) ?? new FlowTimes(this.windowMs);
-    return Object.fromEntries(this.series().map((s) => [s, encode(f.whole[s].hdr())])) as unknown as FlowJobStats;
+    return Object.fromEntries(this.series().map((s) => [s, encode(f.series[s].whole.hdr())])) as unknown as FlowJobStats;
   }
 
   /** Windows 0 to `n - 1` of every flow in `names` (a flow without jobs: empty windows). */
@@ -79,7 +98,7 @@ export class JobTimes {
     const out: Record<string, FlowWindows> = {};
     for (const name of names) {
       const f = this.flows.get(name);
-      out[name] = Object.fromEntries(this.series().map((s) => [s, f ? f.windows[s].result(n) : new Array<string>(n).fill('')])) as unknown as FlowWindows;
+      out[name] = Object.fromEntries(this.series().map((s) => [s, f ? f.series[s].windows.result(n) : new Array<string>(n).fill('')])) as unknown as FlowWindows;
     }
     return out;
   }

@@ -6,6 +6,8 @@
  */
 import { countsIndex, INDEXES } from './hdr-index.js';
 
+let scratch = new Uint32Array(1024);
+
 export class SampleCounts {
   /** Count per index. */
   readonly counts = new Uint32Array(INDEXES);
@@ -26,9 +28,12 @@ export class SampleCounts {
     this.counts[i]! += n;
   }
 
-  /** The indexes with a count, ascending. */
+  /** The indexes with a count, ascending (a view of a scratch array: read it before the next call). */
   indexes(): Uint32Array {
-    return Uint32Array.from(this.seen.slice(0, this.size)).sort();
+    if (scratch.length < this.size) scratch = new Uint32Array(this.size * 2);
+    const out = scratch.subarray(0, this.size);
+    for (let k = 0; k < this.size; k++) out[k] = this.seen[k]!;
+    return out.sort();
   }
 
   clear(): void {
