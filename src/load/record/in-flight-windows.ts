@@ -5,6 +5,8 @@
  * right after a send in it, so every window is exact, also one no request was sent in (a long
  * /runsync held across it). Hot path: one division, one compare.
  */
+import { WindowIndex } from './window-index.js';
+
 export class InFlightWindows {
   level = 0;
   peak = 0;
@@ -13,7 +15,11 @@ export class InFlightWindows {
   /** Sends per window (of the send); as long as `max` or shorter. */
   readonly sent: number[] = [];
 
-  constructor(private readonly windowMs: number) {}
+  private readonly index: WindowIndex;
+
+  constructor(windowMs: number) {
+    this.index = new WindowIndex(windowMs);
+  }
 
   /** A request sent at `atMs`. */
   up(atMs: number): void {
@@ -34,7 +40,7 @@ export class InFlightWindows {
 
   /** The window of `atMs`; windows not reached before start at the level held since the last event. */
   private reach(atMs: number): number {
-    const i = Math.floor(atMs / this.windowMs);
+    const i = this.index.of(atMs);
     const a = this.max;
     while (a.length <= i) a.push(this.level);
     return i;

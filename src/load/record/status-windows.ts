@@ -5,6 +5,7 @@
  * seen and grows by a push per new window.
  */
 import { fold } from './fold-windows.js';
+import { WindowIndex } from './window-index.js';
 
 const STATUS_SLOTS = 1000;
 
@@ -18,10 +19,14 @@ export class StatusWindows {
   /** Statuses outside 0–999 (never from a well-behaved server). */
   private readonly other = new Map<number, Column>();
 
-  constructor(private readonly windowMs: number) {}
+  private readonly index: WindowIndex;
+
+  constructor(windowMs: number) {
+    this.index = new WindowIndex(windowMs);
+  }
 
   add(atMs: number, status: number): void {
-    const i = Math.floor(atMs / this.windowMs);
+    const i = this.index.of(atMs);
     let c = this.find(status);
     if (!c) {
       c = { total: 0, perWindow: [] };

@@ -6,6 +6,7 @@
  * update is one bounds check and one array write: no lookup by column name per request.
  */
 import type { Timeline } from '../../report/run-result.js';
+import { WindowIndex } from './window-index.js';
 
 export type CounterColumn = Exclude<keyof Timeline, 'windowMs' | 'queueDepthMax' | 'inFlightMax'>;
 export type MaxColumn = 'queueDepthMax' | 'inFlightMax';
@@ -25,11 +26,15 @@ export class TimelineRecorder {
   /** Windows held by every column. */
   private len = 0;
 
-  constructor(readonly windowMs: number) {}
+  private readonly index: WindowIndex;
+
+  constructor(readonly windowMs: number) {
+    this.index = new WindowIndex(windowMs);
+  }
 
   /** The window of `atMs`, every column grown to hold it. */
   window(atMs: number): number {
-    const i = Math.floor(atMs / this.windowMs);
+    const i = this.index.of(atMs);
     if (i >= this.len) this.grow(i);
     return i;
   }

@@ -8,6 +8,7 @@ import * as hdr from 'hdr-histogram-js';
 import { clampMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
 import { encodeCounts } from './sparse-encoding.js';
 import { SampleCounts } from './sample-counts.js';
+import { WindowIndex } from './window-index.js';
 
 /** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
 let scratch: Histogram | undefined;
@@ -28,10 +29,14 @@ export class WindowHistograms {
   private readonly open: (SampleCounts | undefined)[] = [undefined, undefined];
   private newest = -1;
 
-  constructor(readonly windowMs: number) {}
+  private readonly index: WindowIndex;
+
+  constructor(readonly windowMs: number) {
+    this.index = new WindowIndex(windowMs);
+  }
 
   record(atMs: number, ms: number): void {
-    const i = Math.floor(atMs / this.windowMs);
+    const i = this.index.of(atMs);
     if (i > this.newest) {
       this.newest = i;
       this.closeBefore(i - 1);
