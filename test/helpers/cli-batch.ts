@@ -18,6 +18,8 @@ export interface CliCase {
   args: string[];
   /** Set for this command line only; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
+  /** Working directory of this command line (default: this checkout). */
+  cwd?: string;
 }
 
 export interface CliResult {
@@ -40,12 +42,14 @@ const [casesFile, resultsFile, mainFile] = process.argv.slice(2);
 const { main } = await import(pathToFileURL(mainFile).href);
 const cases = JSON.parse(readFileSync(casesFile, 'utf8'));
 const baseEnv = { ...process.env };
+const baseCwd = process.cwd();
 const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
 const results = [];
 for (const c of cases) {
   for (const k of Object.keys(process.env)) if (!(k in baseEnv)) delete process.env[k];
   Object.assign(process.env, baseEnv);
   for (const [k, v] of Object.entries(c.env ?? {})) if (v === null) delete process.env[k]; else process.env[k] = v;
+  process.chdir(c.cwd ?? baseCwd);
   const out = { stdout: '', stderr: '' };
   for (const s of ['stdout', 'stderr']) {
     process[s].write = (chunk, enc, cb) => {
@@ -78,7 +82,7 @@ export function cliBatch(cases: readonly CliCase[], env: NodeJS.ProcessEnv = pro
     const casesFile = join(dir, 'cases.json');
     const resultsFile = join(dir, 'results.json');
     // JSON has no undefined: null stands for "remove the variable".
-    const json = cases.map((c) => ({ args: c.args, env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v ?? null])) }));
+    const json = cases.map((c) => ({ args: c.args, cwd: c.cwd, env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v ?? null])) }));
     writeFileSync(casesFile, JSON.stringify(json));
     const script = join(dir, 'batch.mjs');
     writeFileSync(script, CHILD);
