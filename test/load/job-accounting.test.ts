@@ -87,12 +87,16 @@ async function both(sc: Scenario): Promise<Both> {
   return { a, b, inProc, target };
 }
 
-/** Lockstep runs ~1 000 requests per wall second: the long examples are cut to 2 minutes of traffic. */
+/**
+ * Lockstep runs ~1 000 requests per wall second: the examples longer than 2 minutes of traffic
+ * are cut to 2 minutes (runsync-heavy's 5 minutes sent ~2 200 /status-sync requests, 2 minutes
+ * ~160, with each of its behaviours).
+ */
 function example(file: string): Scenario {
   const l = loadScenarioFile(`scenarios/${file}`);
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   // A loaded scenario is frozen: the cut one is a new object.
-  return l.scenario.durationMs > 300_000 ? { ...l.scenario, durationMs: 120_000 } : l.scenario;
+  return l.scenario.durationMs > 120_000 ? { ...l.scenario, durationMs: 120_000 } : l.scenario;
 }
 
 /** What some examples must also show, so that lockstep is put to the test. */
@@ -104,7 +108,7 @@ const EXTRA: Record<string, (r: Both) => void> = {
   },
   // Runsync past its wait, /status-sync follow-ups, failures /retry-ed, openai chat.
   'runsync-heavy.yaml': ({ a, inProc }) => {
-    expect(inProc.length).toBeGreaterThan(400);
+    expect(inProc.length).toBeGreaterThan(150);
     expect(a.jobs.retriedByClient).toBeGreaterThan(0);
     expect(a.operations['status-sync']!.requests).toBeGreaterThan(50);
   },
