@@ -1,11 +1,14 @@
 // `loadlab` loads only the module of the command it runs (cli/main.ts); the others are listed
 // from commands/catalog.ts. Every command must still show in `--help`, run with its own options,
 // and an unknown one must still be refused.
-import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/catalog.js';
+import { batched } from '../helpers/cli-batch.js';
 
-const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+// Every command line of this file, run in one child process (test/helpers/cli-batch.ts).
+const LINES = [['--help'], ...Object.keys(COMMANDS).map((name) => [name, '--help']), ['bogus'], [], ['report', '/nonexistent/report.json']];
+const result = batched(() => LINES.map((args) => ({ args })));
+const cli = (...args: string[]) => result(LINES.findIndex((l) => l.join(' ') === args.join(' ')));
 const oneLine = (s: string) => s.replace(/\s+/g, ' ');
 
 describe('the command line', () => {

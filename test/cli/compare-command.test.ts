@@ -1,19 +1,17 @@
 /**
  * `loadlab compare A B` as a user runs it: burst-rate-limit at workersMax 50 (A) and 5 (B, the
  * worse run: a deep queue, more polls and 429s), a run against itself, runs of different
- * scenarios, and bad input.
+ * scenarios, and bad input. The runs share one child process, the compares another, the bad
+ * input a third (test/helpers/cli-batch.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { batched, cliBatch } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-compare-'));
-const BIN = resolve('bin/loadlab.js');
-const cli = (args: string[], cwd = process.cwd()) =>
-  spawnSync('node', [BIN, ...args], { encoding: 'utf8', cwd, env: { ...process.env, CI: 'true' }, timeout: 120_000 });
 const read = (...p: string[]) => readFileSync(join(...p), 'utf8');
 /** The markdown table row of `metric` in the section that starts with `heading`. */
 function row(md: string, heading: string, metric: string): string[] {
@@ -30,16 +28,25 @@ beforeAll(() => {
   delete sc.$schema;
   const five = join(dir, 'burst-workers-5.json');
   writeFileSync(five, JSON.stringify({ ...sc, endpoint: { ...sc.endpoint, workersMax: 5 } }));
-  for (const [scenario, out] of [['scenarios/burst-rate-limit.yaml', wide], [five, narrow], ['scenarios/ci-gate.yaml', steady]] as const) {
-    const r = cli(['run', scenario, '--out', out]);
-    expect(r.status, r.stderr).toBe(0);
-  }
+  const runs = [['scenarios/burst-rate-limit.yaml', wide], [five, narrow], ['scenarios/ci-gate.yaml', steady]] as const;
+  for (const r of cliBatch(runs.map(([scenario, out]) => ({ args: ['run', scenario, '--out', out] })))) expect(r.status, r.stderr).toBe(0);
 }, 180_000);
+
+/** The compare of each test, all run when the first test asks. */
+const COMPARES = {
+  worse: { args: ['compare', wide, narrow, '--out', join(dir, 'worse'), '--fail-on-regression', '10'] },
+  better: { args: ['compare', narrow, wide, '--out', join(dir, 'better'), '--fail-on-regression', '10'] },
+  self: { args: ['compare', wide, join(wide, 'report.json'), '--out', join(dir, 'self'), '--fail-on-regression', '0'] },
+  // Without --out: the files go to reports/compare/ of the working directory.
+  different: { args: ['compare', wide, steady], cwd: dir },
+};
+const compared = batched(() => Object.values(COMPARES));
+const cli = (name: keyof typeof COMPARES) => compared(Object.keys(COMPARES).indexOf(name));
 
 describe('loadlab compare', () => {
   test('fewer workers (B): compare.md shows more 429s and queue delay; --fail-on-regression 10 exits 99 naming the metrics', () => {
     const out = join(dir, 'worse');
-    const r = cli(['compare', wide, narrow, '--out', out, '--fail-on-regression', '10']);
+    const r = cli('worse');
     expect(r.status, r.stderr).toBe(99);
     expect(r.stdout).toContain(`loadlab compare: A burst-rate-limit (${join(wide, 'report.json')}) vs B burst-rate-limit (${join(narrow, 'report.json')})`);
     expect(r.stdout).toMatch(/regressions beyond 10 %: \d+/);
@@ -67,7 +74,7 @@ describe('loadlab compare', () => {
   });
 
   test('the other way round B is better: no regression, exit 0', () => {
-    const r = cli(['compare', narrow, wide, '--out', join(dir, 'better'), '--fail-on-regression', '10']);
+    const r = cli('better');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('no regression beyond 10 %');
     expect(row(read(dir, 'better', 'compare.md'), '### Flow `spike`', 'queue delay p95')[5]).toBe('better');
@@ -75,7 +82,7 @@ describe('loadlab compare', () => {
 
   test('a run against itself: everything the same, exit 0 even with --fail-on-regression 0', () => {
     const out = join(dir, 'self');
-    const r = cli(['compare', wide, join(wide, 'report.json'), '--out', out, '--fail-on-regression', '0']);
+    const r = cli('self');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/B against A: 0 better, 0 worse, \d+ the same/);
     expect(r.stdout).toContain('no regression beyond 0 %');
@@ -86,7 +93,7 @@ describe('loadlab compare', () => {
   });
 
   test('different scenarios compare with warnings; without --out, the files go to reports/compare/', () => {
-    const r = cli(['compare', wide, steady], dir);
+    const r = cli('different');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('warning: different scenarios: A is burst-rate-limit, B is ci-gate');
     expect(r.stdout).toContain('warning: flow spike only in A');
@@ -108,11 +115,11 @@ describe('loadlab compare', () => {
       [[wide, narrow, '--fail-on-regression', '-5'], /--fail-on-regression: a percentage >= 0 \(e\.g\. 10\), got -5/],
       [[wide], /Not enough non-option arguments/],
     ];
-    for (const [args, message] of cases) {
-      const r = cli(['compare', ...args, '--out', out]);
-      expect(r.status, args.join(' ')).toBe(2);
-      expect(r.stderr, args.join(' ')).toMatch(message);
-    }
+    const rs = cliBatch(cases.map(([args]) => ({ args: ['compare', ...args, '--out', out] })));
+    cases.forEach(([args, message], i) => {
+      expect(rs[i]!.status, args.join(' ')).toBe(2);
+      expect(rs[i]!.stderr, args.join(' ')).toMatch(message);
+    });
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -9,10 +9,14 @@ import type { RunResult } from '../../src/report/run-result.js';
 import { CLIENT_METRIC } from '../../src/contract/metric-names.js';
 import { lastValue, parseOpenMetrics } from '../report/openmetrics-check.js';
 import { shardResult } from '../report/merge-shards.js';
+import { cliBatch, type CliResult } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' }, timeout: 120_000 });
+const env = { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' };
+const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env, timeout: 120_000 });
+/** Command lines in order in one child process (test/helpers/cli-batch.ts). */
+const batch = (...lines: string[][]): CliResult[] => cliBatch(lines.map((args) => ({ args })), env);
 
 function writeShard(name: string, r: RunResult): string {
   const d = join(dir, name);
@@ -33,7 +37,9 @@ beforeAll(async () => {
 describe('loadlab merge', () => {
   test('a threshold every shard passes fails on the merged run: exit 99, with the merged reports written', () => {
     const out = join(dir, 'merged');
-    const r = cli('merge', ...shardDirs, '--out', out);
+    const again = join(dir, 'merged-again');
+    // The same inputs in another order, in the same process: the same bytes.
+    const [r, r2] = batch(['merge', ...shardDirs, '--out', out], ['merge', shardDirs[2]!, shardDirs[0]!, shardDirs[1]!, '--out', again]) as [CliResult, CliResult];
     expect(r.status, r.stderr).toBe(99);
     const total = results.reduce((n, x) => n + x.operations.run!.requests, 0);
     expect(r.stdout.split('\n')[0]).toBe(`FAIL: requests{run} < 150 (measured ${total})`);
@@ -47,8 +53,7 @@ describe('loadlab merge', () => {
     const om = parseOpenMetrics(readFileSync(join(out, 'metrics.om'), 'utf8'));
     expect(lastValue(om, `${CLIENT_METRIC.requests}_total`, { operation: 'run' })).toBe(total);
     // The same inputs in another order give the same bytes.
-    const again = join(dir, 'merged-again');
-    expect(cli('merge', shardDirs[2]!, shardDirs[0]!, shardDirs[1]!, '--out', again).status).toBe(99);
+    expect(r2.status).toBe(99);
     for (const f of ['report.json', 'report.md', 'metrics.om']) expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
     // `loadlab report` renders the merged report.json to the same files.
     const rendered = join(dir, 'merged-rendered');
@@ -58,32 +63,28 @@ describe('loadlab merge', () => {
 
   test('a partial merge of two shards; merging it with the last shard gives the full merge\'s report.json', () => {
     const part = join(dir, 'part');
-    const r = cli('merge', shardDirs[0]!, shardDirs[1]!, '--out', part);
-    expect(r.status, r.stderr).toBe(99);
     const one = join(dir, 'one');
-    const single = cli('merge', shardDirs[0]!, '--out', one);
+    const full = join(dir, 'full');
+    const [r, single, merged] = batch(['merge', shardDirs[0]!, shardDirs[1]!, '--out', part], ['merge', shardDirs[0]!, '--out', one], ['merge', part, shardDirs[2]!, '--out', full]) as [CliResult, CliResult, CliResult];
+    expect(r.status, r.stderr).toBe(99);
     expect(single.status, single.stderr).toBe(0);
     expect(single.stdout).toContain('(2 missing: a partial run)');
-    const full = join(dir, 'full');
-    expect(cli('merge', part, shardDirs[2]!, '--out', full).status).toBe(99);
+    expect(merged.status).toBe(99);
     expect(readFileSync(join(full, 'report.json'), 'utf8')).toBe(readFileSync(join(dir, 'merged', 'report.json'), 'utf8'));
   }, 120_000);
 
   test('mismatched seed, a whole run, a missing directory: exit 2 naming the inputs and the field', () => {
     const other = writeShard('other-seed', { ...results[1]!, scenario: { ...results[1]!.scenario, seed: 8 } });
-    const r = cli('merge', shardDirs[0]!, other, '--out', join(dir, 'x'));
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${shardDirs[0]} and ${other} differ in scenario.seed (7 vs 8)`);
     const { shard: _, ...wholeRun } = results[2] as RunResult & { shard: unknown };
     const whole = writeShard('whole', wholeRun as RunResult);
-    const w = cli('merge', shardDirs[0]!, whole);
+    const [r, w, missing, none] = batch(['merge', shardDirs[0]!, other, '--out', join(dir, 'x')], ['merge', shardDirs[0]!, whole], ['merge', join(dir, 'nope')], ['merge']) as [CliResult, CliResult, CliResult, CliResult];
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${shardDirs[0]} and ${other} differ in scenario.seed (7 vs 8)`);
     expect(w.status).toBe(2);
     expect(w.stderr).toContain(`${whole}: shard: missing: a whole run, not a shard of one`);
-    const missing = cli('merge', join(dir, 'nope'));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`${join(dir, 'nope')}: no such file or directory`);
     expect(existsSync(join(dir, 'x'))).toBe(false);
-    const none = cli('merge');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('Not enough non-option arguments');
   }, 120_000);

@@ -5,11 +5,11 @@
  * and flags; a shard writes only a partial plan.json; merge exits 99 when no point meets the SLOs,
  * and 2 when the inputs are not every shard of one plan exactly once.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { cliBatch, type CliCase, type CliResult } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,25 +18,28 @@ const FILE = 'test/fixtures/plan-small.yaml';
 const flags = (seeds = 2) => ['plan', FILE, '--workers-max', '1..5', '--seeds', String(seeds), '--grid', 'idleTimeoutMs=1000,5000', '--jobs', '1'];
 const FLAGS = flags();
 
-function loadlab(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const e: NodeJS.ProcessEnv = { ...process.env, CI: 'true', ...env };
-  for (const k of ['LOADLAB_SHARDS', 'JOB_COMPLETION_INDEX']) if (!(k in env)) delete e[k];
-  return spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: e, timeout: 170_000 });
-}
+const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+for (const k of ['LOADLAB_SHARDS', 'JOB_COMPLETION_INDEX']) delete baseEnv[k];
+/** Command lines run in order in one child process (test/helpers/cli-batch.ts); `env` per line. */
+const loadlab = (...cases: CliCase[]): CliResult[] => cliBatch(cases, baseEnv);
 const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');
-const ok = (r: ReturnType<typeof loadlab>, code = 0) => expect(r.status, r.stderr).toBe(code);
-const shard = (i: number, out: string) => ok(loadlab([...FLAGS, '--shard', `${i}/3`, '--out', out]));
+const ok = (r: CliResult | undefined, code = 0) => expect(r?.status, r?.stderr).toBe(code);
 
 describe('loadlab plan --shard, then plan merge', () => {
   const s = [0, 1, 2].map((i) => join(dir, `s${i}`));
 
   test('three shards merged equal the unsharded plan, byte for byte', () => {
-    ok(loadlab([...FLAGS, '--out', join(dir, 'whole')]));
-    ok(loadlab([...FLAGS.slice(0, -2), '--jobs', '2', '--shard', '0/3', '--out', s[0]!]));
-    const env1 = loadlab([...FLAGS, '--out', s[1]!], { LOADLAB_SHARDS: '3', JOB_COMPLETION_INDEX: '1' });
-    ok(env1);
-    expect(env1.stdout).toMatch(/^PARTIAL PLAN: shard 1 of 3 \(LOADLAB_SHARDS with JOB_COMPLETION_INDEX\): 3 of 10 grid points × 2 seeds/);
-    shard(2, s[2]!);
+    const [whole, s0, env1, s2, m, top] = loadlab(
+      { args: [...FLAGS, '--out', join(dir, 'whole')] },
+      { args: [...FLAGS.slice(0, -2), '--jobs', '2', '--shard', '0/3', '--out', s[0]!] },
+      { args: [...FLAGS, '--out', s[1]!], env: { LOADLAB_SHARDS: '3', JOB_COMPLETION_INDEX: '1' } },
+      { args: [...FLAGS, '--shard', '2/3', '--out', s[2]!] },
+      { args: ['plan', 'merge', s[2]!, s[0]!, join(s[1]!, 'plan.json'), '--out', join(dir, 'merged')] },
+      // `loadlab merge` recognises partial plans and joins them the same way.
+      { args: ['merge', s[1]!, s[2]!, s[0]!, '--out', join(dir, 'merged-top')] },
+    );
+    for (const r of [whole, s0, env1, s2]) ok(r);
+    expect(env1!.stdout).toMatch(/^PARTIAL PLAN: shard 1 of 3 \(LOADLAB_SHARDS with JOB_COMPLETION_INDEX\): 3 of 10 grid points × 2 seeds/);
 
     // A shard writes only its partial plan.json: its points (p mod 3 = I) and no recommendation.
     expect(readdirSync(s[2]!)).toEqual(['plan.json']);
@@ -45,13 +48,11 @@ describe('loadlab plan --shard, then plan merge', () => {
     expect(part.points.map((p: { point: number }) => p.point)).toEqual([2, 5, 8]);
     expect(part.recommendation).toBeUndefined();
 
-    const m = loadlab(['plan', 'merge', s[2]!, s[0]!, join(s[1]!, 'plan.json'), '--out', join(dir, 'merged')]);
     ok(m);
-    expect(m.stdout).toMatch(/^RECOMMENDATION: workersMax \d+ with idleTimeoutMs=\d+\n/);
-    expect(m.stdout).toContain('merged 3 shards from 3 inputs');
+    expect(m!.stdout).toMatch(/^RECOMMENDATION: workersMax \d+ with idleTimeoutMs=\d+\n/);
+    expect(m!.stdout).toContain('merged 3 shards from 3 inputs');
     for (const f of ['plan.json', 'plan.md', 'plan.html']) expect(read(join(dir, 'merged'), f), f).toBe(read(join(dir, 'whole'), f));
-    // `loadlab merge` recognises partial plans and joins them the same way.
-    ok(loadlab(['merge', s[1]!, s[2]!, s[0]!, '--out', join(dir, 'merged-top')]));
+    ok(top);
     for (const f of ['plan.json', 'plan.md', 'plan.html']) expect(read(join(dir, 'merged-top'), f), f).toBe(read(join(dir, 'whole'), f));
     // The shards ran every point; the merge stopped each line where the single plan did.
     const stops = JSON.parse(read(join(dir, 'whole'), 'plan.json')).sweep.grid.map((l: { stoppedAfter: number | null }) => l.stoppedAfter);
@@ -59,30 +60,39 @@ describe('loadlab plan --shard, then plan merge', () => {
   });
 
   test('the inputs must be every shard of one plan, once: exit 2 naming the inputs and the field', () => {
-    const bad = (args: string[], message: RegExp) => {
-      const r = loadlab(['plan', 'merge', ...args, '--out', join(dir, 'bad')]);
-      expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(existsSync(join(dir, 'bad'))).toBe(false);
-    };
-    bad([s[0]!, s[2]!], /^loadlab: plan merge: shard 1 of 3 missing: give the directory of every shard/);
-    bad([s[0]!, s[1]!, s[2]!, s[1]!], new RegExp(`${s[1]} and ${s[1]} both hold shard 1 of 3`));
     const seeds3 = join(dir, 's1-seeds3');
-    ok(loadlab([...flags(3), '--shard', '1/3', '--out', seeds3]));
-    bad([s[0]!, seeds3, s[2]!], new RegExp(`${s[0]} and ${seeds3} are not shards of one plan: they differ in spec\\.seeds \\(\\[3,4\\] vs \\[3,4,5\\]\\)`));
-    bad([s[0]!, join(dir, 'whole'), s[2]!], /plan\.json: a whole plan \(no shard field\): only the plan\.json of `loadlab plan --shard I\/N` merges/);
-    bad([s[0]!, join(dir, 'nowhere')], /nowhere: no such file or directory/);
-    const r = loadlab(['plan', 'merge', s[0]!, s[1]!, s[2]!, '--out', s[0]!]);
+    const BAD: [string[], RegExp][] = [
+      [[s[0]!, s[2]!], /^loadlab: plan merge: shard 1 of 3 missing: give the directory of every shard/],
+      [[s[0]!, s[1]!, s[2]!, s[1]!], new RegExp(`${s[1]} and ${s[1]} both hold shard 1 of 3`)],
+      [[s[0]!, seeds3, s[2]!], new RegExp(`${s[0]} and ${seeds3} are not shards of one plan: they differ in spec\\.seeds \\(\\[3,4\\] vs \\[3,4,5\\]\\)`)],
+      [[s[0]!, join(dir, 'whole'), s[2]!], /plan\.json: a whole plan \(no shard field\): only the plan\.json of `loadlab plan --shard I\/N` merges/],
+      [[s[0]!, join(dir, 'nowhere')], /nowhere: no such file or directory/],
+    ];
+    const [seeds3Run, ...rs] = loadlab(
+      { args: [...flags(3), '--shard', '1/3', '--out', seeds3] },
+      ...BAD.map(([args]) => ({ args: ['plan', 'merge', ...args, '--out', join(dir, 'bad')] })),
+      { args: ['plan', 'merge', s[0]!, s[1]!, s[2]!, '--out', s[0]!] },
+    );
+    ok(seeds3Run);
+    BAD.forEach(([args, message], i) => {
+      const b = rs[i]!;
+      expect(b.status, `${args.join(' ')}\n${b.stderr}`).toBe(2);
+      expect(b.stderr).toMatch(message);
+    });
+    expect(existsSync(join(dir, 'bad'))).toBe(false);
+    const r = rs[BAD.length]!;
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--out .*s0: holds the input .*s0, which the merged plan\.json would overwrite/);
     expect(JSON.parse(read(s[0]!, 'plan.json')).shard).toEqual({ count: 3, indices: [0] });
   });
 
   test('a bad shard choice exits 2 before anything runs', () => {
-    const r = loadlab([...FLAGS, '--shard', '3/3', '--out', join(dir, 'bad-shard')]);
+    const [r, e] = loadlab(
+      { args: [...FLAGS, '--shard', '3/3', '--out', join(dir, 'bad-shard')] },
+      { args: [...FLAGS, '--out', join(dir, 'bad-shard')], env: { LOADLAB_SHARDS: '3' } },
+    ) as [CliResult, CliResult];
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--shard 3\/3: the index I must be below the count N/);
-    const e = loadlab([...FLAGS, '--out', join(dir, 'bad-shard')], { LOADLAB_SHARDS: '3' });
     expect(e.status).toBe(2);
     expect(e.stderr).toMatch(/LOADLAB_SHARDS 3: needs JOB_COMPLETION_INDEX/);
     expect(existsSync(join(dir, 'bad-shard'))).toBe(false);
@@ -92,12 +102,16 @@ describe('loadlab plan --shard, then plan merge', () => {
 test('merged shards where no point meets the SLOs: exit 99; a shard clears a whole plan\'s plan.md from its directory', () => {
   const none = [FILE, '--workers-max', '1..3', '--seeds', '1', '--slo', 'queue_delay_max_ms < 0', '--jobs', '1'];
   const a = join(dir, 'none-0');
-  ok(loadlab(['plan', ...none, '--out', a]), 99);
+  ok(loadlab({ args: ['plan', ...none, '--out', a] })[0], 99);
   expect(existsSync(join(a, 'plan.md'))).toBe(true);
-  ok(loadlab(['plan', ...none, '--shard', '0/2', '--out', a]));
-  ok(loadlab(['plan', ...none, '--shard', '1/2', '--out', join(dir, 'none-1')]));
+  const [s0, s1, m] = loadlab(
+    { args: ['plan', ...none, '--shard', '0/2', '--out', a] },
+    { args: ['plan', ...none, '--shard', '1/2', '--out', join(dir, 'none-1')] },
+    { args: ['plan', 'merge', a, join(dir, 'none-1'), '--out', join(dir, 'none')] },
+  ) as [CliResult, CliResult, CliResult];
+  ok(s0);
+  ok(s1);
   expect(readdirSync(a)).toEqual(['plan.json']);
-  const m = loadlab(['plan', 'merge', a, join(dir, 'none-1'), '--out', join(dir, 'none')]);
   ok(m, 99);
   expect(m.stdout).toMatch(/^NO RECOMMENDATION: no workersMax in 1\.\.3 meets every SLO on its 1 seed/);
   expect(m.stderr).toMatch(/^loadlab: no point meets the SLOs/);

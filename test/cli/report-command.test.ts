@@ -1,37 +1,51 @@
 /**
  * `loadlab report PATH` as a user runs it: the files of a run, rendered again from a copy of its
  * directory, are byte-identical to what `loadlab run` wrote; older versions render; bad input
- * exits 2 naming the file and the reason.
+ * exits 2 naming the file and the reason. The runs and the reports of them are in different
+ * processes; a test's runs share one, its reports another (test/helpers/cli-batch.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { cliBatch, type CliResult } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-report-'));
-const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
 const RENDERED = ['report.md', 'report.html', 'metrics.om'];
 const read = (...p: string[]) => readFileSync(join(...p), 'utf8');
 
 /** Runs a scenario into dir/name and returns a copy of that directory without the rendered files. */
 function runAndCopy(scenario: string, name: string, ...flags: string[]): { run: string; copy: string } {
-  const run = join(dir, name);
-  const r = cli('run', scenario, '--out', run, ...flags);
-  expect([0, 99], r.stderr).toContain(r.status);
-  const copy = join(dir, `${name}-copy`);
-  cpSync(run, copy, { recursive: true });
-  for (const f of RENDERED) rmSync(join(copy, f));
-  return { run, copy };
+  return runAllAndCopy([[scenario, name, ...flags]])[0]!;
+}
+
+/** runAndCopy of each [scenario, name, ...flags], the runs in one child process. */
+function runAllAndCopy(runs: string[][]): { run: string; copy: string }[] {
+  const rs = cliBatch(runs.map(([scenario, name, ...flags]) => ({ args: ['run', scenario!, '--out', join(dir, name!), ...flags] })));
+  return runs.map(([, name], i) => {
+    expect([0, 99], rs[i]!.stderr).toContain(rs[i]!.status);
+    const run = join(dir, name!);
+    const copy = join(dir, `${name}-copy`);
+    cpSync(run, copy, { recursive: true });
+    for (const f of RENDERED) rmSync(join(copy, f));
+    return { run, copy };
+  });
 }
 
 describe('loadlab report', () => {
-  test.each([
-    ['scenarios/steady-mix.yaml'], ['scenarios/burst-rate-limit.yaml'], ['scenarios/ci-gate.yaml'], ['test/fixtures/ci-gate-failing.yaml'],
-  ])('%s: report.md, report.html and metrics.om come out byte for byte as the run wrote them', (scenario) => {
-    const name = scenario.replace(/^.*\/|\.yaml$/g, '');
-    const { run, copy } = runAndCopy(scenario, name);
-    const r = cli('report', copy);
+  const SCENARIOS = ['scenarios/steady-mix.yaml', 'scenarios/burst-rate-limit.yaml', 'scenarios/ci-gate.yaml', 'test/fixtures/ci-gate-failing.yaml'];
+  // The four runs in one process, then the four reports in another; each test checks its own.
+  let ran: { run: string; copy: string; report: CliResult }[] | undefined;
+  const rendered = (i: number) => {
+    if (!ran) {
+      const runs = runAllAndCopy(SCENARIOS.map((sc) => [sc, sc.replace(/^.*\/|\.yaml$/g, '')]));
+      const reports = cliBatch(runs.map(({ copy }) => ({ args: ['report', copy] })));
+      ran = runs.map((r, j) => ({ ...r, report: reports[j]! }));
+    }
+    return ran[i]!;
+  };
+  test.each(SCENARIOS.map((sc, i) => [sc, i] as const))('%s: report.md, report.html and metrics.om come out byte for byte as the run wrote them', (_scenario, i) => {
+    const { run, copy, report: r } = rendered(i);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('(start as the run stored it)');
     for (const f of RENDERED) expect(read(copy, f) === read(run, f), f).toBe(true);
@@ -41,15 +55,17 @@ describe('loadlab report', () => {
     const junit = join(dir, 'junit-run.xml');
     const { run, copy } = runAndCopy('test/fixtures/ci-gate-failing.yaml', 'flags', '--junit', junit, '--start-time', '2024-05-01T12:00:00Z');
     const out = join(dir, 'elsewhere');
-    const r = cli('report', join(copy, 'report.json'), '--out', out);
+    const again = join(dir, 'junit-again.xml');
+    const moved = join(dir, 'moved');
+    const [r, m] = cliBatch([
+      { args: ['report', join(copy, 'report.json'), '--out', out] },
+      { args: ['report', copy, '--out', moved, '--start-time', '2024-05-01T13:00:00Z', '--junit', again] },
+    ]) as [CliResult, CliResult];
     expect(r.status, r.stderr).toBe(0);
     for (const f of RENDERED) expect(read(out, f) === read(run, f), f).toBe(true);
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     expect(RENDERED.some((f) => existsSync(join(copy, f)))).toBe(false);
 
-    const again = join(dir, 'junit-again.xml');
-    const moved = join(dir, 'moved');
-    const m = cli('report', copy, '--out', moved, '--start-time', '2024-05-01T13:00:00Z', '--junit', again);
     expect(m.status, m.stderr).toBe(0);
     expect(read(again)).toBe(read(junit));
     expect(read(moved, 'report.md')).toBe(read(run, 'report.md'));
@@ -63,13 +79,18 @@ describe('loadlab report', () => {
     delete v3.wallClock.metricsStartMs;
     delete v3.windows.requests;
     delete v3.windows.endpoint;
-    for (const [version, strip] of [[2, () => {}], [1, () => { delete v3.windows; for (const f of Object.values(v3.flows) as { jobs?: unknown }[]) delete f.jobs; }]] as const) {
+    const versions = [[2, () => {}], [1, () => { delete v3.windows; for (const f of Object.values(v3.flows) as { jobs?: unknown }[]) delete f.jobs; }]] as const;
+    for (const [version, strip] of versions) {
       strip();
       const d = join(dir, `v${version}`);
       mkdirSync(d);
       writeFileSync(join(d, 'report.json'), JSON.stringify({ ...v3, version }));
-      const before = Date.now();
-      const r = cli('report', d);
+    }
+    const before = Date.now();
+    const rs = cliBatch(versions.map(([version]) => ({ args: ['report', join(dir, `v${version}`)] })));
+    for (const [i, [version]] of versions.entries()) {
+      const d = join(dir, `v${version}`);
+      const r = rs[i]!;
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toContain(`version ${version} report`);
       expect(r.stdout).toContain('not stored in this report');
@@ -92,12 +113,13 @@ describe('loadlab report', () => {
       [join(bad, 'array.json'), /array\.json: not a loadlab report: the top level is a JSON array/],
       [join(bad, 'empty.json'), /empty\.json: scenario: missing/],
     ];
-    for (const [path, message] of cases) {
-      const r = cli('report', path);
+    const rs = cliBatch([...cases.map(([path]) => ({ args: ['report', path] })), { args: ['report', join(bad, 'v9.json'), '--start-time', 'yesterday'] }]);
+    cases.forEach(([path, message], i) => {
+      const r = rs[i]!;
       expect(r.status, path).toBe(2);
       expect(r.stderr, path).toMatch(new RegExp(`^loadlab: .*${message.source}`));
-    }
-    const t = cli('report', join(bad, 'v9.json'), '--start-time', 'yesterday');
+    });
+    const t = rs[cases.length]!;
     expect(t.status).toBe(2);
     expect(t.stderr).toMatch(/--start-time: cannot read "yesterday"/);
   });

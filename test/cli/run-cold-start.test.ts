@@ -1,12 +1,11 @@
 /** `cold_start_*` thresholds through `loadlab run`: exit 99 / 0 in-process; refused with exit 2 on a target that cannot see cold starts. */
-import { spawnSync } from 'node:child_process';
+import { cliBatch, type CliResult } from '../helpers/cli-batch.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-cold-'));
-const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 120_000 });
 
 /** A job every 10 s for 40 s from 0 workers (test/load/cold-start.test.ts): waits 5000, 0, 5000, 0 ms. */
 function scenario(name: string, thresholds: string[]): string {
@@ -22,10 +21,13 @@ function scenario(name: string, thresholds: string[]): string {
 
 describe('cold_start thresholds in loadlab run', () => {
   test('p95 of 5000 ms fails "< 1000" (exit 99) and passes "< 10000"; report.md shows it per flow', () => {
-    const fail = cli('run', scenario('fail', ['cold_start_p95_ms{flow=x} < 1000']), '--out', join(dir, 'fail'));
+    // Both runs in one child process (test/helpers/cli-batch.ts).
+    const [fail, pass] = cliBatch([
+      { args: ['run', scenario('fail', ['cold_start_p95_ms{flow=x} < 1000']), '--out', join(dir, 'fail')] },
+      { args: ['run', scenario('pass', ['cold_start_p95_ms{flow=x} < 10000']), '--out', join(dir, 'pass')] },
+    ]) as [CliResult, CliResult];
     expect(fail.status, fail.stderr).toBe(99);
     expect(fail.stdout).toContain('cold_start_p95_ms{flow=x} < 1000 (got 5000)');
-    const pass = cli('run', scenario('pass', ['cold_start_p95_ms{flow=x} < 10000']), '--out', join(dir, 'pass'));
     expect(pass.status, pass.stderr).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'pass', 'report.json'), 'utf8'));
     expect(rep.flows.x.jobs.coldStartMs.count).toBe(4);
@@ -34,9 +36,12 @@ describe('cold_start thresholds in loadlab run', () => {
 
   test('with --target (http or lockstep) a cold_start threshold exits 2 before anything is sent', () => {
     // Nothing listens on port 1: a run that started would fail with a connection error, not exit 2.
-    for (const extra of [[], ['--lockstep']]) {
+    const extras = [[], ['--lockstep']];
+    const f = scenario('http', ['jobs_failed == 0', 'cold_start_p95_ms{flow=x} < 10000']);
+    const rs = cliBatch(extras.map((extra) => ({ args: ['run', f, '--target', 'http://127.0.0.1:1', ...extra, '--out', join(dir, `http${extra.length}`)] })));
+    for (const [i, extra] of extras.entries()) {
       const out = join(dir, `http${extra.length}`);
-      const r = cli('run', scenario('http', ['jobs_failed == 0', 'cold_start_p95_ms{flow=x} < 10000']), '--target', 'http://127.0.0.1:1', ...extra, '--out', out);
+      const r = rs[i]!;
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(`cold_start needs the embedded simulator (in-process); target ${extra.length ? 'lockstep' : 'http'} cannot observe cold starts`);
       expect(r.stderr).toContain('"cold_start_p95_ms{flow=x} < 10000"');

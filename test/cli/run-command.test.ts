@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startServe } from './serve-process.js';
 import { parseOpenMetrics, samples } from '../report/openmetrics-check.js';
+import { batched } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
@@ -21,9 +22,24 @@ function scenario(extra: Record<string, unknown> = {}): string {
 }
 
 describe('loadlab run', () => {
+  // The in-process command lines of this block in one child process (test/helpers/cli-batch.ts);
+  // the seed test's second run with seed 5 in its own, so that "byte for byte" spans processes.
+  const invalid = scenario({ traffic: [] });
+  const seeded = scenario({ traffic: [{ name: 'p', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'health' } }] });
+  const LINES = {
+    ok: ['run', scenario({ thresholds: ['jobs_completed == 40'] }), '--out', join(dir, 'ok')],
+    th: ['run', scenario({ thresholds: ['jobs_completed > 1000', 'jobs_failed == 0'] }), '--out', join(dir, 'th'), '--junit', join(dir, 'ci', 'junit.xml')],
+    invalid: ['run', invalid],
+    seedA: ['run', seeded, '--seed', '5', '--out', join(dir, 'a')],
+    seedC: ['run', seeded, '--seed', '6', '--out', join(dir, 'c')],
+    dry: ['run', scenario(), '--dry-run'],
+  };
+  const ran = batched(() => Object.values(LINES).map((args) => ({ args })));
+  const result = (name: keyof typeof LINES) => ran(Object.keys(LINES).indexOf(name));
+
   test('writes report.json, report.md and report.html and prints a summary; exit 0', () => {
     const out = join(dir, 'ok');
-    const r = cli('run', scenario({ thresholds: ['jobs_completed == 40'] }), '--out', out);
+    const r = result('ok');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/loadlab run cli-check: in-process, seed 1/);
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -35,7 +51,7 @@ describe('loadlab run', () => {
   test('a failed threshold: reports written, exit 99; --junit writes one test case per threshold', () => {
     const out = join(dir, 'th');
     const junit = join(dir, 'ci', 'junit.xml');
-    const r = cli('run', scenario({ thresholds: ['jobs_completed > 1000', 'jobs_failed == 0'] }), '--out', out, '--junit', junit);
+    const r = result('th');
     expect(r.status).toBe(99);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/<testsuite name="loadlab.cli-check" tests="3" failures="1"/);
@@ -44,22 +60,19 @@ describe('loadlab run', () => {
     expect(existsSync(join(out, 'report.json'))).toBe(true);
   });
   test('an invalid scenario: exit 2 naming file, field and reason', () => {
-    const f = scenario({ traffic: [] });
-    const r = cli('run', f);
+    const r = result('invalid');
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${f}: traffic: needs at least one flow`);
+    expect(r.stderr).toContain(`${invalid}: traffic: needs at least one flow`);
   });
   test('--seed changes the run; the same seed repeats it byte for byte', () => {
-    const f = scenario({ traffic: [{ name: 'p', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'health' } }] });
     const read = (o: string) => { const j = JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8')); delete j.wallClock; return JSON.stringify(j); };
-    cli('run', f, '--seed', '5', '--out', join(dir, 'a'));
-    cli('run', f, '--seed', '5', '--out', join(dir, 'b'));
-    cli('run', f, '--seed', '6', '--out', join(dir, 'c'));
+    expect([result('seedA').status, result('seedC').status]).toEqual([0, 0]);
+    expect(cli('run', seeded, '--seed', '5', '--out', join(dir, 'b')).status).toBe(0);
     expect(read('a')).toBe(read('b'));
     expect(read('a')).not.toBe(read('c'));
   });
   test('--dry-run prints the plan', () => {
-    const r = cli('run', scenario(), '--dry-run');
+    const r = result('dry');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/plan for cli-check.*\n.*poll: run-poll on \/run, ~40 sessions/);
     expect(r.stdout).toMatch(/worker-seconds/);

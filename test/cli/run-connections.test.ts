@@ -4,6 +4,7 @@
  * (it answers every request `{}` after 100 ms).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { cliBatch } from '../helpers/cli-batch.js';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -69,14 +70,20 @@ describe('loadlab run --connections', () => {
   }, 60_000);
 
   test('a bad value, or one without an HTTP target, exits 2 naming the flag', () => {
-    for (const v of ['0', '1.5', 'many', '10001']) {
-      const r = cli(scenario, '--target', base, '--connections', v);
-      expect(r.status, v).toBe(2);
-      expect(r.stderr).toMatch(/--connections: an integer from 1 to 10000/);
-    }
-    const inProcess = cli(scenario, '--connections', '4');
+    // In one child process (test/helpers/cli-batch.ts).
+    const values = ['0', '1.5', 'many', '10001'];
+    const rs = cliBatch([
+      ...values.map((v) => ({ args: ['run', scenario, '--target', base, '--connections', v] })),
+      { args: ['run', scenario, '--connections', '4'] },
+      { args: ['run', scenario, '--target', base, '--lockstep', '--connections', '4'] },
+    ]);
+    values.forEach((v, i) => {
+      expect(rs[i]!.status, v).toBe(2);
+      expect(rs[i]!.stderr).toMatch(/--connections: an integer from 1 to 10000/);
+    });
+    const inProcess = rs[values.length]!;
     expect(inProcess.status).toBe(2);
     expect(inProcess.stderr).toMatch(/--connections: only with --target, without --lockstep/);
-    expect(cli(scenario, '--target', base, '--lockstep', '--connections', '4').stderr).toMatch(/--connections: only with --target, without --lockstep/);
+    expect(rs[values.length + 1]!.stderr).toMatch(/--connections: only with --target, without --lockstep/);
   });
 });

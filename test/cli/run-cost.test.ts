@@ -5,7 +5,6 @@
  * idleTimeoutMs later (billed past the run's end). The expected figures are computed here from
  * those constants; the plan of the same scenario must bill the same.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { GPU_PRICES } from '../../src/report/prices.js';
 import type { RunResult } from '../../src/report/run-result.js';
-import { plan, planJson } from '../plan/plan-cli.js';
+import { cliBatch, type CliResult } from '../helpers/cli-batch.js';
+import { planJson } from '../plan/plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-run-cost-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +21,8 @@ const FILE = 'test/fixtures/plan-cost.yaml';
 const raw = parse(readFileSync(FILE, 'utf8'));
 const { coldStartMs, jobDurationMs, idleTimeoutMs } = raw.endpoint as { coldStartMs: number; jobDurationMs: number; idleTimeoutMs: number };
 
-const cli = (args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+/** The command lines of a test, in order, in one child process (test/helpers/cli-batch.ts). */
+const cli = (...lines: string[][]): CliResult[] => cliBatch(lines.map((args) => ({ args })));
 const reportOf = (out: string): RunResult => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
 
 /** The fixture with `change` applied, as a new file. */
@@ -36,7 +37,11 @@ function variant(name: string, change: (s: Record<string, any>) => void): string
 describe('loadlab run: workers and cost', () => {
   test('--gpu: flex workers billed per second, rounded up, cold start and idle tail included; cost per run, hour and 1 000 jobs', () => {
     const out = join(dir, 'gpu');
-    const r = cli(['run', FILE, '--gpu', '4090-PRO', '--out', out]);
+    const planOut = join(dir, 'plan');
+    const [r, p] = cli(
+      ['run', FILE, '--gpu', '4090-PRO', '--out', out],
+      ['plan', FILE, '--workers-max', String(raw.endpoint.workersMax), '--seeds', '1', '--gpu', '4090-PRO', '--out', planOut],
+    ) as [CliResult, CliResult];
     expect(r.status, r.stderr).toBe(0);
     const rep = reportOf(out);
     const w = rep.workers!;
@@ -62,8 +67,6 @@ describe('loadlab run: workers and cost', () => {
     expect(r.stdout).toContain(`workers: 2 started; billed ${2 * perWorker} s flex, 0 s active; cost $`);
 
     // One source of truth: the plan of the same scenario at its workersMax bills the same.
-    const planOut = join(dir, 'plan');
-    const p = plan([FILE, '--workers-max', String(raw.endpoint.workersMax), '--seeds', '1', '--gpu', '4090-PRO', '--out', planOut]);
     expect(p.status, p.stderr).toBe(0);
     const row = JSON.parse(planJson(planOut)).rows[0];
     expect(row.workers.flexSeconds[0]).toBe(w.billedSeconds.flex);
@@ -76,7 +79,7 @@ describe('loadlab run: workers and cost', () => {
   test('an active worker (workersMin 1) at given prices: billed the whole run at the active price; no flex worker starts', () => {
     const f = variant('active', (s) => { s.endpoint.workersMin = 1; });
     const out = join(dir, 'active');
-    const r = cli(['run', f, '--price-flex', '0.002', '--price-active', '0.001', '--out', out]);
+    const [r] = cli(['run', f, '--price-flex', '0.002', '--price-active', '0.001', '--out', out]) as [CliResult];
     expect(r.status, r.stderr).toBe(0);
     const rep = reportOf(out);
     const w = rep.workers!;
@@ -88,20 +91,20 @@ describe('loadlab run: workers and cost', () => {
 
   test('no price: billed seconds without cost; the scenario\'s plan.gpu is the default price', () => {
     const none = join(dir, 'none');
-    expect(cli(['run', FILE, '--out', none]).status).toBe(0);
+    const f = variant('plan-gpu', (s) => { s.plan = { gpu: 'a100' }; });
+    const out = join(dir, 'plan-gpu');
+    const [r1, r2, cmp] = cli(['run', FILE, '--out', none], ['run', f, '--out', out], ['compare', none, out, '--out', join(dir, 'compare')]) as [CliResult, CliResult, CliResult];
+    expect(r1.status).toBe(0);
     const w = reportOf(none).workers!;
     expect(w.billedSeconds.flex).toBe(2 * Math.ceil((coldStartMs + jobDurationMs + idleTimeoutMs) / 1000));
     expect(w.cost).toBeUndefined();
     expect(readFileSync(join(none, 'report.md'), 'utf8')).toContain('| cost | no prices');
 
-    const f = variant('plan-gpu', (s) => { s.plan = { gpu: 'a100' }; });
-    const out = join(dir, 'plan-gpu');
-    expect(cli(['run', f, '--out', out]).status).toBe(0);
+    expect(r2.status).toBe(0);
     const priced = reportOf(out).workers!;
     expect(priced.cost!.prices).toEqual({ ...GPU_PRICES.A100, gpu: 'A100', asOf: expect.any(String) });
 
     // compare shows both runs' billed seconds and the cost per 1 000 jobs where there is one.
-    const cmp = cli(['compare', none, out, '--out', join(dir, 'compare')]);
     expect(cmp.status, cmp.stderr).toBe(0);
     const md = readFileSync(join(dir, 'compare', 'compare.md'), 'utf8');
     expect(md).toContain(`| billed worker-seconds | ${w.billedSeconds.flex} | ${priced.billedSeconds.flex} |`);
@@ -109,21 +112,23 @@ describe('loadlab run: workers and cost', () => {
   });
 
   test('bad prices exit 2 naming the flag (or the file and field) and what it takes', () => {
-    const gpu = cli(['run', FILE, '--gpu', 'RTX-1', '--out', join(dir, 'bad')]);
+    const f = variant('bad-plan-gpu', (s) => { s.plan = { gpu: 'RTX-1' }; });
+    const [gpu, half, sc, remote] = cli(
+      ['run', FILE, '--gpu', 'RTX-1', '--out', join(dir, 'bad')],
+      ['run', FILE, '--price-flex', '0.001', '--out', join(dir, 'bad')],
+      ['run', f, '--out', join(dir, 'bad')],
+      ['run', FILE, '--gpu', 'A100', '--target', 'http://127.0.0.1:9/v2'],
+    ) as [CliResult, CliResult, CliResult, CliResult];
     expect(gpu.status).toBe(2);
     expect(gpu.stderr).toContain('--gpu: unknown GPU "RTX-1"');
     for (const name of Object.keys(GPU_PRICES)) expect(gpu.stderr).toContain(name);
 
-    const half = cli(['run', FILE, '--price-flex', '0.001', '--out', join(dir, 'bad')]);
     expect(half.status).toBe(2);
     expect(half.stderr).toContain('--price-active: give both --price-flex and --price-active, or --gpu NAME');
 
-    const f = variant('bad-plan-gpu', (s) => { s.plan = { gpu: 'RTX-1' }; });
-    const sc = cli(['run', f, '--out', join(dir, 'bad')]);
     expect(sc.status).toBe(2);
     expect(sc.stderr).toContain(`${f}: plan.gpu: unknown GPU "RTX-1"`);
 
-    const remote = cli(['run', FILE, '--gpu', 'A100', '--target', 'http://127.0.0.1:9/v2']);
     expect(remote.status).toBe(2);
     expect(remote.stderr).toContain('--gpu: only without --target');
   });

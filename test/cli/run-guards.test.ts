@@ -8,6 +8,7 @@ import { closeSync, mkdtempSync, openSync, ftruncateSync, writeFileSync, writeSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { batched, cliBatch } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-guards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,16 +28,21 @@ function scenario(name: string, extra: Record<string, unknown>): string {
 }
 
 describe('numeric flags', () => {
-  const f = () => scenario('flags', {});
-  test.each([
+  const CASES: [string[], RegExp][] = [
     [['--seed', 'abc'], /--seed: an integer/],
     [['--seed', '1.5'], /--seed: an integer, got 1.5/],
     [['--max-requests', 'lots'], /--max-requests: a whole number/],
     [['--max-requests', '0'], /--max-requests: a whole number of requests >= 1, got 0/],
     [['--connections', 'x', '--target', 'http://127.0.0.1:1/v2'], /--connections: an integer from 1 to 10000/],
     [['--target', 'not a url'], /--target: not a URL/],
-  ])('run %j: exit 2 with a usage message, no stack trace', (args, msg) => {
-    const r = cli(['run', f(), ...args]);
+  ];
+  // All in one child process (test/helpers/cli-batch.ts).
+  const result = batched(() => {
+    const f = scenario('flags', {});
+    return CASES.map(([args]) => ({ args: ['run', f, ...args] }));
+  });
+  test.each(CASES.map(([args, msg], i) => [args, msg, i] as const))('run %j: exit 2 with a usage message, no stack trace', (_args, msg, i) => {
+    const r = result(i);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(msg);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -46,17 +52,16 @@ describe('numeric flags', () => {
 describe('runs that would never end or fill memory', () => {
   test('a looped replay trace spanning 0 ms: exit 2 naming the field (inline and from a file)', () => {
     const inline = scenario('zero-span', { traffic: [{ name: 'r', arrival: { process: 'replay', timestampsMs: [5, 5], loop: true }, client: { behaviour: 'health' } }] });
-    const r = cli(['run', inline]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${inline}: traffic.0.arrival.loop: a looped trace must span more than 0 ms`);
     writeFileSync(join(dir, 'same.csv'), 'atMs\n7\n7\n7\n');
     const fromFile = scenario('zero-span-file', { traffic: [{ name: 'r', arrival: { process: 'replay', file: 'same.csv', loop: true }, client: { behaviour: 'health' } }] });
-    const r2 = cli(['run', fromFile]);
-    expect(r2.status).toBe(2);
-    expect(r2.stderr).toMatch(/traffic\.0\.arrival\.loop: same\.csv: a looped trace must span more than 0 ms/);
     // Not looped, the same trace is fine: two arrivals.
     const once = scenario('same-once', { traffic: [{ name: 'r', arrival: { process: 'replay', file: 'same.csv' }, client: { behaviour: 'health' } }] });
-    expect(cli(['run', once, '--out', join(dir, 'once')]).status).toBe(0);
+    const [r, r2, r3] = cliBatch([{ args: ['run', inline] }, { args: ['run', fromFile] }, { args: ['run', once, '--out', join(dir, 'once')] }]);
+    expect(r!.status).toBe(2);
+    expect(r!.stderr).toContain(`${inline}: traffic.0.arrival.loop: a looped trace must span more than 0 ms`);
+    expect(r2!.status).toBe(2);
+    expect(r2!.stderr).toMatch(/traffic\.0\.arrival\.loop: same\.csv: a looped trace must span more than 0 ms/);
+    expect(r3!.status).toBe(0);
   });
 
   test('durationMs and drainMs are at most 30 days each', () => {
@@ -74,10 +79,10 @@ describe('runs that would never end or fill memory', () => {
     expect(r.stderr).toMatch(/huge\.json: this run would send about 2\.59e\+12 requests \(60 days of wall time .*\), more than --max-requests 2000000000/);
     expect(peakRssMiB(r.stderr)).toBeLessThan(300);
     const small = scenario('small', {});
-    const r2 = cli(['run', small, '--max-requests', '5']);
-    expect(r2.status).toBe(2);
-    expect(r2.stderr).toMatch(/about 1\.00e\+1 requests .* more than --max-requests 5/);
-    expect(cli(['run', small, '--max-requests', '10', '--out', join(dir, 'small')]).status).toBe(0);
+    const [r2, r3] = cliBatch([{ args: ['run', small, '--max-requests', '5'] }, { args: ['run', small, '--max-requests', '10', '--out', join(dir, 'small')] }]);
+    expect(r2!.status).toBe(2);
+    expect(r2!.stderr).toMatch(/about 1\.00e\+1 requests .* more than --max-requests 5/);
+    expect(r3!.status).toBe(0);
   });
 
   test('a CSV trace over the line limit: exit 2 naming the file, read only up to the limit', () => {

@@ -1,5 +1,6 @@
 /** `loadlab run` writes metrics.om: --start-time chooses the instant (same bytes each time), the default ends the run now, bad values exit 2. */
 import { spawnSync } from 'node:child_process';
+import { cliBatch } from '../helpers/cli-batch.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,9 +46,13 @@ describe('loadlab run: metrics.om', () => {
   });
 
   test('a bad --start-time exits 2 naming the flag, before running anything', () => {
-    for (const bad of ['yesterday', '2024-05-01T12:00:00']) {
-      const out = join(dir, `bad${Math.random().toString(36).slice(2)}`);
-      const r = cli('run', file, '--out', out, `--start-time=${bad}`);
+    const bads = ['yesterday', '2024-05-01T12:00:00'];
+    const outs = bads.map(() => join(dir, `bad${Math.random().toString(36).slice(2)}`));
+    // In one child process (test/helpers/cli-batch.ts).
+    const rs = cliBatch(bads.map((bad, i) => ({ args: ['run', file, '--out', outs[i]!, `--start-time=${bad}`] })));
+    for (const [i, bad] of bads.entries()) {
+      const out = outs[i]!;
+      const r = rs[i]!;
       expect(r.status, bad).toBe(2);
       expect(r.stderr, bad).toMatch(/^loadlab: --start-time: .*; give an ISO-8601 instant with a zone \(e\.g\. 2024-05-01T12:00:00Z\) or epoch milliseconds/);
       expect(existsSync(out), bad).toBe(false);

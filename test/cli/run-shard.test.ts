@@ -5,13 +5,14 @@
  * together send exactly the unsharded run's arrivals; `--start-at` holds the first request back
  * until its instant.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { batched } from '../helpers/cli-batch.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-shard-'));
@@ -26,9 +27,6 @@ afterEach(() => {
   serve?.stop();
   serve = undefined;
 });
-
-const cliSync = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync('node', ['bin/loadlab.js', 'run', ...args], { encoding: 'utf8', env: { ...baseEnv, ...env }, timeout: 60_000 });
 
 interface Ran {
   status: number | null;
@@ -63,7 +61,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('bad shard flags: exit 2 naming the flag or variable, before anything runs', () => {
   const target = ['--target', 'http://127.0.0.1:9/v2'];
-  test.each([
+  const BAD: [string[], NodeJS.ProcessEnv, RegExp][] = [
     [['--shard', '4/4', ...target], {}, /--shard 4\/4: the index I must be below the count N \(0 to 3\)/],
     [['--shard', 'two/4', ...target], {}, /--shard: "two\/4" is not I\/N/],
     [['--shard', '0/2', '--shards', '2', ...target], {}, /--shard and --shards: give one/],
@@ -74,30 +72,43 @@ describe('bad shard flags: exit 2 naming the flag or variable, before anything r
     [['--start-at', 'tomorrow', ...target], {}, /--start-at: cannot read "tomorrow"/],
     [['--start-at', iso(Date.now() + 30 * 3600_000), ...target], {}, /--start-at: .* is 30\.0 h ahead; at most 24 h ahead/],
     [['--start-at', iso(Date.now() - 60_000), ...target], {}, /--start-at: .* was \d+\.\d s ago; at most 5 s late is accepted/],
-  ])('run %j with env %j', (args, env, msg) => {
-    const r = cliSync([scenario('flags', { process: 'constant', ratePerSec: 1 }), ...args], env);
+  ];
+  const EMBEDDED: [string[], NodeJS.ProcessEnv, RegExp][] = [
+    [['--shard', '1/2'], {}, /--shard: not on the embedded simulator \(only with --target URL\); one endpoint is one state; shard plan sweeps instead \(`loadlab plan --shard`\)/],
+    [[], { LOADLAB_SHARDS: '2', JOB_COMPLETION_INDEX: '1' }, /LOADLAB_SHARDS with JOB_COMPLETION_INDEX: not on the embedded simulator .*one endpoint is one state; shard plan sweeps instead/],
+    [['--start-at', iso(Date.now() + 60_000)], {}, /--start-at: not on the embedded simulator \(only with --target URL\); it waits for a wall instant/],
+    [['--shard', '0/2', '--lockstep', '--target', 'http://127.0.0.1:9/v2'], {}, /--shard: not with --lockstep .*one endpoint is one state/],
+  ];
+  const alone = join(dir, 'index-alone');
+  // Every command line of this block in one child process (test/helpers/cli-batch.ts), in this order.
+  const result = batched(() => {
+    const flags = scenario('flags', { process: 'constant', ratePerSec: 1 });
+    const embedded = scenario('embedded', { process: 'constant', ratePerSec: 1 });
+    return [
+      ...BAD.map(([args, env]) => ({ args: ['run', flags, ...args], env })),
+      ...EMBEDDED.map(([args, env]) => ({ args: ['run', embedded, ...args], env })),
+      { args: ['run', scenario('index-alone', { process: 'constant', ratePerSec: 2 }), '--out', alone], env: { JOB_COMPLETION_INDEX: '1' } },
+    ];
+  }, baseEnv);
+
+  test.each(BAD.map(([args, env, msg], i) => [args, env, msg, i] as const))('run %j with env %j', (_args, _env, msg, i) => {
+    const r = result(i);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(msg);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  test.each([
-    [['--shard', '1/2'], {}, /--shard: not on the embedded simulator \(only with --target URL\); one endpoint is one state; shard plan sweeps instead \(`loadlab plan --shard`\)/],
-    [[], { LOADLAB_SHARDS: '2', JOB_COMPLETION_INDEX: '1' }, /LOADLAB_SHARDS with JOB_COMPLETION_INDEX: not on the embedded simulator .*one endpoint is one state; shard plan sweeps instead/],
-    [['--start-at', iso(Date.now() + 60_000)], {}, /--start-at: not on the embedded simulator \(only with --target URL\); it waits for a wall instant/],
-    [['--shard', '0/2', '--lockstep', '--target', 'http://127.0.0.1:9/v2'], {}, /--shard: not with --lockstep .*one endpoint is one state/],
-  ])('refused where one endpoint is one state: run %j with env %j', (args, env, msg) => {
-    const r = cliSync([scenario('embedded', { process: 'constant', ratePerSec: 1 }), ...args], env);
+  test.each(EMBEDDED.map(([args, env, msg], i) => [args, env, msg, BAD.length + i] as const))('refused where one endpoint is one state: run %j with env %j', (_args, _env, msg, i) => {
+    const r = result(i);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(msg);
   });
 
   test('JOB_COMPLETION_INDEX alone does not shard a run (the embedded simulator runs it whole)', () => {
-    const out = join(dir, 'index-alone');
-    const r = cliSync([scenario('index-alone', { process: 'constant', ratePerSec: 2 }), '--out', out], { JOB_COMPLETION_INDEX: '1' });
+    const r = result(BAD.length + EMBEDDED.length);
     expect(r.status, r.stderr).toBe(0);
-    expect(report(out).shard).toBeUndefined();
-    expect(report(out).flows.h.sessions).toBe(6);
+    expect(report(alone).shard).toBeUndefined();
+    expect(report(alone).flows.h.sessions).toBe(6);
   });
 });
 

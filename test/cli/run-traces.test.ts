@@ -60,6 +60,8 @@ function scenario(): string {
   const f = join(dir, `s${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(f, JSON.stringify({
     name: 'traces', durationMs: 6000, drainMs: 60_000,
+    // Against serve, a busy 2-core machine may send late; these tests look at spans: only a send 5 s late counts.
+    openModel: { lateAfterMs: 5000 },
     endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 400, limits: { operations: { run: { rate: 2 } } } },
     traffic: [
       { name: 'poll', arrival: { process: 'constant', ratePerSec: 1 },

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { inAnHour, k8s } from './k8s-cli.js';
+import { inAnHour, k8s, k8sBatch, type K8sOutput } from './k8s-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-k8s-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,41 +28,48 @@ mkdirSync(join(outside, 'sc'), { recursive: true });
 writeFileSync(join(outside, 'trace.csv'), '0\n100\n');
 writeFileSync(join(outside, 'sc', 'sc.yaml'), 'name: outside\ndurationMs: 1000\nendpoint: { id: ep }\ntraffic:\n  - name: r\n    arrival: { process: replay, file: ../trace.csv }\n    client: { behaviour: health }\n');
 
+const BAD: [name: string, args: string[], message: RegExp][] = [
+  ['no subcommand', [], /k8s: name a command: k8s run or k8s plan/],
+  ['--cpu lots', [...RUN, '--parallelism', '2', '--cpu', 'lots'], /--cpu: a Kubernetes quantity such as 2 or 500m, got "lots"/],
+  ['--memory 1 GB', [...RUN, '--parallelism', '2', '--memory', '1 GB'], /--memory: a Kubernetes quantity such as 1Gi or 512Mi, got "1 GB"/],
+  ['no --parallelism', without([...RUN, '--parallelism', '2'], '--parallelism'), /--parallelism: required/],
+  ['--parallelism 0', [...RUN, '--parallelism', '0'], /--parallelism: a whole number from 1 to 1000, got 0/],
+  ['--parallelism abc', [...RUN, '--parallelism', 'abc'], /--parallelism: a whole number from 1 to 1000, got something that is not a number/],
+  ['--parallelism 2.5', [...RUN, '--parallelism', '2.5'], /--parallelism: a whole number from 1 to 1000, got 2.5/],
+  ['no --image', [...without(RUN, '--image'), '--parallelism', '2'], /--image: required/],
+  ['no --storage', [...without(RUN, '--storage'), '--parallelism', '2'], /--storage: required: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX/],
+  ['--storage nfs:x', [...without(RUN, '--storage'), '--storage', 'nfs:x', '--parallelism', '2'], /--storage: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX, got "nfs:x"/],
+  ['--storage pvc:Bad_Name', [...without(RUN, '--storage'), '--storage', 'pvc:Bad_Name', '--parallelism', '2'], /--storage: pvc:NAME: the claim name "Bad_Name" is not/],
+  ['S3 without --s3-secret', [...without(RUN, '--storage'), '--storage', 's3://bkt/p', '--parallelism', '2'], /--s3-secret: required with --storage s3:/],
+  ['--s3-secret with a PVC', [...RUN, '--parallelism', '2', '--s3-secret', 'x'], /--s3-secret: only with --storage s3:/],
+  ['run without --target', [...without(RUN, '--target'), '--parallelism', '2'], /--target: required.*one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`/],
+  ['--target not http', [...without(RUN, '--target'), '--target', 'ftp://h/v2', '--parallelism', '2'], /--target: an http:\/\/ or https:\/\/ URL/],
+  ['--start-at in the past', [...without(RUN, '--start-at'), '--start-at', '2020-01-01T00:00:00Z', '--parallelism', '2'], /--start-at: 2020-01-01T00:00:00Z has passed/],
+  ['--start-at without a zone', [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00', '--parallelism', '2'], /--start-at: an ISO-8601 date-time with a zone/],
+  ['--start-at over 24 h ahead', [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00Z', '--parallelism', '2'], /--start-at: .* more than 24 h ahead/],
+  ['--start-delay with --start-at', [...RUN, '--start-delay', '60', '--parallelism', '2'], /--start-delay: not with --start-at/],
+  ['--start-delay -5', [...without(RUN, '--start-at'), '--start-delay', '-5', '--parallelism', '2'], /--start-delay: whole seconds from 0 to 86400, got -5/],
+  ['--name with capitals', [...RUN, '--parallelism', '2', '--name', 'MyRun'], /--name: lower-case letters/],
+  ['--name too long', [...RUN, '--parallelism', '2', '--name', 'a'.repeat(49)], /--name: at most 48 characters, got 49/],
+  ['--namespace bad', [...RUN, '--parallelism', '2', '--namespace', 'no_such'], /--namespace: a DNS-1123 label/],
+  ['--api-key-secret bad', [...RUN, '--parallelism', '2', '--api-key-secret', 'a:b:c'], /--api-key-secret: NAME or NAME:KEY/],
+  ['--seed abc', [...RUN, '--parallelism', '2', '--seed', 'abc'], /--seed: an integer/],
+  ['plan --workers-max 5..1', [...PLAN, '--parallelism', '2', '--workers-max', '5..1'], /--workers-max: /],
+  ['plan --seeds 0', [...PLAN, '--parallelism', '2', '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/],
+  ['plan --target (a plan runs on the embedded simulator)', [...PLAN, '--parallelism', '2', '--target', TARGET], /Unknown argument: target/],
+  ['an invalid scenario', ['plan', 'package.json', '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2'], /invalid scenario .*package\.json/s],
+  ['a replay trace outside the scenario\'s folder', ['run', join(outside, 'sc', 'sc.yaml'), '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2', '--target', TARGET, '--start-at', startAt], /traffic\.0\.arrival\.file: \.\.\/trace\.csv is outside the scenario's folder/],
+];
+
 describe('bad flags: exit 2 naming the flag, nothing written', () => {
-  test.each([
-    ['no subcommand', [], /k8s: name a command: k8s run or k8s plan/],
-    ['--cpu lots', [...RUN, '--parallelism', '2', '--cpu', 'lots'], /--cpu: a Kubernetes quantity such as 2 or 500m, got "lots"/],
-    ['--memory 1 GB', [...RUN, '--parallelism', '2', '--memory', '1 GB'], /--memory: a Kubernetes quantity such as 1Gi or 512Mi, got "1 GB"/],
-    ['no --parallelism', without([...RUN, '--parallelism', '2'], '--parallelism'), /--parallelism: required/],
-    ['--parallelism 0', [...RUN, '--parallelism', '0'], /--parallelism: a whole number from 1 to 1000, got 0/],
-    ['--parallelism abc', [...RUN, '--parallelism', 'abc'], /--parallelism: a whole number from 1 to 1000, got something that is not a number/],
-    ['--parallelism 2.5', [...RUN, '--parallelism', '2.5'], /--parallelism: a whole number from 1 to 1000, got 2.5/],
-    ['no --image', [...without(RUN, '--image'), '--parallelism', '2'], /--image: required/],
-    ['no --storage', [...without(RUN, '--storage'), '--parallelism', '2'], /--storage: required: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX/],
-    ['--storage nfs:x', [...without(RUN, '--storage'), '--storage', 'nfs:x', '--parallelism', '2'], /--storage: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX, got "nfs:x"/],
-    ['--storage pvc:Bad_Name', [...without(RUN, '--storage'), '--storage', 'pvc:Bad_Name', '--parallelism', '2'], /--storage: pvc:NAME: the claim name "Bad_Name" is not/],
-    ['S3 without --s3-secret', [...without(RUN, '--storage'), '--storage', 's3://bkt/p', '--parallelism', '2'], /--s3-secret: required with --storage s3:/],
-    ['--s3-secret with a PVC', [...RUN, '--parallelism', '2', '--s3-secret', 'x'], /--s3-secret: only with --storage s3:/],
-    ['run without --target', [...without(RUN, '--target'), '--parallelism', '2'], /--target: required.*one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`/],
-    ['--target not http', [...without(RUN, '--target'), '--target', 'ftp://h/v2', '--parallelism', '2'], /--target: an http:\/\/ or https:\/\/ URL/],
-    ['--start-at in the past', [...without(RUN, '--start-at'), '--start-at', '2020-01-01T00:00:00Z', '--parallelism', '2'], /--start-at: 2020-01-01T00:00:00Z has passed/],
-    ['--start-at without a zone', [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00', '--parallelism', '2'], /--start-at: an ISO-8601 date-time with a zone/],
-    ['--start-at over 24 h ahead', [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00Z', '--parallelism', '2'], /--start-at: .* more than 24 h ahead/],
-    ['--start-delay with --start-at', [...RUN, '--start-delay', '60', '--parallelism', '2'], /--start-delay: not with --start-at/],
-    ['--start-delay -5', [...without(RUN, '--start-at'), '--start-delay', '-5', '--parallelism', '2'], /--start-delay: whole seconds from 0 to 86400, got -5/],
-    ['--name with capitals', [...RUN, '--parallelism', '2', '--name', 'MyRun'], /--name: lower-case letters/],
-    ['--name too long', [...RUN, '--parallelism', '2', '--name', 'a'.repeat(49)], /--name: at most 48 characters, got 49/],
-    ['--namespace bad', [...RUN, '--parallelism', '2', '--namespace', 'no_such'], /--namespace: a DNS-1123 label/],
-    ['--api-key-secret bad', [...RUN, '--parallelism', '2', '--api-key-secret', 'a:b:c'], /--api-key-secret: NAME or NAME:KEY/],
-    ['--seed abc', [...RUN, '--parallelism', '2', '--seed', 'abc'], /--seed: an integer/],
-    ['plan --workers-max 5..1', [...PLAN, '--parallelism', '2', '--workers-max', '5..1'], /--workers-max: /],
-    ['plan --seeds 0', [...PLAN, '--parallelism', '2', '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/],
-    ['plan --target (a plan runs on the embedded simulator)', [...PLAN, '--parallelism', '2', '--target', TARGET], /Unknown argument: target/],
-    ['an invalid scenario', ['plan', 'package.json', '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2'], /invalid scenario .*package\.json/s],
-    ['a replay trace outside the scenario\'s folder', ['run', join(outside, 'sc', 'sc.yaml'), '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2', '--target', TARGET, '--start-at', startAt], /traffic\.0\.arrival\.file: \.\.\/trace\.csv is outside the scenario's folder/],
-  ])('%s', (_name, args, message) => {
-    const o = out();
-    const r = k8s(args, o);
+  // One child process runs every case (test/helpers/cli-batch.ts); each test checks its own.
+  const outs = BAD.map(() => out());
+  let ran: K8sOutput[] | undefined;
+  const result = (i: number) => (ran ??= k8sBatch(BAD.map(([, args], j) => ({ args, out: outs[j]! }))))[i]!;
+
+  test.each(BAD.map(([name, , message], i) => [name, message, i] as const))('%s', (_name, message, i) => {
+    const o = outs[i]!;
+    const r = result(i);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -71,10 +78,9 @@ describe('bad flags: exit 2 naming the flag, nothing written', () => {
 
   test('a run of over 1000 requests against a remote target needs --yes, which then reaches every shard', () => {
     const big = ['run', 'scenarios/steady-mix.yaml', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt, '--parallelism', '2'];
-    const refused = k8s(big, out());
+    const [refused, ok] = k8sBatch([{ args: big, out: out() }, { args: [...big, '--yes'], out: out() }]) as [K8sOutput, K8sOutput];
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/requests to https:\/\/api\.example\.com\/v2 \(from all shards together\); add --yes/);
-    const ok = k8s([...big, '--yes'], out());
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.shardsJob.spec.template.spec.containers[0].args).toContain('--yes');
   });

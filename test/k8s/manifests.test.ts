@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { inAnHour, k8s, type K8sOutput } from './k8s-cli.js';
+import { inAnHour, k8sBatch, type K8sOutput } from './k8s-cli.js';
 import { schemaProblems } from './validate-manifest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-k8s-'));
@@ -26,9 +26,36 @@ const CASES: Array<[string, string[]]> = [
   ['plan, S3', ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'loadlab:dev', '--storage', 's3://plans', '--s3-secret', 'creds', '--s3-region', 'eu-west-1']],
 ];
 
-describe.each(CASES)('%s', (_name, args) => {
-  let r: K8sOutput;
-  const get = () => (r ??= k8s(args, out()));
+// The files two command lines read, written before any runs.
+const sdir = join(dir, 'with-trace');
+mkdirSync(join(sdir, 'traces'), { recursive: true });
+// Trailing spaces, a tab, CRLF, a non-ASCII character, no final newline: all must survive.
+const TRACED = '{"name": "traced",  \r\n\t"durationMs": 4000, "endpoint": {"id": "ep"},\r\n "traffic": [{"name": "r", "arrival": {"process": "replay", "file": "traces/t.csv"}, "client": {"behaviour": "health"}}],\n "seed": 3}  ';
+writeFileSync(join(sdir, 'sc.json'), TRACED);
+const TRACE = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\n0\n500\n1500\n')]);
+writeFileSync(join(sdir, 'traces', 't.csv'), TRACE);
+const oddName = join(dir, 'odd-name.json');
+writeFileSync(oddName, JSON.stringify({ name: 'My_Big.Scenario--with-a-very-long-name-x-goes-on', durationMs: 1000, endpoint: { id: 'ep' }, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }] }));
+
+/** Every `loadlab k8s` command line of this file but CASES', by name. */
+const LINES = {
+  runContract: ['run', 'scenarios/ci-gate.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:res', '--target', TARGET, '--start-at', startAt, '--seed', '9', '--yes'],
+  planContract: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:res', '--name', 'sweep', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive'],
+  s3: ['run', 'scenarios/ci-gate.yaml', '--parallelism', '2', '--image', 'img', '--storage', 's3://bkt/pre/fix/', '--s3-secret', 'creds', '--target', TARGET, '--start-at', startAt],
+  resources: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', '--cpu', '1500m', '--memory', '512Mi'],
+  plain: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r'],
+  traced: ['run', join(sdir, 'sc.json'), '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt],
+  yaml: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r'],
+  oddName: ['run', oddName, '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt],
+} satisfies Record<string, string[]>;
+
+// CASES then LINES, all in one child process (test/helpers/cli-batch.ts), when a test first asks.
+let ran: K8sOutput[] | undefined;
+const all = () => (ran ??= k8sBatch([...CASES.map(([, args]) => args), ...Object.values(LINES)].map((args) => ({ args, out: out() }))));
+const k8s = (name: keyof typeof LINES): K8sOutput => all()[CASES.length + Object.keys(LINES).indexOf(name)]!;
+
+describe.each(CASES.map(([name, args], i) => [name, args, i] as const))('%s', (_name, args, i) => {
+  const get = () => all()[i]!;
 
   test('exits 0 and writes a ConfigMap, an Indexed Job and a merge Job the schema accepts', () => {
     const { status, stderr, configMap, shardsJob, mergeJob } = get();
@@ -56,7 +83,7 @@ const containersOf = (job: any) => [...(job.spec.template.spec.initContainers ??
 
 describe('pod command lines follow the shard contract', () => {
   test('run: loadlab run SCENARIO --shards N --target URL --start-at ISO … --out /results/<name>/shard-$(JOB_COMPLETION_INDEX); merge joins shard-0..N-1', () => {
-    const r = k8s(['run', 'scenarios/ci-gate.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:res', '--target', TARGET, '--start-at', startAt, '--seed', '9', '--yes'], out());
+    const r = k8s('runContract');
     expect(r.status, r.stderr).toBe(0);
     const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
     expect(shard.args).toEqual(['run', '/scenario/scenario.yaml', '--shards', '3', '--target', TARGET, '--start-at', startAt, '--seed', '9', '--yes', '--out', '/results/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)']);
@@ -70,7 +97,7 @@ describe('pod command lines follow the shard contract', () => {
   });
 
   test('plan: loadlab plan SCENARIO --shards N [plan flags] --out …; merge with loadlab plan merge', () => {
-    const r = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:res', '--name', 'sweep', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive'], out());
+    const r = k8s('planContract');
     expect(r.status, r.stderr).toBe(0);
     const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
     expect(shard.args).toEqual(['plan', '/scenario/scenario.yaml', '--shards', '2', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive', '--out', '/results/sweep/shard-$(JOB_COMPLETION_INDEX)']);
@@ -79,7 +106,7 @@ describe('pod command lines follow the shard contract', () => {
   });
 
   test('S3: loadlab writes to an emptyDir in an init container, the AWS CLI uploads the shard, and the merge Job downloads, merges and uploads', () => {
-    const r = k8s(['run', 'scenarios/ci-gate.yaml', '--parallelism', '2', '--image', 'img', '--storage', 's3://bkt/pre/fix/', '--s3-secret', 'creds', '--target', TARGET, '--start-at', startAt], out());
+    const r = k8s('s3');
     expect(r.status, r.stderr).toBe(0);
     const pod = r.shardsJob.spec.template.spec;
     expect(pod.initContainers.map((c: any) => c.name)).toEqual(['loadlab']);
@@ -99,52 +126,43 @@ describe('pod command lines follow the shard contract', () => {
 
 describe('scheduling', () => {
   test('shard pods request --cpu and --memory, and spread over nodes where they can (never refused for it)', () => {
-    const r = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', '--cpu', '1500m', '--memory', '512Mi'], out());
+    const r = k8s('resources');
     expect(r.status, r.stderr).toBe(0);
     const pod = r.shardsJob.spec.template.spec;
     expect(pod.containers[0].resources).toEqual({ requests: { cpu: '1500m', memory: '512Mi' } });
     expect(pod.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: r.shardsJob.spec.template.metadata.labels } }]);
-    const plain = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r'], out());
+    const plain = k8s('plain');
     expect(plain.shardsJob.spec.template.spec.containers[0].resources).toBeUndefined();
   });
 });
 
 describe('the scenario ConfigMap', () => {
   test('holds the scenario and its replay trace byte for byte, mounted at their relative paths (non-UTF-8 bytes under binaryData)', () => {
-    const sdir = join(dir, 'with-trace');
-    mkdirSync(join(sdir, 'traces'), { recursive: true });
-    // Trailing spaces, a tab, CRLF, a non-ASCII character, no final newline: all must survive.
-    const scenario = '{"name": "traced",  \r\n\t"durationMs": 4000, "endpoint": {"id": "ep"},\r\n "traffic": [{"name": "r", "arrival": {"process": "replay", "file": "traces/t.csv"}, "client": {"behaviour": "health"}}],\n "seed": 3}  ';
-    writeFileSync(join(sdir, 'sc.json'), scenario);
-    const trace = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\n0\n500\n1500\n')]);
-    writeFileSync(join(sdir, 'traces', 't.csv'), trace);
-    const r = k8s(['run', join(sdir, 'sc.json'), '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt], out());
+    const r = k8s('traced');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.configMap.data['scenario.json']).toBe(scenario);
-    expect(Buffer.from(r.configMap.binaryData['trace-0'], 'base64').equals(trace)).toBe(true);
+    expect(r.configMap.data['scenario.json']).toBe(TRACED);
+    expect(Buffer.from(r.configMap.binaryData['trace-0'], 'base64').equals(TRACE)).toBe(true);
     const vol = r.shardsJob.spec.template.spec.volumes.find((v: any) => v.name === 'scenario');
     expect(vol.configMap).toEqual({ name: 'loadlab-traced-scenario', items: [{ key: 'scenario.json', path: 'scenario.json' }, { key: 'trace-0', path: 'traces/t.csv' }] });
     expect(containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab').args[1]).toBe('/scenario/scenario.json');
   });
 
   test('a YAML scenario with comments is carried unchanged', () => {
-    const r = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r'], out());
+    const r = k8s('yaml');
     expect(r.status, r.stderr).toBe(0);
     expect(r.configMap.data['scenario.yaml']).toBe(readFileSync('scenarios/capacity-plan.yaml', 'utf8'));
   });
 });
 
 test('a scenario name that is no Kubernetes name is folded into one (lower case, "-", at most 48 characters) that the schema accepts', () => {
-  const f = join(dir, 'odd-name.json');
-  writeFileSync(f, JSON.stringify({ name: 'My_Big.Scenario--with-a-very-long-name-x-goes-on', durationMs: 1000, endpoint: { id: 'ep' }, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }] }));
-  const r = k8s(['run', f, '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt], out());
+  const r = k8s('oddName');
   expect(r.status, r.stderr).toBe(0);
   expect(r.shardsJob.metadata.name).toBe('loadlab-my-big-scenario-with-a-very-long-name-x-shards');
   for (const o of [r.configMap, r.shardsJob, r.mergeJob]) expect(schemaProblems(o)).toEqual([]);
 });
 
 test('the schema check is not vacuous: a Job with a wrong type or a missing field is refused', () => {
-  const r = k8s(['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r'], out());
+  const r = k8s('yaml');
   expect(r.status, r.stderr).toBe(0);
   const broken = structuredClone(r.shardsJob);
   broken.spec.completions = 'two';

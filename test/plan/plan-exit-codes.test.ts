@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { cliBatch } from '../helpers/cli-batch.js';
 import { plan, planJson, planMd } from './plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-exit-'));
@@ -49,30 +50,40 @@ describe('loadlab plan: outcomes', () => {
 });
 
 describe('loadlab plan: bad input exits 2 naming the field', () => {
-  const bad = (args: string[], message: RegExp) => {
-    const r = plan([...args, '--out', join(dir, 'bad')]);
-    expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stdout).toBe('');
+  /** Each `loadlab plan ARGS --out …` exits 2 with its message and nothing on stdout; one child process runs them all (test/helpers/cli-batch.ts). */
+  const bad = (...cases: [args: string[], message: RegExp][]) => {
+    const rs = cliBatch(cases.map(([args]) => ({ args: ['plan', ...args, '--out', join(dir, 'bad')] })));
+    rs.forEach((r, i) => {
+      const what = cases[i]![0].join(' ');
+      expect(r.status, `${what}\n${r.stderr}`).toBe(2);
+      expect(r.stderr, what).toMatch(cases[i]![1]);
+      expect(r.stdout, what).toBe('');
+    });
   };
   test('a range upside down, or not a range', () => {
-    bad([FILE, '--workers-max', '5..1'], /^loadlab: --workers-max: "5\.\.1": FROM \(5\) is above TO \(1\); write 1\.\.5\n$/);
-    bad([FILE, '--workers-max', 'five'], /^loadlab: --workers-max: "five" is not a range: expected FROM\.\.TO/);
-    bad([FILE, '--workers-max', '0..3'], /--workers-max: "0\.\.3": workersMax starts at 1/);
+    bad(
+      [[FILE, '--workers-max', '5..1'], /^loadlab: --workers-max: "5\.\.1": FROM \(5\) is above TO \(1\); write 1\.\.5\n$/],
+      [[FILE, '--workers-max', 'five'], /^loadlab: --workers-max: "five" is not a range: expected FROM\.\.TO/],
+      [[FILE, '--workers-max', '0..3'], /--workers-max: "0\.\.3": workersMax starts at 1/],
+    );
   });
   test('an SLO with an unknown metric, from --slo or from the scenario\'s slo: list', () => {
-    bad([FILE, '--slo', 'turnaround_p96_ms < 100'], /--slo "turnaround_p96_ms < 100": unknown metric "turnaround_p96_ms".*did you mean "turnaround_p9\d_ms"/);
-    bad([FILE, '--slo', 'p99_ms{flow=nope} < 100'], /--slo "p99_ms\{flow=nope\} < 100": metric "p99_ms" takes only \{operation=…\}/);
     const f = join(dir, 'bad-slo.yaml');
     writeFileSync(f, 'name: bad-slo\ndurationMs: 1000\ntraffic:\n  - { name: a, arrival: { process: constant, ratePerSec: 1 }, client: { behaviour: run-poll } }\nslo:\n  - jobs_completed > 0\n  - turnaround_p95_ms{flow=b} < 1000\n');
-    bad([f, '--workers-max', '1..2'], new RegExp(`${f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: slo\\.1: unknown flow "b"`));
+    bad(
+      [[FILE, '--slo', 'turnaround_p96_ms < 100'], /--slo "turnaround_p96_ms < 100": unknown metric "turnaround_p96_ms".*did you mean "turnaround_p9\d_ms"/],
+      [[FILE, '--slo', 'p99_ms{flow=nope} < 100'], /--slo "p99_ms\{flow=nope\} < 100": metric "p99_ms" takes only \{operation=…\}/],
+      [[f, '--workers-max', '1..2'], new RegExp(`${f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: slo\\.1: unknown flow "b"`)],
+    );
   });
   test('seeds, jobs, prices and GPU names', () => {
-    bad([FILE, '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/);
-    bad([FILE, '--jobs', '1.5'], /--jobs: must be a whole number >= 1, got 1\.5/);
-    bad([FILE, '--gpu', 'Z80'], /--gpu: unknown GPU "Z80"; known: H100-PRO, A100, 4090-PRO, H200, B200/);
-    bad([FILE, '--price-flex', '0.001'], /--price-active: give both --price-flex and --price-active, or --gpu NAME/);
-    bad([FILE, '--price-flex', '-1', '--price-active', '1'], /--price-flex: must be a price per worker-second in dollars, >= 0, got -1/);
-    bad([FILE, '--workers-min', 'some'], /--workers-min: "some" is neither a whole number nor "max"/);
+    bad(
+      [[FILE, '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/],
+      [[FILE, '--jobs', '1.5'], /--jobs: must be a whole number >= 1, got 1\.5/],
+      [[FILE, '--gpu', 'Z80'], /--gpu: unknown GPU "Z80"; known: H100-PRO, A100, 4090-PRO, H200, B200/],
+      [[FILE, '--price-flex', '0.001'], /--price-active: give both --price-flex and --price-active, or --gpu NAME/],
+      [[FILE, '--price-flex', '-1', '--price-active', '1'], /--price-flex: must be a price per worker-second in dollars, >= 0, got -1/],
+      [[FILE, '--workers-min', 'some'], /--workers-min: "some" is neither a whole number nor "max"/],
+    );
   });
 });

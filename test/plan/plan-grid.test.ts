@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { plan, planJson, planMd } from './plan-cli.js';
+import type { CliResult } from '../helpers/cli-batch.js';
+import { planJson, planMd, plans } from './plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-grid-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,8 +22,7 @@ const key = (r: { workersMax: number; knobs: Record<string, unknown> }) => JSON.
 describe('loadlab plan --grid', () => {
   test('the cheapest point meeting every SLO, the Pareto front, the same plan.json whatever --jobs', () => {
     const args = [FILE, '--workers-max', '2..5', '--seeds', '2', '--grid', 'workersMin=0,1', '--grid', 'scaler.type=QUEUE_DELAY,REQUEST_COUNT', '--gpu', 'A100', '--slo', 'queue_delay_p95_ms < 3000'];
-    const one = plan([...args, '--jobs', '1', '--out', join(dir, 'one')]);
-    const two = plan([...args, '--jobs', '2', '--out', join(dir, 'two')]);
+    const [one, two] = plans([...args, '--jobs', '1', '--out', join(dir, 'one')], [...args, '--jobs', '2', '--out', join(dir, 'two')]) as [CliResult, CliResult];
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
     expect(planJson(join(dir, 'two'))).toBe(planJson(join(dir, 'one')));
@@ -50,14 +50,16 @@ describe('loadlab plan --grid', () => {
   });
 
   test('a key that is not an endpoint knob, or a bad value, exits 2 naming it', () => {
-    const bad = (grid: string, message: RegExp) => {
-      const r = plan([FILE, '--grid', grid, '--out', join(dir, 'bad')]);
-      expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(message);
-    };
-    bad('workersMax=1,2', /--grid "workersMax=1,2": "workersMax" is not an endpoint knob a plan can sweep.*workersMax is swept by --workers-max/);
-    bad('idleTimout=1000', /--grid "idleTimout=1000": "idleTimout" is not an endpoint knob a plan can sweep; did you mean "idleTimeoutMs"\?/);
-    bad('scaler.type=FAST', /--grid: scaler\.type: .*\(in scaler\.type=FAST\)/);
-    bad('idleTimeoutMs=soon', /--grid "idleTimeoutMs=soon": idleTimeoutMs value "soon" is not a number >= 0/);
+    const cases: [string, RegExp][] = [
+      ['workersMax=1,2', /--grid "workersMax=1,2": "workersMax" is not an endpoint knob a plan can sweep.*workersMax is swept by --workers-max/],
+      ['idleTimout=1000', /--grid "idleTimout=1000": "idleTimout" is not an endpoint knob a plan can sweep; did you mean "idleTimeoutMs"\?/],
+      ['scaler.type=FAST', /--grid: scaler\.type: .*\(in scaler\.type=FAST\)/],
+      ['idleTimeoutMs=soon', /--grid "idleTimeoutMs=soon": idleTimeoutMs value "soon" is not a number >= 0/],
+    ];
+    const rs = plans(...cases.map(([grid]) => [FILE, '--grid', grid, '--out', join(dir, 'bad')]));
+    cases.forEach(([grid, message], i) => {
+      expect(rs[i]!.status, `${grid}\n${rs[i]!.stderr}`).toBe(2);
+      expect(rs[i]!.stderr).toMatch(message);
+    });
   });
 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { serversForWait } from '../../src/plan/erlang-c.js';
 import { loadScenarioFile } from '../../src/load/scenario/loader.js';
-import { plan, planJson, planMd } from './plan-cli.js';
+import type { CliResult } from '../helpers/cli-batch.js';
+import { planJson, planMd, plans } from './plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-mmc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,9 +32,8 @@ function erlangAnswer(): number {
 describe('loadlab plan on a warm M/M/c queue', () => {
   const args = [FILE, '--workers-max', '4..12', '--workers-min', 'max', '--seeds', '3'];
   test('recommends Erlang C\'s smallest c; --jobs 1 and --jobs 2 write the same plan.json; early stop two points past it', () => {
-    const one = plan([...args, '--jobs', '1', '--out', join(dir, 'one')]);
+    const [one, two] = plans([...args, '--jobs', '1', '--out', join(dir, 'one')], [...args, '--jobs', '2', '--out', join(dir, 'two')]) as [CliResult, CliResult];
     expect(one.status, one.stderr).toBe(0);
-    const two = plan([...args, '--jobs', '2', '--out', join(dir, 'two')]);
     expect(two.status, two.stderr).toBe(0);
     expect(planJson(join(dir, 'two'))).toBe(planJson(join(dir, 'one')));
 

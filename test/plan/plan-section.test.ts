@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { GPU_PRICES } from '../../src/report/prices.js';
-import { plan, planJson } from './plan-cli.js';
+import type { CliResult } from '../helpers/cli-batch.js';
+import { planJson, plans } from './plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-section-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ function scenario(name: string, section: unknown): string {
 describe('the scenario\'s plan: section', () => {
   test('range, seeds, GPU and grid from the scenario; flags override them', () => {
     const file = scenario('section', { workersMax: '2..3', seeds: 2, gpu: 'h200', grid: { idleTimeoutMs: [1000, 5000] } });
-    const r = plan([file, '--exhaustive', '--out', join(dir, 'a')]);
+    const [r, o] = plans([file, '--exhaustive', '--out', join(dir, 'a')], [file, '--workers-max', '4', '--seeds', '1', '--gpu', 'A100', '--grid', 'workersMin=1', '--out', join(dir, 'b')]) as [CliResult, CliResult];
     expect(r.status, r.stderr).toBe(0);
     const p = JSON.parse(planJson(join(dir, 'a')));
     expect(p.sweep.workersMax).toEqual({ from: 2, to: 3 });
@@ -33,7 +34,6 @@ describe('the scenario\'s plan: section', () => {
     expect(p.sweep.grid.map((g: { knobs: unknown }) => g.knobs)).toEqual([{ idleTimeoutMs: 1000 }, { idleTimeoutMs: 5000 }]);
     expect(p.rows).toHaveLength(4);
 
-    const o = plan([file, '--workers-max', '4', '--seeds', '1', '--gpu', 'A100', '--grid', 'workersMin=1', '--out', join(dir, 'b')]);
     expect(o.status, o.stderr).toBe(0);
     const q = JSON.parse(planJson(join(dir, 'b')));
     expect(q.sweep.workersMax).toEqual({ from: 4, to: 4 });
@@ -43,15 +43,17 @@ describe('the scenario\'s plan: section', () => {
   });
 
   test('a bad range, GPU or grid value exits 2 naming the file and the field', () => {
-    const bad = (section: unknown, message: (file: string) => string) => {
-      const file = scenario('bad', section);
-      const r = plan([file, '--out', join(dir, 'bad')]);
-      expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr).toContain(message(file));
-    };
-    bad({ workersMax: '5..1' }, (f) => `${f}: plan.workersMax: "5..1": FROM (5) is above TO (1); write 1..5`);
-    bad({ gpu: 'Z80' }, (f) => `${f}: plan.gpu: unknown GPU "Z80"`);
-    bad({ grid: { 'scaler.type': ['FAST'] } }, (f) => `${f}: plan.grid.scaler.type.0:`);
-    bad({ grid: { workersMax: [1] } }, (f) => `${f}: plan.grid.workersMax: unknown key "workersMax"; did you mean "workersMin"?`);
+    const cases: [unknown, (file: string) => string][] = [
+      [{ workersMax: '5..1' }, (f) => `${f}: plan.workersMax: "5..1": FROM (5) is above TO (1); write 1..5`],
+      [{ gpu: 'Z80' }, (f) => `${f}: plan.gpu: unknown GPU "Z80"`],
+      [{ grid: { 'scaler.type': ['FAST'] } }, (f) => `${f}: plan.grid.scaler.type.0:`],
+      [{ grid: { workersMax: [1] } }, (f) => `${f}: plan.grid.workersMax: unknown key "workersMax"; did you mean "workersMin"?`],
+    ];
+    const files = cases.map(([section], i) => scenario(`bad-${i}`, section));
+    const rs = plans(...files.map((file) => [file, '--out', join(dir, 'bad')]));
+    cases.forEach(([, message], i) => {
+      expect(rs[i]!.status, rs[i]!.stderr).toBe(2);
+      expect(rs[i]!.stderr).toContain(message(files[i]!));
+    });
   });
 });

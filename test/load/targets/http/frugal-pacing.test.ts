@@ -73,13 +73,17 @@ describe('HTTP target pacing', () => {
 
     // Lateness of the k-th arrival at the server against the even schedule, its origin the one no
     // arrival is early of (a generator never sends early; the first request also opens a
-    // connection, so it is no origin). A loop that fell behind would be late by tens of ms.
+    // connection, so it is no origin). A loop that fell behind would be late by tens of ms, and
+    // more with every arrival. The median is ~1 ms on an idle 2-core machine and reached 4 ms with
+    // the rest of the suite beside it (client and server share the cores): 15 ms is what a loaded
+    // runner keeps. The bench (bench/generator-vs-peers.ts, docs/performance.md) holds the
+    // generator to its figures: lateness p99 under 5 ms at 1 000 and 4 000/s.
     const times = (await (await fetch(`${origin}/times`)).json()) as number[];
     expect(times).toHaveLength(600);
     const offsets = times.map((at, k) => at - (k * 1000) / ratePerSec);
     const origin0 = Math.min(...offsets);
     const late = offsets.map((o) => o - origin0).sort((a, b) => a - b);
     console.log(`lateness p50 ${late[300]!.toFixed(2)} ms, p99 ${late[594]!.toFixed(2)} ms`);
-    expect(late[300]).toBeLessThan(3);
+    expect(late[300]).toBeLessThan(15);
   }, 20_000);
 });

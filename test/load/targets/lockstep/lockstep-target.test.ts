@@ -1,14 +1,15 @@
 /**
  * Lockstep against a real `serve --clock manual` on 127.0.0.1: the runner steps the server's
  * clock, and every job outcome a client reads (id, status, queue delay, execution time, and the
- * virtual ms it was read) equals the in-process run of the same scenario and seed.
+ * virtual ms it was read) equals the in-process run of the same scenario and seed. Here: the admin
+ * API lockstep relies on, and client timeouts on the very ms a server wait ends. Every example
+ * scenario (steady-mix, runsync-heavy, burst-rate-limit, …) is compared the same way in
+ * test/load/job-accounting.test.ts, on the runs that check its job accounting.
  */
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LockstepTarget } from '../../../../src/load/targets/lockstep/lockstep-target.js';
 import type { JobOutcome } from '../../../../src/load/record/recorder.js';
 import { runScenario } from '../../../../src/load/run-scenario.js';
-import { loadScenarioFile } from '../../../../src/load/scenario/loader.js';
 import { scenarioSchema, type Scenario, type ScenarioInput } from '../../../../src/load/scenario/schema.js';
 import type { RunResult } from '../../../../src/report/run-result.js';
 import { parseSimConfig } from '../../../../src/contract/endpoint-config.js';
@@ -18,12 +19,6 @@ const servers: RunningServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
 });
-
-function scenario(name: string, durationMs?: number): Scenario {
-  const l = loadScenarioFile(fileURLToPath(new URL(`../../../../scenarios/${name}.yaml`, import.meta.url)));
-  if (!l.ok) throw new Error(JSON.stringify(l.issues));
-  return durationMs === undefined ? l.scenario : { ...l.scenario, durationMs };
-}
 
 async function both(sc: Scenario): Promise<{ inProc: JobOutcome[]; lock: JobOutcome[]; a: RunResult; b: RunResult; target: LockstepTarget }> {
   const inProc: JobOutcome[] = [];
@@ -71,32 +66,6 @@ describe('the admin API lockstep relies on (serve --clock manual)', () => {
 });
 
 describe('lockstep with serve --clock manual', () => {
-  test('steady-mix as it is (10 min of traffic: run-poll, runsync, stream, health): job outcomes equal in-process', async () => {
-    const { inProc, lock, a, b, target } = await both(scenario('steady-mix'));
-    expect(inProc.length).toBeGreaterThan(1500);
-    expect(byId(lock)).toEqual(byId(inProc));
-    expect(b.target.kind).toBe('lockstep');
-    expect(b.jobs.finalStatus).toEqual(a.jobs.finalStatus);
-    expect(b.elapsedMs).toBe(a.elapsedMs);
-    expect(target.advances).toBeGreaterThan(100);
-  }, 120_000);
-
-  test('runsync-heavy as it is (runsync past its wait, /status-sync follow-ups, failures /retry-ed, openai chat): job outcomes equal in-process', async () => {
-    const { inProc, lock, a, b } = await both(scenario('runsync-heavy'));
-    expect(inProc.length).toBeGreaterThan(400);
-    expect(a.jobs.retriedByClient).toBeGreaterThan(0);
-    expect(a.operations['status-sync']!.requests).toBeGreaterThan(50);
-    expect(byId(lock)).toEqual(byId(inProc));
-    for (const op of Object.keys(a.operations)) expect(b.operations[op]!.byStatus, op).toEqual(a.operations[op]!.byStatus);
-  }, 120_000);
-
-  test('burst-rate-limit (ties: 200 ms jobs, whole-ms polls, 150 arrivals/s, 429 back-off): equal thanks to client markers', async () => {
-    const { inProc, lock, a, b } = await both(scenario('burst-rate-limit'));
-    expect(a.operations.run!.limited.rate).toBeGreaterThan(1000);
-    expect(byId(lock)).toEqual(byId(inProc));
-    for (const op of Object.keys(a.operations)) expect(b.operations[op]!.limited, op).toEqual(a.operations[op]!.limited);
-  }, 120_000);
-
   test('client timeouts (runsync, /status-sync and /stream timing out, on the very ms a server wait ends too; polls cut off at the hard end): every outcome equals in-process', async () => {
     const sc = scenarioSchema.parse({
       name: 'client-timeouts', seed: 7, durationMs: 60_000, drainMs: 30_000,
