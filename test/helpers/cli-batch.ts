@@ -2,8 +2,10 @@
  * Several `loadlab …` command lines in ONE child process: the built CLI's `main(argv)`
  * (dist/src/cli/main.js, what bin/loadlab.js calls) runs each in turn, with its own environment
  * changes, its stdout and stderr captured apart and its exit code as main returns it (bin/loadlab.js
- * only sets `process.exitCode` to it). A Node process and the CLI's modules cost ~0.6 s of CPU each
- * time; a file of 30 refusals pays it once.
+ * sets `process.exitCode` to it). The child has the young generation bin/loadlab.js gives the
+ * commands that simulate (cli/young-generation.ts; the launcher itself is tested on its own). A
+ * Node process and the CLI's modules cost ~0.6 s of CPU each time (twice for a simulating command,
+ * launcher and child); a file of 30 refusals pays it once.
  *
  * For command lines that end by themselves (refusals, --help, a manifest or report written):
  * what one leaves running (a server, a timer) would run on into the next. Anything that depends on
@@ -13,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SEMI_SPACE_MB } from '../../src/cli/young-generation.js';
 
 export interface CliCase {
   args: string[];
@@ -86,7 +89,7 @@ export function cliBatch(cases: readonly CliCase[], env: NodeJS.ProcessEnv = pro
     writeFileSync(casesFile, JSON.stringify(json));
     const script = join(dir, 'batch.mjs');
     writeFileSync(script, CHILD);
-    const r = spawnSync(process.execPath, [script, casesFile, resultsFile, MAIN], {
+    const r = spawnSync(process.execPath, [`--max-semi-space-size=${SEMI_SPACE_MB}`, script, casesFile, resultsFile, MAIN], {
       encoding: 'utf8', env: { ...env, CI: 'true' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024,
     });
     let results: CliResult[];
