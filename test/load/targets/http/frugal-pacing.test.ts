@@ -1,7 +1,7 @@
 /**
  * The HTTP target's pacing is frugal: between arrivals its loop sleeps (a timer wakes it for
  * each one) instead of spinning, so a low-rate run costs a small part of a core, and every
- * arrival reaches the server, in order. The server runs in its own process (its
+ * arrival reaches the server. The server runs in its own process (its
  * work is not counted) and records when each request arrived; CPU is this process's during the
  * run's clock (after the warm-up).
  */
