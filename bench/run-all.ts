@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { figuresTable, replaceMarked, type Failure, type Figure } from './figures-table.js';
 
 /** Compiled files here that are not benches (the table's own modules). */
-const NOT_BENCHES = new Set(['run-all.js', 'figures.js', 'figures-table.js', 'arrival-server.js', 'arrival-stats.js', 'peer-tools.js', 'tree-cpu.js', 'floor-sender.js', 'busy-wait.js']);
+const NOT_BENCHES = new Set(['run-all.js', 'figures.js', 'cpu-split.js', 'figures-table.js', 'arrival-server.js', 'arrival-stats.js', 'peer-tools.js', 'tree-cpu.js', 'floor-sender.js', 'busy-wait.js']);
 /** Run only when `BENCH` names them: they take minutes (busy-verdict: about six) or need tools outside npm (generator-vs-peers: hey). */
 const OPT_IN = new Set(['generator-vs-peers.js', 'busy-verdict.js']);
 
