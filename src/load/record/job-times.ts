@@ -13,7 +13,7 @@ import { WindowHistograms } from './window-histograms.js';
 const SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'executionMs', 'coldStartMs'];
 
 /** One series of one flow: the whole-run histogram and the per-window ones. */
-class Series {
+export class Series {
   readonly whole = new MsHistogram();
   readonly windows: WindowHistograms;
 

@@ -12,15 +12,11 @@ import type { ThresholdInput } from '../../report/threshold-metrics.js';
 import { MsHistogram } from './ms-histogram.js';
 import type { OpAcc } from './op-acc.js';
 import { WindowHistograms } from './window-histograms.js';
-
-interface Turnaround {
-  whole: MsHistogram;
-  windows: WindowHistograms;
-}
+import { Series } from './job-times.js';
 
 export class SendTimes {
   private readonly responses = new Map<OpAcc, WindowHistograms>();
-  private readonly turnarounds = new Map<string, Turnaround>();
+  private readonly turnarounds = new Map<string, Series>();
 
   constructor(readonly windowMs: number) {}
 
@@ -34,9 +30,8 @@ export class SendTimes {
   /** A session of `flow` read a terminal status at `atMs`, `ms` after its first request went out. */
   turnaround(flow: string, atMs: number, ms: number): void {
     let t = this.turnarounds.get(flow);
-    if (!t) this.turnarounds.set(flow, (t = { whole: new MsHistogram(), windows: new WindowHistograms(this.windowMs) }));
-    t.whole.record(ms);
-    t.windows.record(atMs, ms);
+    if (!t) this.turnarounds.set(flow, (t = new Series(this.windowMs)));
+    t.add(atMs, ms);
   }
 
   /**
