@@ -29,6 +29,7 @@ import { SendTimes } from './record/send-times.js';
 import { thresholdSpec, type Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
 import { Reachability } from './record/reachability.js';
+import { HealthSampler } from './health-sampler.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
 import type { Tracer } from '@opentelemetry/api';
@@ -98,6 +99,13 @@ export interface RunOptions {
    * recorder between events (the runner's live /metrics) sees cumulative totals as they grow.
    */
   onStart?: (run: RunHandle) => void;
+  /**
+   * Read `GET /health` every this many ms of the run (health-sampler.ts) on a target that does not
+   * show the endpoint itself (no `watchEndpoint`: an HTTP target); 0 or undefined: never.
+   */
+  healthEveryMs?: number;
+  /** A problem the run goes on after (e.g. /health sampling stopped), said once as it happens. */
+  onWarning?: (message: string) => void;
 }
 
 /** The recorder and target of a run that is starting (RunOptions.onStart). */
@@ -143,6 +151,11 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
   }
   const active = () => live.active;
+  // The endpoint's queue and workers from /health, where the target cannot show them (not a flow: see health-sampler.ts).
+  const health = opts.healthEveryMs && !target.watchEndpoint
+    ? new HealthSampler(target, rec, opts.healthEveryMs, (why) => opts.onWarning?.(`/health sampling stopped: ${why}; the report has the samples read before`), (q) => (client.lastQueueDepth = q))
+    : undefined;
+  health?.start();
   // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
   const reach = target.reportUrl === undefined ? undefined : new Reachability();
   if (reach) client.watch = (res) => reach.see(res.status, res.error, res.timedOut);
@@ -172,7 +185,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     const nowMs = target.now();
     opts.onProgress({
       phase: nowMs < sc.durationMs ? 'traffic' : 'drain', nowMs, wallMs: performance.now() - wallStart,
-      durationMs: sc.durationMs, drainMs: sc.drainMs, requests, limited, queueDepth: p?.queueDepth, workers: p?.runningWorkers,
+      durationMs: sc.durationMs, drainMs: sc.drainMs, requests, limited,
+      // The target's own view, else the last /health answer read (queue, then running workers: ENDPOINT_SERIES order).
+      queueDepth: p ? p.queueDepth : rec.health.latest?.[0], workers: p ? p.runningWorkers : rec.health.latest?.[2],
     });
   };
   try {
@@ -183,6 +198,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     throw e;
   }
   const interrupted = opts.signal?.aborted === true;
+  health?.end();
   tick();
   const elapsedMs = Math.round(target.now());
   sessions?.finish(target.now());
@@ -207,6 +223,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     thresholds: [],
     ...(reach?.result() ? { unreachable: reach.result()! } : {}),
     windows: windowsOf(rec, windowCount, Object.keys(sec.flows), elapsedMs),
+    ...(health ? { healthSampling: health.result() } : {}),
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
   };

@@ -294,6 +294,26 @@ export interface Unreachable {
 }
 
 /**
+ * The runner's own reads of `GET /health` during a run against a URL (`loadlab run --target
+ * --health-every`; version 3, optional, absent from in-process and lockstep runs, whose target
+ * shows the endpoint itself). Not part of the scenario's traffic: not in `operations`, `flows`,
+ * `arrivals` or thresholds. Its answers are `windows.endpoint` (source `sampled`) and the queue
+ * and worker peaks of `headroom`.
+ */
+export interface HealthSampling {
+  /** The sampling period in ms. */
+  everyMs: number;
+  /** `/health` requests sent. */
+  requests: number;
+  /** Answers read as samples (status 200 with a numeric `jobs.inQueue`). */
+  answered: number;
+  /** Requests that gave no sample: no answer in time, a connection error, a 429, or the answer that stopped sampling. */
+  errors: number;
+  /** Why sampling stopped before the run ended; absent: it went on to the end. */
+  stopped?: string;
+}
+
+/**
  * The shards of one sharded run a result holds (`loadlab run --shard I/N`; version 3, optional).
  * Shard I took the arrivals k of each flow with k mod N = I (load/arrivals/shard.ts).
  */
@@ -328,6 +348,8 @@ export interface RunResult {
   unreachable?: Unreachable;
   /** Per-window histograms (version 2; absent from version 1 and blast results). */
   windows?: Windows;
+  /** The runner's `/health` sampling of a run against a URL (version 3, optional). */
+  healthSampling?: HealthSampling;
   /** The run was ended early by an `abortOnFail` threshold at `atMs` (run clock). */
   aborted?: { threshold: string; atMs: number };
   /** The user stopped the run (Ctrl-C) at `atMs` (run clock); its figures cover only that far (version 3). */

@@ -27,6 +27,7 @@ import { displayUrl, isLoopback, redactUrl } from '../../load/targets/target-url
 import type { Target } from '../../load/targets/target.js';
 import { UsageError } from '../../load/usage-error.js';
 import { checkRunFlags, runShardingOf } from './run-flags.js';
+import { DEFAULT_HEALTH_EVERY_MS, healthEveryOf } from './health-every-flag.js';
 import { shardOptions, type ShardArgs } from '../shard-option.js';
 import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
@@ -55,6 +56,7 @@ export interface RunArgs extends PriceArgs, ShardArgs {
   'start-time'?: string;
   'max-requests'?: number;
   'metrics-listen'?: string;
+  'health-every'?: string;
 }
 
 export function summary(r: RunResult, dir: string, startMs?: number): string {
@@ -66,6 +68,7 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
     `  requests: ${ops.join('; ')}`,
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
     ...workersLine(r),
+    ...healthLine(r),
     ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
     `  report: ${join(dir, 'report.md')}`,
     ...(startMs === undefined ? [] : [`  metrics: ${join(dir, 'metrics.om')} (${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()})`]),
@@ -79,6 +82,13 @@ function workersLine(r: RunResult): string[] {
   const c = w.cost;
   const usd = (v: number) => `$${v.toFixed(4)}`;
   return [`  workers: ${w.started} started; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`];
+}
+
+/** The runner's own /health reads (runs against a URL). */
+function healthLine(r: RunResult): string[] {
+  const h = r.healthSampling;
+  if (!h) return [];
+  return [`  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${h.stopped ? `; stopped: ${h.stopped}` : ''}`];
 }
 
 export function loadOrExit(file: string): Scenario {
@@ -119,6 +129,7 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
 
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
+  const healthEveryMs = healthEveryOf(a);
   // --shard / --shards / LOADLAB_SHARDS with JOB_COMPLETION_INDEX, and --start-at (run-flags.ts).
   const sharding = runShardingOf(a);
   const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
@@ -160,6 +171,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
     seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
     ...(tracing ? { tracer: tracing.tracer } : {}), ...(sharding.shard ? { shard: sharding.shard } : {}),
     ...(live ? { onStart: live.onStart } : {}),
+    ...(healthEveryMs !== undefined ? { healthEveryMs } : {}),
+    onWarning: (message) => {
+      progress.clear();
+      process.stderr.write(`loadlab: warning: ${message}\n`);
+    },
   })).catch(async (e: unknown) => {
     interrupts.dispose();
     progress.clear();
@@ -216,11 +232,15 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('metrics-listen', {
         type: 'string',
         describe: 'With --target: serve the run\'s live Prometheus /metrics on HOST:PORT while it runs (":PORT" is 127.0.0.1; port 0 picks one, printed on stderr). The same names and labels as metrics.om; after the run, up until one more scrape or 15 s',
+      })
+      .option('health-every', {
+        type: 'string',
+        describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
       }))
       .epilog([
         'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
         '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
-        'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them. -- means not known yet, or not visible to this target.',
+        'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them (against --target: as /health last said, see --health-every). -- means not known yet, or not visible to this target.',
         'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu or --price-flex/--price-active (default: the scenario\'s plan.gpu) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost").',
         'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
       ].join('\n\n')), 'the arrivals k of each flow with k mod N = I, against --target only; report.json says which (shard)'),
