@@ -303,7 +303,7 @@ export interface Unreachable {
 export interface HealthSampling {
   /** The sampling period in ms. */
   everyMs: number;
-  /** `/health` requests sent. */
+  /** `/health` requests sent: `answered` + `errors`, plus one when a read was still out as the run ended. */
   requests: number;
   /** Answers read as samples (status 200 with a numeric `jobs.inQueue`). */
   answered: number;

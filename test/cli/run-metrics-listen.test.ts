@@ -31,13 +31,12 @@ const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args]
  */
 const LATE = { lateAfterMs: 5000 };
 
-/** 5 s of traffic: run-poll jobs at 4/s and a /health probe every 0.5 s (the endpoint gauges). */
+/** 5 s of traffic: run-poll jobs at 4/s (the endpoint gauges come from the runner's own /health reads: --health-every). */
 const file = join(dir, 'live.json');
 writeFileSync(file, JSON.stringify({
   name: 'live-test', seed: 3, durationMs: 5000, drainMs: 10_000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 200 }, openModel: LATE,
   traffic: [
     { name: 'poll', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } } },
-    { name: 'probe', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'health' } },
   ],
 }));
 
@@ -50,11 +49,12 @@ async function get(url: string): Promise<{ status: number; type: string; text: s
 }
 
 describe('loadlab run --metrics-listen', () => {
-  test('scraped during and after a run over HTTP: growing counters, labelled families, cumulative histograms, final totals = report.json, no secrets', async () => {
-    const srv = await startServe(['--api-key', KEY]);
+  test('scraped during and after a run over HTTP: growing counters, labelled families, cumulative histograms, endpoint gauges as serve\'s, final totals = report.json, no secrets', async () => {
+    const srv = await startServe(['--config', file, '--api-key', KEY]);
+    const serveMetrics = srv.base.replace(/\/v2$/, '/metrics');
     const out = join(dir, 'out');
     const target = srv.base.replace('http://', 'http://alice:s3cr3t-pw@');
-    const child = spawn('node', ['bin/loadlab.js', 'run', file, '--target', target, '--api-key', KEY, '--out', out, '--metrics-listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', ['bin/loadlab.js', 'run', file, '--target', target, '--api-key', KEY, '--out', out, '--metrics-listen', '127.0.0.1:0', '--health-every', '250ms'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -63,11 +63,15 @@ describe('loadlab run --metrics-listen', () => {
       for (let i = 0; i < 150 && !url; i++, await sleep(100)) url = /live metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(stderr)?.[1];
       expect(url, stderr).toBeDefined();
 
-      // Scrape every 250 ms until the end time shows (bounded: 60 s).
+      // Scrape every 250 ms until the end time shows (bounded: 60 s), serve's /metrics at the same moment.
       const texts: string[] = [];
+      const workers: { runner: number | undefined; serve: number }[] = [];
       let last: PromText | undefined;
       for (let i = 0; i < 240; i++, await sleep(250)) {
-        const r = await get(url!);
+        const [r, s] = await Promise.all([get(url!), get(serveMetrics)]);
+        const states = (p: PromText, name: string) => select(p, name).reduce((n, x) => n + x.value, 0);
+        const runner = parseProm(r.text);
+        workers.push({ runner: select(runner, CLIENT_METRIC.endpointWorkers).length ? states(runner, CLIENT_METRIC.endpointWorkers) : undefined, serve: states(parseProm(s.text), METRIC.workers) });
         expect(r.status).toBe(200);
         expect(r.type).toMatch(/^text\/plain; version=0\.0\.4/);
         texts.push(r.text);
@@ -96,6 +100,12 @@ describe('loadlab run --metrics-listen', () => {
         expect(select(final, name), name).toHaveLength(1);
       }
       expect(select(final, CLIENT_METRIC.endpointWorkers).map((s) => s.labels.state).sort()).toEqual(['idle', 'initializing', 'running', 'throttled', 'unhealthy']);
+      // The endpoint gauges are serve's own (the runner's /health reads, every 250 ms): wherever serve's
+      // worker count held over the two scrapes before (> one read period), the runner shows the same.
+      const held = workers.filter((w, i) => i >= 2 && w.runner !== undefined && w.serve === workers[i - 1]!.serve && w.serve === workers[i - 2]!.serve);
+      expect(held.length, JSON.stringify(workers)).toBeGreaterThanOrEqual(5);
+      expect(held.map((w) => w.runner)).toEqual(held.map((w) => w.serve));
+      expect(Math.max(...held.map((w) => w.serve))).toBeGreaterThan(0);
       expect(value(final, CLIENT_METRIC.inFlightMax, { operation: 'status' })).toBe(0);
       expect(value(final, CLIENT_METRIC.limit, { limit: 'workers' })).toBe(2);
       expect(value(final, CLIENT_METRIC.limit, { limit: 'queue' })).toBeGreaterThan(0);
