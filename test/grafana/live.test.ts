@@ -8,7 +8,8 @@
  * against a /run rate limit of 25 per 10 s (429s, cause rate, re-sent after a back-off), runsync
  * callers (held requests), webhook sessions to the runner's built-in receiver (30 % of attempts
  * fail), a few jobs whose worker crashes (re-queued), a purge-queue flow, run results kept 5 s
- * (expired by retention), and a health flow (an HTTP run's endpoint gauges come from /health).
+ * (expired by retention). No health flow: the runner's own /health reads (`--health-every`, its
+ * default 5 s) give the queue, workers and workers-headroom panels their data.
  * Variables: `$scenario` is the run's scenario, "Sample spacing" its default (5s, as for a live
  * run), every other variable All. Intervals by Grafana's rule with the provisioned data source's
  * timeInterval (5 s): $__interval 5s (the query_range step), $__rate_interval 20s — about twenty
@@ -59,7 +60,6 @@ const SCENARIO = {
     { name: 'hooks', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-webhook' } },
     { name: 'crashers', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-poll', payload: { sim: { crash: true } } } },
     { name: 'purger', arrival: { process: 'constant', ratePerSec: 0.05 }, client: { behaviour: 'purge-queue' } },
-    { name: 'health', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } },
   ],
 };
 
