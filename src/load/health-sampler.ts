@@ -39,8 +39,8 @@ export class HealthSampler {
     private readonly target: Target,
     private readonly rec: Recorder,
     readonly everyMs: number,
-    /** Called once, when sampling stops early, with the reason. */
-    private readonly onStop: (reason: string) => void,
+    /** Called once, when sampling stops early: the reason, and the status of the answer that stopped it (0: none). */
+    private readonly onStop: (reason: string, status: number) => void,
     /** Each sample's queue depth (429 cause inference against a real deployment). */
     private readonly onQueue: (depth: number) => void = () => {},
   ) {
@@ -82,27 +82,27 @@ export class HealthSampler {
     if (this.done) return;
     if (r.status === 0 || r.status === 429) {
       this.counts.errors++;
-      if (++this.misses >= MAX_MISSES) this.stop(`no sample from ${MAX_MISSES} /health requests in a row (${r.status === 429 ? 'answered 429' : r.timedOut ? `no answer within ${this.req.timeoutMs} ms` : 'connection error'})`);
+      if (++this.misses >= MAX_MISSES) this.stop(r.status, `no sample from ${MAX_MISSES} /health requests in a row (${r.status === 429 ? 'answered 429' : r.timedOut ? `no answer within ${this.req.timeoutMs} ms` : 'connection error'})`);
       return;
     }
-    if (r.status !== 200) return this.stopOn(`/health answered ${r.status}`);
+    if (r.status !== 200) return this.stopOn(r.status, `/health answered ${r.status}`);
     const b = (typeof r.body === 'object' && r.body !== null ? r.body : {}) as HealthBody;
     const q = b.jobs?.inQueue;
-    if (typeof q !== 'number' || !Number.isFinite(q)) return this.stopOn('/health answered 200 without a numeric jobs.inQueue');
+    if (typeof q !== 'number' || !Number.isFinite(q)) return this.stopOn(200, '/health answered 200 without a numeric jobs.inQueue');
     this.misses = 0;
     this.counts.answered++;
     this.onQueue(q);
     this.rec.healthSeen(this.target.now(), b);
   };
 
-  private stopOn(reason: string): void {
+  private stopOn(status: number, reason: string): void {
     this.counts.errors++;
-    this.stop(reason);
+    this.stop(status, reason);
   }
 
-  private stop(reason: string): void {
+  private stop(status: number, reason: string): void {
     this.done = true;
     this.counts.stopped = reason;
-    this.onStop(reason);
+    this.onStop(reason, status);
   }
 }

@@ -28,7 +28,7 @@ import { SendRates } from './record/send-rate.js';
 import { SendTimes } from './record/send-times.js';
 import { thresholdSpec, type Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
-import { Reachability } from './record/reachability.js';
+import { isRefusal, Reachability } from './record/reachability.js';
 import { HealthSampler } from './health-sampler.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
@@ -152,8 +152,15 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   }
   const active = () => live.active;
   // The endpoint's queue and workers from /health, where the target cannot show them (not a flow: see health-sampler.ts).
+  // A /health refused with 401, 403 or 404 may be the whole target's (wrong key, endpoint or URL):
+  // that warning waits for the end, and an unreachable run's own message says it instead.
+  let refusedHealth: string | undefined;
   const health = opts.healthEveryMs && !target.watchEndpoint
-    ? new HealthSampler(target, rec, opts.healthEveryMs, (why) => opts.onWarning?.(`/health sampling stopped: ${why}; the report has the samples read before`), (q) => (client.lastQueueDepth = q))
+    ? new HealthSampler(target, rec, opts.healthEveryMs, (why, status) => {
+      const message = `/health sampling stopped: ${why}; the report has the samples read before`;
+      if (isRefusal(status)) refusedHealth = message;
+      else opts.onWarning?.(message);
+    }, (q) => (client.lastQueueDepth = q))
     : undefined;
   health?.start();
   // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
@@ -199,6 +206,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   }
   const interrupted = opts.signal?.aborted === true;
   health?.end();
+  if (refusedHealth && !reach?.result()) opts.onWarning?.(refusedHealth);
   tick();
   const elapsedMs = Math.round(target.now());
   sessions?.finish(target.now());

@@ -170,10 +170,12 @@ describe('a /health the runner cannot read', () => {
   test.each([
     ['an error status', json(500, '{"error":"boom"}'), '/health answered 500'],
     ['an unknown shape', json(200, '{"status":"ok","workers":{"running":1}}'), '/health answered 200 without a numeric jobs.inQueue'],
+    // The rest of the API answers, so the 404 is /health's own: said at the end of the run.
+    ['no /health at this URL (404)', json(404, '{"error":"not found"}'), '/health answered 404'],
   ])('%s: one warning, sampling stops after that one request, the run goes on (exit 0)', async (_what, answer, reason) => {
     const ep = await endpoint(answer);
     try {
-      const out = join(dir, `broken-${reason.length}`);
+      const out = join(dir, `broken-${reason.replace(/\W+/g, '-')}`);
       const r = await run(file(), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
       expect(r.status, r.stderr).toBe(0);
       const warnings = r.stderr.split('\n').filter((l) => l.includes('/health sampling stopped'));

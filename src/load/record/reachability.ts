@@ -15,6 +15,9 @@ export const UNREACHABLE_AFTER = 20;
 /** Statuses that say "not this key / not this endpoint" rather than "here, but busy or broken". */
 const REFUSED = new Set([401, 403, 404]);
 
+/** Does `status` say "not this key / not this endpoint"? */
+export const isRefusal = (status: number): boolean => REFUSED.has(status);
+
 export class Reachability {
   /** An answer other than 401/403/404/transport error came: the guard stays quiet from now on. */
   reachable = false;
