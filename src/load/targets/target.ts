@@ -107,7 +107,7 @@ export interface Target {
   /**
    * The endpoint's state over time (`windows.endpoint`, source `simulator`), for a target that
    * sees every change of it (in process, and in lockstep from the server's own integration;
-   * absent: the run falls back on the client's `/health` answers, if any). Call once, before `drive`; read the watcher after it.
+   * absent: the run falls back on `/health` answers: the runner's own reads, health-sampler.ts, and a `health` flow's). Call once, before `drive`; read the watcher after it.
    */
   watchEndpoint?(windowMs: number): EndpointWatcher;
   /** What the target sees of the endpoint now; read it at once (a target may refill one object). */
