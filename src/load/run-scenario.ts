@@ -31,6 +31,7 @@ import type { Target } from './targets/target.js';
 import { Reachability } from './record/reachability.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
+import { EndpointObservations } from './record/endpoint-observations.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { SessionTracer, ToHrTime } from '../telemetry/session-tracing.js';
 
@@ -122,6 +123,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   rec.onJob = opts.onJob;
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
   rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
+  if (target.kind === 'http') rec.observations = new EndpointObservations(rand.stream('observations'));
   // A send can be late only on a wall clock or under an in-flight cap: only then is the second judgement's data kept.
   if (target.clock === 'wall' || sc.openModel.maxInFlight !== undefined) rec.sendTimes = new SendTimes(rec.histWindowMs);
   const bill = target.watchWorkers?.(billingRule(sc.endpoint));
@@ -209,6 +211,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     windows: windowsOf(rec, windowCount, Object.keys(sec.flows), elapsedMs),
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
+    ...(rec.observations ? { observed: rec.observations.result() } : {}),
   };
   if (bill) {
     const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;
