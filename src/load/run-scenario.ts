@@ -177,8 +177,10 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
       durationMs: sc.durationMs, drainMs: sc.drainMs, requests, limited, queueDepth: p?.queueDepth, workers: p?.runningWorkers,
     });
   };
+  // Against a URL the run lasts at least durationMs: a tail without arrivals still shows the endpoint (its workers stopping).
+  const minEndMs = rec.observations ? sc.durationMs : 0;
   try {
-    await target.drive(() => opts.signal?.aborted === true || aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= 0), sc.durationMs + sc.drainMs, tick);
+    await target.drive(() => opts.signal?.aborted === true || aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= minEndMs), sc.durationMs + sc.drainMs, tick);
   } catch (e) {
     // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
     await target.close().catch(() => undefined);
