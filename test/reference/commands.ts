@@ -270,7 +270,7 @@ const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
   .record(
     {
       seed: fc.integer({ min: 1, max: 1_000 }),
-      workers: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 10 }) }),
+      workers: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 2, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 10 }) }),
       workersMin: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 3 }) }),
       coldStartMs: fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(0, 500, 1_000, 2_000, 5_000) },
@@ -284,17 +284,31 @@ const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
       ),
       executionTimeoutMs: fc.constantFrom(5_000, 10_000, 30_000),
       retention: fc.record({ runMs: fc.constantFrom(0, 1_000, 5_000, 30_000, 30 * MINUTE), runsyncMs: fc.constantFrom(0, 1_000, 10_000, MINUTE) }),
-      limits: limitsArb,
       listen: fc.boolean(),
     },
-    { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'idleTimeoutMs', 'scaler'] },
+    { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'idleTimeoutMs', 'scaler', 'executionTimeoutMs', 'retention'] },
   )
   .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
+
+/** Scaling: small bursts of short jobs (some crash), so workers start, go idle and stop. */
+const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  { weight: 5, arbitrary: focusedCmdArb },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('run' as const),
+      sync: fc.constant(false),
+      sim: fc.record({ durationMs: sec(8), crash: fc.boolean() }, { requiredKeys: ['durationMs'] }),
+      n: fc.integer({ min: 2, max: 8 }),
+    }),
+  },
+  { weight: 1, arbitrary: cmdArb },
+);
 
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
-  { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(fc.oneof(focusedCmdArb, cmdArb), { minLength: 1, maxLength: 40 }) }) },
+  { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({
