@@ -151,10 +151,13 @@ function deliveryBody(raw: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-/** A refusal with a JSON body; the rest of the request body is read and dropped, and the connection closes. */
+/**
+ * A refusal with a JSON body. The rest of the request body is read and dropped, never kept: a
+ * sender still writing it then reads the answer (a connection closed under it would be a reset).
+ */
 function answer(req: IncomingMessage, res: ServerResponse, status: number, error: string): void {
   const text = JSON.stringify({ error });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), connection: 'close' }).end(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
   req.resume();
 }
 
