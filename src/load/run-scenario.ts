@@ -193,6 +193,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   await target.close();
 
   const sec = rec.sections();
+  // Over HTTP, what the receiver turned away (a request without its token, a body that is no delivery).
+  const refusals = target.webhookRefusals?.();
+  if (refusals) sec.webhooks = { ...sec.webhooks, ...refusals };
   for (const f of Object.values(sec.flows)) {
     const ended = Object.values(f.outcomes).reduce((a, b) => a + b, 0);
     if (f.sessions > ended) f.outcomes = { ...f.outcomes, unfinished: f.sessions - ended };

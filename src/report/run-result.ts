@@ -190,6 +190,13 @@ export interface WebhookStats {
   gaveUp: number;
   /** Acknowledged delivery − job end (queue + execution after submission). */
   latenessMs: EncodedHistogram;
+  /**
+   * Requests the receiver answered 404 and did not record: another path, a missing or wrong
+   * token, another method than POST. Runs over HTTP with a run-webhook flow only.
+   */
+  refused?: number;
+  /** POSTs to the receiver's URL that were no delivery (400: not a JSON object with a string `id`; 413: over 1 MiB). Runs over HTTP with a run-webhook flow only. */
+  malformed?: number;
 }
 
 /**
