@@ -25,6 +25,7 @@ const LOAD_COMMAND: Record<CommandName, () => Promise<AnyCommand>> = {
   report: async () => (await import('./commands/report.js')).reportCommandModule,
   compare: async () => (await import('./commands/compare.js')).compareCommandModule,
   plan: async () => (await import('./commands/plan.js')).planCommandModule,
+  calibrate: async () => (await import('./commands/calibrate.js')).calibrateCommandModule,
   merge: async () => (await import('./commands/merge.js')).mergeCommandModule,
   k8s: async () => (await import('./commands/k8s.js')).k8sCommandModule,
 };

@@ -32,6 +32,7 @@ import { isRefusal, Reachability } from './record/reachability.js';
 import { HealthSampler } from './health-sampler.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
+import { EndpointObservations } from './record/endpoint-observations.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { SessionTracer, ToHrTime } from '../telemetry/session-tracing.js';
 
@@ -130,6 +131,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   rec.onJob = opts.onJob;
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
   rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
+  if (target.kind === 'http') rec.observations = new EndpointObservations(rand.stream('observations'));
   // A send can be late only on a wall clock or under an in-flight cap: only then is the second judgement's data kept.
   if (target.clock === 'wall' || sc.openModel.maxInFlight !== undefined) rec.sendTimes = new SendTimes(rec.histWindowMs);
   const bill = target.watchWorkers?.(billingRule(sc.endpoint));
@@ -197,8 +199,10 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
       queueDepth: p ? p.queueDepth : rec.health.latest?.[0], workers: p ? p.runningWorkers : rec.health.latest?.[2],
     });
   };
+  // Against a URL the run lasts at least durationMs: a tail without arrivals still shows the endpoint (its workers stopping).
+  const minEndMs = rec.observations ? sc.durationMs : 0;
   try {
-    await target.drive(() => opts.signal?.aborted === true || aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= 0), sc.durationMs + sc.drainMs, tick);
+    await target.drive(() => opts.signal?.aborted === true || aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= minEndMs), sc.durationMs + sc.drainMs, tick);
   } catch (e) {
     // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
     await target.close().catch(() => undefined);
@@ -213,6 +217,9 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   await target.close();
 
   const sec = rec.sections();
+  // Over HTTP, what the receiver turned away (a request without its token, a body that is no delivery).
+  const refusals = target.webhookRefusals?.();
+  if (refusals) sec.webhooks = { ...sec.webhooks, ...refusals };
   for (const f of Object.values(sec.flows)) {
     const ended = Object.values(f.outcomes).reduce((a, b) => a + b, 0);
     if (f.sessions > ended) f.outcomes = { ...f.outcomes, unfinished: f.sessions - ended };
@@ -234,6 +241,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     ...(health ? { healthSampling: health.result() } : {}),
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
+    ...(rec.observations ? { observed: rec.observations.result() } : {}),
   };
   if (bill) {
     const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;

@@ -63,10 +63,12 @@ export function renderMarkdown(r: RunResult): string {
   ]));
 
   const w = r.webhooks;
-  if (w.attempts) {
+  const turnedAway = (w.refused ?? 0) + (w.malformed ?? 0);
+  if (w.attempts || turnedAway) {
     out.push('## Webhooks', '');
     out.push(...table(['attempts', 'delivered', 'failed attempts', 'retries', 'gave up', 'lateness p50 / p99 / max (ms)'],
       [[w.attempts, w.delivered, w.failedAttempts, w.retries, w.gaveUp, lat(w.latenessMs).filter((_, i) => i !== 1).join(' / ')]]));
+    if (turnedAway) out.push(`The receiver turned away ${w.refused ?? 0} request(s) (404: not a POST to its URL with the token) and ${w.malformed ?? 0} malformed POST(s) (400, or 413 over 1 MiB); none is counted above.`, '');
   }
 
   const a = r.arrivals;

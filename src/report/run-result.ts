@@ -190,6 +190,34 @@ export interface WebhookStats {
   gaveUp: number;
   /** Acknowledged delivery − job end (queue + execution after submission). */
   latenessMs: EncodedHistogram;
+  /**
+   * Requests the receiver answered 404 and did not record: another path, a missing or wrong
+   * token, another method than POST. Runs over HTTP with a run-webhook flow only.
+   */
+  refused?: number;
+  /** POSTs to the receiver's URL that were no delivery (400: not a JSON object with a string `id`; 413: over 1 MiB). Runs over HTTP with a run-webhook flow only. */
+  malformed?: number;
+}
+
+/**
+ * What a run against an endpoint at a URL read of the endpoint itself (`loadlab calibrate`'s
+ * input). Times are the run's clock: ms since it started.
+ */
+export interface ObservedEndpoint {
+  /** `executionTime` of COMPLETED status bodies: how many were read, and up to 10 000 of them (a uniform sample when more). */
+  executionMs: { count: number; samples: number[] };
+  /**
+   * Every worker a terminal status body named (`workerId`), in the order of its first job's start;
+   * a row per worker: its first job's start (the submission's send + `delayTime`) and `delayTime`,
+   * its last job's end, and how many jobs it ran. Up to 50 000 workers (`dropped`: more were seen).
+   */
+  workers: { columns: string[]; rows: number[][]; dropped?: number };
+  /**
+   * `/health` answers where a count changed, each with the answer before it, so two consecutive
+   * rows bound when the change happened; the last answer ends the list. A row: the time read,
+   * jobs in queue and in progress, then workers by state. Up to 100 000 rows (`dropped`: more).
+   */
+  health: { columns: string[]; rows: number[][]; dropped?: number };
 }
 
 export interface StreamStats {
@@ -356,6 +384,8 @@ export interface RunResult {
   interrupted?: { atMs: number };
   /** Worker-seconds by state, billed seconds and cost (version 3; in-process only). */
   workers?: WorkersSection;
+  /** The endpoint as a run against a URL saw it, raw, for `loadlab calibrate` (version 3, optional; HTTP runs only). */
+  observed?: ObservedEndpoint;
   /** Everything that depends on the machine or the wall clock. */
   wallClock?: {
     startedAt: string;

@@ -9,6 +9,7 @@ import { Api } from '../api/api.js';
 import type { SimConfig } from '../contract/endpoint-config.js';
 import { Simulator } from '../sim/simulator.js';
 import { collectSimMetrics } from '../telemetry/collector.js';
+import { zeroEndpointSeries } from '../telemetry/known-series.js';
 import { createMetrics, type Metrics } from '../telemetry/registry.js';
 import { loadlabTracer, traceJobs, traceRequest } from '../telemetry/tracing.js';
 import type { Clock, ClockKind } from './clock.js';
@@ -70,6 +71,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   sim.webhookSender = sender;
   clock = o.clock === 'manual' ? new ManualClock(sim, () => sender.settled()) : new RealClock(sim, o.speed ?? 1);
   const metrics = createMetrics();
+  for (const ep of sim.endpoints.values()) zeroEndpointSeries(metrics, ep.cfg);
   const unsubscribe = [collectSimMetrics(sim, metrics, function* () {
     for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length] as [string, number];
   })];

@@ -46,20 +46,27 @@ function decide(cfg: EndpointConfig, requestCount: boolean, nowMs: number, queue
     return out;
   }
 
-  // QUEUE_DELAY: walk the normal queue from the oldest job while jobs are overdue.
+  // QUEUE_DELAY: jobs a crash sent back wait first (the latest crash first), each back in the
+  // queue since its crash; behind them the queue is oldest first: walk it while jobs are overdue.
   const thresholdMs = Math.round(cfg.scaler.value * 1000);
   const edge = nowMs - thresholdMs;
   let overdue = 0;
+  let recheckAtMs = Infinity;
   let j = queue.oldestNormal;
+  for (; j && j.x !== undefined && j.x.crashed; j = j.next) {
+    if (j.enqueuedAtMs <= edge) overdue++;
+    else recheckAtMs = Math.min(recheckAtMs, j.enqueuedAtMs + thresholdMs);
+  }
   const want = room + pool.counts.initializing;
   while (j && j.enqueuedAtMs <= edge && overdue < want) {
     overdue++;
     j = j.next;
   }
+  if (j && j.enqueuedAtMs > edge) recheckAtMs = Math.min(recheckAtMs, j.enqueuedAtMs + thresholdMs);
   const extra = Math.max(0, overdue - pool.counts.initializing);
   add = Math.min(room, Math.max(add, extra));
   out.add = add;
-  out.recheckAtMs = j && j.enqueuedAtMs > edge ? j.enqueuedAtMs + thresholdMs : undefined;
+  out.recheckAtMs = recheckAtMs === Infinity ? undefined : recheckAtMs;
   return out;
 }
 

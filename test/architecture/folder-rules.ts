@@ -17,9 +17,11 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   telemetry: ['contract', 'lib'],
   report: ['contract', 'lib'],
   plan: ['load', 'report', 'contract', 'lib'],
+  // Fits an endpoint from a stored run's observations (loadlab calibrate).
+  calibrate: ['report', 'contract', 'lib'],
   // Kubernetes manifests as data (the CLI reads files and writes YAML).
   k8s: ['contract', 'lib'],
-  cli: ['contract', 'lib', 'sim', 'api', 'server', 'load', 'telemetry', 'report', 'plan', 'k8s'],
+  cli: ['contract', 'lib', 'sim', 'api', 'server', 'load', 'telemetry', 'report', 'plan', 'calibrate', 'k8s'],
   // The public entry (package.json `exports`): everything but cli/; nothing in src/ imports it.
   'index.ts': ['contract', 'lib', 'sim', 'api', 'server', 'load', 'telemetry', 'report', 'plan'],
   // Ambient declarations of untyped packages; compiled in, imported by nobody.

@@ -11,8 +11,13 @@ import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 
 export interface CaseConfig {
   seed: number;
-  /** workersMin = workersMax = this; no cold start. */
+  /** workersMax; also workersMin unless that is given. */
   workers: number;
+  workersMin?: number;
+  /** ms, or uniform draws between two bounds. Default 0 (warm). */
+  coldStartMs?: number | { dist: 'uniform'; minMs: number; maxMs: number };
+  idleTimeoutMs?: number;
+  scaler?: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
   executionTimeoutMs?: number;
   retention?: { runMs: number; runsyncMs: number };
   limits?: Partial<RefLimitsConfig>;
@@ -49,8 +54,14 @@ const DAY = 24 * 60 * MINUTE;
 
 export function modelConfig(c: CaseConfig): RefConfig {
   const l = c.limits ?? {};
+  const cold = c.coldStartMs ?? 0;
   return {
-    workers: c.workers,
+    workersMin: c.workersMin ?? c.workers,
+    workersMax: c.workers,
+    coldStart: typeof cold === 'number' ? cold : { minMs: cold.minMs, maxMs: cold.maxMs },
+    idleTimeoutMs: c.idleTimeoutMs ?? 5000,
+    scaler: c.scaler ?? { type: 'QUEUE_DELAY', value: 4 },
+    seed: c.seed,
     executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
     retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
     limits: {
@@ -63,7 +74,9 @@ export function modelConfig(c: CaseConfig): RefConfig {
 /** The core's endpoint config for the same case (harness fills in id, seed and keys). */
 export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
   return {
-    workersMin: c.workers, workersMax: c.workers, coldStartMs: 0,
+    workersMin: c.workersMin ?? c.workers, workersMax: c.workers, coldStartMs: c.coldStartMs ?? 0,
+    ...(c.idleTimeoutMs !== undefined ? { idleTimeoutMs: c.idleTimeoutMs } : {}),
+    ...(c.scaler ? { scaler: c.scaler } : {}),
     ...(c.executionTimeoutMs !== undefined ? { executionTimeoutMs: c.executionTimeoutMs } : {}),
     ...(c.retention ? { retention: c.retention } : {}),
     ...(c.limits ? { limits: c.limits } : {}),
@@ -249,9 +262,53 @@ const focusedConfigArb: fc.Arbitrary<CaseConfig> = fc.record(
   { requiredKeys: ['seed', 'workers', 'retention'] },
 );
 
+/**
+ * Scaling: workersMin below workersMax, cold starts (constant or uniform draws), both scalers and
+ * idle timeouts; whole-second cold starts, timeouts and thresholds meet run ends and advances.
+ */
+const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
+  .record(
+    {
+      seed: fc.integer({ min: 1, max: 1_000 }),
+      workers: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 2, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 10 }) }),
+      workersMin: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 3 }) }),
+      coldStartMs: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(0, 500, 1_000, 2_000, 5_000) },
+        { weight: 2, arbitrary: fc.integer({ min: 0, max: 8_000 }) },
+        { weight: 2, arbitrary: fc.record({ dist: fc.constant('uniform' as const), minMs: sec(2), maxMs: sec(6) }).map((u) => ({ ...u, maxMs: u.minMs + u.maxMs })) },
+      ),
+      idleTimeoutMs: fc.oneof(fc.constantFrom(0, 1_000, 2_000, 5_000, 10_000), fc.integer({ min: 0, max: 20_000 })),
+      scaler: fc.oneof(
+        fc.record({ type: fc.constant('QUEUE_DELAY' as const), value: fc.constantFrom(0.5, 1, 2, 4, 2.5) }),
+        fc.record({ type: fc.constant('REQUEST_COUNT' as const), value: fc.constantFrom(0.5, 1, 2, 3) }),
+      ),
+      executionTimeoutMs: fc.constantFrom(5_000, 10_000, 30_000),
+      retention: fc.record({ runMs: fc.constantFrom(0, 1_000, 5_000, 30_000, 30 * MINUTE), runsyncMs: fc.constantFrom(0, 1_000, 10_000, MINUTE) }),
+      listen: fc.boolean(),
+    },
+    { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'idleTimeoutMs', 'scaler', 'executionTimeoutMs', 'retention'] },
+  )
+  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
+
+/** Scaling: small bursts of short jobs (some crash), so workers start, go idle and stop. */
+const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  { weight: 5, arbitrary: focusedCmdArb },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('run' as const),
+      sync: fc.constant(false),
+      sim: fc.record({ durationMs: sec(8), crash: fc.boolean() }, { requiredKeys: ['durationMs'] }),
+      n: fc.integer({ min: 2, max: 8 }),
+    }),
+  },
+  { weight: 1, arbitrary: cmdArb },
+);
+
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
+  { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({

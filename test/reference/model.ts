@@ -1,19 +1,34 @@
 /**
- * A deliberately plain reference model of one warm, fixed-size endpoint (workersMin = workersMax,
- * no cold start): the job lifecycle, retention, ttl, cancel, retry, purge, limits and `/health`.
- * Every job stays in one array; on every step every deadline of every job and held request is
- * looked at again. No sweeps, lanes, wheels or compaction: speed is irrelevant here, being
- * obviously right is the point. The differential test holds the fast core to it.
+ * A deliberately plain reference model of one endpoint: the job lifecycle, retention, ttl, cancel,
+ * retry, purge, limits and `/health`, and the workers: workersMin to workersMax, cold starts (also
+ * of a worker restarting after a crash), the scaler (QUEUE_DELAY and REQUEST_COUNT, README
+ * "Decisions where the spec is silent") and the idle timeout. Every job stays in one array; on
+ * every step every deadline of every job, held request and worker is looked at again. No sweeps,
+ * lanes, wheels or compaction: speed is irrelevant here, being obviously right is the point. The
+ * differential test holds the fast core to it.
  *
- * Events of one instant run in the order they were set (DESIGN: `(atMs, seq)`): each deadline
- * carries the model's counter at the moment it was set.
+ * Events of one instant run in the order they were set (README: `(atMs, insertion)`): each
+ * deadline, run end, cold start and scaler look-again carries the model's counter at the moment it
+ * was set. The scaler's look-again is set when the scaler last looked. Idle timeouts and
+ * REQUEST_COUNT's decisions come at the end of the millisecond, after every event of it; the
+ * millisecond the clock was advanced to ends only at the next advance (requests still come in it).
+ *
+ * Cold starts are a constant or uniform draws from the stream the core draws from (the same seed
+ * and stream name), one draw per start, in the order the model starts workers.
  */
+import { Alea } from '../../src/lib/random.js';
 import { DEFAULT_TTL_MS, isEnded, jobId, refBody, type RefJob, type RefStatus } from './job.js';
 import { RefLimits, type RefLimitsConfig, type RefOp } from './limits.js';
 
 export interface RefConfig {
-  /** workersMin = workersMax. */
-  workers: number;
+  workersMin: number;
+  workersMax: number;
+  /** ms from a worker's start (or crash restart) to ready: a constant, or uniform draws. */
+  coldStart: number | { minMs: number; maxMs: number };
+  idleTimeoutMs: number;
+  scaler: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
+  /** The core's seed: its cold-start draws come from `${seed}/ep/coldstart`. */
+  seed: number;
   executionTimeoutMs: number;
   retention: { runMs: number; runsyncMs: number };
   limits: RefLimitsConfig;
@@ -53,7 +68,12 @@ interface Hold {
 
 interface Worker {
   n: number;
+  state: 'initializing' | 'idle' | 'running';
   job: RefJob | undefined;
+  /** While initializing: when it is ready, and the order stamp of that event. */
+  boot: { atMs: number; stamp: number } | undefined;
+  /** When it last became idle (the idle timeout counts from here). */
+  idleSinceMs: number;
 }
 
 const DEFAULT_WAIT_MS = 90_000;
@@ -65,9 +85,15 @@ export class RefModel {
   readonly jobs: RefJob[] = [];
   /** Queued jobs; the next to run is the first normal one, else the first lowPriority one. */
   private queue: RefJob[] = [];
-  private readonly workers: Worker[] = [];
-  /** Idle workers; a job goes to the most recently idle (the last). */
-  private readonly idle: Worker[] = [];
+  /** Every worker, in start order. */
+  private workers: Worker[] = [];
+  /** Idle workers, oldest idle first; a job goes to the most recently idle (the last). */
+  private idle: Worker[] = [];
+  private nextWorker = 1;
+  /** QUEUE_DELAY: when the scaler looks again (a queued job reaches the threshold). */
+  private recheck: { atMs: number; stamp: number } | undefined;
+  private looking = false;
+  private readonly draws: Alea;
   private holds: Hold[] = [];
   readonly late: RefLateAnswer[] = [];
   readonly limits: RefLimits;
@@ -76,16 +102,13 @@ export class RefModel {
 
   constructor(private readonly cfg: RefConfig) {
     this.limits = new RefLimits(cfg.limits);
-    for (let n = 1; n <= cfg.workers; n++) {
-      const w = { n, job: undefined };
-      this.workers.push(w);
-      this.idle.push(w);
-    }
+    this.draws = new Alea(`${cfg.seed}/ep/coldstart`);
+    this.look();
   }
 
   /** Answers a request at the current time; undefined while it is held (see `late`). */
   request(r: RefRequest, req: number): RefAnswer | undefined {
-    const cause = this.limits.admit(r.op, this.nowMs, this.workers.length);
+    const cause = this.limits.admit(r.op, this.nowMs, this.count('idle') + this.count('running'));
     if (cause) return err(429, LIMIT_CODES[cause], cause);
     const a = this.route(r, req);
     if (a) this.limits.release(r.op);
@@ -94,7 +117,7 @@ export class RefModel {
 
   private route(r: RefRequest, req: number): RefAnswer | undefined {
     if (r.op === 'run' || r.op === 'runsync') {
-      if (this.limits.queueFull(this.queue.length, this.cfg.workers)) {
+      if (this.limits.queueFull(this.queue.length, this.cfg.workersMax)) {
         this.limits.refund(r.op, this.nowMs);
         return err(429, 'API_ERR_QUEUE_FULL', 'queue');
       }
@@ -109,6 +132,7 @@ export class RefModel {
         removed++;
         this.remove(j);
       }
+      this.changed();
       return { status: 200, body: { removed, status: 'completed' } };
     }
     const q = r as Extract<RefRequest, { job: number }>;
@@ -123,6 +147,7 @@ export class RefModel {
       case 'cancel':
         if (j.status === 'IN_QUEUE') this.queue = this.queue.filter((q) => q !== j);
         if (!isEnded(j.status)) this.finish(j, 'CANCELLED', undefined, undefined);
+        this.changed();
         return { status: 200, body: { id: jobId(j.index), status: j.status } };
       case 'retry':
         if (j.status !== 'FAILED' && j.status !== 'TIMED_OUT') return err(400, 'API_ERR_NOT_RETRYABLE');
@@ -131,12 +156,30 @@ export class RefModel {
     }
   }
 
-  /** Moves the clock `ms` forward, running every event due on the way in order. */
+  /**
+   * Moves the clock `ms` forward, running every event due on the way in order; each millisecond
+   * left behind ends with its end-of-ms decisions (`endOfMs`), the current one's included.
+   */
   advance(ms: number): void {
     const until = this.nowMs + ms;
-    for (let e = this.nextEvent(); e && e.atMs <= until; e = this.nextEvent()) {
-      if (e.atMs > this.nowMs) this.nowMs = e.atMs;
-      e.fire();
+    let ended = false;
+    for (;;) {
+      const e = this.nextEvent();
+      if (e && e.atMs <= this.nowMs) {
+        e.fire();
+        ended = false;
+        continue;
+      }
+      if (this.nowMs >= until) break;
+      if (!ended) {
+        this.endOfMs();
+        ended = true;
+        continue;
+      }
+      const at = Math.min(e?.atMs ?? Infinity, this.nextIdleTimeout());
+      if (at > until) break;
+      this.nowMs = at;
+      ended = false;
     }
     this.nowMs = until;
   }
@@ -157,11 +200,15 @@ export class RefModel {
   }
 
   health(): Record<string, unknown> {
-    const running = this.workers.filter((w) => w.job).length;
+    const [idle, initializing, running] = [this.count('idle'), this.count('initializing'), this.count('running')];
     return {
       jobs: { ...this.counters, inProgress: running, inQueue: this.queue.length },
-      workers: { idle: this.idle.length, initializing: 0, ready: this.workers.length, running, throttled: 0, unhealthy: 0 },
+      workers: { idle, initializing, ready: idle + running, running, throttled: 0, unhealthy: 0 },
     };
+  }
+
+  private count(state: Worker['state']): number {
+    return this.workers.filter((w) => w.state === state).length;
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -184,7 +231,7 @@ export class RefModel {
     };
     this.jobs.push(j);
     this.queue.push(j);
-    this.dispatch();
+    this.changed();
     return j;
   }
 
@@ -195,12 +242,20 @@ export class RefModel {
     return j;
   }
 
+  /** Idle workers take queued jobs, the most recently idle first. */
   private dispatch(): void {
     while (this.queue.length > 0 && this.idle.length > 0) this.start(this.idle.pop()!, this.next()!);
   }
 
+  /** After any change: idle workers take jobs, then the scaler looks. */
+  private changed(): void {
+    this.dispatch();
+    this.look();
+  }
+
   /** The run's end is decided now: a crash halfway (once), the timeout, or the job's duration. */
   private start(w: Worker, j: RefJob): void {
+    w.state = 'running';
     w.job = j;
     j.worker = w.n;
     j.status = 'IN_PROGRESS';
@@ -220,7 +275,7 @@ export class RefModel {
     this.finish(j, 'COMPLETED', j.input, undefined);
   }
 
-  /** The worker dies mid-job: the job goes back to the front of its priority, the worker restarts at once. */
+  /** The worker dies mid-job: the job goes back to the front of its priority, the worker restarts (a cold start). */
   private crash(j: RefJob): void {
     const w = this.workerOf(j)!;
     w.job = undefined;
@@ -231,8 +286,8 @@ export class RefModel {
     j.status = 'IN_QUEUE';
     j.enqueuedAtMs = this.nowMs;
     this.queue.unshift(j);
-    this.idle.push(w);
-    this.dispatch();
+    this.boot(w);
+    this.changed();
   }
 
   private finish(j: RefJob, status: RefStatus, output: unknown, error: string | undefined): void {
@@ -248,6 +303,7 @@ export class RefModel {
     if (this.nowMs + keepMs < j.deadlineMs) this.setDeadline(j, this.nowMs + keepMs, false);
     this.answerHolds(j, () => ({ status: 200, body: refBody(j, this.nowMs) }));
     this.reuse(w);
+    this.changed();
   }
 
   private retry(j: RefJob): void {
@@ -259,7 +315,7 @@ export class RefModel {
     // Back under its ttl, counted from submission.
     if (!j.deadlineIsTtl) this.setDeadline(j, j.submittedAtMs + j.ttlMs, true);
     this.queue.push(j);
-    this.dispatch();
+    this.changed();
   }
 
   /** `/status?ttl=`: drops the result `ms` from now (ended) or from its end; never later than before. */
@@ -292,7 +348,116 @@ export class RefModel {
     w.job = undefined;
     const next = this.next();
     if (next) this.start(w, next);
-    else this.idle.push(w);
+    else this.makeIdle(w);
+  }
+
+  // ---------------------------------------------------------------- workers and the scaler
+
+  private makeIdle(w: Worker): void {
+    w.state = 'idle';
+    w.idleSinceMs = this.nowMs;
+    this.idle.push(w);
+  }
+
+  private startWorker(): void {
+    const w: Worker = { n: this.nextWorker++, state: 'initializing', job: undefined, boot: undefined, idleSinceMs: 0 };
+    this.workers.push(w);
+    this.boot(w);
+  }
+
+  /** A (re)start: ready after its cold start; at once when that is 0 ms, taking a queued job. */
+  private boot(w: Worker): void {
+    w.state = 'initializing';
+    const c = this.cfg.coldStart;
+    const ms = typeof c === 'number' ? c : Math.max(0, Math.round(c.minMs + this.draws.next() * (c.maxMs - c.minMs)));
+    if (ms > 0) {
+      w.boot = { atMs: this.nowMs + ms, stamp: this.stamps++ };
+      return;
+    }
+    this.makeIdle(w);
+    this.dispatch();
+  }
+
+  private stopWorker(w: Worker): void {
+    this.workers = this.workers.filter((x) => x !== w);
+    this.idle = this.idle.filter((x) => x !== w);
+  }
+
+  /**
+   * The scaler's look, after every change: start the workers wanted now, one at a time. Then
+   * (QUEUE_DELAY) look again when the next queued normal job reaches the threshold.
+   */
+  private look(): void {
+    if (this.looking) return;
+    this.looking = true;
+    const noneLive = this.workers.length === 0;
+    while (this.wantedNow(noneLive) > 0) this.startWorker();
+    this.looking = false;
+    if (this.cfg.scaler.type !== 'QUEUE_DELAY') return;
+    const t = this.thresholdMs();
+    const later = this.queue.filter((j) => !j.lowPriority && j.enqueuedAtMs + t > this.nowMs).map((j) => j.enqueuedAtMs + t);
+    if (later.length === 0) return;
+    const at = Math.min(...later);
+    if (!this.recheck || this.recheck.atMs > at) this.recheck = { atMs: at, stamp: this.stamps++ };
+  }
+
+  private thresholdMs(): number {
+    return Math.round(this.cfg.scaler.value * 1000);
+  }
+
+  /**
+   * Workers to start now: up to workersMin; one when a normal job waits and no worker is live;
+   * QUEUE_DELAY: one per normal job that has waited the threshold, less those starting.
+   * REQUEST_COUNT: when the look began with no worker live, up to the target (no worker can go
+   * idle later in the ms to take a job); else the rest at the end of the ms (`endOfMs`). Never
+   * past workersMax.
+   */
+  private wantedNow(noneLive: boolean): number {
+    const total = this.workers.length;
+    const room = this.cfg.workersMax - total;
+    const normal = this.queue.filter((j) => !j.lowPriority);
+    let base = Math.max(0, this.cfg.workersMin - total);
+    if (base === 0 && normal.length > 0 && total === 0) base = 1;
+    if (this.cfg.scaler.type === 'REQUEST_COUNT') return Math.min(room, noneLive ? Math.max(base, this.target() - total) : base);
+    const overdue = normal.filter((j) => this.nowMs - j.enqueuedAtMs >= this.thresholdMs()).length;
+    return Math.min(room, Math.max(base, overdue - this.count('initializing')));
+  }
+
+  /** REQUEST_COUNT: ceil((normal queued + running) / value), within workersMin and workersMax. */
+  private target(): number {
+    const normal = this.queue.filter((j) => !j.lowPriority).length;
+    const t = Math.ceil((normal + this.count('running')) / this.cfg.scaler.value);
+    return Math.min(this.cfg.workersMax, Math.max(this.cfg.workersMin, t));
+  }
+
+  /**
+   * The end of the current ms. REQUEST_COUNT: idle workers above the target stop, the most
+   * recently idle first, then workers start up to it. QUEUE_DELAY: idle workers idle for
+   * idleTimeoutMs stop, the oldest idle first, while more than workersMin remain.
+   */
+  private endOfMs(): void {
+    if (this.cfg.scaler.type === 'REQUEST_COUNT') {
+      while (this.idle.length > 0 && this.workers.length > this.target()) this.stopWorker(this.idle[this.idle.length - 1]!);
+      while (this.workers.length < this.target()) this.startWorker();
+      return;
+    }
+    for (let w = this.idle[0]; w && w.idleSinceMs + this.cfg.idleTimeoutMs <= this.nowMs; w = this.idle[0]) {
+      if (this.workers.length <= this.cfg.workersMin) return;
+      this.stopWorker(w);
+    }
+  }
+
+  /** QUEUE_DELAY: the next time an idle worker reaches its idle timeout, after now. */
+  private nextIdleTimeout(): number {
+    if (this.cfg.scaler.type !== 'QUEUE_DELAY') return Infinity;
+    const at = this.idle.map((w) => w.idleSinceMs + this.cfg.idleTimeoutMs).filter((t) => t > this.nowMs);
+    return Math.min(Infinity, ...at);
+  }
+
+  private ready(w: Worker): void {
+    w.boot = undefined;
+    this.makeIdle(w);
+    this.changed();
   }
 
   private workerOf(j: RefJob): Worker | undefined {
@@ -325,8 +490,8 @@ export class RefModel {
 
   /** The earliest pending event (time, then the order it was set in), with what it does. */
   private nextEvent(): { atMs: number; fire: () => void } | undefined {
-    let best: { atMs: number; stamp: number; job?: RefJob; run?: boolean; hold?: Hold } | undefined;
-    const consider = (atMs: number, stamp: number, e: { job?: RefJob; run?: boolean; hold?: Hold }) => {
+    let best: { atMs: number; stamp: number; job?: RefJob; run?: boolean; hold?: Hold; worker?: Worker; recheck?: boolean } | undefined;
+    const consider = (atMs: number, stamp: number, e: { job?: RefJob; run?: boolean; hold?: Hold; worker?: Worker; recheck?: boolean }) => {
       if (!best || atMs < best.atMs || (atMs === best.atMs && stamp < best.stamp)) best = { atMs, stamp, ...e };
     };
     for (const j of this.jobs) {
@@ -335,12 +500,24 @@ export class RefModel {
       consider(j.deadlineMs, j.deadlineStamp, { job: j });
     }
     for (const h of this.holds) consider(h.untilMs, h.stamp, { hold: h });
+    for (const w of this.workers) if (w.boot) consider(w.boot.atMs, w.boot.stamp, { worker: w });
+    if (this.recheck) consider(this.recheck.atMs, this.recheck.stamp, { recheck: true });
     const e = best;
     if (!e) return undefined;
+    if (e.worker) return { atMs: e.atMs, fire: () => this.ready(e.worker!) };
+    if (e.recheck) {
+      return { atMs: e.atMs, fire: () => {
+        this.recheck = undefined;
+        this.look();
+      } };
+    }
     if (e.hold) return { atMs: e.atMs, fire: () => this.answer(e.hold!, { status: 200, body: refBody(e.hold!.job, this.nowMs) }) };
     const j = e.job!;
     if (e.run) return { atMs: e.atMs, fire: () => this.runEnded(j) };
-    return { atMs: e.atMs, fire: () => this.remove(j) };
+    return { atMs: e.atMs, fire: () => {
+      this.remove(j);
+      this.changed();
+    } };
   }
 }
 

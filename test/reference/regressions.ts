@@ -57,4 +57,18 @@ export const REGRESSIONS: Regression[] = [
     config: { seed: 1, workers: 0, limits: { queueMin: 0, operations: { run: { rate: 2 } } } },
     cmds: [{ t: 'run', sync: false }, { t: 'run', sync: false, sim: {}, n: 2 }],
   },
+  {
+    // QUEUE_DELAY walked the queue from its head while jobs were overdue: a job a crash had just
+    // sent back (first in the queue, back since its crash) hid the overdue jobs behind it.
+    name: 'QUEUE_DELAY counts overdue jobs queued behind a job a crash sent back',
+    config: { seed: 1, workers: 4, workersMin: 0, coldStartMs: 2000, scaler: { type: 'QUEUE_DELAY', value: 1 } },
+    cmds: [
+      { t: 'run', sync: false, sim: { durationMs: 4000, crash: true } },
+      { t: 'advance', ms: 3500 },
+      { t: 'run', sync: false, sim: { durationMs: 10_000 }, n: 2 },
+      { t: 'advance', ms: 500 },
+      { t: 'advance', ms: 500 },
+      { t: 'health' },
+    ],
+  },
 ];

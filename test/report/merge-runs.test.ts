@@ -54,6 +54,13 @@ describe('mergeRuns', () => {
     expect(m.timeline.requests.reduce((x, y) => x + y, 0)).toBe(sum((r) => r.timeline.requests.reduce((x, y) => x + y, 0)));
   });
 
+  test('what shards\' webhook receivers turned away (runs over HTTP) is summed; absent from every shard, absent merged', () => {
+    const [a, b, c, d] = shards as [RunResult, RunResult, RunResult, RunResult];
+    const turnedAway = (r: RunResult, refused: number, malformed: number): RunResult => ({ ...r, webhooks: { ...r.webhooks, refused, malformed } });
+    expect(merged(turnedAway(a, 2, 1), turnedAway(b, 3, 0), c, d).webhooks).toMatchObject({ refused: 5, malformed: 1 });
+    expect(Object.keys(merged(a, b, c, d).webhooks)).not.toContain('refused');
+  });
+
   test('windows are aligned on wall time: a shard that started 12 s later counts one 10 s window later', () => {
     const m = merged(...shards);
     const shifts = [0, 0, 0, 1];

@@ -39,8 +39,10 @@ import { progressReporter } from '../progress/reporter.js';
 import { catchInterrupts } from '../interrupt.js';
 import { startRunTracing } from '../run-tracing.js';
 import { COMMANDS } from './catalog.js';
+import { openWebhooks, webhookAddressOf, webhookOptions, type WebhookArgs } from './webhook-flags.js';
+import type { HttpWebhookReceiver } from '../../load/targets/http/webhook-receiver.js';
 
-export interface RunArgs extends PriceArgs, ShardArgs {
+export interface RunArgs extends PriceArgs, ShardArgs, WebhookArgs {
   'start-at'?: string;
   scenario: string;
   seed?: number;
@@ -68,6 +70,7 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
     `  requests: ${ops.join('; ')}`,
     `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
     ...workersLine(r),
+    ...webhooksLine(r),
     ...healthLine(r),
     ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
     `  report: ${join(dir, 'report.md')}`,
@@ -82,6 +85,13 @@ function workersLine(r: RunResult): string[] {
   const c = w.cost;
   const usd = (v: number) => `$${v.toFixed(4)}`;
   return [`  workers: ${w.started} started; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`];
+}
+
+/** What the webhook receiver over HTTP turned away, when it turned away anything. */
+function webhooksLine(r: RunResult): string[] {
+  const w = r.webhooks;
+  if (!w.refused && !w.malformed) return [];
+  return [`  webhook receiver: ${w.refused ?? 0} refused (404: not a POST to its URL with the token), ${w.malformed ?? 0} malformed (400/413); not counted as deliveries`];
 }
 
 /** The runner's own /health reads (runs against a URL). */
@@ -103,7 +113,7 @@ function withEndpointId(sc: Scenario, id: string | undefined): Scenario {
 }
 
 /** The HTTP or lockstep target; a lockstep server must be at its start (lockstep-fresh.ts). */
-async function targetFor(sc: Scenario, a: RunArgs & { startAtMs?: number }): Promise<(sc: Scenario) => Target> {
+async function targetFor(sc: Scenario, a: RunArgs & { startAtMs?: number; webhooks?: HttpWebhookReceiver }): Promise<(sc: Scenario) => Target> {
   if (!a.lockstep) return asUsage(a.target, async () => httpTargetFor(sc, a));
   const make = lockstepTargetFor(sc, a);
   await asUsage(a.target, () => checkLockstepFresh(a.target!, lockstepApiKey(a)));
@@ -129,6 +139,7 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
 
 export async function runCommand(a: RunArgs): Promise<number> {
   checkRunFlags(a);
+  const hookAt = webhookAddressOf(a);
   const healthEveryMs = healthEveryOf(a);
   // --shard / --shards / LOADLAB_SHARDS with JOB_COMPLETION_INDEX, and --start-at (run-flags.ts).
   const sharding = runShardingOf(a);
@@ -157,7 +168,12 @@ export async function runCommand(a: RunArgs): Promise<number> {
   // Loaded only when asked for: prom-client (and through it the OpenTelemetry API) stays out of other runs.
   const live = a['metrics-listen'] === undefined ? undefined
     : await (await import('../live-metrics/live-metrics.js')).startLiveMetrics(sc, a['metrics-listen'], process.stderr);
-  const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}) }) : undefined;
+  // Bound before the target is contacted too: a port in use is exit 2 with nothing sent.
+  const webhooks = await openWebhooks(sc, a.scenario, hookAt, process.stderr);
+  const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}), ...(webhooks ? { webhooks } : {}) }).catch(async (e: unknown) => {
+    await webhooks?.close();
+    throw e;
+  }) : undefined;
   // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
   const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
   const progress = progressReporter(process.stderr, process.env);
@@ -211,7 +227,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
 export const runCommandModule: CommandModule<object, RunArgs> = {
   ...COMMANDS.run,
   builder: (y) =>
-    shardOptions(priceOptions(y
+    shardOptions(priceOptions(webhookOptions(y
       .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
       .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the scenario\'s)' })
       .option('out', { type: 'string', describe: 'Report directory (default reports/<scenario-name>/)' })
@@ -236,7 +252,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
       .option('health-every', {
         type: 'string',
         describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
-      }))
+      })))
       .epilog([
         'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
         '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',

@@ -55,6 +55,7 @@ export interface StatusLike {
   status?: string;
   delayTime?: number;
   executionTime?: number;
+  workerId?: unknown;
 }
 
 /**
@@ -74,7 +75,7 @@ export function observe(env: BehaviourEnv, r: ClientResponse, s: Session): 'term
     s.queuedMark = b.status === 'IN_QUEUE' ? env.rec.ledger.mark() : Infinity;
     return 'live';
   }
-  env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), b.status, b.delayTime, b.executionTime, b.id, s.sentMs);
+  env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), b.status, b.delayTime, b.executionTime, b.id, s.sentMs, b.workerId);
   return 'terminal';
 }
 

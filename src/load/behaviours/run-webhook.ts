@@ -31,7 +31,7 @@ export const runWebhook = defineBehaviour({
           if (!ok && !last) return;
           env.webhooks.delete(job.id);
           if (s.done) return;
-          if (ok) env.rec.jobTerminal(env.flow, s.intendedMs, now, st.status ?? 'UNKNOWN', st.delayTime, st.executionTime, job.id, s.sentMs);
+          if (ok) env.rec.jobTerminal(env.flow, s.intendedMs, now, st.status ?? 'UNKNOWN', st.delayTime, st.executionTime, job.id, s.sentMs, st.workerId);
           s.end(ok ? (st.status ?? 'UNKNOWN') : 'webhook-lost');
         });
       });

@@ -16,6 +16,7 @@ import { OpAcc } from './op-acc.js';
 import { HealthSamples, type HealthBody } from './health-samples.js';
 import type { EndpointWatcher } from '../targets/target.js';
 import type { SendTimes } from './send-times.js';
+import type { EndpointObservations } from './endpoint-observations.js';
 
 /** A job's outcome as a client read it. */
 export interface JobOutcome {
@@ -65,6 +66,8 @@ export class Recorder {
   endpointWatcher: EndpointWatcher | undefined;
   /** Times from the actual send, where a send can be late (send-times.ts); undefined: not kept. */
   sendTimes: SendTimes | undefined = undefined;
+  /** The endpoint's workers and `/health` kept raw for `loadlab calibrate` (HTTP targets); undefined: not kept. */
+  observations: EndpointObservations | undefined = undefined;
 
   /** `windowMs`: the timeline's; `histWindowMs`: the per-window histograms' (window-size.ts). */
   constructor(readonly windowMs: number, private readonly lateAfterMs: number, readonly histWindowMs = windowMs) {
@@ -167,10 +170,12 @@ export class Recorder {
   /**
    * A terminal status body was read for a job (once per run of it: a retried job may end twice;
    * `jobs.finalStatus` counts the status its session ended on, once per job). `intendedMs`: the
-   * session's intended submission time; `sentMs`: when its first request went out.
+   * session's intended submission time; `sentMs`: when its first request went out; `workerId`: the
+   * body's, if any.
    */
-  jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string, sentMs = intendedMs): void {
+  jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string, sentMs = intendedMs, workerId?: unknown): void {
     const turnaroundMs = atMs - intendedMs;
+    this.observations?.job(sentMs, status, delayTimeMs, executionTimeMs, workerId);
     this.sendTimes?.turnaround(flow, atMs, atMs - sentMs);
     this.onJob?.({ id, flow, turnaroundMs, atMs, status, delayTimeMs, executionTimeMs });
     this.jobTimes.add(flow, atMs, turnaroundMs, delayTimeMs, executionTimeMs, id);
@@ -225,6 +230,7 @@ export class Recorder {
   /** A `/health` answer read at `atMs` (peaks, and the sampled `windows.endpoint`). */
   healthSeen(atMs: number, b: HealthBody): void {
     this.health.add(atMs, b);
+    this.observations?.health(atMs, b);
     const q = b.jobs?.inQueue;
     if (typeof q === 'number') {
       const r = b.workers?.running;

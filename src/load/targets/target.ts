@@ -5,7 +5,7 @@
  */
 import type { Operation } from '../../contract/operations.js';
 import type { RandomStream } from '../../lib/random.js';
-import type { DeliveryListener, ReceiverConfig } from './webhook-receiver.js';
+import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from './webhook-receiver.js';
 import type { EndpointWindows } from '../../report/run-result.js';
 import type { BillingRule, WorkerBill } from '../../report/worker-bill.js';
 
@@ -81,6 +81,11 @@ export interface Target {
    * Sets `webhookUrl`; `close()` stops the receiver.
    */
   receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void>;
+  /**
+   * What a webhook receiver over HTTP turned away, for a target with one that `receiveWebhooks`
+   * started (absent, or undefined: none). Read after `close()`.
+   */
+  webhookRefusals?(): WebhookRefusals | undefined;
   /** ms since the run started (virtual or wall). */
   now(): number;
   /**

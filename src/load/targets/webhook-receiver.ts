@@ -15,6 +15,17 @@ export interface ReceiverConfig {
   failStatus: number;
 }
 
+/**
+ * What a receiver over HTTP turned away (report.json `webhooks.refused`, `webhooks.malformed`):
+ * requests not to its URL, and POSTs to it that were no delivery.
+ */
+export interface WebhookRefusals {
+  /** Answered 404: another path, a missing or wrong token, another method. */
+  refused: number;
+  /** POSTs to its URL answered 400 (not a JSON object with a string `id`) or 413 (body too large). */
+  malformed: number;
+}
+
 export type DeliveryListener = (d: WebhookDelivery, ok: boolean) => void;
 
 /** Does the receiver fail this attempt (1-based)? Draws from `rng` only with a probability set. */

@@ -88,6 +88,9 @@ export function mergeWebhooks(list: readonly WebhookStats[]): WebhookStats {
     retries: sum(list, (w) => w.retries),
     gaveUp: sum(list, (w) => w.gaveUp),
     latenessMs: mergeEncoded(list.map((w) => w.latenessMs)),
+    // Shards over HTTP each had a receiver: kept when any input has one.
+    ...(list.some((w) => w.refused !== undefined) ? { refused: sum(list, (w) => w.refused ?? 0) } : {}),
+    ...(list.some((w) => w.malformed !== undefined) ? { malformed: sum(list, (w) => w.malformed ?? 0) } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ import type { Scenario } from '../../scenario/schema.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
 import { displayUrl, isLoopback } from '../target-url.js';
 import type { RandomStream } from '../../../lib/random.js';
-import type { DeliveryListener, ReceiverConfig } from '../webhook-receiver.js';
+import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from '../webhook-receiver.js';
 import { receiveOnClock, type HttpWebhookReceiver } from './webhook-receiver.js';
 import { UsageError } from '../../usage-error.js';
 import { peakArrivalsPerSec } from '../../arrivals/registry.js';
@@ -55,6 +55,11 @@ export interface HttpTargetOptions {
   startAtMs?: number;
   /** Requests of the warm-up before the clock starts (warmup.ts; default WARMUP_REQUESTS). */
   warmUpRequests?: number;
+  /**
+   * The webhook receiver, already listening (`--webhook-listen`, `--webhook-url`); default: one
+   * on 127.0.0.1 and a free port, opened by `receiveWebhooks`. Closed with the target.
+   */
+  webhooks?: HttpWebhookReceiver;
 }
 
 export { isLoopback };
@@ -105,6 +110,7 @@ export class HttpTarget implements Target {
     this.connector = new Connector(origin);
     this.preconnect = Math.min(opts.preconnect ?? 0, connections);
     this.startAtMs = opts.startAtMs;
+    this.receiver = opts.webhooks;
     this.warmUpRequests = opts.warmUpRequests ?? WARMUP_REQUESTS;
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect: this.connector.connect });
     this.prefix = `${prefix}/${opts.endpointId}`;
@@ -118,8 +124,12 @@ export class HttpTarget implements Target {
   }
 
   async receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void> {
-    this.receiver = await receiveOnClock(this, cfg, rng, onDelivery);
+    this.receiver = await receiveOnClock(this, this.receiver, cfg, rng, onDelivery);
     this.webhookUrl = this.receiver.url;
+  }
+
+  webhookRefusals(): WebhookRefusals | undefined {
+    return this.webhookUrl === undefined ? undefined : { refused: this.receiver!.refused, malformed: this.receiver!.malformed };
   }
 
   now(): number {
@@ -269,7 +279,7 @@ function peakPerSec(sc: Scenario): number {
 }
 
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
-export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number }): () => HttpTarget {
+export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number; webhooks?: HttpWebhookReceiver }): () => HttpTarget {
   const url = a.target!;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
@@ -278,5 +288,6 @@ export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: st
   const preconnect = Math.min(connections, Math.ceil(peak / ARRIVALS_PER_PRECONNECTED));
   return () => new HttpTarget(url, {
     url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections, preconnect, startAtMs: a.startAtMs, warmUpRequests: warmUpRequestsFor(peak),
+    ...(a.webhooks ? { webhooks: a.webhooks } : {}),
   });
 }

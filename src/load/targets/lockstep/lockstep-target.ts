@@ -25,7 +25,7 @@ import { UsageError } from '../../usage-error.js';
 import type { EndpointProbe, EndpointWatcher, Target, TargetRequest, TargetResponse } from '../target.js';
 import { displayUrl } from '../target-url.js';
 import type { RandomStream } from '../../../lib/random.js';
-import type { DeliveryListener, ReceiverConfig } from '../webhook-receiver.js';
+import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from '../webhook-receiver.js';
 import { receiveOnClock, type HttpWebhookReceiver } from '../http/webhook-receiver.js';
 
 /** A request to send, or a timer whose marker is to be queued at the server. */
@@ -70,7 +70,8 @@ export class LockstepTarget implements Target {
   /** Advances made (progress, tests). */
   advances = 0;
 
-  constructor(readonly url: string, opts: { apiKey: string; endpointId: string }) {
+  /** `opts.webhooks`: the webhook receiver, already listening (default: one on 127.0.0.1, a free port); closed with the target. */
+  constructor(readonly url: string, opts: { apiKey: string; endpointId: string; webhooks?: HttpWebhookReceiver }) {
     const { origin, prefix } = splitBase(url);
     this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
     // No cap on sockets: every held request (runsync, stream) keeps one, as many as the scenario
@@ -80,11 +81,16 @@ export class LockstepTarget implements Target {
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.reportUrl = displayUrl(url);
+    this.receiver = opts.webhooks;
   }
 
   async receiveWebhooks(cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<void> {
-    this.receiver = await receiveOnClock(this, cfg, rng, onDelivery);
+    this.receiver = await receiveOnClock(this, this.receiver, cfg, rng, onDelivery);
     this.webhookUrl = this.receiver.url;
+  }
+
+  webhookRefusals(): WebhookRefusals | undefined {
+    return this.webhookUrl === undefined ? undefined : { refused: this.receiver!.refused, malformed: this.receiver!.malformed };
   }
 
   now(): number {
@@ -254,10 +260,10 @@ export class LockstepTarget implements Target {
 }
 
 /** The lockstep target for `loadlab run --target URL --lockstep` (a `serve --clock manual`). */
-export function lockstepTargetFor(sc: { endpoint: { id: string } }, a: { target?: string; 'api-key'?: string; endpoint?: string }): () => LockstepTarget {
+export function lockstepTargetFor(sc: { endpoint: { id: string } }, a: { target?: string; 'api-key'?: string; endpoint?: string; webhooks?: HttpWebhookReceiver }): () => LockstepTarget {
   const url = a.target!;
   const apiKey = lockstepApiKey(a);
-  return () => new LockstepTarget(url, { apiKey, endpointId: a.endpoint ?? sc.endpoint.id });
+  return () => new LockstepTarget(url, { apiKey, endpointId: a.endpoint ?? sc.endpoint.id, ...(a.webhooks ? { webhooks: a.webhooks } : {}) });
 }
 
 /** The key a lockstep run sends: `--api-key`, else RUNPOD_API_KEY, else any (a serve without keys takes any). */

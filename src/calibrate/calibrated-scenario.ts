@@ -1,0 +1,30 @@
+/**
+ * calibrated.yaml: the run's own scenario (its traffic, thresholds, SLOs and plan defaults, its
+ * comments kept) with the endpoint's fitted quantities written over the guessed ones: jobDurationMs,
+ * coldStartMs, idleTimeoutMs and workersMax. A quantity with nothing to fit keeps the scenario's value.
+ */
+import { parseDocument } from 'yaml';
+import type { Calibration } from './calibration.js';
+
+export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir: string): string {
+  const doc = parseDocument(scenarioYaml);
+  // The schema reference was relative to the scenario's own folder.
+  doc.delete('$schema');
+  const set = (key: string, value: unknown): void => {
+    if (value !== undefined) doc.setIn(['endpoint', key], doc.createNode(value, { flow: true }));
+  };
+  set('jobDurationMs', c.jobDurationMs.spec);
+  set('coldStartMs', c.coldStartMs.spec);
+  set('idleTimeoutMs', c.idleTimeoutMs.value);
+  set('workersMax', c.workersMax.value);
+  const untrusted = [
+    c.jobDurationMs.trusted ? '' : 'jobDurationMs', c.coldStartMs.trusted ? '' : 'coldStartMs', c.idleTimeoutMs.trusted ? '' : 'idleTimeoutMs',
+  ].filter(Boolean);
+  const head = [
+    ` Calibrated by loadlab calibrate from the run in ${runDir} (calibration.md says how well each fits).`,
+    ` endpoint: jobDurationMs, coldStartMs, idleTimeoutMs and workersMax are fitted to what that run saw.`,
+    ...(untrusted.length ? [` Too few samples to trust: ${untrusted.join(', ')}.`] : []),
+  ];
+  doc.commentBefore = doc.commentBefore ? `${head.join('\n')}\n\n${doc.commentBefore}` : head.join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
