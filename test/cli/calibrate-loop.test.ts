@@ -25,7 +25,7 @@ function loadlab(args: string[]): { status: number | null; stdout: string; stder
 
 beforeAll(async () => {
   serve = await startServe(['--config', KNOWN]);
-  const run = loadlab(['run', KNOWN, '--target', serve.base.replace(/\/v2$/, ''), '--out', runDir]);
+  const run = loadlab(['run', KNOWN, '--target', serve.base.replace(/\/v2$/, ''), '--health-every', '100ms', '--out', runDir]);
   expect(run.status, run.stderr).toBe(0);
 }, 120_000);
 

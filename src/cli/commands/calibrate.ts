@@ -85,7 +85,7 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
       .positional('run_dir', { type: 'string', demandOption: true, describe: 'The directory of a run against your endpoint (loadlab run … --target URL), or its report.json' })
       .option('out', { type: 'string', describe: 'Write calibrated.yaml and calibration.json/.md/.html here (default: the run directory)' })
       .option('scenario', { type: 'string', describe: 'The run\'s scenario file, when it is no longer where the run read it (default: the path stored in report.json)' })
-      .example('$0 run scenarios/calibrate-probe.yaml --target https://api.runpod.ai --out reports/probe', 'a probe run against your endpoint (API key in RUNPOD_API_KEY)')
+      .example('$0 run scenarios/calibrate-probe.yaml --target https://api.runpod.ai --health-every 1s --out reports/probe', 'a probe run against your endpoint (API key in RUNPOD_API_KEY)')
       .example('$0 calibrate reports/probe', 'fit it: reports/probe/calibrated.yaml and calibration.md')
       .example('$0 plan reports/probe/calibrated.yaml', 'size workersMax for your own endpoint'),
   handler: (a) => {
