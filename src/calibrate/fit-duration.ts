@@ -89,7 +89,7 @@ export function quantile(sorted: readonly number[], q: number): number {
 }
 
 /** How many of `sorted` are ≤ x. */
-function upperBound(sorted: readonly number[], x: number): number {
+export function upperBound(sorted: readonly number[], x: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

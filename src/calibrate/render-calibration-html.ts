@@ -7,7 +7,7 @@ import { chartAssetsHtml, chartHtml } from '../report/html/charts.js';
 import { htmlDocument } from '../report/html/document.js';
 import { mdToHtml } from '../report/html/md-to-html.js';
 import type { CalibrationWithCurves } from './calibration.js';
-import { quantile } from './fit-duration.js';
+import { quantile, upperBound } from './fit-duration.js';
 import { renderCalibrationMarkdown } from './render-calibration-md.js';
 
 const POINTS = 200;
@@ -18,7 +18,7 @@ export function renderCalibrationHtml(c: CalibrationWithCurves): string {
     const sorted = curve.samples.slice().sort((a, b) => a - b);
     const top = Math.max(1, quantile(sorted, 0.995) * 1.1);
     const x = Array.from({ length: POINTS + 1 }, (_, i) => Math.round((top * i) / POINTS * 10) / 10);
-    const ecdf = x.map((v) => round4(upTo(sorted, v) / sorted.length));
+    const ecdf = x.map((v) => round4(upperBound(sorted, v) / sorted.length));
     return {
       id: curve.name, title: `${curve.name}: observed against fitted CDF`, subtitle: `${sorted.length} samples; fitted: ${curve.fit.model}, KS distance ${curve.fit.ks}`,
       unit: 'share of samples', xAxis: { kind: 'value', label: 'ms', unit: 'ms' }, x,
@@ -30,17 +30,6 @@ export function renderCalibrationHtml(c: CalibrationWithCurves): string {
 ${charts.map(chartHtml).join('\n')}
 </section>
 ${chartAssetsHtml()}`);
-}
-
-function upTo(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (sorted[m]! <= x) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
 }
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
