@@ -13,15 +13,20 @@ describe('progressLine', () => {
     expect(progressLine(p({ wallMs: 400 }))).toBe('traffic   0%  wall 0s  ETA --  requests 0  429s 0  queue 0  workers 0');
   });
 
-  test('mid-run: % of durationMs + drainMs, ETA at the mean pace so far, counts shortened', () => {
-    // A quarter of the 86 520 s in 25 s of wall: three quarters left take 75 s more.
-    const line = progressLine(p({ nowMs: 21_630_000, wallMs: 25_000, requests: 1_234_567, limited: 12_345, queueDepth: 1234, workers: 12 }));
+  test('mid-run: % of durationMs, ETA to its end at the mean pace so far (not the drain allowance), counts shortened', () => {
+    // A quarter of the 86 400 s in 25 s of wall: three quarters left take 75 s more.
+    const line = progressLine(p({ nowMs: 21_600_000, wallMs: 25_000, requests: 1_234_567, limited: 12_345, queueDepth: 1234, workers: 12 }));
     expect(line).toBe('traffic  25%  wall 25s  ETA 1m15s  requests 1.2M  429s 12.3k  queue 1 234  workers 12');
   });
 
-  test('the drain; a target that cannot see the endpoint shows --', () => {
+  test('a long drain allowance is not in the traffic phase\'s ETA', () => {
+    const line = progressLine(p({ nowMs: 15_000, wallMs: 15_000, durationMs: 30_000, drainMs: 600_000 }));
+    expect(line).toBe('traffic  50%  wall 15s  ETA 15s  requests 0  429s 0  queue 0  workers 0');
+  });
+
+  test('the drain: 100 %, the ETA an upper bound (it ends when the last session does); a target that cannot see the endpoint shows --', () => {
     const line = progressLine(p({ phase: 'drain', nowMs: 60_000, wallMs: 62_000, durationMs: 60_000, drainMs: 30_000, requests: 900, queueDepth: undefined, workers: undefined }));
-    expect(line).toBe('drain    66%  wall 1m02s  ETA 31s  requests 900  429s 0  queue --  workers --');
+    expect(line).toBe('drain   100%  wall 1m02s  ETA ≤31s  requests 900  429s 0  queue --  workers --');
   });
 
   test('the largest values still fit in 100 columns', () => {

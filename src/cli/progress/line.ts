@@ -5,12 +5,13 @@
  *   traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 12.3k  queue 1 234  workers 12
  *
  * - phase: `traffic` until the scenario's durationMs, then `drain`;
- * - %: of the run's whole time, durationMs + drainMs (virtual in-process and lockstep, wall
- *   against a URL). The drain ends as soon as every session has ended, often well before its
- *   drainMs: the run may then finish below 100 %;
+ * - %: of the traffic phase, durationMs (virtual in-process and lockstep, wall against a URL);
+ *   100 in the drain;
  * - wall: wall time since the run started;
- * - ETA: wall time left to durationMs + drainMs at the run's mean pace so far (run ms per wall
- *   ms); `--` for the first 3 s of wall time, when the pace is not known yet;
+ * - ETA: in the traffic phase, wall time left to durationMs at the run's mean pace so far (run ms
+ *   per wall ms), `--` for the first 3 s of wall time, when the pace is not known yet. In the
+ *   drain, `≤` the time left to durationMs + drainMs: the drain ends as soon as every session
+ *   has ended, often well before;
  * - requests and 429s so far; queue and workers (running) as the target sees them, `--` when it
  *   cannot see them (an HTTP target without /health samples, lockstep).
  */
@@ -22,8 +23,7 @@ export const ETA_AFTER_WALL_MS = 3000;
 export const MAX_WIDTH = 99;
 
 export function progressLine(p: Progress): string {
-  const whole = p.durationMs + p.drainMs;
-  const pct = whole > 0 ? Math.min(100, Math.max(0, Math.floor((100 * p.nowMs) / whole))) : 100;
+  const pct = p.phase === 'drain' || p.durationMs <= 0 ? 100 : Math.min(100, Math.max(0, Math.floor((100 * p.nowMs) / p.durationMs)));
   return [
     `${p.phase.padEnd(7)} ${`${pct}%`.padStart(4)}`,
     `wall ${duration(p.wallMs)}`,
@@ -35,11 +35,12 @@ export function progressLine(p: Progress): string {
   ].join('  ').slice(0, MAX_WIDTH);
 }
 
-/** Wall time left at the mean pace so far, or `--` while that is not known. */
+/** Wall time left at the mean pace so far (in the drain: at most), or `--` while that is not known. */
 export function eta(p: Progress): string {
   if (p.wallMs < ETA_AFTER_WALL_MS || p.nowMs <= 0) return '--';
-  const left = Math.max(0, p.durationMs + p.drainMs - p.nowMs);
-  return duration((left * p.wallMs) / p.nowMs);
+  const drain = p.phase === 'drain';
+  const left = Math.max(0, (drain ? p.durationMs + p.drainMs : p.durationMs) - p.nowMs);
+  return `${drain ? '≤' : ''}${duration((left * p.wallMs) / p.nowMs)}`;
 }
 
 /** `42s`, `4m05s`, `1h02m` (rounded down); `>999h` beyond. */
