@@ -8,7 +8,7 @@ import { endpointSchema } from '../../contract/endpoint-config.js';
 import { checkThreshold } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
-import { behaviourSchema } from '../behaviours/registry.js';
+import { behaviourSchema, isStreaming } from '../behaviours/registry.js';
 
 const ms = z.number().int().nonnegative();
 const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-" only');
@@ -22,6 +22,13 @@ const flowSchema = z.strictObject({
   client: behaviourSchema.meta({
     description: 'What each session does, keyed by `behaviour`: run-poll, run-webhook, run-stream, runsync, health, purge-queue or openai-chat.',
     examples: [{ behaviour: 'run-poll' }, { behaviour: 'runsync', waitMs: 30_000 }],
+  }),
+  goodput: z.strictObject({
+    ttftMs: ms.positive().optional().meta({ description: 'Most ms from the intended send to the first content chunk.', examples: [500, 2000] }),
+    tpotMs: ms.positive().optional().meta({ description: 'Most ms per output token after the first.', examples: [50, 100] }),
+  }).optional().meta({
+    description: 'Streaming flows only (run-stream, openai-chat with stream): a request is good when its stream did not break and its TTFT and TPOT are at most these (an unset target holds for all); `goodput` is the share of good streamed requests (docs/thresholds.md).',
+    examples: [{ ttftMs: 500, tpotMs: 50 }, { ttftMs: 2000 }],
   }),
 });
 
@@ -135,6 +142,9 @@ export const scenarioSchema = z
     s.traffic.forEach((f, i) => {
       if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'name'], message: `duplicate flow name "${f.name}"` });
       seen.add(f.name);
+      if (f.goodput !== undefined && !isStreaming(f.client)) {
+        ctx.addIssue({ code: 'custom', path: ['traffic', i, 'goodput'], message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}` });
+      }
     });
     const flows = s.traffic.map((f) => f.name);
     s.thresholds.forEach((entry, i) => {
