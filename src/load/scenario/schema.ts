@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { endpointSchema } from '../../contract/endpoint-config.js';
-import { checkThreshold } from '../../report/threshold-check.js';
+import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
 import { behaviourSchema, isStreaming } from '../behaviours/registry.js';
@@ -24,8 +24,8 @@ const flowSchema = z.strictObject({
     examples: [{ behaviour: 'run-poll' }, { behaviour: 'runsync', waitMs: 30_000 }],
   }),
   goodput: z.strictObject({
-    ttftMs: ms.positive().optional().meta({ description: 'Most ms from the intended send to the first content chunk.', examples: [500, 2000] }),
-    tpotMs: ms.positive().optional().meta({ description: 'Most ms per output token after the first.', examples: [50, 100] }),
+    ttftMs: z.number().int().positive().optional().meta({ description: 'Most ms from the intended send to the first content chunk.', examples: [500, 2000] }),
+    tpotMs: z.number().int().positive().optional().meta({ description: 'Most ms per output token after the first.', examples: [50, 100] }),
   }).optional().meta({
     description: 'Streaming flows only (run-stream, openai-chat with stream): a request is good when its stream did not break and its TTFT and TPOT are at most these (an unset target holds for all); `goodput` is the share of good streamed requests (docs/thresholds.md).',
     examples: [{ ttftMs: 500, tpotMs: 50 }, { ttftMs: 2000 }],
@@ -146,17 +146,17 @@ export const scenarioSchema = z
         ctx.addIssue({ code: 'custom', path: ['traffic', i, 'goodput'], message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}` });
       }
     });
-    const flows = s.traffic.map((f) => f.name);
+    const tctx = thresholdContext(s);
     s.thresholds.forEach((entry, i) => {
       const expr = typeof entry === 'string' ? entry : entry.expr;
       if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
-      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      const t = checkThreshold(expr, tctx);
       const path = typeof entry === 'string' ? ['thresholds', i] : ['thresholds', i, 'expr'];
       if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path, message });
     });
     s.slo?.forEach((expr, i) => {
       if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
-      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      const t = checkThreshold(expr, tctx);
       if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path: ['slo', i], message });
     });
     if (s.plan?.workersMax !== undefined) {
@@ -167,5 +167,14 @@ export const scenarioSchema = z
   });
 
 export type Scenario = z.infer<typeof scenarioSchema>;
+
+/** What a threshold or SLO of scenario `s` is checked against: its flows (streaming ones, with goodput targets) and longest run. */
+export function thresholdContext(s: Pick<Scenario, 'traffic' | 'durationMs' | 'drainMs'>): ThresholdContext {
+  const streaming = s.traffic.filter((f) => isStreaming(f.client));
+  return {
+    flows: s.traffic.map((f) => f.name), maxRunMs: s.durationMs + s.drainMs,
+    streamingFlows: streaming.map((f) => f.name), goodputFlows: streaming.filter((f) => f.goodput).map((f) => f.name),
+  };
+}
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type FlowSpec = Scenario['traffic'][number];
