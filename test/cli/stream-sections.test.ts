@@ -45,11 +45,15 @@ beforeAll(async () => {
   writeFileSync(bad, JSON.stringify(input({ goodput: { ttftMs: 500, tpotMS: 20 } as never })));
   const notStreaming = join(dir, 'not-streaming.json');
   writeFileSync(notStreaming, JSON.stringify(input({ client: { behaviour: 'run-poll' } })));
+  const planned = join(dir, 'plan.json');
+  writeFileSync(planned, JSON.stringify(input()));
   results = cliBatch([
     { args: ['merge', ...dirs, '--out', join(dir, 'merged')] },
     { args: ['compare', dirs[0]!, write('slower', slower), '--out', join(dir, 'compare')] },
     { args: ['run', bad, '--out', join(dir, 'bad-out')] },
     { args: ['run', notStreaming, '--out', join(dir, 'ns-out')] },
+    { args: ['plan', planned, '--slo', 'ttft_p95_ms{flow=chat} < 2000', '--slo', 'goodput{flow=chat} > 0.9', '--workers-max', '1..3', '--seeds', '1', '--jobs', '1', '--out', join(dir, 'plan-out')] },
+    { args: ['plan', planned, '--slo', 'itl_p50_ms{flow=nope} < 2000', '--workers-max', '1..3'] },
   ], env);
 });
 
@@ -90,5 +94,14 @@ describe('stream sections through the CLI', () => {
     expect(bad.stderr).toMatch(/bad\.json: traffic\.0\.goodput\.tpotMS: unknown key "tpotMS"/);
     expect(ns.status).toBe(2);
     expect(ns.stderr).toMatch(/not-streaming\.json: traffic\.0\.goodput: goodput needs a streaming flow .*not run-poll/);
+  });
+
+  test('plan: stream SLOs are checked on every point; one naming a flow that does not exist exits 2', () => {
+    const [ok, bad] = [results[4]!, results[5]!];
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/RECOMMENDATION: workersMax \d/);
+    expect(readFileSync(join(dir, 'plan-out', 'plan.md'), 'utf8')).toContain('ttft_p95_ms{flow=chat} < 2000');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--slo "itl_p50_ms\{flow=nope\} < 2000": unknown flow "nope"/);
   });
 });
