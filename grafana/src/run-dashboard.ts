@@ -91,6 +91,34 @@ const rows: RowSpec[] = [
     ],
   },
   {
+    title: 'Streams by flow',
+    panels: [
+      {
+        title: 'Time to first token p50 / p95 / p99 by flow', unit: 's',
+        description: `Intended send to a stream's first content chunk, per streaming flow (run-stream, streamed openai-chat) (histogram_quantile over ${bucket(C.ttftSeconds)}).`,
+        queries: ([0.5, 0.95, 0.99] as const).map((q) => ({ expr: quantile(q, sel(bucket(C.ttftSeconds), FLOW), ['flow']), legend: `p${q * 100} {{flow}}` })),
+      },
+      {
+        title: 'Inter-token latency and time per output token p95 by flow', unit: 's',
+        description: `Each gap between consecutive content chunks (${bucket(C.itlSeconds)}) and (last − first chunk) / (tokens − 1) per stream (${bucket(C.tpotSeconds)}), 95th percentile per flow.`,
+        queries: [
+          { expr: p95ByFlow(C.itlSeconds), legend: 'ITL {{flow}}' },
+          { expr: p95ByFlow(C.tpotSeconds), legend: 'TPOT {{flow}}' },
+        ],
+      },
+      {
+        title: 'Output tokens/s by flow', unit: 'short',
+        description: `Output tokens of streamed requests per second: usage.completion_tokens, else content chunks, counted when the stream ended (${total(C.streamTokens)}).`,
+        queries: [{ expr: sumBy(['flow'], rate(sel(total(C.streamTokens), FLOW))), legend: '{{flow}}' }],
+      },
+      {
+        title: 'Goodput by flow', unit: 'percentunit',
+        description: `The share of streamed requests within the flow's goodput targets (TTFT and TPOT at most the scenario's goodput: values; flows without targets show nothing): ${total(C.streamGoodRequests)} ÷ ${total(C.streamRequests)}.`,
+        queries: [{ expr: ratioOn(sumBy(['flow'], rate(sel(total(C.streamGoodRequests), FLOW))), ['flow'], sumBy(['flow'], rate(sel(total(C.streamRequests), FLOW)))), legend: '{{flow}}' }],
+      },
+    ],
+  },
+  {
     title: 'Endpoint: queue, workers, headroom',
     panels: [
       {
@@ -173,7 +201,7 @@ export function runDashboard(): Dashboard {
   const requests = total(C.requests);
   return dashboardShell({
     uid: 'loadlab-run', title: 'loadlab — run', tags: ['loadlab', 'client'], from: 'now-1h', refresh: '',
-    description: 'The load client\'s view of a run: traffic, response time, jobs per flow, the endpoint against its limits. Backfilled from metrics.om or scraped live from loadlab run --metrics-listen.',
+    description: 'The load client\'s view of a run: traffic, response time, jobs per flow, streams (TTFT, ITL, TPOT, tokens/s, goodput), the endpoint against its limits. Backfilled from metrics.om or scraped live from loadlab run --metrics-listen.',
     annotations: [runAnnotation('Run start', C.runStartTime, 'green'), runAnnotation('Run end', C.runEndTime, 'red')],
     variables: [
       customVariable('resolution', 'Sample spacing',

@@ -113,6 +113,18 @@ export const CLIENT_METRIC = {
   executionSeconds: 'loadlab_client_execution_seconds',
   /** histogram {flow}: wait for a starting worker (in-process only; report.json `coldStartMs`), seconds. */
   coldStartSeconds: 'loadlab_client_cold_start_seconds',
+  /** histogram {flow}: intended send to a stream's first content chunk (time to first token), seconds. */
+  ttftSeconds: 'loadlab_client_ttft_seconds',
+  /** histogram {flow}: each gap between consecutive content chunks of a stream (inter-token latency), seconds. */
+  itlSeconds: 'loadlab_client_itl_seconds',
+  /** histogram {flow}: (last − first content chunk) / (tokens − 1) of a stream (time per output token), seconds. */
+  tpotSeconds: 'loadlab_client_tpot_seconds',
+  /** counter {flow}: requests whose stream carried content (run-stream, streamed openai-chat). */
+  streamRequests: 'loadlab_client_stream_requests',
+  /** counter {flow}: output tokens of streamed requests (usage.completion_tokens, else content chunks). */
+  streamTokens: 'loadlab_client_stream_tokens',
+  /** counter {flow}: streamed requests within the flow's goodput targets (flows with `goodput:` only). */
+  streamGoodRequests: 'loadlab_client_stream_good_requests',
   /** summary {operation}: actual send to answer, seconds (whole run, at its end). */
   serviceSeconds: 'loadlab_client_service_seconds',
   /** summary: /cancel sent to the answer CANCELLED, seconds (whole run, at its end). */

@@ -44,12 +44,12 @@ export class AbortCheck {
       if (every !== undefined) {
         const groups = Math.floor(nowMs / every);
         if (groups <= w.nextGroup) continue;
-        const r = this.snapshot(groups * (every / W), false);
+        const r = this.snapshot(groups * (every / W), false, nowMs);
         const res = evaluateThreshold(r, w.t, w.nextGroup);
         w.nextGroup = groups;
         if (!res.ok && res.window) return { threshold: w.t.expr, atMs: nowMs };
       } else {
-        const res = evaluateThreshold((whole ??= this.snapshot(0, true)), w.t);
+        const res = evaluateThreshold((whole ??= this.snapshot(0, true, nowMs)), w.t);
         if (!res.ok && res.value !== null) return { threshold: w.t.expr, atMs: nowMs };
       }
     }
@@ -57,10 +57,10 @@ export class AbortCheck {
   }
 
   /** What thresholds read, as of now: `n` closed histogram windows; whole-run sections if asked. */
-  private snapshot(n: number, sections: boolean): ThresholdInput {
+  private snapshot(n: number, sections: boolean, nowMs: number): ThresholdInput {
     const windows = windowsOf(this.rec, n, this.flows);
     // An `every` threshold reads only `windows`: the whole-run sections are not built for it.
-    if (!sections) return { version: RUN_RESULT_VERSION, windows } as ThresholdInput;
-    return { version: RUN_RESULT_VERSION, ...this.rec.sections(), windows };
+    if (!sections) return { version: RUN_RESULT_VERSION, windows, elapsedMs: nowMs } as ThresholdInput;
+    return { version: RUN_RESULT_VERSION, ...this.rec.sections(), windows, elapsedMs: nowMs };
   }
 }

@@ -15,7 +15,7 @@ import { workersSection } from '../report/workers-section.js';
 import { RandomSource } from '../lib/random.js';
 import { arrivalGenerator } from './arrivals/registry.js';
 import { shardArrivals } from './arrivals/shard.js';
-import { behaviourOperation, behaviourSession } from './behaviours/registry.js';
+import { behaviourOperation, behaviourSession, isStreaming } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
 import { headroom, limitsOf, queueThrottleAt } from './record/headroom.js';
@@ -147,6 +147,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const sessions = opts.tracer ? await sessionTracer(opts.tracer, target, sc.endpoint.id) : undefined;
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
+    if (isStreaming(f.client)) env.streams = rec.streamMetrics.flow(f.name, f.goodput);
     const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
     const all = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
     const gen = opts.shard ? shardArrivals(all, opts.shard) : all;

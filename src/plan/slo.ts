@@ -7,7 +7,7 @@
 import type { RunResult } from '../report/run-result.js';
 import { checkThreshold } from '../report/threshold-check.js';
 import { evaluateThreshold, type Threshold } from '../report/thresholds.js';
-import { thresholdSpec, type Scenario } from '../load/scenario/schema.js';
+import { thresholdContext, thresholdSpec, type Scenario } from '../load/scenario/schema.js';
 
 export type SloSource = '--slo' | 'slo' | 'thresholds';
 
@@ -19,7 +19,7 @@ export interface Slos {
 /** The SLOs, or every problem with the `--slo` flags (each names the flag and the expression). */
 export function slosOf(sc: Scenario, flags: readonly string[]): Slos | string[] {
   if (flags.length) {
-    const ctx = { flows: sc.traffic.map((f) => f.name), maxRunMs: sc.durationMs + sc.drainMs };
+    const ctx = thresholdContext(sc);
     const problems: string[] = [];
     const list: Threshold[] = [];
     for (const e of flags) {

@@ -1,6 +1,6 @@
 /**
  * report.md: what a person reads after a run — per-operation table, 429s by cause, percentiles,
- * jobs, webhooks, arrivals, headroom against every limit, workers and cost, thresholds, after the verdict
+ * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), webhooks, arrivals, headroom against every limit, workers and cost, thresholds, after the verdict
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import type { EncodedHistogram } from './histogram.js';
@@ -46,6 +46,7 @@ export function renderMarkdown(r: RunResult): string {
   ])));
 
   out.push(...flowJobTable(r));
+  out.push(...streamTable(r));
 
   const j = r.jobs;
   out.push('## Jobs', '');
@@ -116,6 +117,28 @@ function flowJobTable(r: RunResult): string[] {
     'Job times per flow in ms, p50 / p95 / p99 / max (one sample per terminal status read).', '',
     ...table(['flow', 'turnaround', 'queue delay', 'execution', ...(cold ? ['cold start'] : [])], flows.map(([n, j]) => [
       n, q(j.turnaroundMs), q(j.queueDelayMs), q(j.executionMs), ...(cold ? [q(j.coldStartMs)] : []),
+    ])),
+  ];
+}
+
+/**
+ * Each streaming flow's streamed answers: TTFT, ITL, TPOT, tokens/s per request (p50 / p95 / p99 /
+ * max), tokens and the run's output tokens/s, goodput against the flow's targets.
+ */
+function streamTable(r: RunResult): string[] {
+  const flows = Object.entries(r.flows).flatMap(([n, f]) => (f.stream ? [[n, f.stream] as const] : []));
+  if (!flows.length) return [];
+  const q = (h: EncodedHistogram) => [h.summary.p50, h.summary.p95, h.summary.p99, h.summary.max].map(fmt).join(' / ');
+  const secs = r.elapsedMs / 1000;
+  const targets = (g: NonNullable<(typeof flows)[number][1]['goodputTargets']>) =>
+    [g.ttftMs !== undefined ? `TTFT ≤ ${g.ttftMs}` : '', g.tpotMs !== undefined ? `TPOT ≤ ${g.tpotMs}` : ''].filter(Boolean).join(', ') || 'none';
+  return [
+    '## Streams', '',
+    'Streamed answers per flow, p50 / p95 / p99 / max. TTFT: intended send → first content chunk (ms); ITL: each gap between content chunks (ms); ' +
+      'TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run\'s length.', '',
+    ...table(['flow', 'streamed (broken)', 'tokens', 'output tokens/s', 'TTFT', 'ITL', 'TPOT', 'tokens/s per request', 'goodput'], flows.map(([n, st]) => [
+      n, `${st.requests} (${st.broken})`, st.tokens, secs > 0 ? fmt(Math.round((st.tokens / secs) * 100) / 100) : '–', q(st.ttftMs), q(st.itlMs), q(st.tpotMs), q(st.tokensPerS),
+      st.good === undefined || !st.goodputTargets ? '–' : `${pctOf(st.good, st.requests)} (${targets(st.goodputTargets)})`,
     ])),
   ];
 }

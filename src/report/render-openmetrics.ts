@@ -14,6 +14,7 @@
  * - per window of the per-window histograms (`windows.windowMs`: 10 s, 1 min for a day):
  *   requests, answers by status and in-flight maxima per operation, the endpoint's gauges, and
  *   latency as classic histograms (operation-, endpoint-families.ts, latency-histograms.ts);
+ *   streamed answers per streaming flow (stream-families.ts);
  * - constants at the start and every window end: run info, start and end instants, limits
  *   (run-families.ts);
  * - the whole run only: retries, sessions, worker-seconds, summaries (whole-run-families.ts).
@@ -27,6 +28,7 @@ import type { OmContext } from './openmetrics/om-context.js';
 import { OmEmitter } from './openmetrics/om-emitter.js';
 import { operationFamilies } from './openmetrics/operation-families.js';
 import { runFamilies } from './openmetrics/run-families.js';
+import { streamFamilies } from './openmetrics/stream-families.js';
 import { timelineFamilies } from './openmetrics/timeline-families.js';
 import { wholeRunFamilies } from './openmetrics/whole-run-families.js';
 import { WindowBucketCounter } from './openmetrics/window-buckets.js';
@@ -63,5 +65,6 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   timelineFamilies(c);
   endpointFamilies(c);
   latencyHistograms(c);
+  streamFamilies(c);
   wholeRunFamilies(c);
 }

@@ -14,7 +14,8 @@ import type { WorkerState } from '../contract/sim-events.js';
  * (`windows.endpoint`), `interrupted`, `wallClock.metricsStartMs`, `workers` (worker-seconds and
  * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
  * operation and status (`windows.responses`), per-window in-flight maxima by operation
- * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`).
+ * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`), streamed
+ * answers per flow (`flows.*.stream`, `windows.streams`).
  * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
@@ -49,7 +50,50 @@ export interface FlowStats {
   outcomes: Record<string, number>;
   /** This flow's jobs, from terminal statuses read (version 2). */
   jobs?: FlowJobStats;
+  /** This flow's streamed answers: only on a run-stream or streamed openai-chat flow (version 3, optional). */
+  stream?: FlowStreamStats;
 }
+
+/**
+ * A flow's streamed answers, one sample per request whose stream carried content: a run-stream
+ * session (each item of a `/stream` answer is one content chunk, arriving with that answer) or a
+ * streamed openai-chat request (each server-sent event with non-empty content is one). Times are
+ * from the session's intended send (no coordinated omission).
+ */
+export interface FlowStreamStats {
+  /** Requests whose stream carried at least one content chunk (`broken` included). */
+  requests: number;
+  /** Of those, streams that broke before their end (transport error, client timeout): what arrived is counted. */
+  broken: number;
+  /** Output tokens: `usage.completion_tokens` when the stream carried it, else its content chunks. */
+  tokens: number;
+  /** Requests within the flow's `goodput` targets (a broken stream never is); absent: the flow sets none. */
+  good?: number;
+  /** The flow's goodput targets (ms), as the scenario set them. */
+  goodputTargets?: { ttftMs?: number; tpotMs?: number };
+  /** Intended send → first content chunk. */
+  ttftMs: EncodedHistogram;
+  /** Each gap between consecutive content chunks of a request. */
+  itlMs: EncodedHistogram;
+  /** (last − first content chunk) / (tokens − 1), for requests of two tokens or more. */
+  tpotMs: EncodedHistogram;
+  /** Output tokens per second of each request: tokens / (last content chunk − intended send), whole tokens/s. */
+  tokensPerS: EncodedHistogram;
+}
+
+/** A flow's streamed answers per window (of the stream's last content chunk); `good` when the flow has goodput targets. */
+export interface StreamWindows {
+  ttftMs: string[];
+  itlMs: string[];
+  tpotMs: string[];
+  tokensPerS: string[];
+  requests: number[];
+  tokens: number[];
+  good?: number[];
+}
+
+/** A stream histogram's name in `FlowStreamStats` and `StreamWindows`. */
+export type StreamSeries = 'ttftMs' | 'itlMs' | 'tpotMs' | 'tokensPerS';
 
 /** Job times of one flow (ms); one sample per terminal status read. */
 export interface FlowJobStats {
@@ -98,6 +142,8 @@ export interface Windows {
    * counts), so the largest equals `headroom` `peakInFlight` (version 3, optional).
    */
   inFlightMax?: Record<string, number[]>;
+  /** Per streaming flow: its streamed answers (version 3, optional; absent without a streaming flow). */
+  streams?: Record<string, StreamWindows>;
 }
 
 /**

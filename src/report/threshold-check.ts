@@ -16,6 +16,9 @@ export interface ThresholdContext {
   flows?: readonly string[];
   /** Traffic + drain (ms): the longest the run can be, which sets its histogram window. */
   maxRunMs?: number;
+  /** The streaming flows (run-stream, streamed openai-chat), and those with goodput targets: a stream metric needs one. */
+  streamingFlows?: readonly string[];
+  goodputFlows?: readonly string[];
 }
 
 /** The parsed threshold, or every problem with it. */
@@ -38,7 +41,18 @@ export function checkThreshold(expr: string, ctx: ThresholdContext): Threshold |
     } else if (!known.includes(v)) problems.push(`unknown ${kind} "${v}" in "${t.expr}"${didYouMean(v, known)}`);
   }
   if (t.everyMs !== undefined) problems.push(...checkEvery(t, t.everyMs, ctx));
+  if (!problems.length) problems.push(...checkStreams(t, ctx));
   return problems.length ? problems : t;
+}
+
+/** A stream metric needs a streaming flow among those it selects (goodput: one with targets). */
+function checkStreams(t: Threshold, ctx: ThresholdContext): string[] {
+  const needs = METRICS[t.metric]!.needs;
+  if (needs === undefined || ctx.streamingFlows === undefined) return [];
+  const have = needs === 'goodput' ? (ctx.goodputFlows ?? []) : ctx.streamingFlows;
+  if (t.selection.flow === undefined ? have.length > 0 : have.includes(t.selection.flow)) return [];
+  const what = needs === 'goodput' ? 'a streaming flow with goodput targets (goodput: {ttftMs, tpotMs})' : 'a streaming flow (run-stream, or openai-chat with stream: true)';
+  return [`metric "${t.metric}" needs ${what}${t.selection.flow === undefined ? '' : `; flow "${t.selection.flow}" is not one`} (in "${t.expr}")`];
 }
 
 function checkEvery(t: Threshold, everyMs: number, ctx: ThresholdContext): string[] {

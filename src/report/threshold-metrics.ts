@@ -5,11 +5,11 @@
  * can be re-checked. `null`: no data.
  */
 import { mergeEncoded, mergeWindowEncodings, summarize, type EncodedHistogram, type Histogram } from './histogram.js';
-import type { JobSeries, OperationStats, RunResult } from './run-result.js';
+import type { FlowStreamStats, JobSeries, OperationStats, RunResult, StreamSeries, StreamWindows } from './run-result.js';
 import type { Selection, SelectorKind } from './threshold-parse.js';
 
-/** The parts of a RunResult thresholds read (a run in progress has only these). */
-export type ThresholdInput = Pick<RunResult, 'version' | 'operations' | 'flows' | 'jobs' | 'webhooks' | 'arrivals' | 'windows'>;
+/** The parts of a RunResult thresholds read (a run in progress has only these; `elapsedMs`: the run so far). */
+export type ThresholdInput = Pick<RunResult, 'version' | 'operations' | 'flows' | 'jobs' | 'webhooks' | 'arrivals' | 'windows'> & { elapsedMs?: number };
 
 export interface MetricDef {
   selectors: readonly SelectorKind[];
@@ -23,6 +23,8 @@ export interface MetricDef {
    * so a run with late arrivals judges the threshold again from the actual send (from-send.ts).
    */
   fromIntended?: true;
+  /** Read from streamed answers: the selected flows must include a streaming one (goodput: one with targets). */
+  needs?: 'stream' | 'goodput';
 }
 
 /** What a session's job can end as (JobStats.outcomes). */
@@ -98,6 +100,55 @@ function jobTime(series: JobSeries, s: Stat): MetricDef {
   };
 }
 
+/** The streaming flows (`{flow=…}` or all) and their per-window columns. */
+const streamFlows = (r: ThresholdInput, sel: Selection): FlowStreamStats[] =>
+  Object.entries(r.flows).filter(([k, f]) => f.stream && (sel.flow === undefined || k === sel.flow)).map(([, f]) => f.stream!);
+const streamWindows = (r: ThresholdInput, sel: Selection): StreamWindows[] =>
+  Object.entries(r.windows?.streams ?? {}).filter(([k]) => sel.flow === undefined || k === sel.flow).map(([, w]) => w);
+const sumSlice = (a: readonly number[] | undefined, from: number, to: number) => (a ?? []).slice(from, to).reduce((n, v) => n + v, 0);
+
+/** A stream histogram of one flow (`{flow=…}`) or all streaming flows. */
+function streamTime(series: StreamSeries, s: Stat): MetricDef {
+  return {
+    selectors: ['flow'], needs: 'stream',
+    value: (r, sel) => statOf(streamFlows(r, sel).map((f) => f[series]), s),
+    window: (r, sel, from, to) => stat(mergeWindowEncodings(slice(streamWindows(r, sel).map((w) => w[series]), from, to)), s),
+  };
+}
+
+/** Output tokens per second of the run (all tokens / run length), or per window (tokens in it / its length). */
+const outputTokensPerS: MetricDef = {
+  selectors: ['flow'], needs: 'stream',
+  value: (r, sel) => {
+    const flows = streamFlows(r, sel);
+    if (!flows.length || !r.elapsedMs) return null;
+    return flows.reduce((n, f) => n + f.tokens, 0) / (r.elapsedMs / 1000);
+  },
+  window: (r, sel, from, to) => {
+    const w = streamWindows(r, sel);
+    const W = r.windows!.windowMs;
+    // The run's last window may be cut short by its end.
+    const spanMs = Math.min(to * W, r.elapsedMs ?? Infinity) - from * W;
+    if (!w.length || spanMs <= 0) return null;
+    return w.reduce((n, f) => n + sumSlice(f.tokens, from, to), 0) / (spanMs / 1000);
+  },
+};
+
+/** The share of streamed requests within their flow's goodput targets (flows without targets: no data). */
+const goodput: MetricDef = {
+  selectors: ['flow'], needs: 'goodput',
+  value: (r, sel) => {
+    const flows = streamFlows(r, sel).filter((f) => f.good !== undefined);
+    const n = flows.reduce((a, f) => a + f.requests, 0);
+    return n ? flows.reduce((a, f) => a + f.good!, 0) / n : null;
+  },
+  window: (r, sel, from, to) => {
+    const w = streamWindows(r, sel).filter((f) => f.good !== undefined);
+    const n = w.reduce((a, f) => a + sumSlice(f.requests, from, to), 0);
+    return n ? w.reduce((a, f) => a + sumSlice(f.good, from, to), 0) / n : null;
+  },
+};
+
 const plain = (value: (r: ThresholdInput) => number | null): MetricDef => ({ selectors: [], value });
 
 const METRIC_TABLE: Record<string, MetricDef> = {
@@ -118,6 +169,8 @@ const METRIC_TABLE: Record<string, MetricDef> = {
   webhooks_lost: plain((r) => r.webhooks.gaveUp),
   late_arrivals: plain((r) => r.arrivals.late),
   dropped_arrivals: plain((r) => r.arrivals.dropped),
+  output_tokens_per_s: outputTokensPerS,
+  goodput,
 };
 for (const s of STATS) {
   const name = s;
@@ -126,6 +179,10 @@ for (const s of STATS) {
   METRIC_TABLE[`queue_delay_${name}_ms`] = jobTime('queueDelayMs', s);
   METRIC_TABLE[`execution_${name}_ms`] = jobTime('executionMs', s);
   METRIC_TABLE[`cold_start_${name}_ms`] = jobTime('coldStartMs', s);
+  METRIC_TABLE[`ttft_${name}_ms`] = streamTime('ttftMs', s);
+  METRIC_TABLE[`itl_${name}_ms`] = streamTime('itlMs', s);
+  METRIC_TABLE[`tpot_${name}_ms`] = streamTime('tpotMs', s);
+  METRIC_TABLE[`request_tokens_per_s_${name}`] = streamTime('tokensPerS', s);
 }
 
 export const METRICS: Readonly<Record<string, MetricDef>> = METRIC_TABLE;

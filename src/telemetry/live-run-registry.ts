@@ -33,6 +33,9 @@ const COUNTERS = {
   jobsRequeued: [family(METRIC.jobsRequeued), '/retry calls that re-queued a FAILED or TIMED_OUT job'],
   webhookAttempts: [family(METRIC.webhookAttempts), 'Webhook attempts by outcome: delivered, failed (retried later), gave-up (the last attempt failed)'],
   sessions: [CLIENT_METRIC.sessions, 'Client sessions by flow and how they ended (unfinished: once the run has ended)'],
+  streamRequests: [CLIENT_METRIC.streamRequests, 'Requests whose stream carried content, by streaming flow'],
+  streamTokens: [CLIENT_METRIC.streamTokens, 'Output tokens of streamed requests: usage.completion_tokens, else content chunks'],
+  streamGoodRequests: [CLIENT_METRIC.streamGoodRequests, 'Streamed requests within the flow\'s goodput targets (flows with goodput only)'],
 } as const;
 
 const GAUGES = {
@@ -54,6 +57,9 @@ const HISTOGRAMS = {
   queueDelay: [CLIENT_METRIC.queueDelaySeconds, 'delayTime of terminal status bodies read by the flow\'s clients, seconds (whole run so far)'],
   execution: [CLIENT_METRIC.executionSeconds, 'executionTime of terminal status bodies read by the flow\'s clients, seconds (whole run so far)'],
   coldStart: [CLIENT_METRIC.coldStartSeconds, 'Wait for a starting worker, seconds (whole run so far)'],
+  ttft: [CLIENT_METRIC.ttftSeconds, 'Intended send to the first content chunk of a stream, seconds (whole run so far)'],
+  itl: [CLIENT_METRIC.itlSeconds, 'Each gap between consecutive content chunks of a stream, seconds (whole run so far)'],
+  tpot: [CLIENT_METRIC.tpotSeconds, '(last - first content chunk) / (tokens - 1) of a stream, seconds (whole run so far)'],
 } as const;
 
 const SUMMARIES = {

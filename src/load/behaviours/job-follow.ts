@@ -79,8 +79,14 @@ export function observe(env: BehaviourEnv, r: ClientResponse, s: Session): 'term
   return 'terminal';
 }
 
-export function startGiveUp(env: BehaviourEnv, s: Session, giveUpMs: number | undefined): void {
-  if (giveUpMs !== undefined) env.target.at(s.intendedMs + giveUpMs, () => !s.done && s.end('gave-up'));
+/** `before`: told just before the session ends `gave-up` (a stream records what arrived). */
+export function startGiveUp(env: BehaviourEnv, s: Session, giveUpMs: number | undefined, before?: () => void): void {
+  if (giveUpMs === undefined) return;
+  env.target.at(s.intendedMs + giveUpMs, () => {
+    if (s.done) return;
+    before?.();
+    s.end('gave-up');
+  });
 }
 
 /** After a terminal status: /retry it if allowed and wanted (then `resume`), else end the session. */

@@ -2,16 +2,23 @@ import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { call, defineBehaviour } from './types.js';
 import { acceptJob, removedWhileHeld } from './submit.js';
+import { streamContent } from './sse-content.js';
+import type { BehaviourEnv, Session } from './types.js';
+import type { ClientResponse } from '../client.js';
 
 /**
  * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
- * counted as stream chunks). A 200 ends the session `COMPLETED`.
+ * counted as stream chunks; their content events give the flow's stream metrics: TTFT, ITL,
+ * TPOT, tokens). A 200 ends the session `COMPLETED`; a stream that breaks mid-way ends it `error`
+ * (or `timeout`), what arrived counted.
  */
 export const openaiChat = defineBehaviour({
   schema: z.strictObject({
     behaviour: z.literal('openai-chat').meta({ description: 'Client behaviour: POST /openai/v1/chat/completions, plain or streamed (server-sent events).' }), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs,
     stream: z.boolean().default(false)
-      .meta({ description: 'Ask for a streamed answer (stream: true, server-sent events, counted as stream chunks). Default: false.', examples: [false, true] }),
+      .meta({ description: 'Ask for a streamed answer (stream: true, server-sent events, counted as stream chunks; TTFT, ITL, TPOT and tokens are measured). Default: false.', examples: [false, true] }),
+    includeUsage: z.boolean().default(true)
+      .meta({ description: 'With stream: send stream_options: {include_usage: true}, so the stream\'s last event gives usage.completion_tokens (the token count); false: tokens are counted as content events. Default: true.', examples: [true, false] }),
     maxTokens: z.number().int().positive().max(4096).default(16)
       .meta({ description: 'max_tokens of the request (1–4096). Default: 16.', examples: [16, 256] }),
     model: z.string().default('loadlab-sim').meta({ description: 'model of the request. Default: loadlab-sim.', examples: ['loadlab-sim', 'meta-llama/Llama-3.1-8B-Instruct'] }),
@@ -22,10 +29,13 @@ export const openaiChat = defineBehaviour({
   create: (spec, env) => {
     const o = callOptions(spec, env);
     return (s) => {
-      const body = { model: spec.model, max_tokens: spec.maxTokens, stream: spec.stream, messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }] };
+      const body: Record<string, unknown> = { model: spec.model, max_tokens: spec.maxTokens, stream: spec.stream, messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }] };
+      if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
       s.queuedMark = env.rec.ledger.mark();
       call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
         if (r.status !== 200) {
+          // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error.
+          if (r.sse) streamed(env, s, r, true);
           if (removedWhileHeld(env, s, r)) return;
           // The simulator's answer for a job that ended otherwise: 500 with the status as error.code.
           const status = r.status === 500 ? (r.body as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
@@ -40,7 +50,7 @@ export const openaiChat = defineBehaviour({
           return s.end(status);
         }
         acceptJob(env, s);
-        if (r.sse) env.rec.stream(env.target.now(), r.sse.filter((d) => d !== '[DONE]').length);
+        if (r.sse) streamed(env, s, r, false);
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
         s.end('COMPLETED');
@@ -48,3 +58,13 @@ export const openaiChat = defineBehaviour({
     };
   },
 });
+
+/** A streamed answer (whole, or `broken` mid-way): its chunks, and its content for the stream metrics. */
+function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: boolean): void {
+  const sse = r.sse!;
+  const now = env.target.now();
+  env.rec.stream(now, sse.filter((d) => d !== '[DONE]').length);
+  if (!env.streams) return;
+  const c = streamContent(sse, r.sseAtMs, now);
+  env.streams.ended(s.intendedMs, c.atMs, c.usageTokens, broken);
+}

@@ -27,6 +27,11 @@ export function behaviourSession(spec: BehaviourSpec, env: BehaviourEnv): (s: Se
   return kindOf(spec).create(spec, env);
 }
 
+/** Does a session of this behaviour stream its answer (stream metrics: ttft, itl, tpot, tokens)? */
+export function isStreaming(spec: BehaviourSpec): boolean {
+  return spec.behaviour === 'run-stream' || (spec.behaviour === 'openai-chat' && spec.stream);
+}
+
 export function behaviourOperation(spec: BehaviourSpec): Operation {
   return kindOf(spec).operation(spec);
 }

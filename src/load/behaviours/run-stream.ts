@@ -7,7 +7,9 @@ import type { CallOptions } from '../client.js';
 
 /**
  * `run-stream`: POST /run, then GET /stream/{id}?wait= again and again, draining partial outputs
- * until the job is terminal. Counts calls and chunks.
+ * until the job is terminal. Counts calls and chunks; each item of a `/stream` answer is one
+ * content chunk arriving with that answer (the flow's stream metrics: TTFT, ITL, TPOT, tokens),
+ * recorded when the session ends (a job that ended other than COMPLETED, or given up: broken).
  */
 export const runStream = defineBehaviour({
   schema: z.strictObject({
@@ -22,24 +24,37 @@ export const runStream = defineBehaviour({
     const query = spec.waitMs !== undefined ? { wait: String(spec.waitMs) } : undefined;
     const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
-      startGiveUp(env, s, spec.giveUpMs);
+      const chunks: number[] = [];
+      startGiveUp(env, s, spec.giveUpMs, () => env.streams?.ended(s.intendedMs, chunks, undefined, true));
       submit(env, s, o, request(s.seq), 0, (job) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
-        drain(env, s, o, job, query, spec.timeoutMs);
+        drain(env, s, o, job, query, spec.timeoutMs, chunks);
       });
     };
   },
 });
 
-function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number): void {
+/** `chunks`: when each content chunk so far arrived (kept only for a flow with stream metrics). */
+function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number, chunks: number[]): void {
   call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, jobId: job.id, query, timeoutMs }, (r) => {
     const items = (r.body as { stream?: unknown[] } | undefined)?.stream;
-    if (r.status === 200) env.rec.stream(env.target.now(), Array.isArray(items) ? items.length : 0);
+    if (r.status === 200) {
+      const now = env.target.now();
+      const n = Array.isArray(items) ? items.length : 0;
+      env.rec.stream(now, n);
+      for (let i = 0; i < n; i++) chunks.push(now);
+    }
     const k = observe(env, r, s);
-    if (k === 'expired' || k === 'purged') return s.end(k);
-    if (k === 'terminal') return s.end((r.body as StatusLike).status!);
+    if (k === 'expired' || k === 'purged') return end(env, s, chunks, k);
+    if (k === 'terminal') return end(env, s, chunks, (r.body as StatusLike).status!);
     // Not terminal (or a failed call): ask again at once; the server holds the next call.
-    if (r.status === 200) return drain(env, s, o, job, query, timeoutMs);
-    env.target.at(env.target.now() + 1000, () => !s.done && drain(env, s, o, job, query, timeoutMs));
+    if (r.status === 200) return drain(env, s, o, job, query, timeoutMs, chunks);
+    env.target.at(env.target.now() + 1000, () => !s.done && drain(env, s, o, job, query, timeoutMs, chunks));
   });
+}
+
+/** Ends the session `outcome`, its stream recorded (complete only when the job COMPLETED). */
+function end(env: BehaviourEnv, s: Session, chunks: readonly number[], outcome: string): void {
+  env.streams?.ended(s.intendedMs, chunks, undefined, outcome !== 'COMPLETED');
+  s.end(outcome);
 }

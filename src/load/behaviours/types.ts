@@ -8,6 +8,7 @@ import type { Operation } from '../../contract/operations.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { AnswerCallback, Client, Exchange } from '../client.js';
 import type { Recorder } from '../record/recorder.js';
+import type { FlowStreams } from '../record/stream-metrics.js';
 import type { Target, TargetRequest } from '../targets/target.js';
 import type { CallOptions } from '../client.js';
 
@@ -49,6 +50,8 @@ export interface BehaviourEnv {
   rng: RandomStream;
   /** Routes webhook deliveries of the built-in receiver to the session waiting for that job. */
   webhooks: Map<string, (attempt: number, ok: boolean, lastAttempt: boolean, body: Record<string, unknown>) => void>;
+  /** This flow's stream metrics: only a streaming flow has them (registry.ts isStreaming). */
+  streams?: FlowStreams;
 }
 
 export interface BehaviourKind<S extends z.ZodType = z.ZodType> {

@@ -48,6 +48,7 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
   const tl = rec.tl.result(0);
   const ops = Object.entries(sec.operations);
   const flows = Object.entries(sec.flows);
+  const streams = flows.flatMap(([flow, f]) => (f.stream ? [[flow, f.stream] as const] : []));
   const causes = [['rate', tl.limitedRate], ['concurrency', tl.limitedConcurrency], ['queue', tl.limitedQueue], ['unknown', tl.limitedUnknown]] as const;
   const wh = sec.webhooks;
   const outcomes = (flow: string, o: Record<string, number>, started: number): Point[] => {
@@ -81,6 +82,9 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
         ? [['delivered', wh.delivered], ['failed', wh.failedAttempts - wh.gaveUp], ['gave-up', wh.gaveUp]].map(([outcome, v]) => ({ labels: { outcome: String(outcome) }, value: Number(v) }))
         : [],
       sessions: flows.flatMap(([flow, f]) => outcomes(flow, f.outcomes, f.sessions)),
+      streamRequests: streams.map(([flow, st]) => ({ labels: { flow }, value: st.requests })),
+      streamTokens: streams.map(([flow, st]) => ({ labels: { flow }, value: st.tokens })),
+      streamGoodRequests: streams.flatMap(([flow, st]) => (st.good === undefined ? [] : [{ labels: { flow }, value: st.good }])),
     },
     gauges: {
       run: one(1, { seed: String(seed), kind: 'run', target: target.kind, causes: target.causesReported ? 'reported' : 'inferred' }),
@@ -97,6 +101,9 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
       queueDelay: flows.flatMap(([flow, f]) => (f.jobs ? histogram({ flow }, f.jobs.queueDelayMs) : [])),
       execution: flows.flatMap(([flow, f]) => (f.jobs ? histogram({ flow }, f.jobs.executionMs) : [])),
       coldStart: flows.flatMap(([flow, f]) => (f.jobs?.coldStartMs ? histogram({ flow }, f.jobs.coldStartMs) : [])),
+      ttft: streams.flatMap(([flow, st]) => histogram({ flow }, st.ttftMs)),
+      itl: streams.flatMap(([flow, st]) => histogram({ flow }, st.itlMs)),
+      tpot: streams.flatMap(([flow, st]) => histogram({ flow }, st.tpotMs)),
     },
     summaries: {
       service: ops.flatMap(([operation, o]) => summary({ operation }, o.serviceMs)),

@@ -12,6 +12,7 @@ import { COL, TimelineRecorder } from './timeline.js';
 import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
 import { JobTimes } from './job-times.js';
+import { StreamMetrics } from './stream-metrics.js';
 import { OpAcc } from './op-acc.js';
 import { HealthSamples, type HealthBody } from './health-samples.js';
 import type { EndpointWatcher } from '../targets/target.js';
@@ -58,6 +59,8 @@ export class Recorder {
   private readonly streams = { calls: 0, chunks: 0 };
   /** Per-flow job times, whole-run and per histogram window. */
   readonly jobTimes: JobTimes;
+  /** Per streaming flow: TTFT, ITL, TPOT, tokens (stream-metrics.ts). */
+  readonly streamMetrics: StreamMetrics;
   peakQueueDepth = -1;
   peakRunning = -1;
   /** The client's `/health` answers per histogram window. */
@@ -73,6 +76,7 @@ export class Recorder {
   constructor(readonly windowMs: number, private readonly lateAfterMs: number, readonly histWindowMs = windowMs) {
     this.tl = new TimelineRecorder(windowMs);
     this.jobTimes = new JobTimes(histWindowMs);
+    this.streamMetrics = new StreamMetrics(histWindowMs);
     this.health = new HealthSamples(histWindowMs);
   }
 
@@ -248,7 +252,10 @@ export class Recorder {
       };
     }
     const flows: Record<string, FlowStats> = {};
-    for (const [name, f] of this.flows) flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()), jobs: this.jobTimes.stats(name) };
+    for (const [name, f] of this.flows) {
+      const stream = this.streamMetrics.stats(name);
+      flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()), jobs: this.jobTimes.stats(name), ...(stream ? { stream } : {}) };
+    }
     const j = this.jobs;
     const categories = this.ledger.categories();
     return {

@@ -18,7 +18,8 @@ export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>, end
     requests[name] = fold(o.sentPerWindow, n);
   }
   const out: Windows = { windowMs: rec.histWindowMs, responseMs, flows: rec.jobTimes.windowsOf(flows, n), requests };
-  if (endMs === undefined) return out;
+  const streams = rec.streamMetrics.windowsOf(n);
+  if (endMs === undefined) return streams ? { ...out, streams } : out;
   const endpoint = rec.endpointWatcher?.windows(endMs, n) ?? rec.health.windows(n);
   if (endpoint) out.endpoint = endpoint;
   const responses: Record<string, Record<string, number[]>> = {};
@@ -28,5 +29,5 @@ export function windowsOf(rec: Recorder, n: number, flows: Iterable<string>, end
     responses[name] = o.statusWindows.result(n);
     inFlightMax[name] = o.inFlightWindows.result(n);
   }
-  return { ...out, responses, inFlightMax };
+  return { ...out, responses, inFlightMax, ...(streams ? { streams } : {}) };
 }

@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 import { endpointSchema } from '../../contract/endpoint-config.js';
-import { checkThreshold } from '../../report/threshold-check.js';
+import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
-import { behaviourSchema } from '../behaviours/registry.js';
+import { behaviourSchema, isStreaming } from '../behaviours/registry.js';
 
 const ms = z.number().int().nonnegative();
 const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-" only');
@@ -22,6 +22,13 @@ const flowSchema = z.strictObject({
   client: behaviourSchema.meta({
     description: 'What each session does, keyed by `behaviour`: run-poll, run-webhook, run-stream, runsync, health, purge-queue or openai-chat.',
     examples: [{ behaviour: 'run-poll' }, { behaviour: 'runsync', waitMs: 30_000 }],
+  }),
+  goodput: z.strictObject({
+    ttftMs: z.number().int().positive().optional().meta({ description: 'Most ms from the intended send to the first content chunk.', examples: [500, 2000] }),
+    tpotMs: z.number().int().positive().optional().meta({ description: 'Most ms per output token after the first.', examples: [50, 100] }),
+  }).optional().meta({
+    description: 'Streaming flows only (run-stream, openai-chat with stream): a request is good when its stream did not break and its TTFT and TPOT are at most these (an unset target holds for all); `goodput` is the share of good streamed requests (docs/thresholds.md).',
+    examples: [{ ttftMs: 500, tpotMs: 50 }, { ttftMs: 2000 }],
   }),
 });
 
@@ -135,18 +142,21 @@ export const scenarioSchema = z
     s.traffic.forEach((f, i) => {
       if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'name'], message: `duplicate flow name "${f.name}"` });
       seen.add(f.name);
+      if (f.goodput !== undefined && !isStreaming(f.client)) {
+        ctx.addIssue({ code: 'custom', path: ['traffic', i, 'goodput'], message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}` });
+      }
     });
-    const flows = s.traffic.map((f) => f.name);
+    const tctx = thresholdContext(s);
     s.thresholds.forEach((entry, i) => {
       const expr = typeof entry === 'string' ? entry : entry.expr;
       if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
-      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      const t = checkThreshold(expr, tctx);
       const path = typeof entry === 'string' ? ['thresholds', i] : ['thresholds', i, 'expr'];
       if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path, message });
     });
     s.slo?.forEach((expr, i) => {
       if (Array.isArray(checkThreshold(expr, {}))) return; // reported by the entry's own check
-      const t = checkThreshold(expr, { flows, maxRunMs: s.durationMs + s.drainMs });
+      const t = checkThreshold(expr, tctx);
       if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', path: ['slo', i], message });
     });
     if (s.plan?.workersMax !== undefined) {
@@ -157,5 +167,14 @@ export const scenarioSchema = z
   });
 
 export type Scenario = z.infer<typeof scenarioSchema>;
+
+/** What a threshold or SLO of scenario `s` is checked against: its flows (streaming ones, with goodput targets) and longest run. */
+export function thresholdContext(s: Pick<Scenario, 'traffic' | 'durationMs' | 'drainMs'>): ThresholdContext {
+  const streaming = s.traffic.filter((f) => isStreaming(f.client));
+  return {
+    flows: s.traffic.map((f) => f.name), maxRunMs: s.durationMs + s.drainMs,
+    streamingFlows: streaming.map((f) => f.name), goodputFlows: streaming.filter((f) => f.goodput).map((f) => f.name),
+  };
+}
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type FlowSpec = Scenario['traffic'][number];

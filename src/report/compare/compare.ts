@@ -48,6 +48,18 @@ const FLOW: Spec<FlowStats>[] = [
   ...(['p50', 'p95'] as const).map((s) => latency<FlowStats>(`execution ${s}`, (f) => pctl(f.jobs?.executionMs, s), false)),
 ];
 
+/** A streaming flow's rows (either side streams): TTFT, ITL, TPOT percentiles, tokens, goodput. */
+const STREAM: Spec<FlowStats>[] = [
+  ...(['p50', 'p95', 'p99'] as const).map((s) => latency<FlowStats>(`TTFT ${s}`, (f) => pctl(f.stream?.ttftMs, s))),
+  ...(['p50', 'p95', 'p99'] as const).map((s) => latency<FlowStats>(`ITL ${s}`, (f) => pctl(f.stream?.itlMs, s))),
+  ...(['p50', 'p95'] as const).map((s) => latency<FlowStats>(`TPOT ${s}`, (f) => pctl(f.stream?.tpotMs, s))),
+  { label: 'tokens/s per request p50', unit: 'count', better: 'higher', read: (f) => pctl(f.stream?.tokensPerS, 'p50') },
+  { label: 'streamed requests', unit: 'count', better: 'neither', read: (f) => f.stream?.requests ?? null },
+  { label: 'output tokens', unit: 'count', better: 'neither', read: (f) => f.stream?.tokens ?? null },
+  { label: 'broken streams', unit: 'count', better: 'lower', read: (f) => f.stream?.broken ?? null },
+  { label: 'goodput', unit: 'rate', better: 'higher', gated: true, read: (f) => (f.stream?.good === undefined ? null : share(f.stream.good, f.stream.requests)) },
+];
+
 const allOps = (r: RunResult) => Object.values(r.operations);
 const jobOutcomes = (r: RunResult) => r.jobs.outcomes ?? r.jobs.finalStatus;
 const TOTALS: Spec<RunResult>[] = [
@@ -75,14 +87,21 @@ function rows<T>(specs: readonly Spec<T>[], a: T | undefined, b: T | undefined):
   return specs.map((s) => metricRow(s, a === undefined ? null : s.read(a), b === undefined ? null : s.read(b)));
 }
 
-/** Names in A's order, then those only B has. */
-function groups<T>(a: Record<string, T>, b: Record<string, T>, specs: readonly Spec<T>[]): GroupComparison[] {
+/** Names in A's order, then those only B has; `more`: further rows for a group, by its two sides. */
+function groups<T>(a: Record<string, T>, b: Record<string, T>, specs: readonly Spec<T>[], more: (a: T | undefined, b: T | undefined) => readonly Spec<T>[] = () => []): GroupComparison[] {
   const names = [...Object.keys(a), ...Object.keys(b).filter((k) => !(k in a))];
   return names.map((name) => ({
     name, in: !(name in b) ? 'A' : !(name in a) ? 'B' : 'both',
-    rows: rows(specs, a[name], b[name]),
+    rows: rows([...specs, ...more(a[name], b[name])], a[name], b[name]),
   }));
 }
+
+/** Output tokens/s of the run's streaming flows (all tokens / the run's length); null: none streams. */
+function outputTokensPerS(r: RunResult): number | null {
+  const streams = Object.values(r.flows).flatMap((f) => f.stream ?? []);
+  return streams.length && r.elapsedMs ? Math.round((streams.reduce((n, s) => n + s.tokens, 0) / (r.elapsedMs / 1000)) * 100) / 100 : null;
+}
+const STREAM_TOTALS: Spec<RunResult>[] = [{ label: 'output tokens/s', unit: 'count', better: 'higher', read: outputTokensPerS }];
 
 function side(n: NamedRun): RunSide {
   const r = n.result;
@@ -113,9 +132,10 @@ function warnings(a: NamedRun, b: NamedRun, c: Pick<Comparison, 'operations' | '
 
 export function compareRuns(a: NamedRun, b: NamedRun): Comparison {
   const operations = groups(a.result.operations, b.result.operations, OPERATION);
-  const flows = groups(a.result.flows, b.result.flows, FLOW);
+  const flows = groups(a.result.flows, b.result.flows, FLOW, (fa, fb) => (fa?.stream || fb?.stream ? STREAM : []));
+  const streams = outputTokensPerS(a.result) !== null || outputTokensPerS(b.result) !== null;
   return {
     a: side(a), b: side(b), warnings: warnings(a, b, { operations, flows }),
-    operations, flows, totals: rows([...TOTALS, ...(a.result.workers || b.result.workers ? WORKERS : [])], a.result, b.result),
+    operations, flows, totals: rows([...TOTALS, ...(streams ? STREAM_TOTALS : []), ...(a.result.workers || b.result.workers ? WORKERS : [])], a.result, b.result),
   };
 }

@@ -49,7 +49,7 @@ export function renderCompareMarkdown(c: Comparison, o: CompareRenderOptions = {
   out.push('## Operations', '', 'Response time: intended send → answer, in ms. Error rate: non-2xx answers (429s and no answer included) / requests.', '');
   for (const g of c.operations) out.push(...groupSection('Operation', g, o));
   if (c.flows.length) {
-    out.push('## Flows', '', 'Job times per flow in ms (one sample per terminal status read).', '');
+    out.push('## Flows', '', 'Job times per flow in ms (one sample per terminal status read); a streaming flow adds TTFT, ITL and TPOT in ms, tokens and goodput.', '');
     for (const g of c.flows) out.push(...groupSection('Flow', g, o));
   }
   out.push('## Whole run', '', ...metricTable(c.totals, o));

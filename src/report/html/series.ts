@@ -4,13 +4,14 @@ import type { ChartSlot } from './chart-slot.js';
 import { endpointChart } from './series-endpoint.js';
 import { expiriesChart, webhooksChart } from './series-events.js';
 import { responseTimeChart, turnaroundChart } from './series-latency.js';
+import { streamCharts } from './series-streams.js';
 import { jobsChart, limitedChart, requestsChart } from './series-traffic.js';
 
 export type { ChartSlot } from './chart-slot.js';
 
 export function chartSlots(r: RunResult): ChartSlot[] {
   return [
-    requestsChart(r), limitedChart(r), responseTimeChart(r), turnaroundChart(r), jobsChart(r),
+    requestsChart(r), limitedChart(r), responseTimeChart(r), turnaroundChart(r), ...streamCharts(r), jobsChart(r),
     endpointChart(r), webhooksChart(r), expiriesChart(r),
   ];
 }

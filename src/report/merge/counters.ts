@@ -5,6 +5,7 @@
  */
 import type { ArrivalStats, FlowJobStats, FlowStats, JobSeries, JobStats, LimitCauseName, OperationStats, RunResult, StreamStats, WebhookStats } from '../run-result.js';
 import { mergeEncoded } from '../histogram.js';
+import { mergeFlowStream } from './streams.js';
 
 type Counts = Record<string, number>;
 
@@ -59,7 +60,8 @@ export function mergeFlows(rs: readonly RunResult[]): Record<string, FlowStats> 
     const list = rs.flatMap((r) => r.flows[name] ?? []);
     const jobs = mergeFlowJobs(list.flatMap((f) => f.jobs ?? []));
     const f: FlowStats = { operation: list[0]!.operation, behaviour: list[0]!.behaviour, arrival: list[0]!.arrival, sessions: sum(list, (x) => x.sessions), outcomes: sumCounts(list.map((x) => x.outcomes)) };
-    return [name, jobs ? { ...f, jobs } : f];
+    const stream = mergeFlowStream(list.flatMap((x) => x.stream ?? []));
+    return [name, { ...f, ...(jobs ? { jobs } : {}), ...(stream ? { stream } : {}) }];
   }));
 }
 

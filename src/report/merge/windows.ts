@@ -8,6 +8,7 @@ import { at, mergedLength } from './alignment.js';
 import { keysOf } from './counters.js';
 import { mergeEndpointWindows } from './endpoint-windows.js';
 import { mergeWindowSeries } from './histograms.js';
+import { mergeStreamWindows } from './streams.js';
 
 const JOB_SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'executionMs', 'coldStartMs'];
 
@@ -15,6 +16,7 @@ const JOB_SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'execu
 function lengthOf(w: Windows): number {
   const lens = [...Object.values(w.responseMs), ...Object.values(w.requests ?? {})].map((a) => a.length);
   for (const f of Object.values(w.flows)) for (const s of JOB_SERIES) if (f[s]) lens.push(f[s].length);
+  for (const s of Object.values(w.streams ?? {})) lens.push(s.tokens.length);
   return Math.max(0, ...lens, w.endpoint?.queueLength.length ?? 0);
 }
 
@@ -33,5 +35,6 @@ export function mergeWindows(list: readonly Windows[], shifts: readonly number[]
   const reqs = list.map((w) => w.requests ?? {});
   const requests = Object.fromEntries(keysOf(reqs).map((op) => [op, Array.from({ length: n }, (_, k) => reqs.reduce((s, r, i) => s + at(r[op], shifts[i]!, k, 0), 0))]));
   const endpoint = mergeEndpointWindows(list.map((w) => w.endpoint), shifts, n);
-  return { windowMs: list[0]!.windowMs, responseMs, flows, requests, ...(endpoint ? { endpoint } : {}) };
+  const streams = mergeStreamWindows(list.map((w) => w.streams), shifts, n);
+  return { windowMs: list[0]!.windowMs, responseMs, flows, requests, ...(endpoint ? { endpoint } : {}), ...(streams ? { streams } : {}) };
 }

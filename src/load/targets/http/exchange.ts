@@ -1,7 +1,9 @@
 /**
  * One request/answer over undici's low-level `dispatch` (no promise chain, no stream object, no
  * AbortController or timer per request: the HTTP target sweeps deadlines in one pass). The answer
- * is parsed as JSON, or as server-sent events when the content type says so.
+ * is parsed as JSON, or as server-sent events when the content type says so. Server-sent events
+ * are parsed as they arrive, each stamped with the target's clock when its block was complete; a
+ * stream that breaks (transport error, client timeout) answers with the events that came.
  *
  * The handler uses the callbacks undici's core calls itself (onConnect, onHeaders, onData,
  * onComplete, onError; typed as deprecated in undici 7): a handler with the newer onRequestStart
@@ -13,10 +15,54 @@ import type { Dispatcher } from 'undici';
 import type { TargetResponse } from '../target.js';
 
 const EMPTY = Buffer.alloc(0);
+const NO_CLOCK = (): number => 0;
+
+/** A server-sent event stream being read: complete events and their arrival times, and the unfinished tail. */
+class SseReader {
+  readonly events: string[] = [];
+  readonly atMs: number[] = [];
+  private tail = '';
+  private readonly decoder = new TextDecoder();
+
+  /** `chunk` arrived at `nowMs`: every event it completes is stamped `nowMs`. */
+  add(chunk: Buffer, nowMs: number): void {
+    const text = this.tail + this.decoder.decode(chunk, { stream: true });
+    const end = lastBlockEnd(text);
+    if (end < 0) {
+      this.tail = text;
+      return;
+    }
+    this.take(text.slice(0, end), nowMs);
+    this.tail = text.slice(end);
+  }
+
+  /** The stream ended at `nowMs`: a last block without its blank line counts too. */
+  finish(nowMs: number): void {
+    const rest = this.tail + this.decoder.decode();
+    this.tail = '';
+    if (rest.trim()) this.take(rest, nowMs);
+  }
+
+  private take(blocks: string, nowMs: number): void {
+    for (const data of parseSse(blocks)) {
+      this.events.push(data);
+      this.atMs.push(nowMs);
+    }
+  }
+}
+
+/** The index just past the last blank line (event boundary) in `text`; -1: none. */
+function lastBlockEnd(text: string): number {
+  const lf = text.lastIndexOf('\n\n');
+  const crlf = text.lastIndexOf('\r\n\r\n');
+  return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
+}
 
 export class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private sse = false;
+  /** The event stream of an SSE answer, read as it comes. */
+  private events: SseReader | undefined = undefined;
   /** The body: the first chunk, then the rest (most answers come in one chunk). */
   private first: Buffer = EMPTY;
   private rest: Buffer[] | undefined = undefined;
@@ -40,6 +86,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     /** Wall ms (target clock) after which the client gives up. */
     public deadlineMs: number,
     private readonly done: (x: Exchange, r: TargetResponse) => void,
+    /** The target's clock (ms), to stamp each server-sent event when it arrives. */
+    private readonly now: () => number = NO_CLOCK,
   ) {}
 
   /** Ready for another request (only after `released`). */
@@ -47,6 +95,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.deadlineMs = deadlineMs;
     this.status = 0;
     this.sse = false;
+    this.events = undefined;
     this.first = EMPTY;
     this.rest = undefined;
     this.abort = undefined;
@@ -68,41 +117,55 @@ export class Exchange implements Dispatcher.DispatchHandler {
         this.sse = rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream');
       }
     }
+    if (this.sse) this.events = new SseReader();
     return true;
   }
 
   onData(chunk: Buffer): boolean {
-    if (this.first.length === 0) this.first = chunk;
+    if (this.events !== undefined) this.events.add(chunk, this.now());
+    else if (this.first.length === 0) this.first = chunk;
     else (this.rest ??= []).push(chunk);
     return true;
   }
 
   onComplete(): void {
+    const ev = this.events;
+    if (ev !== undefined) {
+      this.events = undefined;
+      ev.finish(this.now());
+      this.done(this, { status: this.status, sse: ev.events, sseAtMs: ev.atMs });
+      this.released?.(this);
+      return;
+    }
     const text = this.rest === undefined ? this.first.toString('utf8') : Buffer.concat([this.first, ...this.rest]).toString('utf8');
     this.first = EMPTY;
     this.rest = undefined;
-    if (this.sse) this.done(this, { status: this.status, sse: parseSse(text) });
-    else {
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      this.done(this, { status: this.status, body });
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
     }
+    this.done(this, { status: this.status, body });
     this.released?.(this);
   }
 
   onError(err: Error): void {
-    this.done(this, { status: 0, error: err.message });
+    this.done(this, { status: 0, error: err.message, ...this.arrived() });
     this.released?.(this);
   }
 
   /** The client timeout: answer `timedOut` now and drop the request. */
   timeOut(): void {
-    this.done(this, { status: 0, timedOut: true });
+    this.done(this, { status: 0, timedOut: true, ...this.arrived() });
     this.abort?.(new Error('client timeout'));
+  }
+
+  /** The events of a stream that broke, if any came: `sse` and `sseAtMs`. */
+  private arrived(): Pick<TargetResponse, 'sse' | 'sseAtMs'> | undefined {
+    const ev = this.events;
+    this.events = undefined;
+    return ev !== undefined && ev.events.length > 0 ? { sse: ev.events, sseAtMs: ev.atMs } : undefined;
   }
 }
 

@@ -118,7 +118,7 @@ export class HttpTarget implements Target {
     this.reportUrl = displayUrl(url);
     this.causesReported = opts.causesReported ?? false;
     // A subclass that wants to know when requests are written gets told (none pays otherwise).
-    this.open = new OpenRequests(this.finish, this.written !== HttpTarget.prototype.written ? (x) => this.written(x) : undefined);
+    this.open = new OpenRequests(this.finish, this.written !== HttpTarget.prototype.written ? (x) => this.written(x) : undefined, () => this.now());
     this.bare = { authorization: `Bearer ${opts.apiKey}` };
     this.json = { ...this.bare, 'content-type': 'application/json' };
   }

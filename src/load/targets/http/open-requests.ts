@@ -23,6 +23,8 @@ export class OpenRequests {
     private readonly done: (x: Exchange, r: TargetResponse) => void,
     /** Told when each request is written to its socket (undefined: nobody asks). */
     private readonly written?: (x: Exchange) => void,
+    /** The target's clock (server-sent events are stamped with it). */
+    private readonly now?: () => number,
   ) {}
 
   /** An exchange for a request sent at `nowMs` that times out after `timeoutMs`. */
@@ -32,7 +34,7 @@ export class OpenRequests {
     let x = this.free.pop();
     if (x) x.reuse(nowMs + timeoutMs);
     else {
-      x = new Exchange(nowMs + timeoutMs, this.done);
+      x = new Exchange(nowMs + timeoutMs, this.done, this.now);
       x.released = this.release;
       x.written = this.written;
     }

@@ -103,7 +103,7 @@ export class LockstepTarget implements Target {
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
-    const x = new Exchange(this.nowMs + req.timeoutMs, (ex, r) => this.finish(ex, r, done));
+    const x = new Exchange(this.nowMs + req.timeoutMs, (ex, r) => this.finish(ex, r, done), () => this.nowMs);
     this.queue.push({ req, x });
   }
 

@@ -1,0 +1,41 @@
+/**
+ * The content events of a streamed OpenAI answer (server-sent events): a `data:` event whose
+ * `choices[]` carry non-empty `delta.content` (chat) or `text` (completions) is one, `[DONE]` and
+ * role-only or finish events are not. `usage.completion_tokens`, when an event carries it
+ * (`stream_options.include_usage`), is the answer's token count.
+ */
+
+export interface StreamContent {
+  /** When each content event arrived (target clock). */
+  atMs: number[];
+  /** The last `usage.completion_tokens` seen; undefined: none. */
+  usageTokens: number | undefined;
+}
+
+/** `sse`'s content events; `sseAtMs`: when each arrived (absent: all at `atMs`). */
+export function streamContent(sse: readonly string[], sseAtMs: readonly number[] | undefined, atMs: number): StreamContent {
+  const out: StreamContent = { atMs: [], usageTokens: undefined };
+  for (let i = 0; i < sse.length; i++) {
+    const d = sse[i]!;
+    if (d === '[DONE]') continue;
+    let e: unknown;
+    try {
+      e = JSON.parse(d);
+    } catch {
+      continue;
+    }
+    if (typeof e !== 'object' || e === null) continue;
+    const { choices, usage } = e as { choices?: unknown; usage?: { completion_tokens?: unknown } | null };
+    const tokens = usage?.completion_tokens;
+    if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0) out.usageTokens = tokens;
+    if (Array.isArray(choices) && choices.some(hasContent)) out.atMs.push(sseAtMs?.[i] ?? atMs);
+  }
+  return out;
+}
+
+function hasContent(c: unknown): boolean {
+  if (typeof c !== 'object' || c === null) return false;
+  const { delta, text } = c as { delta?: { content?: unknown } | null; text?: unknown };
+  const content = delta?.content;
+  return (typeof content === 'string' && content.length > 0) || (typeof text === 'string' && text.length > 0);
+}

@@ -1,0 +1,114 @@
+/**
+ * Each streaming flow's streamed answers (RunResult `flows.*.stream`, `windows.streams`): time to
+ * first token, inter-token latency, time per output token and output tokens/s per request, as
+ * whole-run and per-window HDR histograms, and requests, tokens and good requests per window. One
+ * call per request whose stream ended (a run-stream session, a streamed chat answer), with the
+ * times its content chunks arrived; every sample and count of it goes to the window of its last
+ * chunk. Only streaming flows are registered: a flow without streams pays nothing.
+ */
+import { encode } from '../../report/histogram.js';
+import type { FlowStreamStats, StreamSeries, StreamWindows } from '../../report/run-result.js';
+import { fold } from './fold-windows.js';
+import { Series } from './job-times.js';
+import { WindowIndex } from './window-index.js';
+
+/** A flow's goodput targets: a good request's TTFT and TPOT are at most these (either may be unset). */
+export interface GoodputTargets {
+  ttftMs?: number;
+  tpotMs?: number;
+}
+
+const SERIES: readonly StreamSeries[] = ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'];
+
+/** One streaming flow's accumulator (its sessions call `ended` once per streamed request). */
+export class FlowStreams {
+  private readonly series: Record<StreamSeries, Series>;
+  private readonly index: WindowIndex;
+  private requests = 0;
+  private broken = 0;
+  private tokens = 0;
+  private good = 0;
+  private readonly perWindow = { requests: [] as number[], tokens: [] as number[], good: [] as number[] };
+
+  constructor(windowMs: number, private readonly goodput: GoodputTargets | undefined) {
+    this.series = { ttftMs: new Series(windowMs), itlMs: new Series(windowMs), tpotMs: new Series(windowMs), tokensPerS: new Series(windowMs) };
+    this.index = new WindowIndex(windowMs);
+  }
+
+  /**
+   * A request's stream ended. `atMs`: when each content chunk arrived (ascending, target clock);
+   * `usageTokens`: the stream's `usage.completion_tokens`, if it carried one; `broken`: it broke
+   * before its end. A stream without content records nothing.
+   */
+  ended(intendedMs: number, atMs: readonly number[], usageTokens: number | undefined, broken: boolean): void {
+    const n = atMs.length;
+    if (n === 0) return;
+    const first = atMs[0]!;
+    const last = atMs[n - 1]!;
+    const tokens = usageTokens ?? n;
+    const s = this.series;
+    const ttft = first - intendedMs;
+    s.ttftMs.add(last, ttft);
+    for (let i = 1; i < n; i++) s.itlMs.add(last, atMs[i]! - atMs[i - 1]!);
+    const tpot = tokens >= 2 ? (last - first) / (tokens - 1) : undefined;
+    if (tpot !== undefined) s.tpotMs.add(last, tpot);
+    if (last > intendedMs) s.tokensPerS.add(last, (tokens * 1000) / (last - intendedMs));
+    const w = this.index.of(last);
+    const p = this.perWindow;
+    this.requests++;
+    add(p.requests, w, 1);
+    this.tokens += tokens;
+    add(p.tokens, w, tokens);
+    if (broken) this.broken++;
+    const g = this.goodput;
+    if (g && !broken && (g.ttftMs === undefined || ttft <= g.ttftMs) && (g.tpotMs === undefined || tpot === undefined || tpot <= g.tpotMs)) {
+      this.good++;
+      add(p.good, w, 1);
+    }
+  }
+
+  stats(): FlowStreamStats {
+    const g = this.goodput;
+    return {
+      requests: this.requests, broken: this.broken, tokens: this.tokens, ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
+      ttftMs: encode(this.series.ttftMs.whole.hdr()), itlMs: encode(this.series.itlMs.whole.hdr()),
+      tpotMs: encode(this.series.tpotMs.whole.hdr()), tokensPerS: encode(this.series.tokensPerS.whole.hdr()),
+    };
+  }
+
+  windows(n: number): StreamWindows {
+    const p = this.perWindow;
+    const out = Object.fromEntries(SERIES.map((k) => [k, this.series[k].windows.result(n)])) as Record<StreamSeries, string[]>;
+    return { ...out, requests: fold(p.requests, n), tokens: fold(p.tokens, n), ...(this.goodput ? { good: fold(p.good, n) } : {}) };
+  }
+}
+
+function add(a: number[], i: number, v: number): void {
+  while (a.length <= i) a.push(0);
+  a[i]! += v;
+}
+
+/** The streaming flows of a run, in the order registered. */
+export class StreamMetrics {
+  private readonly flows = new Map<string, FlowStreams>();
+
+  constructor(readonly windowMs: number) {}
+
+  /** Registers a streaming flow. */
+  flow(name: string, goodput: GoodputTargets | undefined): FlowStreams {
+    const f = new FlowStreams(this.windowMs, goodput);
+    this.flows.set(name, f);
+    return f;
+  }
+
+  /** The flow's whole-run section; undefined: not a streaming flow. */
+  stats(name: string): FlowStreamStats | undefined {
+    return this.flows.get(name)?.stats();
+  }
+
+  /** Windows 0 to `n - 1` of every streaming flow; undefined: none. */
+  windowsOf(n: number): Record<string, StreamWindows> | undefined {
+    if (this.flows.size === 0) return undefined;
+    return Object.fromEntries([...this.flows].map(([name, f]) => [name, f.windows(n)]));
+  }
+}

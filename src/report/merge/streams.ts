@@ -1,0 +1,36 @@
+/**
+ * The streaming flows' sections over shards: whole-run stream histograms add exactly, requests,
+ * broken streams, tokens and good requests add (`flows.*.stream`), and per window
+ * (`windows.streams`) the histograms and columns add on the merged time axis.
+ */
+import { mergeEncoded } from '../histogram.js';
+import type { FlowStreamStats, StreamSeries, StreamWindows } from '../run-result.js';
+import { at } from './alignment.js';
+import { mergeWindowSeries } from './histograms.js';
+
+const SERIES: readonly StreamSeries[] = ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'];
+const sum = (list: readonly FlowStreamStats[], f: (s: FlowStreamStats) => number) => list.reduce((n, s) => n + f(s), 0);
+
+/** One flow's stream sections of the shards that have one; undefined: none has. */
+export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamStats | undefined {
+  if (!list.length) return undefined;
+  const targets = list.find((s) => s.goodputTargets)?.goodputTargets;
+  const good = list.some((s) => s.good !== undefined) ? { good: sum(list, (s) => s.good ?? 0), ...(targets ? { goodputTargets: targets } : {}) } : {};
+  const hist = Object.fromEntries(SERIES.map((k) => [k, mergeEncoded(list.map((s) => s[k]))])) as Record<StreamSeries, FlowStreamStats[StreamSeries]>;
+  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...good, ...hist };
+}
+
+/** `windows.streams` of every input, each moved by its shift, added per merged window 0 … n − 1; undefined: no input has any. */
+export function mergeStreamWindows(list: readonly (Record<string, StreamWindows> | undefined)[], shifts: readonly number[], n: number): Record<string, StreamWindows> | undefined {
+  const present = list.filter((s) => s !== undefined);
+  if (!present.length) return undefined;
+  const out: Record<string, StreamWindows> = {};
+  for (const name of [...new Set(present.flatMap((s) => Object.keys(s)))].sort()) {
+    const ws = list.map((s) => s?.[name]);
+    const col = (pick: (w: StreamWindows) => readonly number[] | undefined) =>
+      Array.from({ length: n }, (_, k) => ws.reduce((a, w, i) => a + at(w ? pick(w) : undefined, shifts[i]!, k, 0), 0));
+    const hist = Object.fromEntries(SERIES.map((k) => [k, mergeWindowSeries(ws.map((w) => w?.[k]), shifts, n)])) as Record<StreamSeries, string[]>;
+    out[name] = { ...hist, requests: col((w) => w.requests), tokens: col((w) => w.tokens), ...(ws.some((w) => w?.good) ? { good: col((w) => w.good) } : {}) };
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+/**
+ * Stream metrics over HTTP, through `loadlab run --target`: a node:http server on loopback stands
+ * in for an endpoint and streams OpenAI-shaped chunks at known times (first content 200 ms after
+ * the request, then one every 50 ms, then a usage event). The runner's TTFT, ITL and TPOT agree
+ * with that schedule at p50; a TTFT threshold passes and a tighter one fails (exit 99); a stream the
+ * server cuts after three chunks ends the session `error` with those chunks counted.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunResult } from '../../src/report/run-result.js';
+
+const TTFT_MS = 200;
+const ITL_MS = 50;
+const TOKENS = 6;
+const CUT_AFTER = 3;
+
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-stream-http-'));
+let server: Server;
+let base: string;
+/** Whether every streamed request asked for usage (stream_options.include_usage). */
+const askedUsage: boolean[] = [];
+
+const chunk = (content: string | undefined, extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: content === undefined ? [] : [{ index: 0, delta: { content }, finish_reason: null }], ...extra })}\n\n`;
+
+/** Streams TOKENS content chunks on the schedule; a prompt starting "cut" is cut off after CUT_AFTER. */
+function answer(req: IncomingMessage, res: ServerResponse): void {
+  let body = '';
+  req.on('data', (d: Buffer) => (body += d.toString()));
+  req.on('end', () => {
+    if (req.method !== 'POST' || !req.url?.endsWith('/openai/v1/chat/completions')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const b = JSON.parse(body) as { messages: { content: string }[]; stream_options?: { include_usage?: boolean } };
+    askedUsage.push(b.stream_options?.include_usage === true);
+    const cut = b.messages[0]!.content.startsWith('cut');
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    // The role-only first event is no content.
+    res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);
+    const t0 = performance.now();
+    const send = (k: number): void => {
+      if (cut && k === CUT_AFTER) {
+        res.socket?.destroy();
+        return;
+      }
+      if (k === TOKENS) {
+        res.write(chunk(undefined, { usage: { prompt_tokens: 3, completion_tokens: TOKENS, total_tokens: TOKENS + 3 } }));
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      res.write(chunk(`w${k} `));
+      // Each chunk at its own time from the start (no drift from late timers).
+      setTimeout(() => send(k + 1), Math.max(0, t0 + TTFT_MS + (k + 1) * ITL_MS - performance.now()));
+    };
+    setTimeout(() => send(0), TTFT_MS);
+  });
+}
+
+/** `loadlab run` in a child process, without blocking this process's server. */
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn('node', ['bin/loadlab.js', ...args], { env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' } });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function scenario(name: string, thresholds: string[]): string {
+  const f = join(dir, `${name}.json`);
+  writeFileSync(f, JSON.stringify({
+    name, seed: 1, durationMs: 2000, drainMs: 10_000, endpoint: { id: 'ep' },
+    // A busy machine may send late: these tests look at the stream, not at lateness.
+    openModel: { lateAfterMs: 5000 },
+    traffic: [
+      { name: 'chat', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'openai-chat', stream: true, timeoutMs: 10_000 }, goodput: { ttftMs: 1000, tpotMs: 200 } },
+      { name: 'cut', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'openai-chat', stream: true, prompt: 'cut {{seq}}', timeoutMs: 10_000 } },
+    ],
+    thresholds,
+  }));
+  return f;
+}
+
+beforeAll(async () => {
+  server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('stream metrics over HTTP against a streaming server', () => {
+  test('TTFT, ITL and TPOT match the server\'s schedule at p50; tokens from usage; a cut stream is an error with its chunks', async () => {
+    const out = join(dir, 'pass');
+    const r = await run(['run', scenario('pass', ['ttft_p50_ms{flow=chat} < 1000', 'goodput{flow=chat} > 0.5']), '--target', base, '--api-key', 'k', '--out', out]);
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    const res = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
+    const chat = res.flows.chat!;
+    const s = chat.stream!;
+    expect(s.requests).toBe(chat.sessions);
+    expect(s.broken).toBe(0);
+    expect(s.tokens).toBe(TOKENS * s.requests);
+    expect(askedUsage.every(Boolean)).toBe(true);
+    // Loopback and a local server: a few ms of send and timer lag at most, at the median.
+    expect(s.ttftMs.summary.p50).toBeGreaterThanOrEqual(TTFT_MS);
+    expect(s.ttftMs.summary.p50).toBeLessThanOrEqual(TTFT_MS + 15);
+    expect(Math.abs(s.itlMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(5);
+    expect(s.itlMs.count).toBe((TOKENS - 1) * s.requests);
+    expect(Math.abs(s.tpotMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(5);
+    // tokens / (last chunk − intended send): 6 / 0.45 s ≈ 13 tokens/s.
+    expect(Math.abs(s.tokensPerS.summary.p50 - (TOKENS * 1000) / (TTFT_MS + (TOKENS - 1) * ITL_MS))).toBeLessThanOrEqual(1);
+    expect(s.good).toBe(s.requests);
+    expect(chat.outcomes).toEqual({ COMPLETED: chat.sessions });
+
+    // The cut stream: an error outcome, the chunks that came counted, no usage (it never came).
+    const cut = res.flows.cut!;
+    expect(cut.outcomes).toEqual({ error: cut.sessions });
+    expect(cut.stream!.requests).toBe(cut.sessions);
+    expect(cut.stream!.broken).toBe(cut.sessions);
+    expect(cut.stream!.tokens).toBe(CUT_AFTER * cut.sessions);
+    expect(res.operations.openai!.byStatus['0']).toBe(cut.sessions);
+
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(new RegExp(`\\| chat \\| ${s.requests} \\(0\\) \\| ${s.tokens} \\|`));
+    expect(md).toMatch(new RegExp(`\\| cut \\| ${cut.sessions} \\(${cut.sessions}\\) \\| ${CUT_AFTER * cut.sessions} \\|`));
+    const om = readFileSync(join(out, 'metrics.om'), 'utf8');
+    expect(om).toMatch(/^loadlab_client_ttft_seconds_count\{endpoint="ep",scenario="pass",flow="chat"\} /m);
+    expect(om).toMatch(new RegExp(`^loadlab_client_stream_tokens_total\\{endpoint="ep",scenario="pass",flow="cut"\\} ${CUT_AFTER * cut.sessions} `, 'm'));
+  });
+
+  test('a TTFT threshold tighter than the server\'s first chunk fails: exit 99', async () => {
+    const out = join(dir, 'fail');
+    const r = await run(['run', scenario('fail', ['ttft_p50_ms{flow=chat} < 150']), '--target', base, '--api-key', 'k', '--out', out]);
+    expect(r.status, r.stderr).toBe(99);
+    expect(r.stderr).toMatch(/threshold failed: ttft_p50_ms\{flow=chat\} < 150 \(measured 2\d\d\)/);
+  });
+});
