@@ -39,6 +39,10 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     }
     const b = JSON.parse(body) as { messages: { content: string }[]; stream_options?: { include_usage?: boolean } };
     askedUsage.push(b.stream_options?.include_usage === true);
+    if (b.messages[0]!.content.startsWith('busy')) {
+      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }));
+      return;
+    }
     const cut = b.messages[0]!.content.startsWith('cut');
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     // The role-only first event is no content.
@@ -83,6 +87,7 @@ function scenario(name: string, thresholds: string[]): string {
     traffic: [
       { name: 'chat', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'openai-chat', stream: true, timeoutMs: 10_000 }, goodput: { ttftMs: 1000, tpotMs: 200 } },
       { name: 'cut', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'openai-chat', stream: true, prompt: 'cut {{seq}}', timeoutMs: 10_000 } },
+      { name: 'busy', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'openai-chat', stream: true, prompt: 'busy {{seq}}', timeoutMs: 10_000, on429: { maxAttempts: 1 } }, goodput: { ttftMs: 1000 } },
     ],
     thresholds,
   }));
@@ -130,6 +135,11 @@ describe('stream metrics over HTTP against a streaming server', () => {
     expect(cut.stream!.broken).toBe(cut.sessions);
     expect(cut.stream!.tokens).toBe(CUT_AFTER * cut.sessions);
     expect(res.operations.openai!.byStatus['0']).toBe(cut.sessions);
+
+    // Refused before any content: requests that were not good, so goodput counts the failures.
+    const busy = res.flows.busy!;
+    expect(busy.sessions).toBeGreaterThan(0);
+    expect(busy.stream).toMatchObject({ requests: busy.sessions, broken: busy.sessions, tokens: 0, good: 0 });
 
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(new RegExp(`\\| chat \\| ${s.requests} \\(0\\) \\| ${s.tokens} \\|`));

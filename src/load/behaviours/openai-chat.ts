@@ -34,8 +34,10 @@ export const openaiChat = defineBehaviour({
       s.queuedMark = env.rec.ledger.mark();
       call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
         if (r.status !== 200) {
-          // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error.
+          // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
+          // a request refused or failed before any stream counts as a streamed request that was not good.
           if (r.sse) streamed(env, s, r, true);
+          else env.streams?.ended(s.intendedMs, [], undefined, true, env.target.now());
           if (removedWhileHeld(env, s, r)) return;
           // The simulator's answer for a job that ended otherwise: 500 with the status as error.code.
           const status = r.status === 500 ? (r.body as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;

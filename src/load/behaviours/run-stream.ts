@@ -25,7 +25,7 @@ export const runStream = defineBehaviour({
     const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
       const chunks: number[] = [];
-      startGiveUp(env, s, spec.giveUpMs, () => env.streams?.ended(s.intendedMs, chunks, undefined, true));
+      startGiveUp(env, s, spec.giveUpMs, () => env.streams?.ended(s.intendedMs, chunks, undefined, true, env.target.now()));
       submit(env, s, o, request(s.seq), 0, (job) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         drain(env, s, o, job, query, spec.timeoutMs, chunks);
@@ -55,6 +55,6 @@ function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query
 
 /** Ends the session `outcome`, its stream recorded (complete only when the job COMPLETED). */
 function end(env: BehaviourEnv, s: Session, chunks: readonly number[], outcome: string): void {
-  env.streams?.ended(s.intendedMs, chunks, undefined, outcome !== 'COMPLETED');
+  env.streams?.ended(s.intendedMs, chunks, undefined, outcome !== 'COMPLETED', env.target.now());
   s.end(outcome);
 }

@@ -38,11 +38,18 @@ export class FlowStreams {
   /**
    * A request's stream ended. `atMs`: when each content chunk arrived (ascending, target clock);
    * `usageTokens`: the stream's `usage.completion_tokens`, if it carried one; `broken`: it broke
-   * before its end. A stream without content records nothing.
+   * before its end, or never started (refused, failed: no content at all). A request without
+   * content counts as a request that was not good, in the window of `endMs`, and has no times.
    */
-  ended(intendedMs: number, atMs: readonly number[], usageTokens: number | undefined, broken: boolean): void {
+  ended(intendedMs: number, atMs: readonly number[], usageTokens: number | undefined, broken: boolean, endMs?: number): void {
     const n = atMs.length;
-    if (n === 0) return;
+    if (n === 0) {
+      const w = this.index.of(endMs ?? intendedMs);
+      this.requests++;
+      add(this.perWindow.requests, w, 1);
+      if (broken) this.broken++;
+      return;
+    }
     const first = atMs[0]!;
     const last = atMs[n - 1]!;
     const tokens = usageTokens ?? n;
