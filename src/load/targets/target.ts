@@ -39,6 +39,8 @@ export interface TargetResponse {
   body?: unknown;
   /** Server-sent events (`data:` payloads), for streaming OpenAI answers. */
   sse?: string[];
+  /** When each `sse` event arrived, on the target's clock (same length as `sse`); in process: the virtual ms the endpoint sent it. */
+  sseAtMs?: number[];
   timedOut?: boolean;
   /** Transport error (connection refused, reset, …). */
   error?: string;
