@@ -21,13 +21,28 @@ const positive = z.number().min(1);
  */
 export const tokenCountSchema = z.union([
   tokens,
-  z.strictObject({ dist: z.literal('constant'), ms: tokens.meta({ description: 'The token count.' }) }),
-  z.strictObject({ dist: z.literal('uniform'), minMs: positive.meta({ description: 'Fewest tokens.' }), maxMs: positive.meta({ description: 'Most tokens; at least minMs.' }) })
-    .refine((s) => s.maxMs >= s.minMs, { message: 'maxMs must be >= minMs', path: ['maxMs'] }),
-  z.strictObject({ dist: z.literal('exponential'), meanMs: positive.meta({ description: 'Mean token count.' }) }),
-  z.strictObject({ dist: z.literal('lognormal'), medianMs: positive.meta({ description: 'Median token count.' }), p95Ms: positive.meta({ description: '95th percentile; at least medianMs.' }) })
-    .refine((s) => s.p95Ms >= s.medianMs, { message: 'p95Ms must be >= medianMs', path: ['p95Ms'] }),
-  z.strictObject({ dist: z.literal('empirical'), samplesMs: z.array(tokens).min(1).meta({ description: 'Measured token counts, each at least 1.' }) }),
+  z.strictObject({
+    dist: z.literal('constant').meta({ description: 'Distribution kind: always the same token count (a bare integer means the same).' }),
+    ms: tokens.meta({ description: 'The token count, at least 1.', examples: [20, 256] }),
+  }),
+  z.strictObject({
+    dist: z.literal('uniform').meta({ description: 'Distribution kind: uniform over [minMs, maxMs] tokens, rounded.' }),
+    minMs: positive.meta({ description: 'Fewest tokens, at least 1.', examples: [50, 1] }),
+    maxMs: positive.meta({ description: 'Most tokens; at least minMs.', examples: [400, 64] }),
+  }).refine((s) => s.maxMs >= s.minMs, { message: 'maxMs must be >= minMs', path: ['maxMs'] }),
+  z.strictObject({
+    dist: z.literal('exponential').meta({ description: 'Distribution kind: exponential token counts (a draw under 1 counts as 1).' }),
+    meanMs: positive.meta({ description: 'Mean token count, at least 1.', examples: [200, 64] }),
+  }),
+  z.strictObject({
+    dist: z.literal('lognormal').meta({ description: 'Distribution kind: lognormal token counts, given by median and p95 (a draw under 1 counts as 1).' }),
+    medianMs: positive.meta({ description: 'Median token count, at least 1.', examples: [200, 64] }),
+    p95Ms: positive.meta({ description: '95th percentile of the token count; at least medianMs.', examples: [800, 256] }),
+  }).refine((s) => s.p95Ms >= s.medianMs, { message: 'p95Ms must be >= medianMs', path: ['p95Ms'] }),
+  z.strictObject({
+    dist: z.literal('empirical').meta({ description: 'Distribution kind: draws uniformly from measured token counts.' }),
+    samplesMs: z.array(tokens).min(1).meta({ description: 'Measured token counts, each at least 1.', examples: [[120, 250, 310, 900]] }),
+  }),
 ]).meta({
   description: 'Tokens a job produces: a whole number >= 1, or a distribution object of the jobDurationMs forms (keys as there, values in tokens, every parameter >= 1). Draws are rounded to whole tokens, at least 1 and at most 4096.',
   examples: [20, { dist: 'uniform', minMs: 50, maxMs: 400 }, { dist: 'lognormal', medianMs: 200, p95Ms: 800 }],
