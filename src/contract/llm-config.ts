@@ -5,7 +5,7 @@
  * form such that a draw is at least 1 token.
  */
 import { z } from 'zod';
-import { durationSchema } from './duration-spec.js';
+import { durationSchema, meanMs, type DurationSpec } from './duration-spec.js';
 
 /** The most tokens one job produces (and the largest `max_tokens` a request may ask for). */
 export const MAX_OUTPUT_TOKENS = 4096;
@@ -64,3 +64,13 @@ export const llmSchema = z.strictObject({
 });
 
 export type LlmConfig = z.infer<typeof llmSchema>;
+
+/**
+ * The mean execution time (ms) of an endpoint's jobs: `jobDurationMs`'s, or with a token model
+ * the mean time to first token plus a mean gap per further token (requests' max_tokens aside).
+ */
+export function meanJobMs(e: { jobDurationMs: DurationSpec; llm?: LlmConfig | undefined }): number {
+  if (!e.llm) return meanMs(e.jobDurationMs);
+  const tokens = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, meanMs(e.llm.outputTokens)));
+  return meanMs(e.llm.ttftMs) + (tokens - 1) * meanMs(e.llm.interTokenMs);
+}

@@ -10,6 +10,8 @@ import { InProcessTarget } from '../../src/load/targets/in-process/in-process-ta
 import type { TargetResponse } from '../../src/load/targets/target.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import { harness } from '../helpers/harness.js';
+import { renderPlan } from '../../src/plan/dry-run.js';
+import { scenarioSchema } from '../../src/load/scenario/schema.js';
 
 const LLM = { ttftMs: 300, interTokenMs: 25, outputTokens: 20 };
 const chat = (extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content: 'hello there' }], stream: true, ...extra });
@@ -185,5 +187,15 @@ describe('llm config', () => {
     const p = parseSimConfig({ endpoints: [{ id: 'ep', llm }] });
     expect(p.ok).toBe(false);
     if (!p.ok) expect(p.issues.map((i) => i.path).join(' ')).toContain(path);
+  });
+});
+
+describe('the dry run of a scenario with llm', () => {
+  it('counts the token model\'s job time: ttft + (tokens - 1) × gap', () => {
+    const sc = scenarioSchema.parse({
+      name: 'llm-plan', durationMs: 10_000, endpoint: { llm: { ttftMs: 300, interTokenMs: 25, outputTokens: 21 } },
+      traffic: [{ name: 'c', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'openai-chat' } }],
+    });
+    expect(renderPlan(sc).text).toContain('0.80 s mean job time');
   });
 });
