@@ -3,11 +3,13 @@
  * (runsync, status-sync, stream long-poll, openai); then the core keeps `respond` and calls it from
  * the event that ends the wait. Order of checks: auth (401), endpoint (404), route (404/405),
  * payload (413), limits (429: concurrency, then rate), body (400), queue throttling (429).
- * The core never throws on user input: an unexpected exception still answers a JSON 500.
+ * The core never throws on user input: an unexpected exception still answers a JSON 500. Every
+ * error of an OpenAI route (`/openai/…`) is shaped as OpenAI's (openai-errors.ts).
  */
 import type { Simulator } from '../sim/simulator.js';
 import { authorized } from './auth.js';
 import { apiError, limited } from './errors.js';
+import { isOpenAiPath, openaiShaped } from './openai-errors.js';
 import { parsePath } from './route-table.js';
 import { PreparedRoute } from './prepared-route.js';
 import type { ApiHead, ApiPayload, ApiRequest, ApiResponse, Pending, Respond, RouteContext } from './types.js';
@@ -38,7 +40,7 @@ export class Api {
       if (!(prepared instanceof PreparedRoute)) return this.end(respond, prepared);
       return this.run(prepared, parsed!.jobId, req, respond);
     } catch (e) {
-      return this.failed(respond, e);
+      return this.failed(respond, e, parsePath(req.path)?.route?.op === 'openai');
     }
   }
 
@@ -55,6 +57,11 @@ export class Api {
    * `brief`: the caller reads only the status fields (PreparedRoute.brief).
    */
   prepare(head: ApiHead, parsed = parsePath(head.path), brief = false): PreparedRoute | ApiResponse {
+    const p = this.prepareHead(head, parsed, brief);
+    return p instanceof PreparedRoute || !parsed || !isOpenAiPath(head.path, parsed.endpointId) ? p : openaiShaped(p);
+  }
+
+  private prepareHead(head: ApiHead, parsed: ReturnType<typeof parsePath>, brief: boolean): PreparedRoute | ApiResponse {
     if (!parsed) return routeNotFound(head);
     // Constant time for every request: no memo of the last good key (a `===` against one would
     // leak, by timing, how much of it a guess got right).
@@ -80,18 +87,18 @@ export class Api {
       if (!(prepared instanceof PreparedRoute)) return this.end(respond, prepared);
       return this.run(prepared, jobId, req, respond);
     } catch (e) {
-      return this.failed(respond, e);
+      return this.failed(respond, e, prepared instanceof PreparedRoute && prepared.op === 'openai');
     }
   }
 
   private run(prepared: PreparedRoute, jobId: string | undefined, req: ApiPayload, respond: Respond): Pending {
     const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
     // No body (a poll) fits any limit: no 413 message to consider.
-    if (bytes > prepared.maxBodyBytes) return this.end(respond, prepared.tooLarge(bytes)!);
-    const ep = prepared.ep;
     const op = prepared.op;
+    if (bytes > prepared.maxBodyBytes) return this.end(respond, shapedFor(op, prepared.tooLarge(bytes)!));
+    const ep = prepared.ep;
     const cause = ep.admit(op);
-    if (cause) return this.end(respond, limited(cause, op));
+    if (cause) return this.end(respond, shapedFor(op, limited(cause, op)));
 
     const spare = this.spare;
     this.spare = undefined;
@@ -115,8 +122,9 @@ export class Api {
   private spare: Call | undefined = undefined;
 
   /** The core never throws on user input; anything else still gets a JSON 500. */
-  private failed(respond: Respond, e: unknown): Pending {
-    respond(apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`));
+  private failed(respond: Respond, e: unknown, openai: boolean): Pending {
+    const r = apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`);
+    respond(openai ? openaiShaped(r) : r);
     return NOOP;
   }
 
@@ -124,6 +132,11 @@ export class Api {
     respond(r);
     return NOOP;
   }
+}
+
+/** An error answer of `op`, shaped as OpenAI's on the OpenAI routes. */
+function shapedFor(op: Operation, r: ApiResponse): ApiResponse {
+  return op === 'openai' ? openaiShaped(r) : r;
 }
 
 /**
@@ -168,11 +181,16 @@ class Call implements RouteContext, Pending {
     return this;
   }
 
-  /** Answers once and frees the concurrency slot. */
+  /** Answers once and frees the concurrency slot (a streamed answer's when its stream ends). */
   respond(r: ApiResponse): void {
     if (this.answered) return;
     this.answered = true;
-    this.ep.limits.release(this.op);
+    if (this.op === 'openai' && r.status >= 400) r = openaiShaped(r);
+    if (r.feed !== undefined) {
+      const ep = this.ep;
+      const op = this.op;
+      r.feed.whenDone(() => ep.limits.release(op));
+    } else this.ep.limits.release(this.op);
     this.reply(r);
   }
 

@@ -6,6 +6,7 @@ import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { Operation } from '../contract/operations.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Simulator } from '../sim/simulator.js';
+import type { SseFeed } from './sse-feed.js';
 
 /** What `Api.prepare` checks once: method, path and key. */
 export interface ApiHead {
@@ -69,6 +70,11 @@ export interface ApiResponse {
   body?: unknown;
   /** Server-sent events (`text/event-stream`), each the `data:` of one event. */
   sse?: string[];
+  /**
+   * Server-sent events that come over time (a streamed OpenAI answer on an `llm:` endpoint): the
+   * status is 200 and the events follow as the simulator produces them (sse-feed.ts).
+   */
+  feed?: SseFeed;
   /** Extra response headers (lower-case names), e.g. `retry-after`. */
   headers?: Readonly<Record<string, string>>;
 }

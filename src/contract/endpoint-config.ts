@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { deepFreeze } from './deep-freeze.js';
 import { durationSchema } from './duration-spec.js';
+import { llmSchema } from './llm-config.js';
 import { OPERATIONS } from './operations.js';
 
 const ms = z.number().int().nonnegative();
@@ -104,6 +105,7 @@ export const endpointSchema = z.strictObject({
   }),
   workload: workloadSchema.default({ failureProbability: 0, chunks: 1 })
     .meta({ description: 'What the built-in worker does with each job: failures, streamed chunks, output size. Default: {failureProbability: 0, chunks: 1}.', examples: [{ failureProbability: 0.02, chunks: 10 }] }),
+  llm: llmSchema.optional(),
   faults: z.array(faultSchema).default([]).meta({
     description: 'Worker faults over time windows: slots without host capacity (throttled) or crash-looping (unhealthy). Default: [].',
     examples: [[{ kind: 'throttled', workers: 2, fromMs: 60_000, toMs: 120_000 }]],

@@ -4,6 +4,7 @@
  * Pure.
  */
 import { meanMs } from '../contract/duration-spec.js';
+import { meanJobMs } from '../contract/llm-config.js';
 import type { Scenario } from '../load/scenario/schema.js';
 
 /** One sentence per departure; `limited`: some run saw 429s; `scaled`: some point had workersMin < workersMax. */
@@ -22,7 +23,8 @@ export function departures(sc: Scenario, o: { limited: boolean; scaled: boolean 
   }
   if (o.limited) out.push('Limits: some requests were answered 429 (rate, concurrency or queue limits), which turns work away or delays it; Erlang C\'s queue is unbounded and takes every arrival.');
   const d = e.jobDurationMs;
-  if (typeof d === 'number' || d.dist !== 'exponential') {
+  if (e.llm) out.push(`Job times come from the token model (llm: mean ${(meanJobMs(e) / 1000).toFixed(2)} s, before any max_tokens cap), not exponential: their variability differs from the exponential's.`);
+  else if (typeof d === 'number' || d.dist !== 'exponential') {
     const kind = typeof d === 'number' ? 'constant' : d.dist;
     const tail = kind === 'lognormal' || kind === 'empirical'
       ? 'a heavier tail than the exponential makes long jobs block workers, and queues grow longer than Erlang C says'

@@ -3,7 +3,7 @@
  * deployments): expected requests per operation, each flow's peak rate against the documented
  * limit of its first operation, and the worker-seconds the jobs will cost.
  */
-import { meanMs } from '../contract/duration-spec.js';
+import { meanJobMs } from '../contract/llm-config.js';
 import { expectedArrivals, peakArrivalsPerSec } from '../load/arrivals/registry.js';
 import { behaviourOperation } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
@@ -19,7 +19,7 @@ const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsyn
 
 export function renderPlan(sc: Scenario): Plan {
   const limits = limitsOf(sc.endpoint);
-  const jobMs = meanMs(sc.endpoint.jobDurationMs);
+  const jobMs = meanJobMs(sc.endpoint);
   const perOp = new Map<string, number>();
   const lines: string[] = [];
   let jobs = 0;

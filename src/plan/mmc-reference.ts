@@ -3,7 +3,7 @@
  * arrival rate (of job-submitting flows) and mean job time, and Erlang C's own smallest c for the
  * queue-delay SLOs. Pure.
  */
-import { meanMs } from '../contract/duration-spec.js';
+import { meanJobMs } from '../contract/llm-config.js';
 import { expectedArrivals } from '../load/arrivals/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Threshold } from '../report/thresholds.js';
@@ -21,7 +21,7 @@ export interface MmcInputs {
 
 export function mmcInputs(sc: Scenario): MmcInputs {
   const jobs = sc.traffic.filter((f) => JOB_BEHAVIOURS.has(f.client.behaviour)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs), 0);
-  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanMs(sc.endpoint.jobDurationMs) };
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobMs(sc.endpoint) };
 }
 
 /** The prediction for c workers; `stable: false` when λ ≥ cμ (the queue grows without bound). */

@@ -1,6 +1,7 @@
 /**
  * Writes an `ApiResponse` to a node response: JSON, or server-sent events (`data: …\n\n` each)
- * for `sse`. A response whose client has gone is dropped silently. A status body with a
+ * for `sse`, or for a `feed` each event as the simulator produces it (the response ends with the
+ * feed; a client that goes away first aborts it). A response whose client has gone is dropped silently. A status body with a
  * synthetic output is streamed from one shared buffer (the text is never built); any other
  * large answer waits at the server's `ResponseGate` before it is serialised.
  */
@@ -18,7 +19,11 @@ const SSE_TYPE = 'text/event-stream; charset=utf-8';
  * `gate`: the server's bound on response bytes in flight (none: unbounded, for tests).
  */
 export function reply(res: ServerResponse, r: ApiResponse, close = false, gate?: ResponseGate, admitted = false): void {
-  if (res.writableEnded || res.destroyed) return;
+  if (res.writableEnded || res.destroyed) {
+    r.feed?.abort();
+    return;
+  }
+  if (r.feed) return writeFeed(res, r, close);
   const around = r.body instanceof StatusBody && !r.sse ? statusJsonAround(r.body) : undefined;
   if (around) return writeSynthetic(res, r, close, around);
   let text: string;
@@ -64,10 +69,19 @@ function serialise(r: ApiResponse): string {
 }
 
 function headersOf(r: ApiResponse, close: boolean): string[] {
-  const headers = r.sse ? ['content-type', SSE_TYPE, 'cache-control', 'no-cache'] : ['content-type', JSON_TYPE];
+  const headers = r.sse || r.feed ? ['content-type', SSE_TYPE, 'cache-control', 'no-cache'] : ['content-type', JSON_TYPE];
   if (close) headers.push('connection', 'close');
   if (r.headers) for (const [k, v] of Object.entries(r.headers)) headers.push(k, v);
   return headers;
+}
+
+/** A streamed answer: headers now, then each event as it is pushed, written at once. */
+function writeFeed(res: ServerResponse, r: ApiResponse, close: boolean): void {
+  const feed = r.feed!;
+  res.writeHead(r.status, headersOf(r, close));
+  res.flushHeaders();
+  res.on('close', () => feed.abort());
+  feed.listen((d) => void res.write(`data: ${d}\n\n`), () => res.end());
 }
 
 /** The letters of every synthetic output, written again and again (never copied per answer). */

@@ -134,14 +134,20 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   return { baseUrl: `${origin}/v2`, origin, port, sim, api, clock, metrics, http, close };
 }
 
-/** The API with every request counted in and out (manual clock: lockstep clients wait on it). */
+/**
+ * The API with every request counted in and out (manual clock: lockstep clients wait on it). A
+ * streamed answer is out when its stream ends: its client reads it whole only then.
+ */
 function countRequests(api: Api, n: RequestCounts): Api {
   const counted = Object.create(api) as Api;
   counted.handlePrepared = (prepared, jobId, req, respond) => {
     n.received++;
     let open = true;
     const p = api.handlePrepared(prepared, jobId, req, (r) => {
-      if (open) n.ended++;
+      if (open) {
+        if (r.feed) r.feed.whenDone(() => void n.ended++);
+        else n.ended++;
+      }
       open = false;
       respond(r);
     });

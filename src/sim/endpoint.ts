@@ -19,6 +19,7 @@ import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
 import type { RandomSource } from '../lib/random.js';
 import { ScaleLoop } from './scaler.js';
+import { TokenModel, type TokenRun } from './token-model.js';
 import type { Scheduler } from '../lib/scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler } from './webhooks.js';
@@ -36,6 +37,8 @@ export interface Submission {
   executionTimeoutMs?: number | undefined;
   ttlMs?: number | undefined;
   directives?: SimDirectives | undefined;
+  /** Cap on the job's tokens (`max_tokens`), on an `llm:` endpoint. */
+  maxTokens?: number | undefined;
 }
 
 export interface HealthBody {
@@ -52,6 +55,8 @@ export class Endpoint {
   readonly limits: Limits;
   readonly webhooks: WebhookScheduler;
   private readonly workload: Workload;
+  /** The token model of an `llm:` endpoint. */
+  private readonly tokens: TokenModel | undefined;
   private readonly retention: Retention;
   private readonly streams: JobStreams;
   private readonly scaler: ScaleLoop;
@@ -68,6 +73,7 @@ export class Endpoint {
     this.jobs = new JobTable(ids, cfg.id, sched, (j) => this.retention.ownedAgain(j));
     const r = (name: string) => rng.stream(`${cfg.id}/${name}`);
     this.workload = new Workload(cfg, sampler(cfg.jobDurationMs, r('service')), r('failures'));
+    this.tokens = cfg.llm ? new TokenModel(cfg.llm, cfg.id, rng) : undefined;
     this.limits = new Limits(cfg.limits);
     this.webhooks = new WebhookScheduler(cfg.webhook, sched, bus, sender);
     this.retention = new Retention(sched, this.jobs, cfg.retention, (j, why) => this.expire(j, why), (seq) => this.expireCompacted(seq));
@@ -124,6 +130,7 @@ export class Endpoint {
     if (s.lowPriority) extras(j).lowPriority = true;
     if (s.webhook !== undefined) extras(j).webhook = s.webhook;
     if (s.directives !== undefined) extras(j).directives = s.directives;
+    if (s.maxTokens !== undefined) extras(j).maxTokens = s.maxTokens;
     // In the table first: the ttl sweep walks the table, and a job it cannot see gets no deadline.
     this.jobs.add(j);
     this.retention.watchTtl(j);
@@ -203,6 +210,14 @@ export class Endpoint {
     return this.streams.idle(j);
   }
 
+  /**
+   * On an `llm:` endpoint, the tokens of the job's current (or last) run: how many, and whether
+   * its `max_tokens` cut them; undefined before it started, on a run that fails, or without `llm:`.
+   */
+  tokensOf(j: ReadonlyJob): { readonly count: number; readonly capped: boolean } | undefined {
+    return j.x?.tokens;
+  }
+
   health(): HealthBody {
     const c = this.pool.counts;
     return {
@@ -240,7 +255,8 @@ export class Endpoint {
     if (j.status !== 'COMPLETED' && j.status !== 'CANCELLED') return false;
     const x = j.x;
     if (x !== undefined && (x.waiters !== undefined || x.streamBuffer !== undefined || x.retries > 0)) return false;
-    return this.streams.chunkCount(j) <= 1;
+    // Tokens stay readable from `/stream` (and their count from the job) until the result goes.
+    return this.tokens === undefined && this.streams.chunkCount(j) <= 1;
   }
 
   private start(w: Worker, j: Job): void {
@@ -252,7 +268,8 @@ export class Endpoint {
     if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: now - j.enqueuedAtMs, coldStartMs: coldStartOf(w, j, now) });
     w.bootFromMs = -1;
     const x = j.x;
-    const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed);
+    const tokens = this.tokens?.plan(x?.maxTokens);
+    const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, tokens?.atMs[tokens.count - 1]);
     const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
     let inMs: number;
     if (plan.crashAfterMs !== undefined && plan.crashAfterMs < timeoutMs) {
@@ -269,7 +286,10 @@ export class Endpoint {
     }
     // The worker is its own timer, re-armed for each run (worker.ts).
     this.sched.again(w, now + inMs);
-    this.streams.started(j, plan.durationMs, plan.chunks);
+    if (tokens === undefined) return this.streams.started(j, plan.durationMs, plan.chunks);
+    // A run that will fail produces no tokens.
+    extras(j).tokens = plan.failed ? undefined : tokens;
+    if (!plan.failed) this.streams.startedTokens(j, tokens);
   }
 
   /** Removes a compacted result (a lane's deadline came). */
@@ -296,7 +316,8 @@ export class Endpoint {
     const error = j.error;
     if (error !== undefined) return this.finish(j, 'FAILED', undefined, error);
     const n = this.streams.chunkCount(j);
-    if (n > 1) extras(j).chunksDone = n;
+    // The last chunk (or token) lands with completion.
+    if (n > 1 || this.tokens !== undefined) extras(j).chunksDone = n;
     this.finish(j, 'COMPLETED', this.workload.output(j.input, j.x?.directives), undefined);
   }
 
@@ -329,6 +350,9 @@ export class Endpoint {
     if (j.startedAtMs !== undefined) j.executionTimeMs = now - j.startedAtMs;
     j.output = output;
     j.error = error;
+    const t = j.x?.tokens;
+    // Only the count and the cut are read once the run ended.
+    if (t !== undefined && t.atMs.length > 0) j.x!.tokens = ended(t);
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
     if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: delayOf(j), executionTimeMs: j.executionTimeMs });
@@ -411,6 +435,13 @@ export class Endpoint {
     const keep = ws.filter((w) => !w.update(change));
     if (keep.length) x.waiters = x.waiters ? keep.concat(x.waiters) : keep;
   }
+}
+
+const NO_TIMES: readonly number[] = Object.freeze([]);
+
+/** A run's tokens without their times. */
+function ended(t: TokenRun): TokenRun {
+  return { count: t.count, capped: t.capped, atMs: NO_TIMES };
 }
 
 /**

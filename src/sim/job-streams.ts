@@ -1,14 +1,17 @@
 /**
- * Streaming output (spec §3 `/stream`, FACTS "Streaming"): a job of n > 1 chunks produces chunk i
- * at start + duration × i / n (the last one with completion); `/stream` drains what is new since
- * the last call. A single-chunk job streams its output once, when it completed. While running, the
- * latest chunk is the status body's progress output.
+ * Streaming output (`/stream`): a job of n > 1 chunks produces chunk i at start + duration × i / n
+ * (the last one with completion); `/stream` drains what is new since the last call. A single-chunk
+ * job streams its output once, when it completed. While running, the latest chunk is the status
+ * body's progress output. On an `llm:` endpoint each token is an item (its text, token-text.ts),
+ * produced at its instant of the token model (token-model.ts); a run that will fail produces none.
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { EventBus } from './event-bus.js';
 import { chunksOf, extras, isTerminal, type Job, type ReadonlyJob } from './job.js';
 import type { JobTable } from './job-table.js';
 import type { Scheduler } from '../lib/scheduler.js';
+import type { TokenRun } from './token-model.js';
+import { tokenPieces } from './token-text.js';
 import { outputValue, type Workload } from './workload.js';
 
 export class JobStreams {
@@ -22,18 +25,28 @@ export class JobStreams {
     private readonly chunkLanded: (j: Job) => void,
   ) {}
 
+  /** Chunks of the current run: on an `llm:` endpoint, its tokens (0 before it started or when it will fail). */
   chunkCount(j: ReadonlyJob): number {
+    if (this.cfg.llm) return j.x?.tokens?.count ?? 0;
     return j.x?.directives?.chunks ?? this.cfg.workload.chunks;
   }
 
-  /** The latest chunk of a running job (its progress output; set it with `setOutput`), or undefined. */
+  /** The latest chunk of a running job (its progress output; set it with `setOutput`), or undefined (always on an `llm:` endpoint). */
   progress(j: ReadonlyJob): unknown {
+    if (this.cfg.llm) return undefined;
     return j.status === 'IN_PROGRESS' && chunksOf(j) > 0 ? this.workload.chunk(chunksOf(j), this.chunkCount(j), j.x?.directives) : undefined;
   }
 
   /** Partial outputs produced since the last call, oldest first. */
   drain(job: ReadonlyJob): unknown[] {
     const j = this.jobs.own(job);
+    if (this.cfg.llm) {
+      const from = j.x?.streamBuffer?.length ?? 0;
+      const done = chunksOf(j);
+      if (done <= from) return [];
+      extras(j).streamBuffer = new Array(done);
+      return tokenPieces(this.jobs.idOf(j), from, done);
+    }
     const items: unknown[] = [];
     const n = this.chunkCount(j);
     if (n > 1) {
@@ -50,12 +63,29 @@ export class JobStreams {
   /** True when `/stream` has nothing new and the job can still produce something. */
   idle(j: ReadonlyJob): boolean {
     if (isTerminal(j.status)) return false;
+    if (this.cfg.llm) return chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
     return this.chunkCount(j) <= 1 || chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
   }
 
   /** Schedules the chunks of a run that has just started. */
   started(j: Job, durationMs: number, chunks: number): void {
     if (chunks > 1) this.schedule(j, durationMs, chunks, 1);
+  }
+
+  /** Schedules the tokens of an `llm:` run that has just started (the last one lands with completion). */
+  startedTokens(j: Job, run: TokenRun): void {
+    if (run.count > 1) this.scheduleToken(j, run, 1);
+  }
+
+  private scheduleToken(j: Job, run: TokenRun, k: number): void {
+    const startedAt = j.startedAtMs!;
+    this.sched.at(startedAt + run.atMs[k - 1]!, () => {
+      if (j.status !== 'IN_PROGRESS' || j.startedAtMs !== startedAt || j.x?.tokens !== run) return;
+      extras(j).chunksDone = k;
+      if (this.bus.active) this.bus.emit({ type: 'job.progressed', atMs: this.sched.nowMs, endpointId: this.cfg.id, jobId: this.jobs.idOf(j), chunk: k });
+      this.chunkLanded(j);
+      if (k + 1 < run.count) this.scheduleToken(j, run, k + 1);
+    });
   }
 
   private schedule(j: Job, durationMs: number, chunks: number, i: number): void {

@@ -1,6 +1,7 @@
 /** The job record and its states (spec §3, FACTS "Statuses"). */
 import type { JobKind, JobStatus } from '../contract/sim-events.js';
 import type { Timer } from '../lib/scheduler.js';
+import type { TokenRun } from './token-model.js';
 import type { SimDirectives } from './workload.js';
 
 export const isTerminal = (s: JobStatus): boolean =>
@@ -39,8 +40,12 @@ export interface JobExtras {
   retries: number;
   /** The `crash` directive fires once; the re-run does not crash. */
   crashed: boolean;
-  /** Chunks produced so far in the current run (streaming jobs; `chunksOf`). */
+  /** Chunks produced so far in the current run (streaming jobs, or tokens of an `llm:` endpoint; `chunksOf`). */
   chunksDone: number;
+  /** The request's cap on tokens (`max_tokens`), on an `llm:` endpoint. */
+  maxTokens: number | undefined;
+  /** The current run's tokens, on an `llm:` endpoint (token-model.ts); their times are dropped once it ends. */
+  tokens: TokenRun | undefined;
 }
 
 /** Default policy.ttl (spec §2): 24 h from submission. */
@@ -152,6 +157,6 @@ export function extras(j: Job): JobExtras {
   return (j.x ??= {
     webhook: undefined, directives: undefined, waiters: undefined, retentionOverrideMs: undefined,
     streamBuffer: undefined, ttlTimer: undefined, ttlMs: undefined, executionTimeoutMs: undefined,
-    lowPriority: false, retries: 0, crashed: false, chunksDone: 0,
+    lowPriority: false, retries: 0, crashed: false, chunksDone: 0, maxTokens: undefined, tokens: undefined,
   });
 }

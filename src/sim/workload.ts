@@ -123,10 +123,13 @@ export class Workload {
     private readonly failures: RandomStream,
   ) {}
 
-  /** The plan of a run; the object is reused by the next call (read it at once). */
-  plan(d: SimDirectives | undefined, crashUsed: boolean): Readonly<ExecutionPlan> {
+  /**
+   * The plan of a run; the object is reused by the next call (read it at once). `tokensMs`: the
+   * run's length from the token model (an `llm:` endpoint), drawn instead of `jobDurationMs`.
+   */
+  plan(d: SimDirectives | undefined, crashUsed: boolean, tokensMs?: number): Readonly<ExecutionPlan> {
     const p = this.last;
-    const durationMs = d?.durationMs ?? this.duration();
+    const durationMs = tokensMs ?? d?.durationMs ?? this.duration();
     const modelFails = this.cfg.workload.failureProbability > 0 && this.failures.next() < this.cfg.workload.failureProbability;
     const fail = d?.fail ?? modelFails;
     p.durationMs = durationMs;

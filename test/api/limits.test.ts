@@ -289,7 +289,9 @@ describe('payload limits (spec §8.3)', () => {
     expect(ok.status).not.toBe(413);
     const r = h.raw({ method: 'POST', path: `/v2/ep${path}`, authorization: 'Bearer test-key', body: {}, bodyBytes: max + 1 });
     expect(r.status).toBe(413);
-    expect(r.body).toEqual({ error: `payload of ${max + 1} bytes exceeds ${max} bytes`, code: 'API_ERR_PAYLOAD_TOO_LARGE' });
+    const message = `payload of ${max + 1} bytes exceeds ${max} bytes`;
+    if (path.startsWith('/openai/')) expect(r.body).toEqual({ error: { message, type: 'invalid_request_error', param: null, code: 'payload_too_large' } });
+    else expect(r.body).toEqual({ error: message, code: 'API_ERR_PAYLOAD_TOO_LARGE' });
   });
 
   it('measures a raw body in UTF-8 bytes when bodyBytes is absent', () => {

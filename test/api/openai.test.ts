@@ -94,7 +94,7 @@ describe('/openai/v1/chat/completions', () => {
     const r = h.req('POST', '/openai/v1/chat/completions', chat);
     h.at(1000);
     expect(r.status).toBe(500);
-    expect(r.body).toEqual({ error: { message: expect.stringContaining('ended FAILED: simulated failure'), type: 'server_error', code: 'FAILED' } });
+    expect(r.body).toEqual({ error: { message: expect.stringContaining('ended FAILED: simulated failure'), type: 'server_error', param: null, code: 'FAILED' } });
   });
 
   it('answers 500 TIMED_OUT when the job runs past its execution timeout', () => {
@@ -122,18 +122,21 @@ describe('/openai/v1/chat/completions', () => {
     [{ messages: [{}], max_tokens: 0 }, 'max_tokens'],
     [{ messages: [{}], max_tokens: 4097 }, 'max_tokens'],
     [{ messages: [{}], max_tokens: 1.5 }, 'max_tokens'],
+    [{ messages: [{}], max_completion_tokens: 0 }, 'max_completion_tokens'],
+    [{ messages: [{}], stream_options: 'yes' }, 'stream_options'],
+    [{ messages: [{}], stream_options: { include_usage: 1 } }, 'stream_options.include_usage'],
     [[1, 2], 'body'],
-  ])('refuses %j with 400 naming %s', (body, field) => {
+  ])('refuses %j with 400 naming %s (an OpenAI invalid_request_error, param the field)', (body, field) => {
     const h = harness();
     const r = h.req('POST', '/openai/v1/chat/completions', body);
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'API_ERR_BAD_REQUEST', field });
+    expect(r.body).toEqual({ error: { message: expect.stringMatching(new RegExp(`^${field}: `)), type: 'invalid_request_error', param: field, code: null } });
     expect(h.ep.jobs.size).toBe(0);
   });
 
   it('only POST is allowed', () => {
     const h = harness();
-    expect(h.req('GET', '/openai/v1/chat/completions').body.code).toBe('API_ERR_METHOD_NOT_ALLOWED');
+    expect(h.req('GET', '/openai/v1/chat/completions').body.error).toEqual({ message: 'GET not allowed; use POST', type: 'invalid_request_error', param: null, code: 'method_not_allowed' });
   });
 });
 
@@ -164,6 +167,6 @@ describe('/openai/v1/completions', () => {
 
   it('refuses a missing prompt with 400 naming "prompt"', () => {
     const h = harness();
-    expect(h.req('POST', '/openai/v1/completions', { max_tokens: 3 }).body).toMatchObject({ code: 'API_ERR_BAD_REQUEST', field: 'prompt' });
+    expect(h.req('POST', '/openai/v1/completions', { max_tokens: 3 }).body.error).toMatchObject({ type: 'invalid_request_error', param: 'prompt' });
   });
 });

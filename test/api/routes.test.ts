@@ -445,7 +445,8 @@ describe('authentication (spec §5)', () => {
     for (const auth of [undefined, '', 'Bearer ', 'Bearer wrong', 'wrong', `Bearer ${KEY}x`, `${KEY.slice(0, -1)}`]) {
       const r = h.raw({ method, path: `/v2/ep${path}`, body: { input: {} }, authorization: auth });
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ error: 'missing or invalid API key', code: 'API_ERR_UNAUTHORIZED' });
+      if (path.startsWith('/openai/')) expect(r.body).toEqual({ error: { message: 'missing or invalid API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      else expect(r.body).toEqual({ error: 'missing or invalid API key', code: 'API_ERR_UNAUTHORIZED' });
     }
     expect(h.ep.jobs.size).toBe(0);
   });

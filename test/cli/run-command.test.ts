@@ -25,11 +25,13 @@ describe('loadlab run', () => {
   // The in-process command lines of this block in one child process (test/helpers/cli-batch.ts);
   // the seed test's second run with seed 5 in its own, so that "byte for byte" spans processes.
   const invalid = scenario({ traffic: [] });
+  const llmBad = scenario({ endpoint: { llm: { ttftMs: 300, interTokenMs: 25, outputTokens: { dist: 'uniform', minMs: 0, maxMs: 40 } } } });
   const seeded = scenario({ traffic: [{ name: 'p', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'health' } }] });
   const LINES = {
     ok: ['run', scenario({ thresholds: ['jobs_completed == 40'] }), '--out', join(dir, 'ok')],
     th: ['run', scenario({ thresholds: ['jobs_completed > 1000', 'jobs_failed == 0'] }), '--out', join(dir, 'th'), '--junit', join(dir, 'ci', 'junit.xml')],
     invalid: ['run', invalid],
+    llmBad: ['run', llmBad],
     seedA: ['run', seeded, '--seed', '5', '--out', join(dir, 'a')],
     seedC: ['run', seeded, '--seed', '6', '--out', join(dir, 'c')],
     dry: ['run', scenario(), '--dry-run'],
@@ -63,6 +65,16 @@ describe('loadlab run', () => {
     const r = result('invalid');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${invalid}: traffic: needs at least one flow`);
+  });
+  test('an llm: token model whose outputTokens can be 0: loadlab run and serve --config exit 2 naming the field', () => {
+    const r = result('llmBad');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${llmBad}: endpoint.llm.outputTokens.minMs: Too small: expected number to be >=1`);
+    const config = join(dir, 'llm-config.json');
+    writeFileSync(config, JSON.stringify({ endpoints: [{ id: 'ep', llm: { ttftMs: -1, interTokenMs: 25, outputTokens: 20 } }] }));
+    const s = cli('serve', '--config', config, '--port', '0');
+    expect(s.status).toBe(2);
+    expect(s.stderr).toContain(`${config}: endpoints.0.llm.ttftMs: Too small: expected number to be >=0`);
   });
   test('--seed changes the run; the same seed repeats it byte for byte', () => {
     const read = (o: string) => { const j = JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8')); delete j.wallClock; return JSON.stringify(j); };

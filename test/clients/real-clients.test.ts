@@ -1,6 +1,7 @@
 /**
  * The official `runpod-sdk` and the `openai` npm clients, unmodified, against `serve` on a real
- * clock at 100× (a virtual second is 10 wall ms).
+ * clock at 100× (a virtual second is 10 wall ms); the token model's streams against a second
+ * `serve` in real time (an `llm:` endpoint: 20 tokens 25 ms apart).
  */
 import OpenAI from 'openai';
 import runpodSdk from 'runpod-sdk';
@@ -8,11 +9,21 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEY, serve, type Served } from '../server/serve-helper.js';
 
 let t: Served;
+let llm: Served;
 beforeAll(async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {}); // the SDK prints each poll
   t = await serve({ jobDurationMs: 1000 }, { endpoints: [{ id: 'ep', jobDurationMs: 1000 }, { id: 'idle', workersMax: 0 }] }, { clock: 'real', speed: 100 });
+  llm = await serve({}, {
+    endpoints: [
+      { id: 'llm', workersMin: 2, workersMax: 2, llm: { ttftMs: 100, interTokenMs: 25, outputTokens: 20 } },
+      { id: 'tight', jobDurationMs: 10, limits: { operations: { openai: { rate: 1 } } } },
+    ],
+  }, { clock: 'real' });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+});
 
 describe('runpod-sdk', () => {
   const ep = () => runpodSdk(KEY, { baseUrl: t.s.baseUrl }).endpoint('ep')!;
@@ -91,5 +102,52 @@ describe('openai client', () => {
   it('a wrong key is an AuthenticationError', async () => {
     const bad = new OpenAI({ apiKey: 'nope', baseURL: `${t.s.baseUrl}/ep/openai/v1`, maxRetries: 0 });
     await expect(bad.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
+
+describe('openai client against an llm: endpoint (real time)', () => {
+  const client = (ep: string) => new OpenAI({ apiKey: KEY, baseURL: `${llm.s.baseUrl}/${ep}/openai/v1`, maxRetries: 0 });
+  const hi = [{ role: 'user' as const, content: 'hi' }];
+
+  it('streams tokens as they are produced: the first well before the last, spread about 19 × 25 ms', async () => {
+    const t0 = performance.now();
+    const s = await client('llm').chat.completions.create({ model: 'loadlab-sim', messages: hi, stream: true });
+    const at: number[] = [];
+    let finish: string | null = null;
+    for await (const chunk of s) {
+      if (chunk.choices[0]?.delta.content) at.push(performance.now() - t0);
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(at).toHaveLength(20);
+    expect(finish).toBe('stop');
+    // First token after ~100 ms (ttft), the last ~475 ms later: never all at once.
+    const spread = at[19]! - at[0]!;
+    expect(spread).toBeGreaterThan(19 * 25 * 0.7);
+    expect(spread).toBeLessThan(19 * 25 + 400);
+    expect(at[0]!).toBeLessThan(at[19]! - 300);
+  });
+
+  it('max_tokens below the drawn count: exactly max_tokens tokens, finish_reason "length", usage with include_usage', async () => {
+    const s = await client('llm').chat.completions.create({ model: 'loadlab-sim', messages: hi, stream: true, max_tokens: 5, stream_options: { include_usage: true } });
+    let tokens = 0;
+    let finish: string | null = null;
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of s) {
+      if (chunk.choices[0]?.delta.content) tokens++;
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+    }
+    expect(tokens).toBe(5);
+    expect(finish).toBe('length');
+    expect(usage).toMatchObject({ completion_tokens: 5 });
+  });
+
+  it('a 429 is a RateLimitError with code rate_limit_exceeded and type requests', async () => {
+    const c = client('tight');
+    await c.chat.completions.create({ model: 'loadlab-sim', messages: hi, max_tokens: 1 });
+    const e = await c.chat.completions.create({ model: 'loadlab-sim', messages: hi, max_tokens: 1 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((e as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('rate_limit_exceeded');
+    expect((e as InstanceType<typeof OpenAI.RateLimitError>).type).toBe('requests');
   });
 });

@@ -18,7 +18,9 @@ describe('auth (spec §5)', () => {
     for (const auth of [null, 'Bearer nope', 'nope', 'Bearer ']) {
       const r = await t.call(method, path, undefined, { auth });
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ error: 'missing or invalid API key', code: 'API_ERR_UNAUTHORIZED' });
+      // The OpenAI routes answer OpenAI's shape (an OpenAI client's AuthenticationError reads `code`).
+      if (path.includes('/openai/')) expect(r.body).toEqual({ error: { message: 'missing or invalid API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      else expect(r.body).toEqual({ error: 'missing or invalid API key', code: 'API_ERR_UNAUTHORIZED' });
     }
   });
 

@@ -23,6 +23,33 @@ interface Late {
   atMs: number;
   status: number;
   body: unknown;
+  /** An OpenAI completion's answer as the model writes it (chatOf). */
+  chat?: unknown;
+}
+
+/**
+ * A 200 OpenAI answer as the model writes it: plain, the finish reason and token count; streamed
+ * (events with the virtual ms each was sent), each token's instant, how the stream ended (finish
+ * reason, or the error code) and the usage chunk's count if any.
+ */
+function chatOf(res: ApiResponse, nowMs: number): unknown {
+  if (res.status !== 200) return undefined;
+  const events = res.feed ? res.feed.events : res.sse;
+  if (!events) {
+    const b = res.body as { choices: { finish_reason: string }[]; usage: { completion_tokens: number } };
+    return { finish: b.choices[0]!.finish_reason, tokens: b.usage.completion_tokens };
+  }
+  const at = res.feed ? res.feed.atMs : events.map(() => nowMs);
+  const out: Record<string, unknown> = { tokensAt: [], end: undefined };
+  events.forEach((e, i) => {
+    if (e === '[DONE]') return;
+    const c = JSON.parse(e);
+    if (c.error) out.end = c.error.code;
+    else if (c.usage) out.usage = c.usage.completion_tokens;
+    else if (c.choices[0].finish_reason) out.end = c.choices[0].finish_reason;
+    else (out.tokensAt as number[]).push(at[i]!);
+  });
+  return out;
 }
 
 const UNKNOWN_ID = 'no-such-job';
@@ -43,17 +70,21 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
   const late: Late[] = [];
   let reqNo = 0;
 
-  /** A core body as the model writes it: plain JSON, ids as `#index`, errors by code and cause. */
-  const norm = (r: { status: number; body?: unknown }): { status: number; body: unknown } => {
+  /** A core body as the model writes it: plain JSON, ids as `#index`, errors by code (OpenAI's `error.code`) and cause. */
+  const norm = (r: { status: number; body?: unknown; chat?: unknown }): { status: number; body: unknown } => {
+    if (r.chat !== undefined) return { status: r.status, body: r.chat };
     const b = JSON.parse(JSON.stringify(r.body ?? null)) as Record<string, unknown> | null;
-    if (r.status !== 200 && b) return { status: r.status, body: b.cause ? { code: b.code, cause: b.cause } : { code: b.code } };
+    if (r.status !== 200 && b) {
+      const code = typeof b.error === 'object' && b.error !== null ? (b.error as { code: unknown }).code : b.code;
+      return { status: r.status, body: b.cause ? { code, cause: b.cause } : { code } };
+    }
     if (b && typeof b.id === 'string') b.id = indexOf.has(b.id) ? `#${indexOf.get(b.id)}` : `?${b.id}`;
     return { status: r.status, body: b };
   };
 
   const send = (r: RefRequest, n: number): ApiResponse | undefined => {
     const id = 'job' in r ? (r.job < 0 ? UNKNOWN_ID : coreIds[r.job]!) : undefined;
-    const path = `/v2/ep/${r.op}${id !== undefined ? `/${id}` : ''}`;
+    const path = r.op === 'openai' ? '/v2/ep/openai/v1/chat/completions' : `/v2/ep/${r.op}${id !== undefined ? `/${id}` : ''}`;
     const method = r.op === 'health' ? 'GET' : r.op === 'status' || r.op === 'status-sync' ? 'GET' : 'POST';
     const query: Record<string, string> = {};
     if ((r.op === 'runsync' || r.op === 'status-sync') && r.wait !== undefined) query.wait = String(r.wait);
@@ -63,7 +94,9 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     let sync = true;
     h.api.handle(req, (res) => {
       if (sync) now = res;
-      else late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: res.body });
+      // A streamed answer counts once its stream ended (the model answers then).
+      else if (res.feed) res.feed.listen(() => {}, () => late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: undefined, chat: chatOf(res, h.sim.nowMs) }));
+      else late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: res.body, chat: r.op === 'openai' ? chatOf(res, h.sim.nowMs) : undefined });
     });
     sync = false;
     return now;
@@ -114,6 +147,7 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
 /** Counts answers by operation, status code and job status or error code (coverage figures). */
 function countAnswer(tally: Map<string, number>, op: string, a: { status: number; body: unknown }): void {
   const b = (a.body ?? {}) as Record<string, unknown>;
-  const key = `${op} ${a.status} ${String(b.cause ?? b.code ?? b.status ?? '')}`;
+  const chat = b.end !== undefined ? `stream ${String(b.end)}` : b.finish !== undefined ? `plain ${String(b.finish)}` : undefined;
+  const key = `${op} ${a.status} ${chat ?? String(b.cause ?? b.code ?? b.status ?? '')}`;
   tally.set(key, (tally.get(key) ?? 0) + 1);
 }

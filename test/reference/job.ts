@@ -12,7 +12,7 @@ export const DEFAULT_TTL_MS = 86_400_000;
 export interface RefJob {
   /** Position in submission order: the model's id (`#index` in bodies). */
   index: number;
-  kind: 'run' | 'runsync';
+  kind: 'run' | 'runsync' | 'openai';
   input: Record<string, unknown>;
   durationMs: number;
   fail: boolean | string | undefined;
@@ -47,6 +47,11 @@ export interface RefJob {
   retries: number;
   /** The crash directive fired in this submission or retry (the re-run does not crash). */
   crashed: boolean;
+  /** The token model (an `llm:` endpoint): the request's cap, this run's tokens, how many landed, the next one's event. */
+  maxTokens: number | undefined;
+  tokens: { count: number; capped: boolean; atMs: number[] } | undefined;
+  tokensDone: number;
+  nextToken: { atMs: number; k: number; stamp: number } | undefined;
 }
 
 export const jobId = (index: number): string => `#${index}`;

@@ -6,7 +6,7 @@
  * - Only accepted requests use up the rate budget: a request refused later by queue throttling
  *   gives its token back (`refund`).
  */
-export type RefOp = 'run' | 'runsync' | 'status' | 'status-sync' | 'cancel' | 'retry' | 'purge-queue' | 'health';
+export type RefOp = 'run' | 'runsync' | 'status' | 'status-sync' | 'cancel' | 'retry' | 'purge-queue' | 'health' | 'openai';
 
 export const REF_OPS: readonly RefOp[] = ['run', 'runsync', 'status', 'status-sync', 'cancel', 'retry', 'purge-queue', 'health'];
 
@@ -20,6 +20,7 @@ export const REF_DEFAULT_LIMITS: Record<RefOp, { rate: number | null; concurrenc
   retry: { rate: 100, concurrency: 20 },
   'purge-queue': { rate: 2, concurrency: null },
   health: { rate: 1000, concurrency: null },
+  openai: { rate: 2000, concurrency: 400 },
 };
 
 export interface RefLimitsConfig {
@@ -41,7 +42,7 @@ export class RefLimits {
   readonly inFlight = new Map<RefOp, number>();
 
   constructor(private readonly cfg: RefLimitsConfig) {
-    for (const op of REF_OPS) {
+    for (const op of [...REF_OPS, 'openai' as const]) {
       this.accepted.set(op, []);
       this.inFlight.set(op, 0);
     }

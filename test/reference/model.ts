@@ -15,10 +15,22 @@
  *
  * Cold starts are a constant or uniform draws from the stream the core draws from (the same seed
  * and stream name), one draw per start, in the order the model starts workers.
+ *
+ * The token model (`llm`): at each start a job draws its token count (capped by its max_tokens),
+ * its time to first token and one gap per further token, each from its own stream as the core
+ * does; the run lasts until its last token. Token k lands at start + ttft + the first k - 1 gaps
+ * (an event set when token k - 1 landed; the last lands with completion); a run that will fail
+ * lands none. OpenAI chat completions are held until the job ends; a streamed one on an llm
+ * endpoint answers at its first token and gets every token at the instant it landed (the model
+ * keeps those instants and answers when the stream ends: [DONE] after the finish reason, or the
+ * job's status as the error code), without llm every token at the end.
  */
 import { Alea } from '../../src/lib/random.js';
 import { DEFAULT_TTL_MS, isEnded, jobId, refBody, type RefJob, type RefStatus } from './job.js';
 import { RefLimits, type RefLimitsConfig, type RefOp } from './limits.js';
+
+/** A constant, or uniform draws between two bounds (rounded, as the core rounds them). */
+export type RefDist = number | { minMs: number; maxMs: number };
 
 export interface RefConfig {
   workersMin: number;
@@ -32,6 +44,16 @@ export interface RefConfig {
   executionTimeoutMs: number;
   retention: { runMs: number; runsyncMs: number };
   limits: RefLimitsConfig;
+  /** The token model; its draws come from `${seed}/ep/llm-tokens`, `llm-ttft` and `llm-gaps`. */
+  llm?: { ttftMs: RefDist; interTokenMs: RefDist; outputTokens: RefDist };
+}
+
+/** An OpenAI chat completion request, as the model reads it. */
+export interface RefChat {
+  stream: boolean;
+  max_tokens?: number;
+  stream_options?: { include_usage: boolean };
+  messages: unknown[];
 }
 
 export interface RefJobBody {
@@ -45,7 +67,8 @@ export type RefRequest =
   | { op: 'status'; job: number; ttl?: number }
   | { op: 'status-sync'; job: number; wait?: number }
   | { op: 'cancel' | 'retry'; job: number }
-  | { op: 'purge-queue' | 'health' };
+  | { op: 'purge-queue' | 'health' }
+  | { op: 'openai'; body: RefChat };
 
 export interface RefAnswer {
   status: number;
@@ -64,6 +87,8 @@ interface Hold {
   job: RefJob;
   untilMs: number;
   stamp: number;
+  /** An OpenAI request: what it asked, and (streamed) the instant each token was sent. */
+  chat?: { body: RefChat; sentAt: number[] };
 }
 
 interface Worker {
@@ -79,6 +104,14 @@ interface Worker {
 const DEFAULT_WAIT_MS = 90_000;
 const err = (status: number, code: string, cause?: string): RefAnswer => ({ status, body: cause ? { code, cause } : { code } });
 const NOT_FOUND = (): RefAnswer => err(404, 'API_ERR_JOB_NOT_FOUND');
+/** The OpenAI routes' error codes (openai-errors). */
+const OPENAI_CODES: Record<string, string> = {
+  API_ERR_JOB_NOT_FOUND: 'job_not_found', API_ERR_RATE_LIMITED: 'rate_limit_exceeded',
+  API_ERR_CONCURRENCY_LIMITED: 'rate_limit_exceeded', API_ERR_QUEUE_FULL: 'rate_limit_exceeded',
+};
+const openaiErr = (a: RefAnswer): RefAnswer => ({ status: a.status, body: { ...a.body, code: OPENAI_CODES[a.body.code as string] ?? a.body.code } });
+/** Without llm: a completion has max_tokens words (default 16). */
+const DEFAULT_COMPLETION_TOKENS = 16;
 
 export class RefModel {
   nowMs = 0;
@@ -94,6 +127,7 @@ export class RefModel {
   private recheck: { atMs: number; stamp: number } | undefined;
   private looking = false;
   private readonly draws: Alea;
+  private readonly tokenDraws: { count: Alea; ttft: Alea; gap: Alea };
   private holds: Hold[] = [];
   readonly late: RefLateAnswer[] = [];
   readonly limits: RefLimits;
@@ -103,19 +137,29 @@ export class RefModel {
   constructor(private readonly cfg: RefConfig) {
     this.limits = new RefLimits(cfg.limits);
     this.draws = new Alea(`${cfg.seed}/ep/coldstart`);
+    this.tokenDraws = { count: new Alea(`${cfg.seed}/ep/llm-tokens`), ttft: new Alea(`${cfg.seed}/ep/llm-ttft`), gap: new Alea(`${cfg.seed}/ep/llm-gaps`) };
     this.look();
   }
 
   /** Answers a request at the current time; undefined while it is held (see `late`). */
   request(r: RefRequest, req: number): RefAnswer | undefined {
     const cause = this.limits.admit(r.op, this.nowMs, this.count('idle') + this.count('running'));
-    if (cause) return err(429, LIMIT_CODES[cause], cause);
+    if (cause) return r.op === 'openai' ? openaiErr(err(429, LIMIT_CODES[cause], cause)) : err(429, LIMIT_CODES[cause], cause);
     const a = this.route(r, req);
     if (a) this.limits.release(r.op);
     return a;
   }
 
   private route(r: RefRequest, req: number): RefAnswer | undefined {
+    if (r.op === 'openai') {
+      if (this.limits.queueFull(this.queue.length, this.cfg.workersMax)) {
+        this.limits.refund(r.op, this.nowMs);
+        return openaiErr(err(429, 'API_ERR_QUEUE_FULL', 'queue'));
+      }
+      const j = this.submit('openai', { input: { openai_route: '/v1/chat/completions', openai_input: r.body } });
+      this.holds.push({ req, op: 'openai', job: j, untilMs: this.nowMs + j.executionTimeoutMs + 1, stamp: this.stamps++, chat: { body: r.body, sentAt: [] } });
+      return undefined;
+    }
     if (r.op === 'run' || r.op === 'runsync') {
       if (this.limits.queueFull(this.queue.length, this.cfg.workersMax)) {
         this.limits.refund(r.op, this.nowMs);
@@ -219,7 +263,7 @@ export class RefModel {
     return j && !j.gone && j.deadlineMs > this.nowMs ? j : undefined;
   }
 
-  private submit(kind: 'run' | 'runsync', body: RefJobBody): RefJob {
+  private submit(kind: 'run' | 'runsync' | 'openai', body: RefJobBody): RefJob {
     const sim = (body.input.sim ?? {}) as { durationMs?: number; fail?: boolean | string; crash?: boolean };
     const ttlMs = body.policy?.ttl ?? DEFAULT_TTL_MS;
     const j: RefJob = {
@@ -228,6 +272,8 @@ export class RefModel {
       submittedAtMs: this.nowMs, status: 'IN_QUEUE', gone: false, deadlineMs: this.nowMs + ttlMs, deadlineStamp: this.stamps++,
       deadlineIsTtl: true, retentionOverrideMs: undefined, enqueuedAtMs: this.nowMs, startedAtMs: undefined,
       executionTimeMs: undefined, worker: undefined, run: undefined, output: undefined, error: undefined, retries: 0, crashed: false,
+      maxTokens: this.cfg.llm ? maxTokensOf(kind, body.input) : undefined,
+      tokens: undefined, tokensDone: 0, nextToken: undefined,
     };
     this.jobs.push(j);
     this.queue.push(j);
@@ -260,11 +306,51 @@ export class RefModel {
     j.worker = w.n;
     j.status = 'IN_PROGRESS';
     j.startedAtMs = this.nowMs;
+    j.tokensDone = 0;
+    j.nextToken = undefined;
+    if (this.cfg.llm) {
+      const t = this.drawTokens(j.maxTokens);
+      j.durationMs = t.atMs[t.count - 1]!;
+      j.tokens = j.fail !== undefined && j.fail !== false ? undefined : t;
+    }
     const half = Math.floor(j.durationMs / 2);
     const run = j.crash && !j.crashed && half < j.executionTimeoutMs
       ? { ms: half, outcome: 'crash' as const }
       : j.durationMs > j.executionTimeoutMs ? { ms: j.executionTimeoutMs, outcome: 'timeout' as const } : { ms: j.durationMs, outcome: 'complete' as const };
     j.run = { atMs: this.nowMs + run.ms, outcome: run.outcome, stamp: this.stamps++ };
+    if (j.tokens && j.tokens.count > 1) j.nextToken = { atMs: this.nowMs + j.tokens.atMs[0]!, k: 1, stamp: this.stamps++ };
+  }
+
+  private draw(d: RefDist, a: Alea): number {
+    return typeof d === 'number' ? d : Math.max(0, Math.round(d.minMs + a.next() * (d.maxMs - d.minMs)));
+  }
+
+  /** The count (at least 1, at most 4096, capped by max_tokens), then the time to the first token, then each gap. */
+  private drawTokens(maxTokens: number | undefined): { count: number; capped: boolean; atMs: number[] } {
+    const l = this.cfg.llm!;
+    const drawn = Math.min(4096, Math.max(1, this.draw(l.outputTokens, this.tokenDraws.count)));
+    const capped = maxTokens !== undefined && drawn > maxTokens;
+    const count = capped ? maxTokens : drawn;
+    const atMs = [this.draw(l.ttftMs, this.tokenDraws.ttft)];
+    for (let k = 1; k < count; k++) atMs.push(atMs[k - 1]! + this.draw(l.interTokenMs, this.tokenDraws.gap));
+    return { count, capped, atMs };
+  }
+
+  /** Token k landed: streamed requests of the job send what they have not sent yet; the next token's event is set. */
+  private tokenLanded(j: RefJob, k: number): void {
+    j.nextToken = undefined;
+    j.tokensDone = k;
+    this.sendTokens(j);
+    if (k + 1 < j.tokens!.count) j.nextToken = { atMs: j.startedAtMs! + j.tokens!.atMs[k]!, k: k + 1, stamp: this.stamps++ };
+  }
+
+  /** Streamed OpenAI requests on an llm endpoint get the tokens landed beyond those they were sent. */
+  private sendTokens(j: RefJob): void {
+    if (!this.cfg.llm) return;
+    for (const h of this.holds) {
+      if (h.job !== j || !h.chat?.body.stream) continue;
+      while (h.chat.sentAt.length < j.tokensDone) h.chat.sentAt.push(this.nowMs);
+    }
   }
 
   private runEnded(j: RefJob): void {
@@ -272,6 +358,7 @@ export class RefModel {
     if (outcome === 'crash') return this.crash(j);
     if (outcome === 'timeout') return this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${j.executionTimeoutMs} ms exceeded`);
     if (j.fail !== undefined && j.fail !== false) return this.finish(j, 'FAILED', undefined, j.fail === true ? 'simulated failure' : j.fail);
+    if (j.tokens) j.tokensDone = j.tokens.count;
     this.finish(j, 'COMPLETED', j.input, undefined);
   }
 
@@ -279,7 +366,8 @@ export class RefModel {
   private crash(j: RefJob): void {
     const w = this.workerOf(j)!;
     w.job = undefined;
-    j.worker = j.startedAtMs = j.run = undefined;
+    j.worker = j.startedAtMs = j.run = j.nextToken = undefined;
+    j.tokensDone = 0;
     j.crashed = true;
     j.retries++;
     this.counters.retried++;
@@ -301,12 +389,15 @@ export class RefModel {
     // `/status?ttl` only ever shortens retention.
     const keepMs = Math.min(j.retentionOverrideMs ?? Infinity, j.kind === 'runsync' ? this.cfg.retention.runsyncMs : this.cfg.retention.runMs);
     if (this.nowMs + keepMs < j.deadlineMs) this.setDeadline(j, this.nowMs + keepMs, false);
+    j.nextToken = undefined;
+    this.sendTokens(j);
     this.answerHolds(j, () => ({ status: 200, body: refBody(j, this.nowMs) }));
     this.reuse(w);
     this.changed();
   }
 
   private retry(j: RefJob): void {
+    j.tokensDone = 0;
     j.status = 'IN_QUEUE';
     j.output = j.error = j.worker = j.executionTimeMs = j.startedAtMs = undefined;
     j.crashed = false;
@@ -338,7 +429,7 @@ export class RefModel {
 
   private stopRun(j: RefJob): Worker | undefined {
     if (j.status !== 'IN_PROGRESS') return undefined;
-    j.run = undefined;
+    j.run = j.nextToken = undefined;
     return this.workerOf(j);
   }
 
@@ -479,7 +570,29 @@ export class RefModel {
   }
 
   private answerHolds(j: RefJob, answer: () => RefAnswer): void {
-    for (const h of this.holds.filter((x) => x.job === j)) this.answer(h, answer());
+    for (const h of this.holds.filter((x) => x.job === j)) this.answer(h, h.chat ? this.chatAnswer(h, j.gone) : answer());
+  }
+
+  /**
+   * An OpenAI request's answer now (its job ended or is gone, or its wait ran out). Unstreamed:
+   * the completion's finish reason and tokens, or the error. Streamed: every token's instant and
+   * how the stream ended (finish reason, or the error code once it had begun).
+   */
+  private chatAnswer(h: Hold, gone: boolean): RefAnswer {
+    const j = h.job;
+    const c = h.chat!;
+    const started = c.sentAt.length > 0;
+    const failure = gone ? 'job_not_found' : j.status !== 'COMPLETED' ? j.status : undefined;
+    if (failure !== undefined && !started) return gone ? openaiErr(NOT_FOUND()) : { status: 500, body: { code: failure } };
+    if (failure !== undefined) return { status: 200, body: { tokensAt: c.sentAt, end: failure } };
+    const count = j.tokens?.count ?? c.body.max_tokens ?? DEFAULT_COMPLETION_TOKENS;
+    const finish = j.tokens?.capped ? 'length' : 'stop';
+    if (!c.body.stream) return { status: 200, body: { finish, tokens: count } };
+    // Without llm every token comes at the end.
+    while (c.sentAt.length < count && !this.cfg.llm) c.sentAt.push(this.nowMs);
+    const body: Record<string, unknown> = { tokensAt: c.sentAt, end: finish };
+    if (c.body.stream_options?.include_usage) body.usage = c.sentAt.length;
+    return { status: 200, body };
   }
 
   private answer(h: Hold, a: RefAnswer): void {
@@ -490,13 +603,14 @@ export class RefModel {
 
   /** The earliest pending event (time, then the order it was set in), with what it does. */
   private nextEvent(): { atMs: number; fire: () => void } | undefined {
-    let best: { atMs: number; stamp: number; job?: RefJob; run?: boolean; hold?: Hold; worker?: Worker; recheck?: boolean } | undefined;
-    const consider = (atMs: number, stamp: number, e: { job?: RefJob; run?: boolean; hold?: Hold; worker?: Worker; recheck?: boolean }) => {
+    let best: { atMs: number; stamp: number; job?: RefJob; run?: boolean; token?: number; hold?: Hold; worker?: Worker; recheck?: boolean } | undefined;
+    const consider = (atMs: number, stamp: number, e: { job?: RefJob; run?: boolean; token?: number; hold?: Hold; worker?: Worker; recheck?: boolean }) => {
       if (!best || atMs < best.atMs || (atMs === best.atMs && stamp < best.stamp)) best = { atMs, stamp, ...e };
     };
     for (const j of this.jobs) {
       if (j.gone) continue;
       if (j.run) consider(j.run.atMs, j.run.stamp, { job: j, run: true });
+      if (j.nextToken) consider(j.nextToken.atMs, j.nextToken.stamp, { job: j, token: j.nextToken.k });
       consider(j.deadlineMs, j.deadlineStamp, { job: j });
     }
     for (const h of this.holds) consider(h.untilMs, h.stamp, { hold: h });
@@ -511,7 +625,15 @@ export class RefModel {
         this.look();
       } };
     }
-    if (e.hold) return { atMs: e.atMs, fire: () => this.answer(e.hold!, { status: 200, body: refBody(e.hold!.job, this.nowMs) }) };
+    if (e.hold) {
+      return { atMs: e.atMs, fire: () => {
+        const h = e.hold!;
+        // A stream that has begun ends with its job, not with the wait.
+        if (h.chat?.body.stream && this.cfg.llm && h.chat.sentAt.length > 0) h.untilMs = Infinity;
+        else this.answer(h, h.chat ? this.chatAnswer(h, false) : { status: 200, body: refBody(h.job, this.nowMs) });
+      } };
+    }
+    if (e.token) return { atMs: e.atMs, fire: () => this.tokenLanded(e.job!, e.token!) };
     const j = e.job!;
     if (e.run) return { atMs: e.atMs, fire: () => this.runEnded(j) };
     return { atMs: e.atMs, fire: () => {
@@ -519,6 +641,12 @@ export class RefModel {
       this.changed();
     } };
   }
+}
+
+/** A job's token cap: its request's max_tokens (OpenAI), or input.max_tokens (/run, /runsync). */
+function maxTokensOf(kind: RefJob['kind'], input: Record<string, unknown>): number | undefined {
+  const m = kind === 'openai' ? (input.openai_input as RefChat).max_tokens : input.max_tokens;
+  return typeof m === 'number' ? m : undefined;
 }
 
 const LIMIT_CODES = { rate: 'API_ERR_RATE_LIMITED', concurrency: 'API_ERR_CONCURRENCY_LIMITED', queue: 'API_ERR_QUEUE_FULL' } as const;

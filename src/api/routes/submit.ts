@@ -1,10 +1,11 @@
-/** `/run` and `/runsync` (spec §4, FACTS): validation, queue throttling, job creation, the sync hold. */
+/** `/run` and `/runsync`: validation, queue throttling, job creation, the sync hold. */
 import type { Job, ReadonlyJob } from '../../sim/job.js';
 import { isTerminal } from '../../sim/job.js';
 import type { Submission } from '../../sim/endpoint.js';
 import { checkJobBody, intParam } from '../validate.js';
 import { badField, limited } from '../errors.js';
 import { hold } from '../hold.js';
+import { checkLlmInput } from '../llm-input.js';
 import { QueuedAnswer, type ApiResponse, type RouteContext } from '../types.js';
 
 /** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
@@ -29,6 +30,8 @@ export function run(ctx: RouteContext): void {
   const c = checkJobBody(ctx.body, 'run');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
   const s = c.value;
+  const bad = ctx.ep.cfg.llm ? checkLlmInput(s) : undefined;
+  if (bad) return ctx.respond(badField(bad.field, bad.reason));
   const j = createJob(ctx, s);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
   if (j) ctx.respond({ status: 200, body: new QueuedAnswer(s.id) });
@@ -39,6 +42,8 @@ export function runsync(ctx: RouteContext): void {
   if (!w.ok) return ctx.respond(badField(w.field, w.reason));
   const c = checkJobBody(ctx.body, 'runsync');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
+  const bad = ctx.ep.cfg.llm ? checkLlmInput(c.value) : undefined;
+  if (bad) return ctx.respond(badField(bad.field, bad.reason));
   const j = createJob(ctx, c.value);
   if (!j) return;
   holdUntilTerminal(ctx, j, w.value ?? SYNC_WAIT.defaultMs);

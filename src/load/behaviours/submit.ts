@@ -33,7 +33,10 @@ export function acceptJob(env: BehaviourEnv, s: Session): void {
  * ran out). Counts the job and ends the session `purged` or `expired`; false for any other answer.
  */
 export function removedWhileHeld(env: BehaviourEnv, s: Session, r: ClientResponse): boolean {
-  if (r.status !== 404 || (r.body as { code?: unknown } | undefined)?.code !== 'API_ERR_JOB_NOT_FOUND') return false;
+  if (r.status !== 404) return false;
+  // The OpenAI routes say it OpenAI's way: `{"error": {"code": "job_not_found", …}}`.
+  const b = r.body as { code?: unknown; error?: { code?: unknown } } | undefined;
+  if (b?.code !== 'API_ERR_JOB_NOT_FOUND' && b?.error?.code !== 'job_not_found') return false;
   acceptJob(env, s);
   const k = env.rec.ledger.gone(s.queuedMark);
   if (k === 'expired') env.rec.expirySeen(env.target.now());

@@ -5,6 +5,7 @@
  */
 import { Api } from '../../../api/api.js';
 import { PreparedRoute } from '../../../api/prepared-route.js';
+import type { SseFeed } from '../../../api/sse-feed.js';
 import { parseRoute } from '../../../api/route-table.js';
 import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
@@ -24,6 +25,7 @@ const KEY = 'loadlab-in-process';
 type Sent = TargetRequest & { bodyBytes?: number };
 /** Events between progress ticks (a tick reads the wall clock, then yields to the event loop). */
 const TICK_EVERY = 8192;
+const noEvent = (): void => {};
 
 export class InProcessTarget implements Target {
   readonly kind = 'in-process' as const;
@@ -99,17 +101,30 @@ export class InProcessTarget implements Target {
     const sched = this.sim.sched;
     let finished = false;
     let timer: ReturnType<typeof sched.at> | undefined;
+    let stream: SseFeed | undefined;
     const pending = this.api.handlePrepared(p, jobId, req, (r) => {
       if (finished) return;
+      const feed = r.feed;
+      // A streamed answer reaches the runner whole, once its last event was sent.
+      if (feed !== undefined) {
+        stream = feed;
+        return feed.listen(noEvent, () => {
+          if (finished) return;
+          finished = true;
+          sched.cancel(timer);
+          done({ status: r.status, sse: feed.events, sseAtMs: feed.atMs });
+        });
+      }
       finished = true;
       sched.cancel(timer);
-      done(r);
+      done(r.sse ? { status: r.status, sse: r.sse, sseAtMs: r.sse.map(() => sched.nowMs) } : r);
     });
     if (finished) return;
     timer = sched.after(req.timeoutMs, () => {
       if (finished) return;
       finished = true;
-      pending.abort();
+      if (stream) stream.abort();
+      else pending.abort();
       done({ status: 0, timedOut: true });
     });
   }

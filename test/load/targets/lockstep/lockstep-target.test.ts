@@ -94,4 +94,20 @@ describe('lockstep with serve --clock manual', () => {
     expect(b.flows).toEqual(a.flows);
     expect(b.elapsedMs).toBe(a.elapsedMs);
   }, 120_000);
+
+  test('an llm: endpoint\'s streamed chat completions (a stream is answered when it ends, as in process): every outcome equals in-process', async () => {
+    const sc = scenarioSchema.parse({
+      name: 'llm-streams', seed: 3, durationMs: 20_000,
+      endpoint: { id: 'llm', workersMin: 1, workersMax: 2, llm: { ttftMs: { dist: 'uniform', minMs: 100, maxMs: 500 }, interTokenMs: { dist: 'uniform', minMs: 10, maxMs: 50 }, outputTokens: { dist: 'uniform', minMs: 5, maxMs: 40 } } },
+      traffic: [
+        { name: 'streamed', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 30 } },
+        { name: 'plain', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'openai-chat', maxTokens: 30 } },
+      ],
+    } satisfies ScenarioInput);
+    const { inProc, lock, a, b } = await both(sc);
+    expect(a.flows.streamed!.outcomes.COMPLETED).toBeGreaterThan(5);
+    expect(byId(lock)).toEqual(byId(inProc));
+    expect(b.flows).toEqual(a.flows);
+    expect(b.operations.openai!.byStatus).toEqual(a.operations.openai!.byStatus);
+  }, 120_000);
 });

@@ -1,0 +1,44 @@
+/**
+ * The token model of an `llm:` endpoint: each run draws its token count (capped by the job's
+ * `max_tokens`), its time to first token and one gap before each further token. Token k (1-based)
+ * is produced at start + ttft + the first k - 1 gaps; the last one ends the run.
+ */
+import { MAX_OUTPUT_TOKENS, type LlmConfig } from '../contract/llm-config.js';
+import type { RandomSource } from '../lib/random.js';
+import { sampler } from './distributions/registry.js';
+import type { Sampler } from './distributions/types.js';
+
+/** The tokens of one run. */
+export interface TokenRun {
+  /** Tokens the run produces. */
+  readonly count: number;
+  /** The job's `max_tokens` cut the drawn count (OpenAI `finish_reason: "length"`). */
+  readonly capped: boolean;
+  /** ms after the run's start at which each token is produced, ascending (`count` of them). */
+  readonly atMs: readonly number[];
+}
+
+export class TokenModel {
+  private readonly count: Sampler;
+  private readonly ttft: Sampler;
+  private readonly gap: Sampler;
+
+  /** Draws from the streams `{endpoint}/llm-tokens`, `llm-ttft` and `llm-gaps`: no other stream is touched. */
+  constructor(cfg: LlmConfig, endpointId: string, rng: RandomSource) {
+    this.count = sampler(cfg.outputTokens, rng.stream(`${endpointId}/llm-tokens`));
+    this.ttft = sampler(cfg.ttftMs, rng.stream(`${endpointId}/llm-ttft`));
+    this.gap = sampler(cfg.interTokenMs, rng.stream(`${endpointId}/llm-gaps`));
+  }
+
+  /** A run's tokens: the count first, then the time to the first token, then each gap. */
+  plan(maxTokens: number | undefined): TokenRun {
+    const drawn = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, this.count()));
+    const capped = maxTokens !== undefined && drawn > maxTokens;
+    const count = capped ? maxTokens : drawn;
+    const atMs = new Array<number>(count);
+    let t = this.ttft();
+    atMs[0] = t;
+    for (let k = 1; k < count; k++) atMs[k] = t += this.gap();
+    return { count, capped, atMs };
+  }
+}
