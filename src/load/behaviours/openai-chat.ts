@@ -52,7 +52,15 @@ export const openaiChat = defineBehaviour({
           return s.end(status);
         }
         acceptJob(env, s);
-        if (r.sse) streamed(env, s, r, false);
+        if (r.sse) {
+          // An error event after the first token: the job ended otherwise (its status as the code), the stream broken.
+          const code = streamed(env, s, r, false);
+          if (code !== undefined) {
+            const status = code === 'FAILED' || code === 'TIMED_OUT' || code === 'CANCELLED' ? code : undefined;
+            if (status) env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
+            return s.end(status ?? 'error');
+          }
+        }
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
         s.end('COMPLETED');
@@ -61,12 +69,15 @@ export const openaiChat = defineBehaviour({
   },
 });
 
-/** A streamed answer (whole, or `broken` mid-way): its chunks, and its content for the stream metrics. */
-function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: boolean): void {
+/**
+ * A streamed answer (whole, or `broken` mid-way): its chunks, and its content for the stream
+ * metrics. Returns the code of an error event that ended it (then it counts as broken).
+ */
+function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: boolean): string | undefined {
   const sse = r.sse!;
   const now = env.target.now();
   env.rec.stream(now, sse.filter((d) => d !== '[DONE]').length);
-  if (!env.streams) return;
   const c = streamContent(sse, r.sseAtMs, now);
-  env.streams.ended(s.intendedMs, c.atMs, c.usageTokens, broken);
+  env.streams?.ended(s.intendedMs, c.atMs, c.usageTokens, broken || c.errorCode !== undefined, now);
+  return c.errorCode;
 }

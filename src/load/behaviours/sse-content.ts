@@ -2,7 +2,8 @@
  * The content events of a streamed OpenAI answer (server-sent events): a `data:` event whose
  * `choices[]` carry non-empty `delta.content` (chat) or `text` (completions) is one, `[DONE]` and
  * role-only or finish events are not. `usage.completion_tokens`, when an event carries it
- * (`stream_options.include_usage`), is the answer's token count.
+ * (`stream_options.include_usage`), is the answer's token count. An `error` event ends a stream
+ * that broke on the server's side after it began.
  */
 
 export interface StreamContent {
@@ -10,11 +11,16 @@ export interface StreamContent {
   atMs: number[];
   /** The last `usage.completion_tokens` seen; undefined: none. */
   usageTokens: number | undefined;
+  /**
+   * An `error` event ended the stream (the job failed, timed out or was cancelled after its first
+   * token): its `code`, or `''` when it has none; undefined: no error event.
+   */
+  errorCode: string | undefined;
 }
 
 /** `sse`'s content events; `sseAtMs`: when each arrived (absent: all at `atMs`). */
 export function streamContent(sse: readonly string[], sseAtMs: readonly number[] | undefined, atMs: number): StreamContent {
-  const out: StreamContent = { atMs: [], usageTokens: undefined };
+  const out: StreamContent = { atMs: [], usageTokens: undefined, errorCode: undefined };
   for (let i = 0; i < sse.length; i++) {
     const d = sse[i]!;
     if (d === '[DONE]') continue;
@@ -25,7 +31,8 @@ export function streamContent(sse: readonly string[], sseAtMs: readonly number[]
       continue;
     }
     if (typeof e !== 'object' || e === null) continue;
-    const { choices, usage } = e as { choices?: unknown; usage?: { completion_tokens?: unknown } | null };
+    const { choices, usage, error } = e as { choices?: unknown; usage?: { completion_tokens?: unknown } | null; error?: { code?: unknown } | null };
+    if (typeof error === 'object' && error !== null) out.errorCode = typeof error.code === 'string' ? error.code : '';
     const tokens = usage?.completion_tokens;
     if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0) out.usageTokens = tokens;
     if (Array.isArray(choices) && choices.some(hasContent)) out.atMs.push(sseAtMs?.[i] ?? atMs);
