@@ -1,0 +1,52 @@
+/**
+ * The runner's stream metrics against `loadlab serve` streaming an llm endpoint's tokens in real
+ * time (100 ms to the first token, then one every 20 ms): measured TTFT and ITL agree with the
+ * configured timings within a few ms at p50, and in one run a TTFT threshold passes while a
+ * tighter one fails with exit 99.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/report/run-result.js';
+import { startServe, type ServeProcess } from './serve-process.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loadlab-llm-serve-'));
+const file = join(dir, 'llm.json');
+let serve: ServeProcess;
+
+beforeAll(async () => {
+  writeFileSync(file, JSON.stringify({
+    name: 'llm-serve', seed: 1, durationMs: 3000, drainMs: 10_000,
+    endpoint: { id: 'llm', workersMin: 4, workersMax: 4, llm: { ttftMs: 100, interTokenMs: 20, outputTokens: 10 } },
+    // A busy machine may send late: this test looks at the stream, not at lateness.
+    openModel: { lateAfterMs: 5000 },
+    traffic: [{ name: 'chat', arrival: { process: 'constant', ratePerSec: 3 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 64 } }],
+    thresholds: ['ttft_p50_ms{flow=chat} < 400', 'ttft_p50_ms{flow=chat} < 90'],
+  }));
+  serve = await startServe(['--config', file]);
+});
+
+afterAll(() => {
+  serve?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('stream metrics against serve\'s token streams', () => {
+  it('TTFT and ITL as configured at p50; the loose threshold passes, the tight one fails: exit 99', () => {
+    const out = join(dir, 'run');
+    const r = spawnSync('node', ['bin/loadlab.js', 'run', file, '--target', serve.base, '--out', out], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' } });
+    expect(r.status, r.stderr).toBe(99);
+    const res = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
+    const s = res.flows.chat!.stream!;
+    expect(s.requests).toBe(9);
+    expect(s.tokens).toBe(90);
+    expect(s.broken).toBe(0);
+    expect(s.ttftMs.summary.p50).toBeGreaterThanOrEqual(100);
+    expect(s.ttftMs.summary.p50).toBeLessThanOrEqual(115);
+    expect(Math.abs(s.itlMs.summary.p50 - 20)).toBeLessThanOrEqual(4);
+    expect(Math.abs(s.tpotMs.summary.p50 - 20)).toBeLessThanOrEqual(4);
+    expect(res.thresholds.map((t) => [t.expr, t.ok])).toEqual([['ttft_p50_ms{flow=chat} < 400', true], ['ttft_p50_ms{flow=chat} < 90', false]]);
+  });
+});
