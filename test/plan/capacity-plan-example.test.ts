@@ -32,3 +32,16 @@ test('capacity-plan.yaml, its first hour: a recommendation with its cost, and wh
   expect(md).toContain(`**Recommendation: workersMax ${best.workersMax}**`);
   for (const why of ['Cold starts:', 'Scaler lag:', 'Job times are lognormal', 'Arrivals are not a constant-rate Poisson stream (daily: diurnal)']) expect(md).toContain(why);
 }, 180_000);
+
+test('llm-chat.yaml on one seed: the TTFT and TPOT SLOs size workersMax', () => {
+  const out = join(dir, 'plan-llm');
+  const r = plan(['scenarios/llm-chat.yaml', '--workers-max', '2..8', '--seeds', '1', '--jobs', '2', '--out', out]);
+  expect(r.status, r.stderr).toBe(0);
+  const p = JSON.parse(planJson(out));
+  expect(p.slo.exprs).toEqual(['ttft_p95_ms{flow=chat} < 4000', 'tpot_p95_ms{flow=chat} < 35']);
+  const w = p.recommendation.workersMax as number;
+  // Below it the TTFT SLO fails (queueing for a slot), the TPOT one holds everywhere (it is the token pace).
+  expect(w).toBeGreaterThan(3);
+  expect(p.rows.filter((row: { workersMax: number; meetsAll: boolean }) => row.workersMax < w && row.meetsAll)).toEqual([]);
+  expect(planMd(out)).toContain(`**Recommendation: workersMax ${w}**`);
+}, 180_000);
