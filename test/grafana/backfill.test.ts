@@ -46,9 +46,15 @@ const RUNS = [
  * feeds them. Every other target must have data in both runs.
  * - Webhook attempts by outcome (loadlab_webhook_attempts_total): metrics.om has the family only
  *   when the run made webhook attempts; steady-mix makes none.
+ * - The Streams row: only steady-mix streams (its run-stream flow, with goodput targets).
  */
 const ONLY_IN: Record<string, (typeof RUNS)[number]['scenario']> = {
   'Webhook attempts/s by outcome [A]': 'webhook-failing',
+  ...Object.fromEntries([
+    'Time to first token p50 / p95 / p99 by flow [A]', 'Time to first token p50 / p95 / p99 by flow [B]', 'Time to first token p50 / p95 / p99 by flow [C]',
+    'Inter-token latency and time per output token p95 by flow [A]', 'Inter-token latency and time per output token p95 by flow [B]',
+    'Output tokens/s by flow [A]', 'Goodput by flow [A]',
+  ].map((t) => [t, 'steady-mix'] as const)),
 };
 
 const RUN_UID = 'loadlab-run';

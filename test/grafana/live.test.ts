@@ -60,6 +60,8 @@ const SCENARIO = {
     { name: 'hooks', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-webhook' } },
     { name: 'crashers', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-poll', payload: { sim: { crash: true } } } },
     { name: 'purger', arrival: { process: 'constant', ratePerSec: 0.05 }, client: { behaviour: 'purge-queue' } },
+    // The Streams row: a streamed chat flow with goodput targets.
+    { name: 'chat', arrival: { process: 'constant', ratePerSec: 0.3 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 8 }, goodput: { ttftMs: 20_000 } },
   ],
 };
 

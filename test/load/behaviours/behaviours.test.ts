@@ -67,7 +67,7 @@ describe('client behaviours (in-process)', () => {
     expect((await run({ behaviour: 'purge-queue', on429: { maxAttempts: 1 } })).operations['purge-queue']!.byStatus).toEqual({ 200: 2, 429: 8 });
     const c = await run({ behaviour: 'openai-chat', stream: true, maxTokens: 4 });
     expect(c.flows.f!.outcomes).toEqual({ COMPLETED: 10 });
-    expect(c.streams.chunks).toBe(50); // 4 words + the finish chunk each
+    expect(c.streams.chunks).toBe(60); // 4 words, the finish chunk and the usage chunk (stream_options.include_usage) each
   });
   test('in-flight cap: arrivals wait (late) and are dropped past maxWaitMs', async () => {
     const r = await run({ behaviour: 'runsync' }, { jobDurationMs: 2500 }, { openModel: { maxInFlight: 1, maxWaitMs: 2000, lateAfterMs: 10 } });
