@@ -12,9 +12,9 @@
  * the test runs beside other servers; every URL in a run block must be loopback. The commands use
  * curl: without it the test is skipped, except under CI=true where it fails.
  *
- * Time: ~40 s for the shell blocks and ~10 s for the ts blocks on an idle 2-core machine (the shell
- * blocks took 94–133 s at load averages of 10–13); the yaml and sample-output checks, a few seconds
- * each. The caps (180 s each) only bound a stuck run.
+ * Time, on a shared 2-core machine at load averages of 10–13: 94–133 s for the shell blocks, 19–24 s
+ * for the ts blocks, 3–11 s each for the yaml and sample-output checks. The caps (180 s each) only
+ * bound a stuck run.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
