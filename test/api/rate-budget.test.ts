@@ -1,5 +1,5 @@
 /**
- * What uses up the rate budget (README "Decisions where the spec is silent"): a request refused
+ * What uses up the rate budget (docs/api.md, "Limits and 429s"): a request refused
  * with a 429 — concurrency, rate or queue throttling — does not; every other request that passed
  * the concurrency and rate checks does (a 400 included).
  */

@@ -1,6 +1,5 @@
 /**
- * REQUEST_COUNT scaling at the end of each millisecond (README "Decisions where the spec is
- * silent"): a worker that goes idle in the same ms as a job arrives takes that job, in whichever
+ * REQUEST_COUNT scaling at the end of each millisecond (docs/api.md, "Scaling"): a worker that goes idle in the same ms as a job arrives takes that job, in whichever
  * order the two come; no worker is stopped and none started for it. Exact counts of starts.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Over real HTTP in manual time: a request refused by queue throttling (429 cause "queue") uses
- * up no rate budget (README "Decisions where the spec is silent").
+ * up no rate budget (docs/api.md, "Limits and 429s").
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../server/serve-helper.js';

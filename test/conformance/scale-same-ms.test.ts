@@ -1,7 +1,7 @@
 /**
  * Over real HTTP in manual time: with REQUEST_COUNT (value 1), a worker that went idle at the ms
  * the clock was advanced to is still there for a `/run` of that ms; idle workers above the target
- * stop at the end of the ms (README "Decisions where the spec is silent").
+ * stop at the end of the ms (docs/api.md, "Scaling").
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../server/serve-helper.js';

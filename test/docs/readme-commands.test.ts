@@ -1,8 +1,10 @@
 /**
- * README.md's commands work when pasted in order on a fresh clone. Its ```sh blocks run in one
- * bash session (test/docs/shell-session.ts) in a temp directory holding a copy of scenarios/ and
- * schema/, so every report lands there; its ```ts blocks are type-checked and run
- * (test/docs/ts-examples.ts). A block preceded by `<!-- readme-test: skip (reason) -->` is not run
+ * The commands of README.md, then of docs/run.md, docs/serve.md and docs/library.md (the pages the
+ * README's reference sections live in), work when pasted in order on a fresh clone. Their ```sh
+ * blocks run in one bash session (test/docs/shell-session.ts) in a temp directory holding a copy of
+ * scenarios/ and schema/, so every report lands there; their ```ts blocks are type-checked and run
+ * (test/docs/ts-examples.ts); the README's ```yaml scenarios load and pass their thresholds, and the
+ * sample output of the tour's step 1 is what the command prints. A block preceded by `<!-- readme-test: skip (reason) -->` is not run
  * (npm install, Python, promtool, servers that would run for minutes); other languages (js, text)
  * are not run either.
  *
@@ -10,8 +12,9 @@
  * the test runs beside other servers; every URL in a run block must be loopback. The commands use
  * curl: without it the test is skipped, except under CI=true where it fails.
  *
- * Time: ~35 s for the shell blocks and ~10 s for the ts blocks on an idle 2-core machine (the shell
- * blocks took 84–102 s at load averages of 9–17). The caps (180 s each) only bound a stuck run.
+ * Time, on a shared 2-core machine at load averages of 10–13: 94–133 s for the shell blocks, 19–24 s
+ * for the ts blocks, 3–11 s each for the yaml and sample-output checks. The caps (180 s each) only
+ * bound a stuck run.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,12 +22,18 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { codeBlocks, type CodeBlock } from './readme-blocks.js';
+import { codeBlocks, type CodeBlock as Block } from './readme-blocks.js';
+import { parseScenario } from '../../src/load/scenario/loader.js';
+import { runScenario } from '../../src/load/run-scenario.js';
+import { parse as parseYaml } from 'yaml';
 import { runShellSession, type BlockRun } from './shell-session.js';
 import { runExamples, typeCheck } from './ts-examples.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
-const blocks = codeBlocks(readFileSync(join(repo, 'README.md'), 'utf8'));
+/** The files whose blocks run, in this order (one shell session for all). */
+const DOC_FILES = ['README.md', 'docs/run.md', 'docs/serve.md', 'docs/library.md'];
+type CodeBlock = Block & { file: string };
+const blocks: CodeBlock[] = DOC_FILES.flatMap((f) => codeBlocks(readFileSync(join(repo, f), 'utf8')).map((b) => ({ ...b, file: f })));
 const shBlocks = blocks.filter((b) => b.lang === 'sh' && !b.skip);
 const tsBlocks = blocks.filter((b) => b.lang === 'ts' && !b.skip);
 const hasCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).status === 0;
@@ -86,7 +95,7 @@ function freePort(): Promise<number> {
 }
 
 function where(b: CodeBlock): string {
-  return `README.md:${b.line}`;
+  return `${b.file}:${b.line}`;
 }
 
 function checkExpectations(list: readonly Expectation[], run: readonly CodeBlock[], outputs: readonly { stdout: string }[]): void {
@@ -100,6 +109,37 @@ function checkExpectations(list: readonly Expectation[], run: readonly CodeBlock
     e.check?.();
   }
 }
+
+/** The tour's step 1 sample output as a pattern: the wall time and metrics.om's instants vary. */
+function samplePattern(text: string): RegExp {
+  const esc = (l: string) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const lines = text.split('\n').map((l) => esc(l)
+    .replace(/in [0-9]+\\\.[0-9]+ s wall/, 'in [0-9.]+ s wall')
+    .replace(/\d{4}-\d\d-\d\dT[0-9:]+\\\.\d{3}Z/g, '[0-9T:.Z-]+'));
+  return new RegExp(`^${lines.join('\n')}$`, 'm');
+}
+
+describe('README.md scenarios and sample output', () => {
+  const readme = blocks.filter((b) => b.file === 'README.md');
+  test('the ```yaml scenarios load and pass their thresholds', async () => {
+    const yamls = readme.filter((b) => b.lang === 'yaml');
+    expect(yamls.length).toBeGreaterThan(0);
+    for (const b of yamls) {
+      const loaded = parseScenario(parseYaml(b.code), where(b));
+      if (!loaded.ok) throw new Error(`${where(b)}: ${JSON.stringify(loaded.issues)}`);
+      const r = await runScenario(loaded.scenario, {});
+      expect(r.thresholds.filter((t) => !t.ok), where(b)).toEqual([]);
+    }
+  });
+  test("the tour's step 1 sample output is what the command prints", () => {
+    const sample = readme.find((b) => b.lang === 'text');
+    expect(sample, 'the sample output block').toBeDefined();
+    const r = spawnSync('node', [join(repo, 'bin', 'loadlab.js'), 'run', 'scenarios/steady-mix.yaml', '--out', 'reports/sample-check'], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const printed = r.stdout.replaceAll('reports/sample-check', 'reports/steady-mix').trimEnd();
+    expect(printed).toMatch(samplePattern((sample as CodeBlock).code));
+  });
+});
 
 describe.skipIf(!hasCurl)(hasCurl ? 'README.md commands' : 'README.md commands (skipped: curl is not installed)', () => {
   test('every skip marker gives a reason; install, test-suite and Python blocks are skipped', () => {

@@ -80,4 +80,26 @@ describe('what the examples show', () => {
     expect(r.webhooks.latenessMs.summary.min).toBeGreaterThanOrEqual(10_000);
     expect(r.webhooks.delivered + r.webhooks.gaveUp).toBe(r.jobs.accepted);
   });
+  test('concurrency limit and purge-queue: /runsync 429s with cause concurrency only; purged jobs counted as purged', async () => {
+    const r = await run('concurrency-purge.yaml');
+    expect(r.operations.runsync!.limited.concurrency).toBeGreaterThan(0);
+    expect(r.operations.runsync!.limited.rate + r.operations.runsync!.limited.queue).toBe(0);
+    expect(r.headroom.operations.find((o) => o.operation === 'runsync')!.peakInFlight).toBeGreaterThanOrEqual(4);
+    expect(r.jobs.purged).toBeGreaterThan(0);
+    expect(r.flows.batch!.outcomes.purged).toBeGreaterThan(0);
+    expect(Object.values(r.flows).reduce((n, f) => n + (f.outcomes.purged ?? 0), 0)).toBe(r.jobs.purged);
+  });
+  test('replayed trace under maxInFlight: late arrivals, none dropped', async () => {
+    const r = await run('replay-trace.yaml');
+    expect(r.arrivals.late).toBeGreaterThan(0);
+    expect(r.arrivals.dropped).toBe(0);
+    expect(r.arrivals.intended).toBe(143); // 15 offsets over 9 s at speed 1.5, looped over 60 s
+  });
+  test('stages onto faulty workers: throttled and unhealthy worker time, every-window and abortOnFail thresholds pass', async () => {
+    const r = await run('stages-faults.yaml');
+    expect(r.workers!.secondsByState.throttled).toBeGreaterThan(0);
+    expect(r.workers!.secondsByState.unhealthy).toBeGreaterThan(0);
+    expect(r.aborted).toBeUndefined();
+    expect(r.thresholds.map((t) => t.ok)).toEqual([true, true, true]);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * Reference model of the request limits (spec §8, README "Decisions where the spec is silent"):
+ * Reference model of the request limits (spec §8, docs/api.md):
  * per operation, a concurrency cap on requests in flight and a rate over a window. Plain on
  * purpose: every accepted request's time is kept and counted again on each check.
  * - Concurrency is checked first, then the rate; a refused request takes neither.

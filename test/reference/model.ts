@@ -1,13 +1,13 @@
 /**
  * A deliberately plain reference model of one endpoint: the job lifecycle, retention, ttl, cancel,
  * retry, purge, limits and `/health`, and the workers: workersMin to workersMax, cold starts (also
- * of a worker restarting after a crash), the scaler (QUEUE_DELAY and REQUEST_COUNT, README
- * "Decisions where the spec is silent") and the idle timeout. Every job stays in one array; on
+ * of a worker restarting after a crash), the scaler (QUEUE_DELAY and REQUEST_COUNT,
+ * docs/api.md "Scaling") and the idle timeout. Every job stays in one array; on
  * every step every deadline of every job, held request and worker is looked at again. No sweeps,
  * lanes, wheels or compaction: speed is irrelevant here, being obviously right is the point. The
  * differential test holds the fast core to it.
  *
- * Events of one instant run in the order they were set (README: `(atMs, insertion)`): each
+ * Events of one instant run in the order they were set (docs/endpoint.md: `(atMs, insertion)`): each
  * deadline, run end, cold start and scaler look-again carries the model's counter at the moment it
  * was set. The scaler's look-again is set when the scaler last looked. Idle timeouts and
  * REQUEST_COUNT's decisions come at the end of the millisecond, after every event of it; the

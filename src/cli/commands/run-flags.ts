@@ -35,7 +35,7 @@ function checkMetricsListen(a: RunFlags): void {
   if (at === undefined) return;
   parseListenAddress(String(at));
   if (!a.target) {
-    throw new CliError('--metrics-listen needs --target: the embedded simulator runs in virtual time (hours in seconds), too fast to scrape; load the metrics.om every run writes into Prometheus instead (README "Metrics": promtool tsdb create-blocks-from openmetrics)');
+    throw new CliError('--metrics-listen needs --target: the embedded simulator runs in virtual time (hours in seconds), too fast to scrape; load the metrics.om every run writes into Prometheus instead (docs/metrics.md: promtool tsdb create-blocks-from openmetrics)');
   }
 }
 
