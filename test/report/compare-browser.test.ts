@@ -65,7 +65,7 @@ describe('compare.html in Chromium', () => {
       expect(as.map(([l]) => l), `${id}: the same lines for both runs`).toEqual(bs.map(([l]) => l));
       expect(as.every(([, dashed]) => !dashed) && bs.every(([, dashed]) => dashed), `${id}: A solid, B dashed`).toBe(true);
     }
-    expect((await page.evaluate(SERIES('requests'))).map(([l]: [string]) => l)).toEqual(['A requests', 'B requests', 'A 2xx', 'B 2xx']);
+    expect(((await page.evaluate(SERIES('requests'))) as [string, boolean][]).map(([l]) => l)).toEqual(['A requests', 'B requests', 'A 2xx', 'B 2xx']);
     // The legend a reader sees names both runs.
     const legend = await page.$$eval('#chart-limited .u-legend .u-label', (cells) => cells.map((c) => c.textContent));
     expect(legend).toEqual(expect.arrayContaining(['A 429s', 'B 429s']));
