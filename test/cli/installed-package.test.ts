@@ -3,7 +3,7 @@
  * global setup built it; `--ignore-scripts`, so that packing does not rebuild dist/ under the
  * other test files), installed into an empty project, where `npx loadlab run` runs that project's
  * own scenario. The report is written there, and report.html has its charts: uPlot is found in
- * the project's node_modules, not in this checkout.
+ * the project's node_modules, not in this checkout; `import('loadlab')` there is the installed dist/.
  *
  * The install is `npm ci --prefer-offline` against a lockfile that pins the tarball and, for its
  * dependencies, the versions this checkout's package-lock.json pins (what a project's lockfile
@@ -13,9 +13,10 @@
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const repo = resolve(import.meta.dirname, '..', '..');
@@ -92,6 +93,11 @@ describe('the packed package', () => {
     const html = readFileSync(join(project, 'reports', 'x', 'report.html'), 'utf8');
     expect(html).toMatch(/<script id="uplot-js">[^<]*uPlot/);
     expect(html).toContain('<figure class="chart"');
+
+    // The library entry, imported by name from the project: the installed dist/ and its types.
+    const lib = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('loadlab'); console.log(import.meta.resolve('loadlab'), typeof m.runScenario)"], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(lib.stdout.trim(), lib.stderr).toBe(`${pathToFileURL(realpathSync(join(project, 'node_modules', 'loadlab', 'dist', 'src', 'index.js'))).href} function`);
+    expect(existsSync(join(project, 'node_modules', 'loadlab', 'dist', 'src', 'index.d.ts'))).toBe(true);
   }, 180_000);
 });
 
