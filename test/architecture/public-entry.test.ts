@@ -24,7 +24,7 @@ describe('import from "loadlab"', () => {
   it('is the built dist/, by way of package.json exports', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(pkg.exports['.'].default).toBe('./dist/src/index.js');
-    expect(pkg.files).toContain('dist');
+    expect(pkg.files).toContain('dist/src');
     expect(import.meta.resolve(PACKAGE)).toBe(new URL('../../dist/src/index.js', import.meta.url).href);
   });
 

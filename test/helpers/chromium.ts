@@ -1,6 +1,6 @@
 /**
- * Chromium for the browser tests (report.html, plan.html): playwright-core driving the system's
- * Chromium — $CHROMIUM, else `chromium` or `chromium-browser` on PATH (Debian: apt-get install -y
+ * Chromium for the browser tests (report.html, compare.html, plan.html): playwright-core driving
+ * the system's Chromium — $CHROMIUM, else `chromium` or `chromium-browser` on PATH (Debian: apt-get install -y
  * chromium). Without it a test skips with MISSING, except under CI=true where its absence fails.
  * Also what a page shows of its charts (CHECK_CHARTS, read in the browser) and the check that
  * every chart is drawn.

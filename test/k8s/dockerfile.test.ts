@@ -1,7 +1,9 @@
 /**
  * The repository's Dockerfile builds an image whose entry point is the CLI, running as a non-root
- * user. Needs Docker (`docker` on PATH and a daemon answering); skipped with the reason otherwise,
- * CI included: Docker is not among the components CI provides.
+ * user. Needs Docker (`docker` on PATH and a daemon answering). Without it the test is skipped
+ * with the reason, CI=true included: the Docker image is the one component CI cannot start (its
+ * runner has no Docker daemon; docs/ci.md), so a change to the Dockerfile is checked by hand:
+ *   docker build -t loadlab . && docker run --rm loadlab run scenarios/ci-gate.yaml --out /tmp/r
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
@@ -16,8 +18,12 @@ function dockerMissing(): string | undefined {
 const missing = dockerMissing();
 const TAG = 'loadlab-dockerfile-test:latest';
 
-describe.skipIf(missing !== undefined)(`Dockerfile${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  test('builds, runs the CLI as uid 1000 and runs a scenario on the embedded simulator', () => {
+/** The skip message: what is missing, and that the image is not checked here. */
+const SKIPPED = (why: string) => `Docker image not built or run: ${why} (CI has no Docker daemon either; see docs/ci.md)`;
+
+describe('Dockerfile', () => {
+  test('builds, runs the CLI as uid 1000 and runs a scenario on the embedded simulator', (ctx) => {
+    if (missing !== undefined) ctx.skip(SKIPPED(missing));
     const build = spawnSync('docker', ['build', '-t', TAG, '.'], { encoding: 'utf8', timeout: 900_000 });
     expect(build.status, build.stderr.slice(-3000)).toBe(0);
     const user = spawnSync('docker', ['run', '--rm', '--entrypoint', 'id', TAG, '-u'], { encoding: 'utf8', timeout: 60_000 });
