@@ -28,3 +28,4 @@ export { evaluateThresholds } from './report/thresholds.js';
 
 export { startServer } from './server/server.js';
 export type { ServeOptions } from './server/server.js';
+export { LoadlabError, LOADLAB_ERROR_CODES, type LoadlabErrorCode } from './contract/loadlab-error.js';

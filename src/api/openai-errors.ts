@@ -6,8 +6,14 @@
  */
 import type { ApiResponse } from './types.js';
 
+/**
+ * The `code` of a 500 on an OpenAI route whose job ended otherwise than COMPLETED (its status), or
+ * was still live when the server's wait ended (IN_QUEUE, IN_PROGRESS).
+ */
+export const OPENAI_JOB_CODES = ['FAILED', 'TIMED_OUT', 'CANCELLED', 'IN_QUEUE', 'IN_PROGRESS'] as const;
+
 /** OpenAI's `code` for each of the API's own error codes (errors.ts) that can reach an OpenAI route. */
-const CODES: Readonly<Record<string, string | null>> = {
+export const OPENAI_CODES: Readonly<Record<string, string | null>> = {
   API_ERR_BAD_REQUEST: null,
   API_ERR_BAD_JSON: null,
   API_ERR_UNAUTHORIZED: 'invalid_api_key',
@@ -38,7 +44,7 @@ export function openaiErrorBody(status: number, message: string, code: string | 
 export function openaiShaped(r: ApiResponse): ApiResponse {
   const b = r.body as { error?: unknown; code?: unknown; field?: unknown; cause?: unknown } | undefined;
   if (r.status < 400 || typeof b?.error !== 'string') return r;
-  const code = typeof b.code === 'string' ? (CODES[b.code] ?? null) : null;
+  const code = typeof b.code === 'string' ? (OPENAI_CODES[b.code] ?? null) : null;
   const body: Record<string, unknown> = openaiErrorBody(r.status, b.error, code, typeof b.field === 'string' ? b.field : null);
   if (b.cause !== undefined) body.cause = b.cause;
   return r.headers ? { status: r.status, body, headers: r.headers } : { status: r.status, body };

@@ -2,12 +2,13 @@
  * The `loadlab` command line. Each command is one module under commands/ (listed in
  * commands/catalog.ts), and only the one named on the command line is loaded: the others are
  * registered by their usage line and description alone, enough for `loadlab --help`. Exit codes
- * follow exit-codes.ts (CONTRACT §1).
+ * follow exit-codes.ts, which maps every LoadlabError's code to one.
  */
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { COMMANDS, type CommandName } from './commands/catalog.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { InternalError, LoadlabError } from '../contract/loadlab-error.js';
+import { CliError, EXIT, exitCodeOfError } from './exit-codes.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -76,13 +77,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await cli.parseAsync();
   } catch (e) {
-    if (e instanceof CliError) {
-      process.stderr.write(`loadlab: ${e.message}\n`);
-      exitCode = e.exitCode;
-    } else {
-      process.stderr.write(`loadlab: ${(e as Error).stack ?? String(e)}\n`);
-      exitCode = EXIT.RUNTIME_ERROR;
-    }
+    // A LoadlabError says what went wrong in its message; anything else (a bug, an internal
+    // invariant) shows its stack, to be reported.
+    const told = e instanceof LoadlabError && !(e instanceof InternalError);
+    process.stderr.write(`loadlab: ${told ? e.message : ((e as Error).stack ?? String(e))}\n`);
+    exitCode = exitCodeOfError(e);
   }
   return exitCode;
 }

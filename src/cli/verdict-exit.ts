@@ -15,9 +15,9 @@ import { appendFileSync } from 'node:fs';
 import { renderStepSummary } from '../report/render-step-summary.js';
 import type { RunResult } from '../report/run-result.js';
 import type { Verdict } from '../report/verdict.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 
-export function exitCodeOf(v: Verdict): number {
+export function exitCodeOf(v: Verdict): ExitCode {
   if (v.invalid === 'interrupted') return EXIT.INTERRUPTED;
   if (v.status === 'INVALID') return EXIT.RUNTIME_ERROR;
   if (v.status === 'FAIL') return EXIT.THRESHOLD_FAILED;

@@ -13,6 +13,7 @@ import type { OpAcc, Recorder } from './record/recorder.js';
 import type { SendRate, SendRates } from './record/send-rate.js';
 import type { Target, TargetRequest, TargetResponse } from './targets/target.js';
 import type { SessionSpan } from '../telemetry/session-tracing.js';
+import { InternalError } from '../contract/loadlab-error.js';
 
 export interface On429 extends BackoffSpec {
   /** Tries in all, the first included (1 = no re-send). */
@@ -114,7 +115,7 @@ export class Client {
    */
   call(req: TargetRequest & { bodyBytes?: number }, o: CallOptions, arrival: boolean, cb: AnswerCallback, session?: Live, x?: Exchange): void {
     const ex = x ?? new Exchange(this);
-    if (ex.busy) throw new Error(`exchange reused while a ${ex.req?.op} request is in flight`);
+    if (ex.busy) throw new InternalError(`exchange reused while a ${ex.req?.op} request is in flight`);
     ex.busy = true;
     ex.req = req;
     ex.o = o;

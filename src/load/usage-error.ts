@@ -3,6 +3,17 @@
  * while preparing or starting a run: a command reports it as bad usage (exit 2) with this
  * message, without a stack trace.
  */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+import { LoadlabError } from '../contract/loadlab-error.js';
+
+export class UsageError extends LoadlabError {
+  constructor(message: string) {
+    super('LOADLAB_ERR_USAGE', message);
+  }
+}
+
+/** The lockstep server stopped following the run, or is not a loadlab serve with a manual clock (exit 1). */
+export class LockstepError extends LoadlabError {
+  constructor(message: string) {
+    super('LOADLAB_ERR_LOCKSTEP', message);
+  }
 }

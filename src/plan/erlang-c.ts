@@ -8,6 +8,8 @@
  * Pure: no I/O, no clock.
  */
 
+import { LoadlabError } from '../contract/loadlab-error.js';
+
 export interface MmcInput {
   /** Servers (workers), an integer >= 1. */
   servers: number;
@@ -37,10 +39,10 @@ export interface MmcResult {
 export type ErlangCError = 'ERLANG_ERR_SERVERS' | 'ERLANG_ERR_RATE' | 'ERLANG_ERR_UNSTABLE';
 
 /** Thrown on inputs with no steady state or no meaning; `code` is stable, the message is not. */
-export class ErlangCInputError extends Error {
-  constructor(readonly code: ErlangCError, message: string) {
-    super(message);
-    this.name = 'ErlangCInputError';
+export class ErlangCInputError extends LoadlabError {
+  declare readonly code: ErlangCError;
+  constructor(code: ErlangCError, message: string) {
+    super(code, message);
   }
 }
 

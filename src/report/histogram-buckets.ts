@@ -4,6 +4,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { decode, type EncodedHistogram } from './histogram.js';
+import { InternalError } from '../contract/loadlab-error.js';
 
 /** A summary's quantiles (0 = min, 1 = max) and the histogram summary key each reads, in metrics.om and the live /metrics. */
 export const SUMMARY_QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
@@ -14,7 +15,7 @@ export const SUMMARY_QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95,
  */
 export function bucketCounts(e: EncodedHistogram, boundsMs: readonly number[]): { cumulative: number[]; sumMs: number } {
   const h = decode(e);
-  if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
+  if (!(h instanceof hdr.JsHistogram)) throw new InternalError('expected a JavaScript HDR histogram');
   const counts = new Array<number>(boundsMs.length).fill(0);
   let sumMs = 0;
   const it = h.recordedValuesIterator;

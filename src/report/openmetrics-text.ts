@@ -5,6 +5,8 @@
  * spelling: names, label escaping, canonical `le`/`quantile` values, numbers and timestamps.
  */
 
+import { InternalError } from '../contract/loadlab-error.js';
+
 export type OmType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'info';
 export type Labels = readonly (readonly [name: string, value: string])[];
 
@@ -53,9 +55,9 @@ export class OpenMetricsWriter {
 
   /** Starts a family; every sample written until the next call belongs to it. */
   family(name: string, type: OmType, help: string, unit?: string): void {
-    if (!METRIC_NAME.test(name)) throw new Error(`bad metric name ${name}`);
-    if (this.families.has(name)) throw new Error(`family ${name} written twice`);
-    if (unit !== undefined && !name.endsWith(`_${unit}`)) throw new Error(`unit ${unit} is not a suffix of ${name}`);
+    if (!METRIC_NAME.test(name)) throw new InternalError(`bad metric name ${name}`);
+    if (this.families.has(name)) throw new InternalError(`family ${name} written twice`);
+    if (unit !== undefined && !name.endsWith(`_${unit}`)) throw new InternalError(`unit ${unit} is not a suffix of ${name}`);
     this.families.add(name);
     this.push(`# TYPE ${name} ${type}`);
     if (unit !== undefined) this.push(`# UNIT ${name} ${unit}`);
@@ -65,7 +67,7 @@ export class OpenMetricsWriter {
   /** A sample's name and labels as written (`name{a="b"}`): made once for a series of many samples. */
   series(name: string, labels: Labels): string {
     const ls = labels.map(([k, v]) => {
-      if (!LABEL_NAME.test(k)) throw new Error(`bad label name ${k}`);
+      if (!LABEL_NAME.test(k)) throw new InternalError(`bad label name ${k}`);
       return `${k}="${escapeOm(v)}"`;
     });
     return `${name}${ls.length ? `{${ls.join(',')}}` : ''}`;

@@ -31,7 +31,7 @@ export function checkThreshold(expr: string, ctx: ThresholdContext): Threshold |
   for (const [kind, v] of Object.entries(t.selection) as [SelectorKind, string][]) {
     if (!def.selectors.includes(kind)) {
       const takes = def.selectors.length ? `takes only ${def.selectors.map((k) => `{${k}=…}`).join(', ')}` : 'takes no selector';
-      problems.push(`metric "${t.metric}" ${takes}, not {${kind}=${v}} (in "${t.expr}")`);
+      problems.push(`metric "${t.metric}" ${takes}, not {${kind}=${v}} (in "${t.expr}")${def.hint ? `: ${def.hint}` : ''}`);
       continue;
     }
     if (kind === 'flow' && !ctx.flows) continue;

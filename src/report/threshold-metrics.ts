@@ -23,12 +23,18 @@ export interface MetricDef {
    * so a run with late arrivals judges the threshold again from the actual send (from-send.ts).
    */
   fromIntended?: true;
+  /** Said after a refused selector: what to use instead. */
+  hint?: string;
   /** Read from streamed answers: the selected flows must include a streaming one (goodput: one with targets). */
   needs?: 'stream' | 'goodput';
 }
 
-/** What a session's job can end as (JobStats.outcomes). */
-export const JOB_OUTCOMES = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'purged', 'expired', 'gave-up', 'webhook-lost', 'unfinished'] as const;
+/**
+ * What a session's job can end as (JobStats.outcomes): the final status read, or how the session
+ * lost the job (`timeout`: an OpenAI request whose server wait ended first; `error`: a streamed
+ * OpenAI answer that broke after its first token).
+ */
+export const JOB_OUTCOMES = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'purged', 'expired', 'gave-up', 'webhook-lost', 'timeout', 'error', 'unfinished'] as const;
 
 type Stat = 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'mean';
 const STATS: readonly Stat[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'];
@@ -81,6 +87,16 @@ function jobCount(...outcomes: string[]): MetricDef {
       return outcomes.reduce((n, s) => n + (counts[s] ?? 0), 0);
     },
   };
+}
+
+/**
+ * Every accepted job of the run, whatever it ended as; of one flow, its sessions that ended in a
+ * job category (a flow's outcomes are its sessions': its `timeout` and `error` include sessions
+ * whose request failed before a job was accepted).
+ */
+function allJobs(r: ThresholdInput, sel: Selection): number {
+  if (sel.flow !== undefined) return jobCount(...JOB_OUTCOMES).value(r, sel)!;
+  return Object.values(r.jobs.outcomes ?? r.jobs.finalStatus).reduce((n, c) => n + c, 0);
 }
 
 /** A job histogram of one flow (`{flow=…}`) or all. Version 1 has queue delay and execution for all flows only. */
@@ -153,13 +169,15 @@ const plain = (value: (r: ThresholdInput) => number | null): MetricDef => ({ sel
 
 const METRIC_TABLE: Record<string, MetricDef> = {
   requests: requestMetric((o, sel) => (sel.status === undefined ? o.requests : (o.byStatus[sel.status] ?? 0)), false),
-  limited: requestMetric((o) => o.byStatus['429'] ?? 0, false),
+  // 429 answers only: a status selector would have nothing to select (requests{status=…} counts any status).
+  limited: { ...requestMetric((o) => o.byStatus['429'] ?? 0, false), selectors: ['operation'], hint: 'limited counts 429 answers; requests{status=…} counts the answers of any status' },
   limited_rate: requestMetric((o) => o.byStatus['429'] ?? 0, true),
   error_rate: requestMetric(non2xx, true),
   client_timeouts: { selectors: ['operation'], value: (r, sel) => ops(r, sel).reduce((n, o) => n + o.clientTimeouts, 0) },
   jobs_accepted: plain((r) => r.jobs.accepted),
-  jobs: { ...jobCount(...JOB_OUTCOMES), selectors: ['flow', 'status'], statuses: JOB_OUTCOMES,
-    value: (r, sel) => jobCount(...(sel.status === undefined ? JOB_OUTCOMES : [sel.status])).value(r, sel) },
+  // Without {status=…}: every job, whatever it ended as (allJobs).
+  jobs: { selectors: ['flow', 'status'], statuses: JOB_OUTCOMES,
+    value: (r, sel) => (sel.status === undefined ? allJobs(r, sel) : jobCount(sel.status).value(r, sel)) },
   jobs_completed: jobCount('COMPLETED'),
   jobs_failed: jobCount('FAILED', 'TIMED_OUT'),
   jobs_cancelled: jobCount('CANCELLED'),

@@ -13,13 +13,16 @@
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { LoadlabError } from '../contract/loadlab-error.js';
 import { canonicalIp, isLoopbackAddress } from '../lib/ip-address.js';
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** Thrown (through the socket's lookup) when a name resolves to an address webhooks may not reach. */
-export class RefusedAddressError extends Error {
-  readonly code = 'EWEBHOOKADDR';
+export class RefusedAddressError extends LoadlabError {
+  constructor(message: string) {
+    super('LOADLAB_ERR_WEBHOOK_ADDRESS', message);
+  }
 }
 
 /** Loopback for the URL check: a loopback IP literal, or a name reserved for loopback (RFC 6761). */

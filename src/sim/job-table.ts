@@ -20,6 +20,7 @@ import { type JobKind, type JobStatus } from '../contract/sim-events.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
 import { setOutput } from './workload.js';
+import { InternalError } from '../contract/loadlab-error.js';
 
 const EMPTY = 0;
 const OBJECT = 1;
@@ -157,7 +158,7 @@ export class JobTable {
 
   add(j: Job): void {
     const i = j.seq - this.base;
-    if (i < this.head) throw new Error(`job ${this.idOf(j)} is older than the table`);
+    if (i < this.head) throw new InternalError(`job ${this.idOf(j)} is older than the table`);
     if (i >= this.state.length) this.grow(i + 1);
     // Dense arrays (a gap: another endpoint's sequence numbers): a sparse one turns into a dictionary.
     while (this.refs.length < i) this.refs.push(undefined);

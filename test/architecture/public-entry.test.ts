@@ -14,11 +14,24 @@ const lib = (await import(PACKAGE)) as Entry;
 describe('import from "loadlab"', () => {
   it('exports exactly the public names', () => {
     expect(Object.keys(lib).sort()).toEqual([
-      'Api', 'DEFAULT_LIMITS', 'OPERATIONS', 'RUN_RESULT_VERSION', 'Simulator', 'endpointConfig',
+      'Api', 'DEFAULT_LIMITS', 'LOADLAB_ERROR_CODES', 'LoadlabError', 'OPERATIONS', 'RUN_RESULT_VERSION', 'Simulator', 'endpointConfig',
       'evaluateThresholds', 'loadScenarioFile', 'parseRunResult', 'parseScenario', 'parseSimConfig',
       'renderHtml', 'renderJson', 'renderJunit', 'renderMarkdown', 'renderOpenMetrics', 'runScenario',
       'startServer',
     ]);
+  });
+
+  it('throws its errors as LoadlabError with a documented code', () => {
+    const e = (() => {
+      try {
+        lib.parseRunResult('{"version": 9}');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(lib.LoadlabError);
+    expect(e).toMatchObject({ code: 'LOADLAB_ERR_BAD_REPORT', name: 'ReportFormatError', message: expect.stringContaining('unsupported RunResult version 9') });
+    expect(Object.keys(lib.LOADLAB_ERROR_CODES)).toContain('LOADLAB_ERR_BAD_REPORT');
   });
 
   it('is the built dist/, by way of package.json exports', () => {

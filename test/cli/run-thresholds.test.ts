@@ -29,7 +29,7 @@ const report = (out: string) => JSON.parse(readFileSync(join(out, 'report.json')
 
 describe('thresholds as a CI gate', () => {
   test('typos in thresholds and keys exit 2 before anything is sent, naming file, path, name and suggestion', () => {
-    const f = burstScenario(['limited{rnu} == 0', 'requests{stauts=500} < 10', 'jobs_failed{flow=burts} == 0', 'p99_ms{runn} < 100']);
+    const f = burstScenario(['limited{rnu} == 0', 'requests{stauts=500} < 10', 'jobs_failed{flow=burts} == 0', 'p99_ms{runn} < 100', 'limited{status=503} == 0']);
     // A target nothing listens on: a run that started would fail with a connection error, not exit 2.
     const r = cli('run', f, '--target', 'http://127.0.0.1:9/v2', '--out', join(dir, 'typo'));
     expect(r.status, r.stderr).toBe(2);
@@ -37,6 +37,8 @@ describe('thresholds as a CI gate', () => {
     expect(r.stderr).toContain(`${f}: thresholds.1: unknown selector kind "stauts"`);
     expect(r.stderr).toContain(`${f}: thresholds.2: unknown flow "burts" in "jobs_failed{flow=burts} == 0"; did you mean "burst"?`);
     expect(r.stderr).toContain(`${f}: thresholds.3: unknown operation "runn" in "p99_ms{runn} < 100"; did you mean "run"?`);
+    // limited counts 429s only: a status selector is refused, not ignored.
+    expect(r.stderr).toContain(`${f}: thresholds.4: metric "limited" takes only {operation=…}, not {status=503} (in "limited{status=503} == 0"): limited counts 429 answers; requests{status=…} counts the answers of any status`);
     expect(existsSync(join(dir, 'typo'))).toBe(false);
   }, 120_000);
 

@@ -42,6 +42,7 @@ const LINES = {
   runContract: ['run', 'scenarios/ci-gate.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:res', '--target', TARGET, '--start-at', startAt, '--seed', '9', '--yes'],
   planContract: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:res', '--name', 'sweep', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive'],
   s3: ['run', 'scenarios/ci-gate.yaml', '--parallelism', '2', '--image', 'img', '--storage', 's3://bkt/pre/fix/', '--s3-secret', 'creds', '--target', TARGET, '--start-at', startAt],
+  prices: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:res', '--name', 'priced', '--gpu', 'A100', '--price-flex', '0.0004'],
   resources: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', '--cpu', '1500m', '--memory', '512Mi'],
   plain: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r'],
   traced: ['run', join(sdir, 'sc.json'), '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt],
@@ -103,6 +104,13 @@ describe('pod command lines follow the shard contract', () => {
     expect(shard.args).toEqual(['plan', '/scenario/scenario.yaml', '--shards', '2', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive', '--out', '/results/sweep/shard-$(JOB_COMPLETION_INDEX)']);
     expect(containersOf(r.mergeJob).find((c: any) => c.name === 'merge').args).toEqual(['plan', 'merge', '/results/sweep/shard-0', '/results/sweep/shard-1', '--out', '/results/sweep/merged']);
     expect([r.configMap.metadata.name, r.shardsJob.metadata.name, r.mergeJob.metadata.name]).toEqual(['sweep-scenario', 'sweep-shards', 'sweep-merge']);
+  });
+
+  test('plan: --gpu and --price-flex/--price-active reach every shard\'s loadlab plan', () => {
+    const r = k8s('prices');
+    expect(r.status, r.stderr).toBe(0);
+    const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
+    expect(shard.args).toEqual(['plan', '/scenario/scenario.yaml', '--shards', '2', '--gpu', 'A100', '--price-flex', '0.0004', '--out', '/results/priced/shard-$(JOB_COMPLETION_INDEX)']);
   });
 
   test('S3: loadlab writes to an emptyDir in an init container, the AWS CLI uploads the shard, and the merge Job downloads, merges and uploads', () => {

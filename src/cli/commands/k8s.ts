@@ -27,8 +27,9 @@ import { checkRunFlags } from './run-flags.js';
 import { loadOrExit } from './run.js';
 import { COMMANDS } from './catalog.js';
 import { sweepOptions } from './plan-flags.js';
+import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 
-interface K8sArgs extends K8sCommonArgs {
+interface K8sArgs extends K8sCommonArgs, PriceArgs {
   // run
   target?: string;
   'start-at'?: string;
@@ -64,6 +65,7 @@ function passFlags(a: K8sArgs, names: readonly (keyof K8sArgs & string)[]): Pass
 
 function runOptions(a: K8sArgs, nowMs: number): Pick<K8sOptions, 'target' | 'startAt' | 'apiKeySecret' | 'flags'> & { scenario: ReturnType<typeof loadOrExit> } {
   if (a['api-key'] !== undefined) throw usage('--api-key: a key is never written into manifests: store it in a Secret (kubectl create secret generic NAME --from-literal=RUNPOD_API_KEY=…) and give --api-key-secret NAME');
+  if (priceFlagsGiven(a)) throw usage(`--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only with \`loadlab k8s plan\`: the shards of a run send to a URL, which shows no workers to bill`);
   if (!a.target) throw usage('--target: required: the base URL the shards send to (sharding against the embedded simulator is refused: one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`)');
   httpUrl('target', a.target);
   checkRunFlags({ ...(typeof a.seed === 'number' ? { seed: a.seed } : {}), target: a.target, ...(a.connections !== undefined ? { connections: a.connections } : {}), ...(a['max-requests'] !== undefined ? { 'max-requests': a['max-requests'] } : {}) });
@@ -93,7 +95,9 @@ function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: Return
   const slos = slosOf(sc, a.slo ?? []);
   if (Array.isArray(slos)) throw usage(`bad SLO:\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw usage(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
-  return { scenario: sc, flags: passFlags(a, ['workers-max', 'workers-min', 'seeds', 'seed', 'slo', 'grid', 'exhaustive', 'jobs']) };
+  // Checked as \`loadlab plan\` checks them (a bad one exits 2 before anything is written), then given to every shard.
+  pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`);
+  return { scenario: sc, flags: passFlags(a, ['workers-max', 'workers-min', 'seeds', 'seed', 'slo', 'grid', 'exhaustive', 'jobs', 'gpu', 'price-flex', 'price-active']) };
 }
 
 export function k8sCommand(mode: 'run' | 'plan', a: K8sArgs, nowMs = Date.now()): number {
@@ -159,6 +163,10 @@ const runModule: CommandModule<object, K8sArgs> = {
     .option('target', { type: 'string', describe: 'Base URL the shards send to (no credentials in it)' })
     .option('api-key-secret', { type: 'string', describe: 'NAME or NAME:KEY of the Secret holding the API key (KEY default RUNPOD_API_KEY); it reaches the pods as env RUNPOD_API_KEY' })
     .option('api-key', { type: 'string', hidden: true })
+    // Refused with the reason (runOptions), not as unknown flags.
+    .option('gpu', { type: 'string', hidden: true })
+    .option('price-flex', { type: 'number', hidden: true })
+    .option('price-active', { type: 'number', hidden: true })
     .option('start-at', { type: 'string', describe: 'Common start of every shard, ISO-8601 with a zone, at most 24 h ahead' })
     .option('start-delay', { type: 'number', describe: 'Without --start-at: start this many seconds after the manifests are written (default 300)' })
     .option('seed', { type: 'number', describe: 'Seed (default: the scenario\'s); the same in every shard' })
@@ -174,7 +182,7 @@ const runModule: CommandModule<object, K8sArgs> = {
 const planModule: CommandModule<object, K8sArgs> = {
   command: 'plan <scenario>',
   describe: 'Manifests of a sharded plan sweep: pod I runs the grid points p with p mod N = I on the embedded simulator',
-  builder: (y) => sweepOptions(commonOptions(y))
+  builder: (y) => priceOptions(sweepOptions(commonOptions(y)))
     .option('jobs', { type: 'number', describe: 'Threads in each pod (default: the pod\'s core count)' }) as unknown as Argv<K8sArgs>,
   handler: (a) => {
     k8sCommand('plan', a);

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { MergeError, mergeRuns } from '../../report/merge/merge-runs.js';
+import { mergeRuns } from '../../report/merge/merge-runs.js';
 import { parseRunResult, renderJson } from '../../report/render-json.js';
 import type { RunResult } from '../../report/run-result.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
@@ -59,13 +59,8 @@ function summary(r: RunResult & { shard: { count: number; indices: number[] } },
 
 function mergeRunDirs(a: MergeArgs): number {
   const inputs = a.dirs.map((d) => ({ name: d, result: readStoredRun(d).result }));
-  let merged;
-  try {
-    merged = mergeRuns(inputs);
-  } catch (e) {
-    if (e instanceof MergeError) throw new CliError(e.message, EXIT.USAGE);
-    throw e;
-  }
+  // A MergeError (inputs that are not shards of one run) ends the command with exit 2 (exit-codes.ts).
+  const merged = mergeRuns(inputs);
   const dir = a.out ?? join('reports', 'merged', merged.scenario.name);
   mkdirSync(dir, { recursive: true });
   const json = renderJson(merged);

@@ -11,6 +11,7 @@ import { loadConfigFile } from '../config-file.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { startTracing } from '../otel.js';
 import { COMMANDS } from './catalog.js';
+import { InternalError } from '../../contract/loadlab-error.js';
 
 export interface ServeArgs {
   config?: string | undefined;
@@ -42,7 +43,7 @@ export function resolveServe(a: ServeArgs, env: NodeJS.ProcessEnv = process.env)
     config = loadConfigFile(a.config).config;
   } else {
     const r = parseSimConfig({});
-    if (!r.ok) throw new Error('built-in config is invalid');
+    if (!r.ok) throw new InternalError('built-in config is invalid');
     config = r.config;
   }
   if (a.seed !== undefined) config = { ...config, seed: a.seed };

@@ -6,6 +6,7 @@
  */
 import type { RandomStream } from '../../lib/random.js';
 import type { ArrivalGenerator } from './types.js';
+import { InternalError } from '../../contract/loadlab-error.js';
 
 /** A corner of the profile: at `atMs` the rate is `perSec`; linear in between, flat after the last. */
 export interface RatePoint {
@@ -18,7 +19,7 @@ export class RateProfile {
   private readonly cum: number[] = [];
 
   constructor(private readonly pts: readonly RatePoint[]) {
-    if (pts.length === 0 || pts[0]!.atMs !== 0) throw new Error('a rate profile starts at 0 ms');
+    if (pts.length === 0 || pts[0]!.atMs !== 0) throw new InternalError('a rate profile starts at 0 ms');
     let c = 0;
     this.cum.push(0);
     for (let i = 1; i < pts.length; i++) {

@@ -3,6 +3,7 @@ import { bodyBuilder, callOptions, commonFields } from './common.js';
 import { jobFields, maybeCancel, startGiveUp, type StatusLike } from './job-follow.js';
 import { submit, submitRequests } from './submit.js';
 import { defineBehaviour } from './types.js';
+import { InternalError } from '../../contract/loadlab-error.js';
 
 /**
  * `run-webhook`: POST /run with a `webhook` URL of the built-in receiver, then wait for the
@@ -15,7 +16,7 @@ export const runWebhook = defineBehaviour({
   create: (spec, env) => {
     const o = callOptions(spec, env);
     const url = env.target.webhookUrl;
-    if (!url) throw new Error(`flow ${env.flow}: this target has no webhook receiver`);
+    if (!url) throw new InternalError(`flow ${env.flow}: this target has no webhook receiver`);
     const b = bodyBuilder(spec.payload, env.flow, { webhook: url });
     const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {

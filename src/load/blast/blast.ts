@@ -18,6 +18,7 @@ import { Recorder } from '../record/recorder.js';
 import { SendRate } from '../record/send-rate.js';
 import { Reachability } from '../record/reachability.js';
 import { unreachableCause } from '../../report/verdict.js';
+import { LoadlabError } from '../../contract/loadlab-error.js';
 
 /** Operations blast can aim at, with how each request looks. `{id}`: a job submitted first. */
 export const BLAST_OPS = {
@@ -68,8 +69,8 @@ function bodyOf(o: BlastOptions): string {
 async function seedJob(origin: string, prefix: string, headers: Record<string, string>, body: string): Promise<string> {
   const r = await request(`${origin}${prefix}/run`, { method: 'POST', headers, body });
   const j = (await r.body.json()) as { id?: string };
-  if (r.statusCode === 401 || r.statusCode === 403 || r.statusCode === 404) throw new Error(unreachableCause({ status: r.statusCode, answers: 1, stoppedEarly: true }));
-  if (r.statusCode !== 200 || typeof j.id !== 'string') throw new Error(`blast: could not submit the job to aim at (HTTP ${r.statusCode})`);
+  if (r.statusCode === 401 || r.statusCode === 403 || r.statusCode === 404) throw new LoadlabError('LOADLAB_ERR_RUNTIME', unreachableCause({ status: r.statusCode, answers: 1, stoppedEarly: true }));
+  if (r.statusCode !== 200 || typeof j.id !== 'string') throw new LoadlabError('LOADLAB_ERR_RUNTIME', `blast: could not submit the job to aim at (HTTP ${r.statusCode})`);
   return j.id;
 }
 

@@ -9,13 +9,14 @@ import { CHART_BOOT_JS } from './chart-boot.js';
 import type { ChartSlot } from './chart-slot.js';
 import type { ChartSpec } from './chart-spec.js';
 import { esc, scriptJson } from './escape.js';
+import { InternalError } from '../../contract/loadlab-error.js';
 
 export type { ChartSeries, ChartSpec, ChartXAxis } from './chart-spec.js';
 
 /** One chart: title, subtitle, the plot area and the spec as JSON (drawn by the boot script). */
 export function chartHtml(spec: ChartSpec): string {
   for (const s of spec.series) {
-    if (s.values.length !== spec.x.length) throw new Error(`chart ${spec.id}: series "${s.label}" has ${s.values.length} values for ${spec.x.length} x`);
+    if (s.values.length !== spec.x.length) throw new InternalError(`chart ${spec.id}: series "${s.label}" has ${s.values.length} values for ${spec.x.length} x`);
   }
   return `<figure class="chart" id="chart-${esc(spec.id)}"><figcaption><strong>${esc(spec.title)}</strong>` +
     `${spec.subtitle ? ` <span class="sub">${esc(spec.subtitle)}</span>` : ''}</figcaption>` +

@@ -9,6 +9,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import * as hdr from 'hdr-histogram-js';
+import { InternalError, ReportFormatError } from '../../contract/loadlab-error.js';
 
 /** V2 cookies without their word-size bits (hdr-histogram-js encoding.js / JsHistogram.encoding.js). */
 const COMPRESSED_COOKIE_BASE = 0x1c849304;
@@ -54,9 +55,9 @@ export class WindowBucketCounter {
 
   private fill(encoded: string, out: WindowCounts): void {
     const raw = Buffer.from(encoded, 'base64');
-    if ((raw.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE_BASE) throw new Error('not an HdrHistogram V2 compressed encoding');
+    if ((raw.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE_BASE) throw new ReportFormatError('not an HdrHistogram V2 compressed encoding');
     const b = inflateSync(raw.subarray(8, 8 + raw.readInt32BE(4)));
-    if ((b.readInt32BE(0) & ~0xf0) !== ENCODING_COOKIE_BASE) throw new Error('not an HdrHistogram V2 encoding');
+    if ((b.readInt32BE(0) & ~0xf0) !== ENCODING_COOKIE_BASE) throw new ReportFormatError('not an HdrHistogram V2 encoding');
     const payloadBytes = b.readInt32BE(4);
     const digits = b.readInt32BE(12);
     const lowest = Number(b.readBigInt64BE(16));
@@ -85,7 +86,7 @@ export class WindowBucketCounter {
         continue;
       }
       if (n > 0) {
-        if (index >= bucketOf.length) throw new Error('HdrHistogram encoding: a count past the highest trackable value');
+        if (index >= bucketOf.length) throw new ReportFormatError('HdrHistogram encoding: a count past the highest trackable value');
         out.perBucket[bucketOf[index]!]! += n;
         out.count += n;
         out.sumMs += medianMs[index]! * n;
@@ -100,7 +101,7 @@ export class WindowBucketCounter {
     let l = this.layouts.get(key);
     if (l) return l;
     const h = hdr.build({ lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: digits as 3, bitBucketSize: 32, useWebAssembly: false });
-    if (!(h instanceof hdr.JsHistogram)) throw new Error('expected a JavaScript HDR histogram');
+    if (!(h instanceof hdr.JsHistogram)) throw new InternalError('expected a JavaScript HDR histogram');
     const bounds = this.boundsMs;
     const n = h.countsArrayLength;
     l = { bucketOf: new Uint8Array(n), medianMs: new Float64Array(n) };

@@ -17,6 +17,7 @@ import { watchColdStarts } from './cold-starts.js';
 import { watchWorkerBill } from './worker-bills.js';
 import { EndpointWatch } from './endpoint-watch.js';
 import { webhookReceiver, type DeliveryListener, type ReceiverConfig } from '../webhook-receiver.js';
+import { InternalError } from '../../../contract/loadlab-error.js';
 
 /** Webhook URL given to jobs; the simulator's injected sender (the built-in receiver) gets it. */
 export const IN_PROCESS_WEBHOOK_URL = 'http://receiver.loadlab.invalid/webhook';
@@ -39,7 +40,7 @@ export class InProcessTarget implements Target {
   constructor(readonly sim: Simulator, readonly endpointId: string) {
     this.api = new Api(sim, { apiKeys: [] });
     const ep = sim.endpoints.get(endpointId);
-    if (!ep) throw new Error(`no endpoint ${endpointId} in the simulator`);
+    if (!ep) throw new InternalError(`no endpoint ${endpointId} in the simulator`);
     this.ep = ep;
     this.prefix = `/v2/${endpointId}`;
   }
@@ -139,7 +140,7 @@ export class InProcessTarget implements Target {
   watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBill {
     const b = this.bill;
     if (b === undefined) return (this.bill = { rule, read: watchWorkerBill(this.ep.pool, rule) }).read;
-    if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs) throw new Error('the workers are already billed under another rule');
+    if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs) throw new InternalError('the workers are already billed under another rule');
     return b.read;
   }
 

@@ -5,6 +5,7 @@
  * endpoint's occupancy at the end (`POST /_sim/occupancy`).
  */
 import { Pool } from 'undici';
+import { LockstepError } from '../../usage-error.js';
 
 /** The server's virtual time and request counts (absolute: since the server started). */
 export interface Counts {
@@ -53,8 +54,8 @@ export class LockstepAdmin {
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Counts> {
     const res = await this.pool.request({ method, path, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const j = (await res.body.json()) as Partial<Counts> & { error?: string };
-    if (res.statusCode !== 200) throw new Error(`lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? ' (the server\'s clock is not manual: start it with --clock manual)' : ''}: ${j.error ?? ''}`);
-    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number') throw new Error('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
+    if (res.statusCode !== 200) throw new LockstepError(`lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? ' (the server\'s clock is not manual: start it with --clock manual)' : ''}: ${j.error ?? ''}`);
+    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number') throw new LockstepError('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
     return j as Counts;
   }
 

@@ -21,7 +21,7 @@ import { averagesOf } from '../../../lib/time-averages.js';
 import { endpointWindows } from '../../record/endpoint-series.js';
 import { MirroredTimers, type TimerSpec } from './timers.js';
 import { notAtStart } from './fresh-server.js';
-import { UsageError } from '../../usage-error.js';
+import { LockstepError, UsageError } from '../../usage-error.js';
 import type { EndpointProbe, EndpointWatcher, Target, TargetRequest, TargetResponse } from '../target.js';
 import { displayUrl } from '../target-url.js';
 import type { RandomStream } from '../../../lib/random.js';
@@ -209,7 +209,7 @@ export class LockstepTarget implements Target {
       await this.wake(ANSWER_GRACE_MS, false);
       const t0 = performance.now();
       while (!x.finished) {
-        if (performance.now() - t0 > STALL_MS) throw new Error(`lockstep: no sign of request ${n} (${req.method} ${req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`);
+        if (performance.now() - t0 > STALL_MS) throw new LockstepError(`lockstep: no sign of request ${n} (${req.method} ${req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`);
         await this.read();
         if (this.counts.received - this.base.received >= n && this.inTransit() === 0) {
           // Held: in-process sets the client timeout right after the API took the request.
