@@ -1,4 +1,4 @@
-/** Exit codes of every command (CONTRACT §1). */
+/** Exit codes of every command. */
 export const EXIT = {
   OK: 0,
   RUNTIME_ERROR: 1,

@@ -2,7 +2,7 @@
  * The `loadlab` command line. Each command is one module under commands/ (listed in
  * commands/catalog.ts), and only the one named on the command line is loaded: the others are
  * registered by their usage line and description alone, enough for `loadlab --help`. Exit codes
- * follow exit-codes.ts (CONTRACT §1).
+ * follow exit-codes.ts.
  */
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv, type CommandModule } from 'yargs';

@@ -1,5 +1,5 @@
 /**
- * The versioned result of a run (CONTRACT §5): plain data, written as report.json and read back
+ * The versioned result of a run: plain data, written as report.json and read back
  * by every renderer. Mergeable by design: counters add, histograms are HDR encodings that add,
  * the timeline is per-window counters (add) and maxima (max). Wall-clock facts live only under
  * `wallClock`, so the same scenario and seed on the embedded simulator give the same bytes

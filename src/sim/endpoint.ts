@@ -1,5 +1,5 @@
 /**
- * One simulated endpoint: its queue, workers, jobs and their lifecycle (spec §3), retention,
+ * One simulated endpoint: its queue, workers, jobs and their lifecycle, retention,
  * limits and webhooks. Every method is synchronous and runs at the scheduler's current time.
  * Request validation is the API layer's job; what reaches here is trusted.
  */

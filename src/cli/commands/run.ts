@@ -1,5 +1,5 @@
 /**
- * `loadlab run SCENARIO` (CONTRACT §5): validates the scenario (exit 2 with file, field and
+ * `loadlab run SCENARIO`: validates the scenario (exit 2 with file, field and
  * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
  * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary that
  * opens with the verdict (report/verdict.ts), appends it to `$GITHUB_STEP_SUMMARY` when set, and
