@@ -13,20 +13,13 @@
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { canonicalIp, isLoopbackAddress } from '../lib/ip-address.js';
+import { canonicalIp, isLoopbackAddress, isLoopbackHost } from '../lib/ip-address.js';
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** Thrown (through the socket's lookup) when a name resolves to an address webhooks may not reach. */
 export class RefusedAddressError extends Error {
   readonly code = 'EWEBHOOKADDR';
-}
-
-/** Loopback for the URL check: a loopback IP literal, or a name reserved for loopback (RFC 6761). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (canonicalIp(h) !== undefined) return isLoopbackAddress(h);
-  return h === 'localhost' || h.endsWith('.localhost');
 }
 
 export class WebhookTargets {
