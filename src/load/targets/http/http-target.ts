@@ -73,7 +73,7 @@ export function splitBase(url: string): { origin: string; prefix: string } {
 }
 
 /** What undici is handed for a request: built once per request object (a re-sent poll reuses it). */
-export type Wire = Dispatcher.DispatchOptions;
+type Wire = Dispatcher.DispatchOptions;
 
 export class HttpTarget implements Target {
   readonly kind = 'http' as const;
