@@ -24,8 +24,8 @@
  */
 import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { cpus, loadavg } from 'node:os';
-import type { Exchange } from '../src/load/targets/http/exchange.js';
-import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions, type Wire } from '../src/load/targets/http/http-target.js';
+import type { Dispatcher } from 'undici';
+import { DEFAULT_CONNECTIONS, HttpTarget, type HttpTargetOptions } from '../src/load/targets/http/http-target.js';
 import { runScenario } from '../src/load/run-scenario.js';
 import { scenarioSchema } from '../src/load/scenario/schema.js';
 import { socketOpen } from './socket-ceiling.js';
@@ -36,9 +36,12 @@ import { recordFigure } from './figures.js';
 
 /**
  * A HttpTarget that measures each arrival's send lag: from its intended time (the event's time
- * on the target's queue, fractional ms) to the moment undici writes its request to the socket;
- * and the lag to the moment it was handed to undici (`dispatch`), which undici 7 may write a
- * little later (on a keep-alive socket that was idle, after the event loop's poll phase).
+ * on the target's queue, fractional ms) to the moment undici writes its request to the socket
+ * (the handler's `onConnect`, which undici calls just before); and the lag to the moment it was
+ * handed to undici (`pool.dispatch`), which undici 7 may write a little later (on a keep-alive
+ * socket that was idle, after the event loop's poll phase). It watches by wrapping its pool's
+ * `dispatch` and each request handler's `onConnect` once (handlers are reused): the target
+ * itself has no hook for it.
  */
 class LagTarget extends HttpTarget {
   /** Preallocated (no garbage of their own during the run), per arrival: */
@@ -46,13 +49,20 @@ class LagTarget extends HttpTarget {
   readonly handed: Float64Array;
   readonly times: Float64Array;
   n = 0;
+  /** Which arrival each handler in flight carries (a handler is reused: the set stays small). */
+  private readonly marks = new Map<Dispatcher.DispatchHandler, number>();
   constructor(url: string, opts: HttpTargetOptions, arrivals: number) {
     super(url, opts);
     this.lags = new Float64Array(arrivals + 16);
     this.handed = new Float64Array(arrivals + 16);
     this.times = new Float64Array(arrivals + 16);
+    const dispatch = this.pool.dispatch.bind(this.pool);
+    this.pool.dispatch = (wire, x) => {
+      this.handing(x);
+      return dispatch(wire, x);
+    };
   }
-  protected override dispatch(wire: Wire, x: Exchange): void {
+  private handing(x: Dispatcher.DispatchHandler): void {
     const at = this.queue.runningAtMs;
     const i = this.n;
     if (i < this.lags.length) {
@@ -61,11 +71,17 @@ class LagTarget extends HttpTarget {
       this.times[i] = at;
       this.n++;
     }
-    x.mark = i;
-    super.dispatch(wire, x);
+    if (!this.marks.has(x)) {
+      // undici calls onConnect just before it writes the request to the socket.
+      const onConnect = x.onConnect!.bind(x);
+      x.onConnect = (abort) => {
+        this.written(this.marks.get(x)!);
+        onConnect(abort);
+      };
+    }
+    this.marks.set(x, i);
   }
-  protected override written(x: Exchange): void {
-    const i = x.mark;
+  private written(i: number): void {
     if (i < this.n && this.lags[i] === Infinity) this.lags[i] = this.now() - this.times[i]!;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * API keys: `Authorization: Bearer K` or the bare key (spec §5). With no configured key, any
+ * API keys: `Authorization: Bearer K` or the bare key. With no configured key, any
  * non-empty key is accepted (a missing one is still 401). Comparison takes the same time
  * wherever the strings differ, so a key cannot be guessed a character at a time.
  */

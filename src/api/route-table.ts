@@ -1,5 +1,5 @@
 /**
- * The route table of spec §4 (paths under `/v2/{endpoint_id}/`): method set, operation (for
+ * The route table of the job API (docs/api.md; paths under `/v2/{endpoint_id}/`): method set, operation (for
  * limits), whether a `{job_id}` follows, the payload limit, and the handler.
  */
 import { health, purgeQueue, requests } from './routes/endpoint-info.js';

@@ -24,7 +24,12 @@ export interface ApiPayload {
   body?: unknown;
   /** A raw body, parsed here (HTTP callers); 400 when it is not JSON. */
   rawBody?: string;
-  /** Body size in bytes, for the payload limits; measured from `rawBody` when absent. */
+  /**
+   * Body size in bytes, for the payload limits; measured from `rawBody` when absent. Both
+   * transports give it: the server counts the bytes it read (or the declared size of a body it
+   * refused to read), and an in-process caller that hands a parsed `body` must, else the limits
+   * would see 0 (the Api does not serialise a parsed body again to measure it).
+   */
   bodyBytes?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Validation of job requests (spec §2) and query parameters. Returns the first problem with its
+ * Validation of job requests (input, webhook, policy, s3Config) and query parameters. Returns the first problem with its
  * field path; never throws on user input. Unknown top-level keys are ignored (real clients add
  * their own); unknown `policy` and `s3Config` keys are errors.
  */

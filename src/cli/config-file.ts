@@ -1,5 +1,5 @@
 /**
- * Loads a simulator config file (CONTRACT §4) for `serve`: YAML or JSON, validated in one pass
+ * Loads a simulator config file for `serve`: YAML or JSON, validated in one pass
  * with `parseSimConfig`. A scenario file (top-level `endpoint` object) is accepted too: its
  * endpoint section is served (with the scenario's `seed`), its other sections are ignored.
  * Every problem exits 2 with the file, the field path and the reason.

@@ -1,5 +1,5 @@
 /**
- * What a finished run's verdict means for the process: its exit code (CONTRACT §1) and, under
+ * What a finished run's verdict means for the process: its exit code and, under
  * GitHub Actions, the markdown appended to the job's step summary.
  *
  * - PASS → 0.

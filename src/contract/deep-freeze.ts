@@ -1,6 +1,6 @@
 /**
- * Validated configuration is read-only (DESIGN style 2: validate once at the boundary, then
- * trust): the parsers freeze what they return, so a later change is a TypeError in strict code
+ * Validated configuration is read-only (validated once at the boundary, then
+ * trusted): the parsers freeze what they return, so a later change is a TypeError in strict code
  * (every ES module) instead of a silent difference between what was checked and what runs.
  * Derive a changed config by building a new object, not by editing a validated one.
  */

@@ -13,9 +13,9 @@ const ms = z.number().int().nonnegative();
 /** Rate (requests per 10 s window) and concurrency (requests in flight) of one operation. */
 const opLimitSchema = z.strictObject({
   rate: z.number().int().positive().nullable().optional()
-    .meta({ description: 'Requests of this operation accepted per limits window (10 s by default); null = unlimited. Default: the spec §8 limit of the operation.', examples: [1000, 2000, null] }),
+    .meta({ description: 'Requests of this operation accepted per limits window (10 s by default); null = unlimited. Default: the operation\'s documented limit (docs/api.md).', examples: [1000, 2000, null] }),
   concurrency: z.number().int().positive().nullable().optional()
-    .meta({ description: 'Requests of this operation in flight at once; null = unlimited. Default: the spec §8 limit of the operation.', examples: [200, 400, null] }),
+    .meta({ description: 'Requests of this operation in flight at once; null = unlimited. Default: the operation\'s documented limit (docs/api.md).', examples: [200, 400, null] }),
 });
 
 /**
@@ -40,7 +40,7 @@ const limitsSchema = z.strictObject({
   runPayloadBytes: ms.default(10 * 1024 * 1024).meta({ description: 'Largest /run request body in bytes; larger ones get a 413. Default: 10485760 (10 MiB).', examples: [10_485_760, 1_048_576] }),
   runsyncPayloadBytes: ms.default(20 * 1024 * 1024).meta({ description: 'Largest /runsync (and /openai/*) request body in bytes; larger ones get a 413. Default: 20971520 (20 MiB).', examples: [20_971_520] }),
   operations: z.partialRecord(z.enum(OPERATIONS), opLimitSchema).default({}).meta({
-    description: 'Per-operation overrides of the spec §8 rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai). Default: {} (the spec limits).',
+    description: 'Per-operation overrides of the documented rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai). Default: {} (the documented limits).',
     examples: [{ run: { rate: 2000, concurrency: 400 } }, { status: { rate: null } }],
   }),
 });
@@ -111,14 +111,14 @@ export const endpointSchema = z.strictObject({
     examples: [[{ kind: 'throttled', workers: 2, fromMs: 60_000, toMs: 120_000 }]],
   }),
   limits: limitsSchema.default(() => limitsSchema.parse({}))
-    .meta({ description: 'Rate, concurrency, queue and payload limits (spec §8). Default: the spec\'s limits.', examples: [{ enabled: false }, { scale: 10 }] }),
+    .meta({ description: 'Rate, concurrency, queue and payload limits. Default: the documented limits (docs/api.md).', examples: [{ enabled: false }, { scale: 10 }] }),
   retention: z
     .strictObject({
       runMs: ms.default(1_800_000).meta({ description: 'How long (ms) the result of a /run job stays readable after it ends. Default: 1800000 (30 min).', examples: [1_800_000, 60_000] }),
       runsyncMs: ms.default(60_000).meta({ description: 'How long (ms) the result of a /runsync job stays readable after it ends. Default: 60000 (60 s).', examples: [60_000, 10_000] }),
     })
     .default({ runMs: 1_800_000, runsyncMs: 60_000 })
-    .meta({ description: 'How long results stay after a job ends (spec §8.4); a later /status answers 404. Default: {runMs: 1800000, runsyncMs: 60000}.', examples: [{ runMs: 600_000, runsyncMs: 60_000 }] }),
+    .meta({ description: 'How long results stay after a job ends; a later /status answers 404. Default: {runMs: 1800000, runsyncMs: 60000}.', examples: [{ runMs: 600_000, runsyncMs: 60_000 }] }),
   webhook: z
     .strictObject({
       attempts: z.number().int().positive().default(3).meta({ description: 'Delivery attempts in all (1 + retries). Default: 3.', examples: [3, 1] }),

@@ -6,7 +6,7 @@ export const OPERATIONS = [
 export type Operation = (typeof OPERATIONS)[number];
 
 /**
- * Documented limits (spec §8). `/retry` and `/health` are not documented: loadlab gives `/retry`
+ * RunPod's documented limits per operation. `/retry` and `/health` are not documented: loadlab gives `/retry`
  * the limits of `/cancel` and `/health` 1000 per 10 s with no concurrency limit (both configurable).
  * `null` means unlimited.
  */

@@ -60,3 +60,14 @@ export function isLoopbackAddress(s: string): boolean {
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   return (zeros(7) && g[7] === 1) || (zeros(5) && g[5] === 0xffff && g[6]! >> 8 === 127);
 }
+
+/**
+ * Whether a URL's host is loopback: an IP literal by its parsed address (isLoopbackAddress; a
+ * name that merely starts with `127.` is not one), or a name reserved for loopback (RFC 6761):
+ * `localhost` or a name ending in `.localhost`. Case and one trailing dot are ignored.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  if (canonicalIp(h) !== undefined) return isLoopbackAddress(h);
+  return h === 'localhost' || h.endsWith('.localhost');
+}

@@ -13,7 +13,7 @@
  * is said once (`onStop`) and kept in `stopped`; the run goes on.
  */
 import type { HealthSampling } from '../report/run-result.js';
-import type { HealthBody } from './record/health-samples.js';
+import type { HealthBodyRead } from '../contract/health-body.js';
 import type { Recorder } from './record/recorder.js';
 import type { Target, TargetRequest, TargetResponse } from './targets/target.js';
 
@@ -86,7 +86,7 @@ export class HealthSampler {
       return;
     }
     if (r.status !== 200) return this.stopOn(r.status, `/health answered ${r.status}`);
-    const b = (typeof r.body === 'object' && r.body !== null ? r.body : {}) as HealthBody;
+    const b = (typeof r.body === 'object' && r.body !== null ? r.body : {}) as HealthBodyRead;
     const q = b.jobs?.inQueue;
     if (typeof q !== 'number' || !Number.isFinite(q)) return this.stopOn(200, '/health answered 200 without a numeric jobs.inQueue');
     this.misses = 0;

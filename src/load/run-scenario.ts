@@ -5,34 +5,30 @@
  * `drainMs`. Everything runs on the target's clock; in-process, that is virtual time and a seed
  * determines every byte of the result but `wallClock`.
  */
-import { RUN_RESULT_VERSION, type RunResult } from '../report/run-result.js';
-import { evaluateThresholds } from '../report/thresholds.js';
-import { judgeFromSend } from '../report/from-send.js';
-import { METRICS } from '../report/threshold-metrics.js';
+import type { RunResult } from '../report/run-result.js';
 import type { PricesUsed } from '../report/prices.js';
 import { billingRule } from '../report/worker-bill.js';
-import { workersSection } from '../report/workers-section.js';
 import { RandomSource } from '../lib/random.js';
 import { arrivalGenerator } from './arrivals/registry.js';
 import { shardArrivals } from './arrivals/shard.js';
 import { behaviourOperation, behaviourSession, isStreaming } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
-import { headroom, limitsOf, queueThrottleAt } from './record/headroom.js';
+import { limitsOf, queueThrottleAt } from './record/headroom.js';
 import { FlowDriver } from './flow-driver.js';
 import { AbortCheck } from './abort-check.js';
 import { Recorder, type JobOutcome } from './record/recorder.js';
-import { windowsOf } from './record/windows-of.js';
 import { histogramWindowMs } from '../report/window-size.js';
 import { SendRates } from './record/send-rate.js';
 import { SendTimes } from './record/send-times.js';
-import { thresholdSpec, type Scenario } from './scenario/schema.js';
+import type { Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
 import { isRefusal, Reachability } from './record/reachability.js';
 import { HealthSampler } from './health-sampler.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
 import { EndpointObservations } from './record/endpoint-observations.js';
+import { resultOfRun, type RunParts, type WatchSections } from './run-result-of.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { SessionTracer, ToHrTime } from '../telemetry/session-tracing.js';
 
@@ -122,6 +118,40 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const seed = opts.seed ?? sc.seed;
   // The simulator is loaded only for a run on it (an HTTP run's start-up does without).
   const target: Target = (opts.target ?? (await import('./targets/in-process/for-scenario.js')).inProcessTarget)(sc, seed);
+  const run = await recordInto(sc, target, seed, opts);
+  const live = await startFlows(sc, run, opts);
+  const watch = new RunWatch(sc, run, opts);
+  const tick = progressTick(sc, run, wallStart, opts.onProgress);
+  // Against a URL the run lasts at least durationMs: a tail without arrivals still shows the endpoint (its workers stopping).
+  const minEndMs = run.rec.observations ? sc.durationMs : 0;
+  try {
+    await target.drive(() => watch.stopped() || (live.generating === 0 && live.active === 0 && target.now() >= minEndMs), sc.durationMs + sc.drainMs, tick);
+  } catch (e) {
+    // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
+    await target.close().catch(() => undefined);
+    throw e;
+  }
+  const interrupted = opts.signal?.aborted === true;
+  watch.end();
+  tick();
+  const elapsedMs = Math.round(target.now());
+  live.sessions?.finish(target.now());
+  await target.close();
+  const result = resultOfRun(sc, run, watch.sections(), { elapsedMs, interrupted, ...(opts.file ? { file: opts.file } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.prices ? { prices: opts.prices } : {}) });
+  const wallMs = performance.now() - wallStart;
+  const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
+  result.wallClock = {
+    startedAt, wallMs: Math.round(wallMs),
+    ...(target.clock === 'virtual' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
+  };
+  return result;
+}
+
+/**
+ * The recorder, client and client-side randomness of a run, wired to what the target can show
+ * (cold starts, the endpoint, the workers' bill, webhooks); `onStart` sees them before traffic.
+ */
+async function recordInto(sc: Scenario, target: Target, seed: number | string, opts: RunOptions): Promise<RunParts> {
   const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs, histogramWindowMs(sc.durationMs + sc.drainMs));
   const rates = new SendRates(sc.endpoint.limits.windowMs);
   const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint), rates);
@@ -142,9 +172,21 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
       webhooks.get(d.jobId)?.(d.attempt, ok, !ok && d.attempt >= attempts, d.body);
     });
   }
+  return { seed, target, rec, rates, client, rand, webhooks, bill };
+}
 
-  const live = { active: 0, generating: sc.traffic.length };
+/** Sessions open and flows still generating, and the session tracer (none without `opts.tracer`). */
+interface LiveFlows {
+  active: number;
+  generating: number;
+  sessions: SessionTracer | undefined;
+}
+
+/** One FlowDriver per flow, each arming its first arrival on the target's clock. */
+async function startFlows(sc: Scenario, run: RunParts, opts: RunOptions): Promise<LiveFlows> {
+  const { target, rec, rand, client, webhooks } = run;
   const sessions = opts.tracer ? await sessionTracer(opts.tracer, target, sc.endpoint.id) : undefined;
+  const live: LiveFlows = { active: 0, generating: sc.traffic.length, sessions };
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     if (isStreaming(f.client)) env.streams = rec.streamMetrics.flow(f.name, f.goodput);
@@ -153,39 +195,79 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
     const gen = opts.shard ? shardArrivals(all, opts.shard) : all;
     new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
   }
-  const active = () => live.active;
-  // The endpoint's queue and workers from /health, where the target cannot show them (not a flow: see health-sampler.ts).
-  // A /health refused with 401, 403 or 404 may be the whole target's (wrong key, endpoint or URL):
-  // that warning waits for the end, and an unreachable run's own message says it instead.
-  let refusedHealth: string | undefined;
-  const health = opts.healthEveryMs && !target.watchEndpoint
-    ? new HealthSampler(target, rec, opts.healthEveryMs, (why, status) => {
-      const message = `/health sampling stopped: ${why}; the report has the samples read before`;
-      if (isRefusal(status)) refusedHealth = message;
-      else opts.onWarning?.(message);
-    }, (q) => (client.lastQueueDepth = q))
-    : undefined;
-  health?.start();
-  // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
-  const reach = target.reportUrl === undefined ? undefined : new Reachability();
-  if (reach) client.watch = (res) => reach.see(res.status, res.error, res.timedOut);
-  let aborted: RunResult['aborted'];
-  const abort = AbortCheck.of(sc, rec);
-  if (abort) {
-    // At each 10 s window end until a check fails; the drive's stop() then ends the run.
-    const checkAt = (k: number): void => {
-      target.at(k * WINDOW_MS, () => {
-        aborted = abort.check(target.now());
-        if (!aborted) checkAt(k + 1);
-      });
-    };
-    checkAt(1);
+  return live;
+}
+
+/**
+ * What may end a run early, and what watches the endpoint apart from the traffic: Ctrl-C (the
+ * signal), a failed `abortOnFail` check, an unreachable target, and the `/health` sampler.
+ */
+class RunWatch {
+  private readonly signal: AbortSignal | undefined;
+  private readonly health: HealthSampler | undefined;
+  /** A /health refused with 401, 403 or 404: said at the end unless the run is unreachable. */
+  private refusedHealth: string | undefined;
+  private readonly onWarning: ((message: string) => void) | undefined;
+  private readonly reach: Reachability | undefined;
+  private aborted: RunResult['aborted'];
+
+  constructor(sc: Scenario, { target, rec, client }: RunParts, opts: RunOptions) {
+    this.signal = opts.signal;
+    this.onWarning = opts.onWarning;
+    // The endpoint's queue and workers from /health, where the target cannot show them (not a flow: see health-sampler.ts).
+    // A /health refused with 401, 403 or 404 may be the whole target's (wrong key, endpoint or URL):
+    // that warning waits for the end, and an unreachable run's own message says it instead.
+    this.health = opts.healthEveryMs && !target.watchEndpoint
+      ? new HealthSampler(target, rec, opts.healthEveryMs, (why, status) => {
+        const message = `/health sampling stopped: ${why}; the report has the samples read before`;
+        if (isRefusal(status)) this.refusedHealth = message;
+        else this.onWarning?.(message);
+      }, (q) => (client.lastQueueDepth = q))
+      : undefined;
+    this.health?.start();
+    // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
+    this.reach = target.reportUrl === undefined ? undefined : new Reachability();
+    const reach = this.reach;
+    if (reach) client.watch = (res) => reach.see(res.status, res.error, res.timedOut);
+    const abort = AbortCheck.of(sc, rec);
+    if (abort) {
+      // At each 10 s window end until a check fails; the drive's stop() then ends the run.
+      const checkAt = (k: number): void => {
+        target.at(k * WINDOW_MS, () => {
+          this.aborted = abort.check(target.now());
+          if (!this.aborted) checkAt(k + 1);
+        });
+      };
+      checkAt(1);
+    }
   }
 
-  const tick = () => {
+  stopped(): boolean {
+    return this.signal?.aborted === true || this.aborted !== undefined || this.reach?.tripped === true;
+  }
+
+  /** After the drive: the sampler stops; a refused /health is said unless the run was unreachable. */
+  end(): void {
+    this.health?.end();
+    if (this.refusedHealth && !this.reach?.result()) this.onWarning?.(this.refusedHealth);
+  }
+
+  sections(): WatchSections {
+    const unreachable = this.reach?.result();
+    return {
+      ...(unreachable ? { unreachable } : {}),
+      ...(this.health ? { healthSampling: this.health.result() } : {}),
+      ...(this.aborted ? { aborted: this.aborted } : {}),
+    };
+  }
+}
+
+/** Samples the target's view of the endpoint into the recorder and reports progress (now and then, and at the end). */
+function progressTick(sc: Scenario, { target, rec }: RunParts, wallStart: number, onProgress: RunOptions['onProgress']): () => void {
+  return () => {
     const p = target.probe();
     if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
-    if (!opts.onProgress) return;
+    if (!onProgress) return;
     let requests = 0;
     let limited = 0;
     for (const o of rec.ops.values()) {
@@ -193,75 +275,13 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
       limited += o.status(429);
     }
     const nowMs = target.now();
-    opts.onProgress({
+    onProgress({
       phase: nowMs < sc.durationMs ? 'traffic' : 'drain', nowMs, wallMs: performance.now() - wallStart,
       durationMs: sc.durationMs, drainMs: sc.drainMs, requests, limited,
       // The target's own view, else the last /health answer read (queue, then running workers: ENDPOINT_SERIES order).
       queueDepth: p ? p.queueDepth : rec.health.latest?.[0], workers: p ? p.runningWorkers : rec.health.latest?.[2],
     });
   };
-  // Against a URL the run lasts at least durationMs: a tail without arrivals still shows the endpoint (its workers stopping).
-  const minEndMs = rec.observations ? sc.durationMs : 0;
-  try {
-    await target.drive(() => opts.signal?.aborted === true || aborted !== undefined || reach?.tripped === true || (live.generating === 0 && active() === 0 && target.now() >= minEndMs), sc.durationMs + sc.drainMs, tick);
-  } catch (e) {
-    // Nothing may keep the process alive after a failed run (sockets, the webhook receiver).
-    await target.close().catch(() => undefined);
-    throw e;
-  }
-  const interrupted = opts.signal?.aborted === true;
-  health?.end();
-  if (refusedHealth && !reach?.result()) opts.onWarning?.(refusedHealth);
-  tick();
-  const elapsedMs = Math.round(target.now());
-  sessions?.finish(target.now());
-  await target.close();
-
-  const sec = rec.sections();
-  // Over HTTP, what the receiver turned away (a request without its token, a body that is no delivery).
-  const refusals = target.webhookRefusals?.();
-  if (refusals) sec.webhooks = { ...sec.webhooks, ...refusals };
-  for (const f of Object.values(sec.flows)) {
-    const ended = Object.values(f.outcomes).reduce((a, b) => a + b, 0);
-    if (f.sessions > ended) f.outcomes = { ...f.outcomes, unfinished: f.sessions - ended };
-  }
-  const windowCount = Math.max(1, Math.ceil(elapsedMs / rec.histWindowMs));
-  const result: RunResult = {
-    version: RUN_RESULT_VERSION,
-    kind: 'run',
-    scenario: { name: sc.name, seed, durationMs: sc.durationMs, endpointId: sc.endpoint.id, ...(opts.file ? { file: opts.file } : {}) },
-    target: { kind: target.kind, ...(target.reportUrl !== undefined ? { url: target.reportUrl } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
-    ...(opts.shard ? { shard: shardSection(opts.shard) } : {}),
-    elapsedMs,
-    ...sec,
-    headroom: headroom(rec, rates, sc.endpoint),
-    timeline: rec.tl.result(elapsedMs),
-    thresholds: [],
-    ...(reach?.result() ? { unreachable: reach.result()! } : {}),
-    windows: windowsOf(rec, windowCount, Object.keys(sec.flows), elapsedMs),
-    ...(health ? { healthSampling: health.result() } : {}),
-    ...(aborted ? { aborted } : {}),
-    ...(interrupted ? { interrupted: { atMs: elapsedMs } } : {}),
-    ...(rec.observations ? { observed: rec.observations.result() } : {}),
-  };
-  if (bill) {
-    const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;
-    result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, opts.prices);
-  }
-  result.thresholds = evaluateThresholds(result, sc.thresholds.map((t) => thresholdSpec(t).expr));
-  // Late arrivals: each threshold over times from the intended send is judged again from the actual send (verdict.ts).
-  if (rec.sendTimes && result.arrivals.late > 0) result.thresholds = judgeFromSend(result.thresholds, rec.sendTimes.view(result, rec.ops, windowCount));
-  const wallMs = performance.now() - wallStart;
-  const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
-  result.wallClock = {
-    startedAt, wallMs: Math.round(wallMs),
-    ...(target.clock === 'virtual' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
-  };
-  return result;
-}
-
-function shardSection(s: NonNullable<RunOptions['shard']>): NonNullable<RunResult['shard']> {
-  return { count: s.count, indices: [s.index], ...(s.startAtMs !== undefined ? { startAtMs: s.startAtMs } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@
  * Range 0 ms – 1 week at 3 significant digits.
  */
 import * as hdr from 'hdr-histogram-js';
+import { clampMs } from '../lib/clamp-ms.js';
 
 export type Histogram = hdr.Histogram;
 
@@ -17,13 +18,13 @@ export function newHistogram(): Histogram {
 }
 
 /** `ms` as recorded: a whole number in the trackable range (negative lags from rounding count as 0). */
-export function clampMs(ms: number): number {
-  return ms <= 0 ? 0 : ms >= HIGHEST_MS ? HIGHEST_MS : Math.round(ms);
+export function recordedMs(ms: number): number {
+  return clampMs(ms, HIGHEST_MS);
 }
 
 /** Records `ms`, clamped to the trackable range. */
 export function record(h: Histogram, ms: number): void {
-  h.recordValue(clampMs(ms));
+  h.recordValue(recordedMs(ms));
 }
 
 /** A histogram as stored in report.json: the encoding plus a readable summary. */

@@ -1,6 +1,6 @@
 /**
- * `--junit FILE`: the scenario's thresholds as JUnit XML, one test case per threshold (CONTRACT
- * §5), so CI shows which limit a run broke. A threshold with no data fails ("no data"). One
+ * `--junit FILE`: the scenario's thresholds as JUnit XML, one test case per threshold,
+ * so CI shows which limit a run broke. A threshold with no data fails ("no data"). One
  * more case, `run is valid`, fails when the verdict is INVALID (target unreachable, or the load
  * generator fell behind), with the cause as its message. Pure:
  * render(result); the wall time of the run is the suite's `time`.

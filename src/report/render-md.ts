@@ -20,7 +20,7 @@ export function renderMarkdown(r: RunResult): string {
   // The verdict first (verdict.ts): its line is the file's first line.
   out.push(verdictLines(verdict(r)).join('  \n'), '');
   out.push(`# loadlab ${r.kind}: ${s.name}`, '');
-  const ac = r.kind === 'blast' ? (r.wallClock?.autocannon as { connections: number; requestsPerSec: number } | undefined) : undefined;
+  const ac = r.kind === 'blast' ? r.wallClock?.autocannon : undefined;
   if (ac) out.push(`autocannon, closed model: ${ac.connections} connections, **${fmt(ac.requestsPerSec)} requests/s** on average.`, '');
   out.push(`Target **${r.target.kind}**${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}, ` +
     `${fmt(s.durationMs / 1000)} s of traffic, ${fmt(r.elapsedMs / 1000)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} time in all.`, '');

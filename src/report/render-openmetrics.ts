@@ -1,5 +1,5 @@
 /**
- * metrics.om (CONTRACT §5): a RunResult as OpenMetrics text with a timestamp on every sample, for
+ * metrics.om: a RunResult as OpenMetrics text with a timestamp on every sample, for
  * `promtool tsdb create-blocks-from openmetrics` and the Grafana dashboard "loadlab — run". The
  * run's ms `t` (virtual in-process and in lockstep, wall for HTTP targets) is written at the
  * instant `startMs + t`. A pure function of the RunResult and the start instant: the same

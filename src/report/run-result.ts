@@ -1,5 +1,5 @@
 /**
- * The versioned result of a run (CONTRACT §5): plain data, written as report.json and read back
+ * The versioned result of a run: plain data, written as report.json and read back
  * by every renderer. Mergeable by design: counters add, histograms are HDR encodings that add,
  * the timeline is per-window counters (add) and maxima (max). Wall-clock facts live only under
  * `wallClock`, so the same scenario and seed on the embedded simulator give the same bytes
@@ -433,12 +433,32 @@ export interface RunResult {
   /** The endpoint as a run against a URL saw it, raw, for `loadlab calibrate` (version 3, optional; HTTP runs only). */
   observed?: ObservedEndpoint;
   /** Everything that depends on the machine or the wall clock. */
-  wallClock?: {
-    startedAt: string;
-    wallMs: number;
-    simulatedRequestsPerWallSecond?: number;
-    /** Epoch ms of time 0 in metrics.om (`--start-time` or its default), so `loadlab report` rebuilds the same file (version 3). */
-    metricsStartMs?: number;
-    [k: string]: unknown;
-  };
+  wallClock?: WallClock;
+}
+
+/** The part of a result that depends on the machine or the wall clock (`RunResult.wallClock`). */
+export interface WallClock {
+  /** ISO-8601 instant the run started. */
+  startedAt: string;
+  /** Wall ms the run took. */
+  wallMs: number;
+  /** On a virtual clock: requests simulated per wall second. */
+  simulatedRequestsPerWallSecond?: number;
+  /** Epoch ms of time 0 in metrics.om (`--start-time` or its default), so `loadlab report` rebuilds the same file (version 3). */
+  metricsStartMs?: number;
+  /** `loadlab blast` only: autocannon's own figures. */
+  autocannon?: AutocannonFigures;
+}
+
+/** What autocannon measured in a `loadlab blast` (closed model). */
+export interface AutocannonFigures {
+  connections: number;
+  /** Mean requests per second. */
+  requestsPerSec: number;
+  /** Latency in ms: mean, p50, p90, p99, max. */
+  latencyMs: Record<string, number>;
+  total: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
 }

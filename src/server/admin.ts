@@ -1,5 +1,5 @@
 /**
- * Admin routes (CONTRACT §2), no `/v2` prefix, valid key required:
+ * Admin routes of `loadlab serve`, no `/v2` prefix, valid key required:
  * `GET /_sim/clock` → `{"now"}`; `POST /_sim/advance {"ms": N}` (manual clock only, else 409);
  * `POST /_sim/occupancy {"endpoint": id}` → time-integrated queue and workers per 10 s (manual clock only).
  */
@@ -32,7 +32,7 @@ export function admin(deps: AdminDeps, method: string, path: string, authorizati
   if (path === '/_sim/clock') {
     if (method !== 'GET') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`);
     deps.clock.sync();
-    // Manual clock: also the request counts a lockstep client waits on (CONTRACT §2 extension).
+    // Manual clock: also the request counts a lockstep client waits on.
     const counts = deps.clock.kind === 'manual' ? (deps.clock as ManualClock).requests : undefined;
     return { status: 200, body: { now: deps.sim.nowMs, ...counts } };
   }

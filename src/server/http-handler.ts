@@ -12,7 +12,6 @@ import { parsePath } from '../api/route-table.js';
 import { PreparedRoute } from '../api/prepared-route.js';
 import type { ApiPayload, ApiResponse, Pending } from '../api/types.js';
 import type { Simulator } from '../sim/simulator.js';
-import { BatchedCounter } from '../telemetry/batched-counter.js';
 import type { Metrics } from '../telemetry/registry.js';
 import { admin, ADMIN_BODY_BYTES, ADMIN_PATHS } from './admin.js';
 import { declaredBytes, hasBody, readBody, type Body } from './body-reader.js';
@@ -25,19 +24,16 @@ import { reply, replyText } from './reply.js';
 import { ResponseGate } from './response-gate.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { parseTarget } from './request-target.js';
-
-const requestLabels = (route: string, status: number) => ({ route, status: String(status) });
+import { RequestMeter, type RequestRecord } from './request-meter.js';
 
 /** What `Api.prepare` made of a request's head: its route, or the answer the head alone gets. */
 type Head = PreparedRoute | ApiResponse;
 
-export interface RequestRecord {
-  route: string;
-  method: string;
-  status: number;
-  /** Virtual ms of arrival and answer. */
-  startMs: number;
-  endMs: number;
+/** Where a request's answer goes, and what it is counted under (route label and method). */
+interface Answer {
+  readonly res: ServerResponse;
+  readonly route: string;
+  readonly method: string;
 }
 
 export interface HandlerDeps {
@@ -59,85 +55,77 @@ export interface HandlerState {
 }
 
 export function createHandler(deps: HandlerDeps, state: HandlerState): (req: IncomingMessage, res: ServerResponse) => void {
-  const { api, sim, clock, metrics } = deps;
-  const bodyBudget = new ByteBudget(deps.bounds.requestBodyBytesInFlight);
-  const gate = new ResponseGate(deps.bounds.responseBytesInFlight);
+  const handler = new HttpHandler(deps, state);
+  return (req, res) => handler.handle(req, res);
+}
 
-  // Per-request counts are summed here and handed to prom-client at scrape time.
-  const requests = new BatchedCounter(metrics.httpRequests);
-  let bodyBytes = 0;
-  metrics.beforeScrape.push(() => {
-    requests.flush();
-    if (bodyBytes > 0) metrics.httpRequestBodyBytes.inc(bodyBytes);
-    bodyBytes = 0;
-  });
-  const record = (route: string, method: string, status: number, startMs: number) => {
-    requests.inc(route, status, requestLabels);
-    const endMs = sim.nowMs;
-    // Only requests that were held (answered at a later virtual time) go into the histogram.
-    if (endMs > startMs) metrics.httpRequestDuration.observe({ route }, (endMs - startMs) / 1000);
-    deps.onAnswered?.({ route, method, status, startMs, endMs });
-  };
+class HttpHandler {
+  private readonly bodyBudget: ByteBudget;
+  private readonly gate: ResponseGate;
+  private readonly meter: RequestMeter;
 
-  const simple = (res: ServerResponse, route: string, method: string, r: ApiResponse, close = false) => {
-    reply(res, r, close, gate);
-    record(route, method, r.status, sim.nowMs);
-  };
+  constructor(private readonly deps: HandlerDeps, private readonly state: HandlerState) {
+    this.bodyBudget = new ByteBudget(deps.bounds.requestBodyBytesInFlight);
+    this.gate = new ResponseGate(deps.bounds.responseBytesInFlight);
+    this.meter = new RequestMeter(deps.metrics, deps.sim, deps.onAnswered);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.guarded(res, () => this.route(req, res))();
+  }
+
+  /** By path: the job API under `/v2/`, the admin routes, `/metrics` and `/healthz`, else 404. */
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const method = req.method ?? 'GET';
+    const t = parseTarget(req.url);
+    if (!t.ok) {
+      const r = t.reason === 'too-long' ? serverError('SRV_ERR_URI_TOO_LONG') : serverError('SRV_ERR_BAD_ENCODING');
+      return this.simple({ res, route: 'unknown', method }, r, true);
+    }
+    const { path } = t;
+    if (path.startsWith('/v2/')) return this.apiRequest(req, res, path, t.query);
+    if (ADMIN_PATHS.has(path)) return this.adminRequest(req, res, path);
+    if (path === '/metrics' || path === '/healthz') return this.ownRoute(res, method, path);
+    this.simple({ res, route: 'unknown', method }, serverError('SRV_ERR_NOT_FOUND', `no such route: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`));
+  }
 
   /**
-   * Answers a request whose body is not (all) read: `Connection: close`, and the rest of the body
-   * read and thrown away while the answer goes out (lingering-close.ts).
+   * A job API request. Key, endpoint, route, method and a declared size are decided from the
+   * head, before a byte of the body is read: the API answers those (in its order) from the head
+   * alone. (A request without a body goes straight to the API, which checks the same in the same
+   * order.) The head is checked once: the body phase reuses what it gave (the prepared route).
    */
-  const unread = (req: IncomingMessage, res: ServerResponse, route: string, method: string, r: ApiResponse) => {
-    const close = hasBody(req) && !req.complete;
-    if (close) lingerAfterAnswer(req, deps.bounds);
-    simple(res, route, method, r, close);
-  };
-
-  /** The API answers from the head or the size alone; the unread rest of the body lingers. */
-  const dispatchUnread = (req: IncomingMessage, res: ServerResponse, label: string, method: string, head: Head, payload: ApiPayload) => {
-    if (!req.complete) lingerAfterAnswer(req, deps.bounds);
-    dispatch(res, label, method, head, undefined, payload, true);
-  };
-
-  /** node answers `Expect: 100-continue` only when told to: once the head has passed. */
-  const continueIfAsked = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
-  };
-
-  function v2(req: IncomingMessage, res: ServerResponse, path: string, query: Record<string, string>): void {
+  private apiRequest(req: IncomingMessage, res: ServerResponse, path: string, query: Record<string, string>): void {
     const method = req.method ?? 'GET';
     const p = parsePath(path);
-    const label = p?.route?.op ?? 'unknown';
-    const authorization = req.headers.authorization;
-    if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
-    // Key, endpoint, route, method and a declared size are decided from the head, before a byte
-    // of the body is read: the API answers those (in its order) from the head alone. (A request
-    // without a body goes straight to the API, which checks the same in the same order.)
-    // The head is checked once: the body phase reuses what it gave (the prepared route).
-    const head = api.prepare({ method, path, authorization }, p);
+    const a: Answer = { res, route: p?.route?.op ?? 'unknown', method };
+    if (this.state.closing) return this.unread(req, a, serverError('SRV_ERR_SHUTTING_DOWN'));
+    const head = this.deps.api.prepare({ method, path, authorization: req.headers.authorization }, p);
     const jobId = p?.jobId;
-    if (!hasBody(req)) return dispatch(res, label, method, head, jobId, { query, rawBody: '', bodyBytes: 0 }, false);
+    if (!hasBody(req)) return this.dispatch(a, head, jobId, { query, rawBody: '', bodyBytes: 0 }, false);
     const declared = declaredBytes(req);
-    if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return dispatchUnread(req, res, label, method, head, { query, bodyBytes: declared });
+    if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return this.dispatchUnread(req, a, head, { query, bodyBytes: declared });
     continueIfAsked(req, res);
-    readBody(req, head.maxBodyBytes, bodyBudget, guarded(res, (b: Body) => {
-      if (b.kind === 'busy') return unread(req, res, label, method, serverError('SRV_ERR_BUSY'));
-      if (state.closing) return unread(req, res, label, method, serverError('SRV_ERR_SHUTTING_DOWN'));
-      if (b.kind === 'too-large') return dispatchUnread(req, res, label, method, head, { query, bodyBytes: b.bytes });
-      bodyBytes += b.bytes;
+    readBody(req, head.maxBodyBytes, this.bodyBudget, this.guarded(res, (b: Body) => {
+      if (b.kind === 'busy') return this.unread(req, a, serverError('SRV_ERR_BUSY'));
+      if (this.state.closing) return this.unread(req, a, serverError('SRV_ERR_SHUTTING_DOWN'));
+      if (b.kind === 'too-large') return this.dispatchUnread(req, a, head, { query, bodyBytes: b.bytes });
+      this.meter.body(b.bytes);
       if (b.text !== undefined && jsonTooDeep(b.text)) {
-        return simple(res, label, method, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
+        return this.simple(a, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
       }
-      dispatch(res, label, method, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
+      this.dispatch(a, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
     }));
   }
 
   /**
    * Hands a request to the API (`head`: its prepared route, or the answer its head alone got); a
-   * held answer is written when the core releases it.
+   * held answer is written when the core releases it, and a client that goes away first aborts
+   * its hold.
    */
-  function dispatch(res: ServerResponse, label: string, method: string, head: Head, jobId: string | undefined, payload: ApiPayload, close: boolean): void {
+  private dispatch(a: Answer, head: Head, jobId: string | undefined, payload: ApiPayload, close: boolean): void {
+    const { clock, sim, api } = this.deps;
+    const state = this.state;
     clock.sync();
     const startMs = sim.nowMs;
     let answered = false;
@@ -146,77 +134,93 @@ export function createHandler(deps: HandlerDeps, state: HandlerState): (req: Inc
       if (answered) return;
       answered = true;
       if (held) state.held.delete(respond);
-      reply(res, r, close, gate);
-      record(label, method, r.status, startMs);
+      reply(a.res, r, close, this.gate);
+      this.meter.answered(a.route, a.method, r.status, startMs);
     };
     const pending: Pending = api.handlePrepared(head, jobId, payload, respond);
     clock.poke();
     if (answered) return;
     held = true;
     state.held.add(respond);
-    res.on('close', () => {
+    a.res.on('close', () => {
       if (answered) return;
       answered = true;
       state.held.delete(respond);
       pending.abort();
-      record(label, method, 499, startMs); // nginx's "client closed request"
+      this.meter.answered(a.route, a.method, 499, startMs); // nginx's "client closed request"
     });
   }
 
-  function adminRoute(req: IncomingMessage, res: ServerResponse, path: string): void {
-    const method = req.method ?? 'GET';
-    if (declaredBytes(req) > ADMIN_BODY_BYTES) return unread(req, res, 'admin', method, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'));
+  /** The API answers from the head or the size alone; the unread rest of the body lingers. */
+  private dispatchUnread(req: IncomingMessage, a: Answer, head: Head, payload: ApiPayload): void {
+    if (!req.complete) lingerAfterAnswer(req, this.deps.bounds);
+    this.dispatch(a, head, undefined, payload, true);
+  }
+
+  private adminRequest(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const a: Answer = { res, route: 'admin', method: req.method ?? 'GET' };
+    if (declaredBytes(req) > ADMIN_BODY_BYTES) return this.unread(req, a, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'));
     continueIfAsked(req, res);
-    readBody(req, ADMIN_BODY_BYTES, bodyBudget, guarded(res, (b: Body) => {
-      if (b.kind !== 'ok') return unread(req, res, 'admin', method, serverError(b.kind === 'busy' ? 'SRV_ERR_BUSY' : 'SRV_ERR_PAYLOAD_TOO_LARGE'));
-      const r = admin(deps, method, path, req.headers.authorization, b.text);
+    readBody(req, ADMIN_BODY_BYTES, this.bodyBudget, this.guarded(res, (b: Body) => {
+      if (b.kind !== 'ok') return this.unread(req, a, serverError(b.kind === 'busy' ? 'SRV_ERR_BUSY' : 'SRV_ERR_PAYLOAD_TOO_LARGE'));
+      const r = admin(this.deps, a.method, path, req.headers.authorization, b.text);
       if (r instanceof Promise) {
         r.then(
-          (x) => simple(res, 'admin', method, x),
-          (e: Error) => simple(res, 'admin', method, serverError('SRV_ERR_INTERNAL', `advance failed: ${e.message}`)),
+          (x) => this.simple(a, x),
+          (e: Error) => this.simple(a, serverError('SRV_ERR_INTERNAL', `advance failed: ${e.message}`)),
         );
       }
-      else simple(res, 'admin', method, r);
+      else this.simple(a, r);
     }));
+  }
+
+  /** `/healthz` (the server itself) and `/metrics` (Prometheus text); GET or HEAD only. */
+  private ownRoute(res: ServerResponse, method: string, path: '/metrics' | '/healthz'): void {
+    if (method !== 'GET' && method !== 'HEAD') return this.simple({ res, route: 'unknown', method }, serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`));
+    if (path === '/healthz') return this.simple({ res, route: 'healthz', method }, { status: 200, body: { status: this.state.closing ? 'closing' : 'ok' } });
+    const { clock, metrics, sim } = this.deps;
+    clock.sync();
+    void metrics.registry.metrics().then((text) => {
+      replyText(res, 200, metrics.registry.contentType, text);
+      this.meter.answered('metrics', method, 200, sim.nowMs);
+    });
+  }
+
+  /** Writes an answer given now, without the API. */
+  private simple(a: Answer, r: ApiResponse, close = false): void {
+    reply(a.res, r, close, this.gate);
+    this.meter.answered(a.route, a.method, r.status, this.deps.sim.nowMs);
+  }
+
+  /**
+   * Answers a request whose body is not (all) read: `Connection: close`, and the rest of the body
+   * read and thrown away while the answer goes out (lingering-close.ts).
+   */
+  private unread(req: IncomingMessage, a: Answer, r: ApiResponse): void {
+    const close = hasBody(req) && !req.complete;
+    if (close) lingerAfterAnswer(req, this.deps.bounds);
+    this.simple(a, r, close);
   }
 
   /**
    * Last resort: an exception no layer expected answers a JSON 500 (no stack, no message: it may
    * quote the request) and the server carries on. The stack frames go to stderr for the operator.
    */
-  const guarded = <A extends unknown[]>(res: ServerResponse, f: (...a: A) => void) => (...a: A): void => {
-    try {
-      f(...a);
-    } catch (e) {
-      const frames = ((e as Error)?.stack ?? '').split('\n').slice(1, 6).join('\n');
-      process.stderr.write(`loadlab serve: internal error (${(e as Error)?.name ?? typeof e}), answered 500\n${frames}\n`);
-      if (res.headersSent) res.destroy();
-      else simple(res, 'unknown', res.req?.method ?? 'GET', serverError('SRV_ERR_INTERNAL'), true);
-    }
-  };
-
-  return (req, res) => guarded(res, route)(req, res);
-
-  function route(req: IncomingMessage, res: ServerResponse): void {
-    const method = req.method ?? 'GET';
-    const t = parseTarget(req.url);
-    if (!t.ok) {
-      const r = t.reason === 'too-long' ? serverError('SRV_ERR_URI_TOO_LONG') : serverError('SRV_ERR_BAD_ENCODING');
-      return simple(res, 'unknown', method, r, true);
-    }
-    const { path } = t;
-    if (path.startsWith('/v2/')) return v2(req, res, path, t.query);
-    if (ADMIN_PATHS.has(path)) return adminRoute(req, res, path);
-    if (path === '/metrics' || path === '/healthz') {
-      if (method !== 'GET' && method !== 'HEAD') return simple(res, 'unknown', method, serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`));
-      if (path === '/healthz') return simple(res, 'healthz', method, { status: 200, body: { status: state.closing ? 'closing' : 'ok' } });
-      clock.sync();
-      void metrics.registry.metrics().then((text) => {
-        replyText(res, 200, metrics.registry.contentType, text);
-        record('metrics', method, 200, sim.nowMs);
-      });
-      return;
-    }
-    simple(res, 'unknown', method, serverError('SRV_ERR_NOT_FOUND', `no such route: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`));
+  private guarded<A extends unknown[]>(res: ServerResponse, f: (...a: A) => void): (...a: A) => void {
+    return (...a: A): void => {
+      try {
+        f(...a);
+      } catch (e) {
+        const frames = ((e as Error)?.stack ?? '').split('\n').slice(1, 6).join('\n');
+        process.stderr.write(`loadlab serve: internal error (${(e as Error)?.name ?? typeof e}), answered 500\n${frames}\n`);
+        if (res.headersSent) res.destroy();
+        else this.simple({ res, route: 'unknown', method: res.req?.method ?? 'GET' }, serverError('SRV_ERR_INTERNAL'), true);
+      }
+    };
   }
+}
+
+/** node answers `Expect: 100-continue` only when told to: once the head has passed. */
+function continueIfAsked(req: IncomingMessage, res: ServerResponse): void {
+  if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
 }

@@ -10,7 +10,7 @@ import { Agent, request } from 'undici';
 import type { WebhookDelivery, WebhookResult, WebhookSender } from '../contract/webhooks.js';
 import { RefusedAddressError, type WebhookTargets } from './webhook-targets.js';
 
-/** Per-attempt timeout, real ms (FACTS "Webhooks"). */
+/** Per-attempt timeout, real ms (docs/api.md, webhooks). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface SenderHooks {

@@ -14,7 +14,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { LoadlabError } from '../contract/loadlab-error.js';
-import { canonicalIp, isLoopbackAddress } from '../lib/ip-address.js';
+import { canonicalIp, isLoopbackAddress, isLoopbackHost } from '../lib/ip-address.js';
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -23,13 +23,6 @@ export class RefusedAddressError extends LoadlabError {
   constructor(message: string) {
     super('LOADLAB_ERR_WEBHOOK_ADDRESS', message);
   }
-}
-
-/** Loopback for the URL check: a loopback IP literal, or a name reserved for loopback (RFC 6761). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (canonicalIp(h) !== undefined) return isLoopbackAddress(h);
-  return h === 'localhost' || h.endsWith('.localhost');
 }
 
 export class WebhookTargets {

@@ -1,10 +1,11 @@
 /**
- * One simulated endpoint: its queue, workers, jobs and their lifecycle (spec §3), retention,
+ * One simulated endpoint: its queue, workers, jobs and their lifecycle, retention,
  * limits and webhooks. Every method is synchronous and runs at the scheduler's current time.
  * Request validation is the API layer's job; what reaches here is trusted.
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { Operation } from '../contract/operations.js';
+import type { HealthBody } from '../contract/health-body.js';
 import { sampler } from './distributions/registry.js';
 import type { LimitCause } from '../contract/sim-events.js';
 import type { EventBus } from './event-bus.js';
@@ -39,11 +40,6 @@ export interface Submission {
   directives?: SimDirectives | undefined;
   /** Cap on the job's tokens (`max_tokens`), on an `llm:` endpoint. */
   maxTokens?: number | undefined;
-}
-
-export interface HealthBody {
-  jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
-  workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
 }
 
 export { DEFAULT_TTL_MS };

@@ -1,6 +1,6 @@
 /**
  * Deterministic job ids, shaped like the real service's: a UUID v4 with a region suffix (`…-u1`);
- * `/runsync` ids start with `sync-` (FACTS "Response bodies").
+ * `/runsync` ids start with `sync-`.
  *
  * An id is a pure function of the job's sequence number (and the run's keys, drawn once from the
  * `ids` stream): the last 8 hex digits before `-u1` are the sequence number XOR a mask, the other

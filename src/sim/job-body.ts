@@ -1,5 +1,5 @@
 /**
- * The status body of a job (FACTS "Response bodies"): `{id, status}` while queued; then
+ * The status body of a job: `{id, status}` while queued; then
  * `delayTime`, `executionTime` and `workerId`; `output` when completed (or the latest progress
  * while running); `error` when failed or timed out; `retries` once a worker crash re-queued it.
  * `input`, `webhook` and `s3Config` are never part of it.

@@ -1,6 +1,6 @@
 /**
- * The endpoint's queue: FIFO within a priority; normal jobs before lowPriority jobs (FACTS:
- * lowPriority jobs run only when no normal job waits). Intrusive doubly linked lists give O(1)
+ * The endpoint's queue: FIFO within a priority; normal jobs before lowPriority jobs
+ * (lowPriority jobs run only when no normal job waits). Intrusive doubly linked lists give O(1)
  * push, pop and removal (cancel, purge, ttl) without allocating nodes.
  */
 import { isLowPriority, type Job } from './job.js';

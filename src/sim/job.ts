@@ -1,4 +1,4 @@
-/** The job record and its states (spec §3, FACTS "Statuses"). */
+/** The job record and its states (docs/api.md). */
 import type { JobKind, JobStatus } from '../contract/sim-events.js';
 import type { Timer } from '../lib/scheduler.js';
 import type { TokenRun } from './token-model.js';
@@ -48,7 +48,7 @@ export interface JobExtras {
   tokens: TokenRun | undefined;
 }
 
-/** Default policy.ttl (spec §2): 24 h from submission. */
+/** Default policy.ttl: 24 h from submission. */
 export const DEFAULT_TTL_MS = 86_400_000;
 
 /** Type-only brand (no property at run time): only the table's stored object is a `Job`. */
@@ -75,7 +75,7 @@ export interface Job {
   readonly kind: JobKind;
   status: JobStatus;
   readonly input: unknown;
-  /** Handed to the worker as is; never echoed (spec §2). */
+  /** Handed to the worker as is; never echoed. */
   readonly s3Config: unknown;
   readonly submittedAtMs: number;
   /**

@@ -1,5 +1,5 @@
 /**
- * Per-endpoint, per-operation request limits (spec §8): a rate over a window and a concurrency
+ * Per-endpoint, per-operation request limits: a rate over a window and a concurrency
  * cap on requests in flight. Held requests (runsync, status-sync, stream long-poll) keep their
  * concurrency slot until answered or abandoned.
  */
@@ -81,7 +81,7 @@ export class Limits {
     if (s.inFlight > 0) s.inFlight--;
   }
 
-  /** Queue throttling (spec §8.2): more than `queueMin` AND more than workersMax × `queuePerWorker`. */
+  /** Queue throttling: more than `queueMin` AND more than workersMax × `queuePerWorker`. */
   queueFull(queueLength: number, workersMax: number): boolean {
     return this.cfg.enabled && queueLength > this.cfg.queueMin && queueLength > workersMax * this.cfg.queuePerWorker;
   }

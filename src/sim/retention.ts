@@ -1,5 +1,5 @@
 /**
- * How long a job stays (spec §3, FACTS "Retention"): `policy.ttl` counted from submission (a hard
+ * How long a job stays (docs/api.md): `policy.ttl` counted from submission (a hard
  * delete, even while it runs) and result retention counted from its end (30 min for `/run`, 60 s
  * for `/runsync`, shortened by `/status?ttl=`). Whichever comes first removes it. The default
  * ttl is swept (ttl-sweep.ts), another ttl gets a timer of its own, retention runs in FIFO lanes

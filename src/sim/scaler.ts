@@ -1,5 +1,5 @@
 /**
- * Scaling decisions (FACTS "Scaling model"). Pure functions of the queue and pool; the endpoint
+ * Scaling decisions. Pure functions of the queue and pool; the endpoint
  * applies them.
  * - Always: with no live worker, a queued normal job starts one at once; workersMin is kept.
  * - QUEUE_DELAY (value in seconds): one more worker for each queued normal job that has waited

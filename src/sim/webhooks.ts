@@ -1,5 +1,5 @@
 /**
- * Webhook delivery schedule (spec §6, FACTS "Webhooks"): an attempt on every terminal state, then
+ * Webhook delivery schedule (docs/api.md): an attempt on every terminal state, then
  * up to `attempts - 1` more, `intervalMs` apart, until one gets HTTP 200. The body is a snapshot
  * taken when the job ended. Sending is injected: in-process it is a function, over HTTP an undici
  * client in server/; the schedule stays in virtual time either way.

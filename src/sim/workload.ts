@@ -1,6 +1,6 @@
 /**
  * The built-in worker: it echoes its input, steered per job by `input.sim` directives
- * (CONTRACT §3) and by the endpoint's workload model. Pure: randomness comes in as streams.
+ * and by the endpoint's workload model. Pure: randomness comes in as streams.
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { Sampler } from './distributions/types.js';

@@ -8,8 +8,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalIp, isLoopbackAddress } from '../../src/lib/ip-address.js';
-import { isLoopbackHost, WebhookTargets } from '../../src/server/webhook-targets.js';
+import { canonicalIp, isLoopbackAddress, isLoopbackHost } from '../../src/lib/ip-address.js';
+import { WebhookTargets } from '../../src/server/webhook-targets.js';
 import type { SimEvent } from '../../src/contract/sim-events.js';
 import { serve, type Served } from './serve-helper.js';
 

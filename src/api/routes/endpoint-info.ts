@@ -1,4 +1,4 @@
-/** `/purge-queue`, `/health` and `/requests` (FACTS "Response bodies"). */
+/** `/purge-queue`, `/health` and `/requests` (bodies: docs/api.md). */
 import type { RouteContext } from '../types.js';
 
 export function purgeQueue(ctx: RouteContext): void {

@@ -1,4 +1,4 @@
-/** `/cancel/{id}` and `/retry/{id}` (spec §3). */
+/** `/cancel/{id}` and `/retry/{id}` (docs/api.md). */
 import { apiError } from '../errors.js';
 import { jobOr404 } from '../job-or-404.js';
 import type { RouteContext } from '../types.js';
@@ -18,6 +18,6 @@ export function retry(ctx: RouteContext): void {
   if (!ctx.ep.retry(j)) {
     return ctx.respond(apiError('API_ERR_NOT_RETRYABLE', `job ${ctx.ep.jobs.idOf(j)} is ${j.status}; only FAILED or TIMED_OUT jobs can be retried`));
   }
-  // FACTS: `/retry` answers IN_QUEUE, even when an idle worker has already picked the job up (as `/run`).
+  // `/retry` answers IN_QUEUE, even when an idle worker has already picked the job up (as `/run`).
   ctx.respond({ status: 200, body: { id: ctx.ep.jobs.idOf(j), status: 'IN_QUEUE' } });
 }

@@ -1,11 +1,11 @@
-/** `/status/{id}` (with `?ttl=`) and `/status-sync/{id}?wait=` (FACTS "Response bodies"). */
+/** `/status/{id}` (with `?ttl=`) and `/status-sync/{id}?wait=` (bodies: docs/api.md). */
 import { badField } from '../errors.js';
 import { jobOr404 } from '../job-or-404.js';
 import type { RouteContext } from '../types.js';
 import { intParam } from '../validate.js';
 import { holdUntilTerminal, SYNC_WAIT } from './submit.js';
 
-/** `?ttl=` bounds (not in the spec): 0 ms to one week. It only ever shortens retention. */
+/** `?ttl=` bounds (loadlab's own; RunPod documents none): 0 ms to one week. It only ever shortens retention. */
 export const STATUS_TTL_MAX_MS = 7 * 24 * 3600 * 1000;
 
 export function status(ctx: RouteContext): void {

@@ -1,5 +1,5 @@
 /**
- * `/stream/{id}` (FACTS): each call drains what was produced since the last one; with nothing
+ * `/stream/{id}`: each call drains what was produced since the last one; with nothing
  * new it holds up to `?wait=` (default 10 s). One item carries at most 1 MB (1 000 000 bytes) of
  * output, counted in UTF-8: a larger output (a string, or the JSON text of anything else) is split
  * over several items, never inside a character.
@@ -12,7 +12,7 @@ import type { ApiResponse, RouteContext } from '../types.js';
 import { intParam } from '../validate.js';
 
 export const STREAM_WAIT = { defaultMs: 10_000, minMs: 1000, maxMs: 300_000 } as const;
-/** Largest output in one stream item: 1 MB (spec §4, §8.3), in UTF-8 bytes of the string or JSON text. */
+/** Largest output in one stream item: 1 MB, in UTF-8 bytes of the string or JSON text. */
 export const STREAM_ITEM_MAX = 1_000_000;
 
 export function splitItems(outputs: unknown[], maxBytes = STREAM_ITEM_MAX): { output: unknown }[] {

@@ -8,7 +8,7 @@ import { hold } from '../hold.js';
 import { checkLlmInput } from '../llm-input.js';
 import { QueuedAnswer, type ApiResponse, type RouteContext } from '../types.js';
 
-/** `/runsync?wait=` (FACTS): default 90 s, accepted 1 000 – 300 000 ms. */
+/** `/runsync?wait=`: default 90 s, accepted 1 000 – 300 000 ms. */
 export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as const;
 
 /** Creates a job (giving it its id) unless the queue is throttled; answers the error itself and returns undefined. */

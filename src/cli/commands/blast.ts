@@ -63,7 +63,7 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
   writeFileSync(join(dir, 'report.json'), renderJson(r));
   writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
   const o = r.operations[a.op];
-  const ac = r.wallClock?.autocannon as { requestsPerSec: number } | undefined;
+  const ac = r.wallClock?.autocannon;
   const codes = o ? Object.entries(o.byStatus).map(([k, v]) => `${k}×${v}`).join(' ') : 'no answers';
   const v = verdict(r);
   appendStepSummary(r);

@@ -1,5 +1,5 @@
 /**
- * `loadlab plan SCENARIO` (CONTRACT §6): sweeps workersMax over seeds on the embedded simulator,
+ * `loadlab plan SCENARIO`: sweeps workersMax over seeds on the embedded simulator,
  * checks the SLOs (plan/slo.ts), recommends the smallest workersMax meeting every SLO on every
  * seed (with `--grid`, the cheapest point), and writes plan.json, plan.md and plan.html (charts,
  * then plan.md's tables) under `--out`. Exit 0 with a recommendation, 99 when no point meets the

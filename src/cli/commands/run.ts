@@ -1,5 +1,5 @@
 /**
- * `loadlab run SCENARIO` (CONTRACT §5): validates the scenario (exit 2 with file, field and
+ * `loadlab run SCENARIO`: validates the scenario (exit 2 with file, field and
  * reason), runs it on the embedded simulator (default) or against `--target URL`, writes
  * report.json, report.md, report.html and metrics.om under `--out`, prints a short summary that
  * opens with the verdict (report/verdict.ts), appends it to `$GITHUB_STEP_SUMMARY` when set, and
@@ -26,7 +26,7 @@ import { DEFAULT_MAX_REQUESTS, tooLarge } from '../../plan/run-size.js';
 import { displayUrl, isLoopback, redactUrl } from '../../load/targets/target-url.js';
 import type { Target } from '../../load/targets/target.js';
 import { UsageError } from '../../load/usage-error.js';
-import { checkRunFlags, runShardingOf } from './run-flags.js';
+import { checkRunFlags, runShardingOf, type RunSharding } from './run-flags.js';
 import { DEFAULT_HEALTH_EVERY_MS, healthEveryOf } from './health-every-flag.js';
 import { shardOptions, type ShardArgs } from '../shard-option.js';
 import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
@@ -35,9 +35,11 @@ import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
 import { defaultStartTime, parseStartTime } from '../start-time.js';
 import { REPORT_FILES, writeJunit, writeRenderedReports } from '../report-files.js';
-import { progressReporter } from '../progress/reporter.js';
-import { catchInterrupts } from '../interrupt.js';
-import { startRunTracing } from '../run-tracing.js';
+import { progressReporter, type ProgressReporter } from '../progress/reporter.js';
+import { catchInterrupts, type Interrupts } from '../interrupt.js';
+import { startRunTracing, type RunTracing } from '../run-tracing.js';
+import type { LiveMetrics } from '../live-metrics/live-metrics.js';
+import type { PricesUsed } from '../../report/prices.js';
 import { COMMANDS } from './catalog.js';
 import { openWebhooks, webhookAddressOf, webhookOptions, type WebhookArgs } from './webhook-flags.js';
 import type { HttpWebhookReceiver } from '../../load/targets/http/webhook-receiver.js';
@@ -138,24 +140,60 @@ async function asUsage<T>(url: string | undefined, f: () => Promise<T>): Promise
 }
 
 export async function runCommand(a: RunArgs): Promise<number> {
+  const setup = runSetupOf(a);
+  // A dry run only prints the plan: no target, no key, no server contacted.
+  if (a['dry-run']) {
+    process.stdout.write(renderPlan(setup.sc).text);
+    return EXIT.OK;
+  }
+  const prices = checkRunAllowed(a, setup);
+  const opened = await openRun(a, setup);
+  const r = await runWatched(a, setup, opened, prices);
+  const { dir, startMs } = writeRunReports(a, setup, r);
+  // Virtual-time spans go out now, on the start instant metrics.om uses; bounded by the export timeout.
+  const lost = await opened.tracing?.finish(startMs);
+  if (lost) process.stderr.write(`loadlab: warning: ${lost}\n`);
+  opened.interrupts.dispose();
+  appendStepSummary(r);
+  process.stdout.write(`${summary(r, dir, startMs)}\n`);
+  // Nothing more to see after Ctrl-C or an unreachable target: no wait for a final scrape.
+  await opened.live?.finish(r.interrupted === undefined && r.unreachable === undefined);
+  // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
+  exitWithVerdict(verdict(r));
+  return EXIT.OK;
+}
+
+/** What `loadlab run` takes from its flags and the scenario, checked before anything else. */
+interface RunSetup {
+  sc: Scenario;
+  seed: number | string;
+  kind: Target['kind'];
+  hookAt: ReturnType<typeof webhookAddressOf>;
+  healthEveryMs: number | undefined;
+  sharding: RunSharding;
+  startTime: number | undefined;
+}
+
+function runSetupOf(a: RunArgs): RunSetup {
   checkRunFlags(a);
   const hookAt = webhookAddressOf(a);
   const healthEveryMs = healthEveryOf(a);
   // --shard / --shards / LOADLAB_SHARDS with JOB_COMPLETION_INDEX, and --start-at (run-flags.ts).
   const sharding = runShardingOf(a);
   const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
-  const seed = a.seed ?? sc.seed;
   const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
-  // A dry run only prints the plan: no target, no key, no server contacted.
-  if (a['dry-run']) {
-    process.stdout.write(renderPlan(sc).text);
-    return EXIT.OK;
-  }
   const kind = !a.target ? 'in-process' : a.lockstep ? 'lockstep' : 'http';
+  return { sc, seed: a.seed ?? sc.seed, kind, hookAt, healthEveryMs, sharding, startTime };
+}
+
+/**
+ * Refuses, before any target is built, a run this target cannot do or that is too large (a
+ * lockstep target checks its server, which is sending); returns the prices of its workers.
+ */
+function checkRunAllowed(a: RunArgs, { sc, kind }: RunSetup): PricesUsed | undefined {
   // Workers are billed only where the run sees them (in-process); the scenario's plan.gpu is then the default.
   if (kind !== 'in-process' && priceFlagsGiven(a)) throw new CliError(`--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only without --target: a target at a URL shows no workers to bill`, EXIT.USAGE);
   const prices = kind === 'in-process' ? pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`) : undefined;
-  // Before any target is built: a lockstep target checks its server, which is sending.
   const blind = kind === 'in-process' ? undefined : coldStartRefusal(sc, kind);
   if (blind) throw new CliError(`${a.scenario}: ${blind}`, EXIT.USAGE);
   const big = tooLarge(sc, kind, a['max-requests'] ?? DEFAULT_MAX_REQUESTS);
@@ -164,6 +202,19 @@ export async function runCommand(a: RunArgs): Promise<number> {
     const plan = renderPlan(sc);
     if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
+  return prices;
+}
+
+/** What a run holds open while it runs: live /metrics, the webhook receiver, the target, tracing, progress, Ctrl-C. */
+interface OpenedRun {
+  live: LiveMetrics | undefined;
+  target: ((sc: Scenario) => Target) | undefined;
+  tracing: RunTracing | undefined;
+  progress: ProgressReporter;
+  interrupts: Interrupts;
+}
+
+async function openRun(a: RunArgs, { sc, kind, hookAt, sharding }: RunSetup): Promise<OpenedRun> {
   // Before the target is contacted: a port in use ends the command first (exit 2).
   // Loaded only when asked for: prom-client (and through it the OpenTelemetry API) stays out of other runs.
   const live = a['metrics-listen'] === undefined ? undefined
@@ -183,6 +234,12 @@ export async function runCommand(a: RunArgs): Promise<number> {
   });
   if (sharding.warning) process.stderr.write(`loadlab: warning: ${sharding.warning}\n`);
   else if (sharding.startAtMs !== undefined) process.stderr.write(`loadlab: waiting until ${new Date(sharding.startAtMs).toISOString()} (--start-at); Ctrl-C stops\n`);
+  return { live, target, tracing, progress, interrupts };
+}
+
+/** The run itself, with progress on stderr and warnings said as they come. */
+async function runWatched(a: RunArgs, { sc, seed, healthEveryMs, sharding }: RunSetup, o: OpenedRun, prices: PricesUsed | undefined): Promise<RunResult> {
+  const { live, target, tracing, progress, interrupts } = o;
   const r = await asUsage(a.target, () => runScenario(sc, {
     seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
     ...(tracing ? { tracer: tracing.tracer } : {}), ...(sharding.shard ? { shard: sharding.shard } : {}),
@@ -200,6 +257,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
   });
   progress.clear();
   live?.ended();
+  return r;
+}
+
+/** report.json, then the reports rendered from its text (as `loadlab report` renders them: the same bytes), and --junit. */
+function writeRunReports(a: RunArgs, { sc, startTime, sharding }: RunSetup, r: RunResult): { dir: string; startMs: number } {
   const dir = a.out ?? join('reports', sc.name);
   mkdirSync(dir, { recursive: true });
   // The start instant goes into report.json, so `loadlab report` rebuilds the same metrics.om.
@@ -207,21 +269,10 @@ export async function runCommand(a: RunArgs): Promise<number> {
   if (r.wallClock) r.wallClock.metricsStartMs = startMs;
   const json = renderJson(r);
   writeFileSync(join(dir, REPORT_FILES.json), json);
-  // Rendered from report.json's text, as `loadlab report` renders them: the same bytes.
   const stored = parseRunResult(json);
   writeRenderedReports(dir, stored, startMs);
   if (a.junit) writeJunit(a.junit, stored);
-  // Virtual-time spans go out now, on the start instant metrics.om uses; bounded by the export timeout.
-  const lost = await tracing?.finish(startMs);
-  if (lost) process.stderr.write(`loadlab: warning: ${lost}\n`);
-  interrupts.dispose();
-  appendStepSummary(r);
-  process.stdout.write(`${summary(r, dir, startMs)}\n`);
-  // Nothing more to see after Ctrl-C or an unreachable target: no wait for a final scrape.
-  await live?.finish(r.interrupted === undefined && r.unreachable === undefined);
-  // Not PASS: a CliError with the verdict's exit code and its cause in one line (verdict-exit.ts).
-  exitWithVerdict(verdict(r));
-  return EXIT.OK;
+  return { dir, startMs };
 }
 
 export const runCommandModule: CommandModule<object, RunArgs> = {

@@ -1,5 +1,5 @@
 /**
- * `loadlab serve` (CONTRACT §2): the simulator as an HTTP endpoint. The first stdout line holds
+ * `loadlab serve`: the simulator as an HTTP endpoint. The first stdout line holds
  * the base URL; SIGINT/SIGTERM shut down gracefully with exit 0. Settings: defaults < config
  * file < environment (LOADLAB_API_KEY) < flags. Keys and s3Config are never printed.
  */
@@ -96,7 +96,7 @@ export async function serveMain(a: ServeArgs): Promise<void> {
   }
   const ids = [...s.sim.endpoints.keys()].join(', ');
   const clock = a.clock === 'real' ? `real ×${a.speed}` : 'manual';
-  // The first stdout line is a contract (CONTRACT §2): scripts read the base URL from it.
+  // The first stdout line is a promise kept for scripts: they read the base URL from it.
   process.stdout.write(`loadlab serve: listening on ${s.baseUrl} (endpoints: ${ids}; clock ${clock}; seed ${String(setup.config.seed)})\n`);
   process.stdout.write(`  metrics ${s.origin}/metrics · health ${s.origin}/healthz · admin ${s.origin}/_sim/clock\n`);
   await stopped;

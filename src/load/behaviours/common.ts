@@ -38,11 +38,11 @@ export const payloadSchema = z
     padBytes: ms.max(64 * 1024 * 1024).default(0)
       .meta({ description: 'Adds input.pad, a string of this many bytes, to set the payload size (at most 64 MiB). Default: 0.', examples: [0, 1_048_576] }),
     sim: z.record(z.string(), z.unknown()).optional().meta({
-      description: 'input.sim: directives for the simulated worker (CONTRACT §3): durationMs, fail, output, outputBytes, chunks, crash. Real workers ignore it.',
+      description: 'input.sim: directives for the simulated worker: durationMs, fail, output, outputBytes, chunks, crash. Real workers ignore it.',
       examples: [{ durationMs: 5000 }, { fail: 'out of memory' }, { chunks: 10 }],
     }),
     policy: z.record(z.string(), z.unknown()).optional()
-      .meta({ description: 'The job policy (spec §2), sent as it is.', examples: [{ executionTimeout: 60_000 }, { ttl: 3_600_000, lowPriority: true }] }),
+      .meta({ description: 'The job policy (executionTimeout, ttl, lowPriority), sent as it is.', examples: [{ executionTimeout: 60_000 }, { ttl: 3_600_000, lowPriority: true }] }),
   })
   .default({ input: { prompt: 'hello' }, padBytes: 0 })
   .meta({ description: 'The request body of each job: its input, size padding, simulator directives and policy. Default: {input: {prompt: hello}}.', examples: [{ input: { prompt: 'hello #{{seq}}' }, padBytes: 4096 }] });

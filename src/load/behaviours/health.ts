@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import type { TargetRequest } from '../targets/target.js';
 import { call, defineBehaviour } from './types.js';
-import type { HealthBody } from '../record/health-samples.js';
+import type { HealthBodyRead } from '../../contract/health-body.js';
 
 /**
  * `health`: one GET /health per arrival (use a constant arrival for a periodic check). Its
@@ -19,7 +19,7 @@ export const health = defineBehaviour({
     return (s) => {
       call(env, s, o, req, (r) => {
         if (r.status !== 200) return s.end(failureOutcome(r));
-        const b = r.body as HealthBody;
+        const b = r.body as HealthBodyRead;
         const q = b.jobs?.inQueue;
         if (typeof q === 'number') env.client.lastQueueDepth = q;
         env.rec.healthSeen(env.target.now(), b);

@@ -7,7 +7,7 @@
 import type { RandomStream } from '../../lib/random.js';
 import type { ObservedEndpoint } from '../../report/run-result.js';
 import { WORKER_STATES } from './endpoint-series.js';
-import type { HealthBody } from './health-samples.js';
+import type { HealthBodyRead } from '../../contract/health-body.js';
 
 /** Execution times kept (a uniform sample of them when more were read). */
 export const MAX_EXECUTION_SAMPLES = 10_000;
@@ -66,7 +66,7 @@ export class EndpointObservations {
   }
 
   /** A `/health` answer read at `atMs`; one without a numeric `jobs.inQueue` is not kept. */
-  health(atMs: number, b: HealthBody): void {
+  health(atMs: number, b: HealthBodyRead): void {
     const q = b.jobs?.inQueue;
     if (typeof q !== 'number') return;
     const row = [round(atMs), q, count(b.jobs?.inProgress), ...WORKER_STATES.map((s) => count(b.workers?.[s]))];

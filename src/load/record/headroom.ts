@@ -22,7 +22,7 @@ export function limitsOf(cfg: EndpointConfig): Record<Operation, LimitView> {
   return out;
 }
 
-/** Queue depth above which job-creating calls answer 429 (spec §8.2). */
+/** Queue depth above which job-creating calls answer 429: more than `queueMin` and more than workersMax × `queuePerWorker`. */
 export function queueThrottleAt(cfg: EndpointConfig): number {
   return Math.max(cfg.limits.queueMin, cfg.workersMax * cfg.limits.queuePerWorker) + 1;
 }

@@ -7,12 +7,7 @@ import type { EndpointWindows } from '../../report/run-result.js';
 import { round3 } from '../../lib/time-averages.js';
 import { ENDPOINT_SERIES, WORKER_STATES, endpointWindows } from './endpoint-series.js';
 import { fold } from './fold-windows.js';
-
-/** The fields of a `/health` answer read here (missing counts read as 0). */
-export interface HealthBody {
-  jobs?: { inQueue?: unknown; inProgress?: unknown };
-  workers?: Record<string, unknown>;
-}
+import type { HealthBodyRead } from '../../contract/health-body.js';
 
 export class HealthSamples {
   private readonly sums: number[][] = Array.from({ length: ENDPOINT_SERIES }, () => []);
@@ -24,7 +19,7 @@ export class HealthSamples {
   constructor(readonly windowMs: number) {}
 
   /** A `/health` answer read at `atMs`; one without a numeric `jobs.inQueue` is not a sample. */
-  add(atMs: number, b: HealthBody): void {
+  add(atMs: number, b: HealthBodyRead): void {
     const q = b.jobs?.inQueue;
     if (typeof q !== 'number') return;
     const row = this.row;

@@ -5,7 +5,7 @@
  * smallest and largest samples: the result has the same counts, min and max as recording every
  * sample into HDR directly, so report.json does not change.
  */
-import { clampMs, newHistogram, type Histogram } from '../../report/histogram.js';
+import { recordedMs, newHistogram, type Histogram } from '../../report/histogram.js';
 import { countsIndex, INDEXES, lowestValueAt } from './hdr-index.js';
 
 export class MsHistogram {
@@ -16,7 +16,7 @@ export class MsHistogram {
   private max = 0;
 
   record(ms: number): void {
-    const v = clampMs(ms);
+    const v = recordedMs(ms);
     (this.counts ??= new Uint32Array(INDEXES))[countsIndex(v)]!++;
     if (v > this.max) this.max = v;
     if (v !== 0 && v < this.min) this.min = v;

@@ -14,7 +14,8 @@ import { JobLedger } from './job-ledger.js';
 import { JobTimes } from './job-times.js';
 import { StreamMetrics } from './stream-metrics.js';
 import { OpAcc } from './op-acc.js';
-import { HealthSamples, type HealthBody } from './health-samples.js';
+import { HealthSamples } from './health-samples.js';
+import type { HealthBodyRead } from '../../contract/health-body.js';
 import type { EndpointWatcher } from '../targets/target.js';
 import type { SendTimes } from './send-times.js';
 import type { EndpointObservations } from './endpoint-observations.js';
@@ -232,7 +233,7 @@ export class Recorder {
   }
 
   /** A `/health` answer read at `atMs` (peaks, and the sampled `windows.endpoint`). */
-  healthSeen(atMs: number, b: HealthBody): void {
+  healthSeen(atMs: number, b: HealthBodyRead): void {
     this.health.add(atMs, b);
     this.observations?.health(atMs, b);
     const q = b.jobs?.inQueue;

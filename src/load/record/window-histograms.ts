@@ -5,7 +5,7 @@
  * sample for a window already encoded (a late webhook) is merged into it.
  */
 import * as hdr from 'hdr-histogram-js';
-import { clampMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
+import { recordedMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
 import { encodeCounts } from './sparse-encoding.js';
 import { SampleCounts } from './sample-counts.js';
 import { WindowIndex } from './window-index.js';
@@ -41,7 +41,7 @@ export class WindowHistograms {
       this.newest = i;
       this.closeBefore(i - 1);
     }
-    const v = clampMs(ms);
+    const v = recordedMs(ms);
     if (i < this.done.length) {
       this.done[i] = mergeInto(this.done[i]!, v);
       return;

@@ -1,7 +1,7 @@
 /**
  * The scenario file (YAML or JSON): the single source of truth for what a run does. Strict
  * everywhere (unknown keys are errors); every default lives here. The endpoint section is the
- * simulator's own endpoint schema (CONTRACT §4), so a scenario and a `serve` config agree.
+ * simulator's own endpoint schema (the `serve` config file's), so a scenario and a `serve` config agree.
  */
 import { z } from 'zod';
 import { endpointSchema } from '../../contract/endpoint-config.js';

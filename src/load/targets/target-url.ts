@@ -1,17 +1,13 @@
 /**
  * What the runner decides from a target URL, and how it shows one.
- * - Loopback is decided from the parsed host: `localhost`, an IPv4 address in 127.0.0.0/8, `::1`
+ * - Loopback is decided from the parsed host (isLoopbackHost, lib/ip-address.ts, the rule `serve`'s
+ *   webhook check uses too): `localhost` or `*.localhost`, an IPv4 address in 127.0.0.0/8, `::1`
  *   or an IPv4-mapped `::ffff:127.x.x.x`. A name that merely starts with `127.` (`127.evil.com`)
  *   is a remote host.
  * - A URL is shown without its userinfo (`http://user:secret@host/` → `http://host/`) in reports,
  *   metrics, logs and errors: credentials never leave the command line.
  */
-import { isLoopbackAddress } from '../../lib/ip-address.js';
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  return h === 'localhost' || isLoopbackAddress(h);
-}
+import { isLoopbackHost } from '../../lib/ip-address.js';
 
 /** True when `url` parses and its host is loopback (see isLoopbackHost); false for anything else. */
 export function isLoopback(url: string): boolean {

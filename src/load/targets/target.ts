@@ -17,7 +17,9 @@ export interface TargetRequest {
   path: string;
   /**
    * The job id that ends `path`, for a job route (`/status/{id}`, …): a target that wants it
-   * need not split the path again. Must equal that last segment when given.
+   * need not split the path again. Must equal that last segment when given. Kept here for the
+   * in-process target's speed: it looks up its prepared route by operation and hands the id to
+   * the Api without parsing the path of each poll (the HTTP targets ignore it).
    */
   jobId?: string;
   query?: Record<string, string>;
@@ -29,6 +31,8 @@ export interface TargetRequest {
    * `executionTime`, `error`): a target may leave the rest (`workerId`, `output`) out. The
    * in-process target prepares such requests' route brief (PreparedRoute.brief); over HTTP the
    * server sends everything. A target never changes a request: one may be sent again (a poll).
+   * Kept here for the in-process target's speed: a brief status body is most of what a run
+   * builds (one per poll).
    */
   brief?: boolean;
 }
@@ -94,6 +98,7 @@ export interface Target {
    * Runs `fn` at `atMs` on this target's clock. `again`: what an earlier call with the same `fn`
    * returned, once that call has run; a target may reuse it (in-process: the same timer object,
    * no new one per poll or arrival). Returns what to pass as `again` next time (or undefined).
+   * Kept for the in-process run loop's speed: arrivals and /health reads re-arm one timer each.
    */
   at(atMs: number, fn: () => void, again?: unknown): unknown;
   send(req: TargetRequest, done: (res: TargetResponse) => void): void;

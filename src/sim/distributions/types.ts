@@ -7,4 +7,3 @@ export type Sampler = () => number;
 /** Builds a sampler over `rng` from a spec its schema (contract/duration-spec.ts) accepted. */
 export type SamplerFactory<N extends DistributionName> = (spec: SpecOf<N>, rng: RandomStream) => Sampler;
 
-export const clampMs = (x: number): number => (x > 0 ? Math.round(x) : 0);

@@ -10,7 +10,7 @@
  * say which limit a 429 hit: causes are inferred (see cause-inference.ts).
  */
 import { Pool, type Dispatcher } from 'undici';
-import { parseSse, type Exchange } from './exchange.js';
+import { parseSse, type HttpExchange } from './http-exchange.js';
 import { OpenRequests } from './open-requests.js';
 import { Connector } from './connector.js';
 import { WallQueue } from './wall-queue.js';
@@ -73,7 +73,7 @@ export function splitBase(url: string): { origin: string; prefix: string } {
 }
 
 /** What undici is handed for a request: built once per request object (a re-sent poll reuses it). */
-export type Wire = Dispatcher.DispatchOptions;
+type Wire = Dispatcher.DispatchOptions;
 
 export class HttpTarget implements Target {
   readonly kind = 'http' as const;
@@ -117,8 +117,7 @@ export class HttpTarget implements Target {
     this.endpointId = opts.endpointId;
     this.reportUrl = displayUrl(url);
     this.causesReported = opts.causesReported ?? false;
-    // A subclass that wants to know when requests are written gets told (none pays otherwise).
-    this.open = new OpenRequests(this.finish, this.written !== HttpTarget.prototype.written ? (x) => this.written(x) : undefined, () => this.now());
+    this.open = new OpenRequests(this.finish, () => this.now());
     this.bare = { authorization: `Bearer ${opts.apiKey}` };
     this.json = { ...this.bare, 'content-type': 'application/json' };
   }
@@ -147,19 +146,8 @@ export class HttpTarget implements Target {
     const x = this.open.open(this.now(), req.timeoutMs);
     x.cb = done;
     this.inFlight++;
-    this.dispatch(wire, x);
-  }
-
-  /** Hands a request to undici (a subclass may watch: bench/runner-http.ts). */
-  protected dispatch(wire: Wire, x: Exchange): void {
     this.pool.dispatch(wire, x);
   }
-
-  /**
-   * undici writes `x` to its socket now: the send. (undici 7 may write later than `dispatch`:
-   * on a keep-alive socket that was idle it first lets the event loop read what the socket has.)
-   */
-  protected written(_x: Exchange): void {}
 
   /** Each request object's wire form, for re-sends (a poll): kept here, not on the shared request. */
   private readonly wires = new WeakMap<TargetRequest, Wire>();
@@ -171,7 +159,7 @@ export class HttpTarget implements Target {
   }
 
   /** An answer, a transport error or the client timeout: the first one counts. */
-  private readonly finish = (x: Exchange, r: TargetResponse): void => {
+  private readonly finish = (x: HttpExchange, r: TargetResponse): void => {
     if (x.finished || this.closed) return;
     x.finished = true;
     this.open.close(x);

@@ -4,39 +4,36 @@
  * deadline order, so a sweep looks only at the heads of the lists (O(expired + lists), not
  * O(in flight)). Exchanges undici is done with are kept for the next requests.
  */
-import { Exchange } from './exchange.js';
+import { HttpExchange } from './http-exchange.js';
 import type { TargetResponse } from '../target.js';
 
 interface Lane {
-  head: Exchange | undefined;
-  tail: Exchange | undefined;
+  head: HttpExchange | undefined;
+  tail: HttpExchange | undefined;
 }
 
 export class OpenRequests {
   private readonly lanes = new Map<number, Lane>();
-  private readonly free: Exchange[] = [];
-  private readonly release = (x: Exchange): void => {
+  private readonly free: HttpExchange[] = [];
+  private readonly release = (x: HttpExchange): void => {
     if (x.lane === undefined && this.free.length < 4096) this.free.push(x);
   };
 
   constructor(
-    private readonly done: (x: Exchange, r: TargetResponse) => void,
-    /** Told when each request is written to its socket (undefined: nobody asks). */
-    private readonly written?: (x: Exchange) => void,
+    private readonly done: (x: HttpExchange, r: TargetResponse) => void,
     /** The target's clock (server-sent events are stamped with it). */
     private readonly now?: () => number,
   ) {}
 
   /** An exchange for a request sent at `nowMs` that times out after `timeoutMs`. */
-  open(nowMs: number, timeoutMs: number): Exchange {
+  open(nowMs: number, timeoutMs: number): HttpExchange {
     let lane = this.lanes.get(timeoutMs);
     if (!lane) this.lanes.set(timeoutMs, (lane = { head: undefined, tail: undefined }));
     let x = this.free.pop();
     if (x) x.reuse(nowMs + timeoutMs);
     else {
-      x = new Exchange(nowMs + timeoutMs, this.done, this.now);
+      x = new HttpExchange(nowMs + timeoutMs, this.done, this.now);
       x.released = this.release;
-      x.written = this.written;
     }
     x.lane = lane;
     x.prev = lane.tail;
@@ -47,7 +44,7 @@ export class OpenRequests {
   }
 
   /** `x` is answered or timed out: out of its lane. */
-  close(x: Exchange): void {
+  close(x: HttpExchange): void {
     const lane = x.lane as Lane;
     if (x.prev) x.prev.next = x.next;
     else lane.head = x.next;

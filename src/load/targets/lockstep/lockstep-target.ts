@@ -14,7 +14,7 @@
  *   marker right then — where in-process sets its timeout timer, right after the API took it.
  */
 import { Pool } from 'undici';
-import { Exchange } from '../http/exchange.js';
+import { HttpExchange } from '../http/http-exchange.js';
 import { splitBase } from '../http/http-target.js';
 import { LockstepAdmin, type Counts, type Occupancy } from './admin.js';
 import { averagesOf } from '../../../lib/time-averages.js';
@@ -29,7 +29,7 @@ import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from '../webho
 import { receiveOnClock, type HttpWebhookReceiver } from '../http/webhook-receiver.js';
 
 /** A request to send, or a timer whose marker is to be queued at the server. */
-type Outgoing = { req: TargetRequest; x: Exchange } | TimerSpec;
+type Outgoing = { req: TargetRequest; x: HttpExchange } | TimerSpec;
 
 /** A wait for the server that takes longer than this (wall ms) is a broken lockstep. */
 const STALL_MS = 30_000;
@@ -103,7 +103,7 @@ export class LockstepTarget implements Target {
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
-    const x = new Exchange(this.nowMs + req.timeoutMs, (ex, r) => this.finish(ex, r, done), () => this.nowMs);
+    const x = new HttpExchange(this.nowMs + req.timeoutMs, (ex, r) => this.finish(ex, r, done), () => this.nowMs);
     this.queue.push({ req, x });
   }
 
@@ -223,7 +223,7 @@ export class LockstepTarget implements Target {
   }
 
   /** An answer, a transport error or the client timeout (`x.timeOut()`, a timer): the first one counts. */
-  private finish(x: Exchange, r: TargetResponse, done: (res: TargetResponse) => void): void {
+  private finish(x: HttpExchange, r: TargetResponse, done: (res: TargetResponse) => void): void {
     if (x.finished || this.closed) return;
     if (this.advancing) return void this.deferred.push(() => this.finish(x, r, done));
     x.finished = true;

@@ -7,8 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HttpTarget, type Wire } from '../../../../src/load/targets/http/http-target.js';
-import type { Exchange } from '../../../../src/load/targets/http/exchange.js';
+import { HttpTarget, type HttpTargetOptions } from '../../../../src/load/targets/http/http-target.js';
 import { runScenario } from '../../../../src/load/run-scenario.js';
 import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
 
@@ -40,7 +39,15 @@ class CpuTarget extends HttpTarget {
   last: NodeJS.CpuUsage | undefined;
   firstAt = 0;
   lastAt = 0;
-  protected override dispatch(wire: Wire, x: Exchange): void {
+  constructor(url: string, opts: HttpTargetOptions) {
+    super(url, opts);
+    const dispatch = this.pool.dispatch.bind(this.pool);
+    this.pool.dispatch = (wire, x) => {
+      this.sending();
+      return dispatch(wire, x);
+    };
+  }
+  private sending(): void {
     const now = performance.now();
     if (!this.first) {
       this.first = process.cpuUsage();
@@ -49,7 +56,6 @@ class CpuTarget extends HttpTarget {
       this.last = process.cpuUsage();
       this.lastAt = now;
     }
-    super.dispatch(wire, x);
   }
 }
 

@@ -58,7 +58,7 @@ function lastBlockEnd(text: string): number {
   return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
 }
 
-export class Exchange implements Dispatcher.DispatchHandler {
+export class HttpExchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private sse = false;
   /** The event stream of an SSE answer, read as it comes. */
@@ -69,23 +69,19 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private abort: ((err?: Error) => void) | undefined = undefined;
   finished = false;
   /** Links of the target's list of open requests (deadline sweep). */
-  prev: Exchange | undefined = undefined;
-  next: Exchange | undefined = undefined;
+  prev: HttpExchange | undefined = undefined;
+  next: HttpExchange | undefined = undefined;
   /** The owner's callback for this request (lets the owner share one `done` among requests). */
   cb: ((res: TargetResponse) => void) | undefined = undefined;
   /** The list of open requests this one is in (the HTTP target's deadline lanes). */
   lane: unknown = undefined;
   /** Called once undici is done with this handler (it calls nothing after): it may be reused. */
-  released: ((x: Exchange) => void) | undefined = undefined;
-  /** Called when undici writes the request to its socket (bench/runner-http.ts: send lag). */
-  written: ((x: Exchange) => void) | undefined = undefined;
-  /** The owner's own number for this request (the bench: which arrival). */
-  mark = 0;
+  released: ((x: HttpExchange) => void) | undefined = undefined;
 
   constructor(
     /** Wall ms (target clock) after which the client gives up. */
     public deadlineMs: number,
-    private readonly done: (x: Exchange, r: TargetResponse) => void,
+    private readonly done: (x: HttpExchange, r: TargetResponse) => void,
     /** The target's clock (ms), to stamp each server-sent event when it arrives. */
     private readonly now: () => number = NO_CLOCK,
   ) {}
@@ -105,7 +101,6 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /** undici calls this just before it writes the request to the socket. */
   onConnect(abort: (err?: Error) => void): void {
     this.abort = abort;
-    this.written?.(this);
     if (this.finished) abort(new Error('client timeout'));
   }
 

@@ -1,0 +1,15 @@
+/**
+ * The body of a `/health` answer: what the simulator sends, and what the runner reads from any
+ * endpoint (a real deployment may leave fields out or send other types, so the runner checks
+ * each field it uses).
+ */
+export interface HealthBody {
+  jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
+  workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
+}
+
+/** A `/health` answer as the runner reads it: unchecked, any field may be missing (read as 0). */
+export interface HealthBodyRead {
+  jobs?: { [K in keyof HealthBody['jobs']]?: unknown };
+  workers?: Record<string, unknown>;
+}
