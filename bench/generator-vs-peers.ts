@@ -41,7 +41,7 @@ function positive(flag: string, v: string): number {
 }
 
 function options(argv: string[]): Options {
-  let values;
+  let values: { seconds?: string; rounds?: string; rates?: string; tools?: string };
   try {
     ({ values } = parseArgs({ args: argv, options: { seconds: { type: 'string' }, rounds: { type: 'string' }, rates: { type: 'string' }, tools: { type: 'string' } } }));
   } catch (e) {

@@ -16,6 +16,7 @@ function version(): string {
 }
 
 /** A command's module, whatever its arguments' type (each command types its own). */
+// biome-ignore lint/suspicious/noExplicitAny: a table of commands with different argument types
 type AnyCommand = CommandModule<object, any>;
 
 /** Loads a command's module (and what it imports). */

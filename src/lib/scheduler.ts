@@ -25,6 +25,7 @@ export interface Timer {
   seq: number;
   /** Heap slot (or 0 in the wheel: see `wheel`), or -1 once run or cancelled. */
   idx: number;
+  // biome-ignore lint/suspicious/noExplicitAny: each timer's fn takes its own arg type (the scheduler never reads it)
   readonly fn: (arg: any) => void;
   /** Passed to `fn`: lets hot paths share one function instead of allocating a closure per event. */
   readonly arg: unknown;

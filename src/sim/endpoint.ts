@@ -14,7 +14,7 @@ import { JobTable } from './job-table.js';
 import { JobStreams } from './job-streams.js';
 import { Retention, type ExpiryReason } from './retention.js';
 import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobWaiter, type ReadonlyJob } from './job.js';
-import { type JobKind, type JobStatus } from '../contract/sim-events.js';
+import type { JobKind, JobStatus } from '../contract/sim-events.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
 import { Limits } from './limits.js';
@@ -24,7 +24,7 @@ import { TokenModel, type TokenRun } from './token-model.js';
 import type { Scheduler } from '../lib/scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler } from './webhooks.js';
-import { type WebhookSender } from '../contract/webhooks.js';
+import type { WebhookSender } from '../contract/webhooks.js';
 import type { Worker } from './worker.js';
 import { WorkerPool } from './worker-pool.js';
 

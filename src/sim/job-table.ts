@@ -16,7 +16,7 @@
  */
 import type { JobIds } from './ids.js';
 import { GONE, snapshotJob, type Job, type ReadonlyJob } from './job.js';
-import { type JobKind, type JobStatus } from '../contract/sim-events.js';
+import type { JobKind, JobStatus } from '../contract/sim-events.js';
 import { StatusBody } from './job-body.js';
 import { workerId, workerIdPrefix } from './worker.js';
 import { setOutput } from './workload.js';

@@ -3,7 +3,7 @@
  * cap on requests in flight. Held requests (runsync, status-sync, stream long-poll) keep their
  * concurrency slot until answered or abandoned.
  */
-import { type EndpointConfig } from '../contract/endpoint-config.js';
+import type { EndpointConfig } from '../contract/endpoint-config.js';
 import { DEFAULT_LIMITS, type Operation } from '../contract/operations.js';
 import type { LimitCause } from '../contract/sim-events.js';
 import { FixedWindow, SlidingWindow, type RateLimiter } from './rate-limiter.js';

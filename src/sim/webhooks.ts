@@ -7,7 +7,7 @@
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { EventBus } from './event-bus.js';
 import type { Scheduler } from '../lib/scheduler.js';
-import type { WebhookDelivery, WebhookResult, WebhookSender } from '../contract/webhooks.js';
+import type { WebhookDelivery, WebhookSender } from '../contract/webhooks.js';
 
 export class WebhookScheduler {
   /** Attempts sent whose outcome has not come back (the manual clock waits for these). */

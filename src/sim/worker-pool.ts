@@ -8,7 +8,7 @@ import { Deque } from '../lib/deque.js';
 import type { Sampler } from './distributions/types.js';
 import type { Scheduler, Timer } from '../lib/scheduler.js';
 import { Worker, workerIdPrefix } from './worker.js';
-import { type WorkerState } from '../contract/sim-events.js';
+import type { WorkerState } from '../contract/sim-events.js';
 import { WorkerList } from './worker-list.js';
 
 export interface PoolHost {

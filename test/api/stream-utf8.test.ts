@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { splitItems, utf8Bytes } from '../../src/api/routes/stream.js';
 import { harness } from '../helpers/harness.js';
 
-const MB = 1_000_000;
+const _MB = 1_000_000;
 const bytesOf = (s: string) => Buffer.byteLength(s, 'utf8');
 
 /** Streams a job whose output is `output` (explicit), once completed; returns the items' outputs. */
@@ -30,7 +30,7 @@ describe('/stream splits by UTF-8 bytes', () => {
   });
 
   it('never splits a 4-byte character (a surrogate pair): "a" + 300 000 emoji', () => {
-    const text = 'a' + '😀'.repeat(300_000);
+    const text = `a${'😀'.repeat(300_000)}`;
     const parts = streamed(text).items as string[];
     // 1 + 249 999 × 4 = 999 997 bytes; one more emoji would make 1 000 001.
     expect(parts.map(bytesOf)).toEqual([999_997, 200_004]);
@@ -39,7 +39,7 @@ describe('/stream splits by UTF-8 bytes', () => {
   });
 
   it('never splits a 3-byte character: "ab" + 400 000 × "€"', () => {
-    const text = 'ab' + '€'.repeat(400_000);
+    const text = `ab${'€'.repeat(400_000)}`;
     const parts = streamed(text).items as string[];
     expect(parts.map(bytesOf)).toEqual([999_998, 200_004]);
     expect(parts.join('')).toBe(text);

@@ -61,7 +61,7 @@ describe('loadlab compare', () => {
     expect(Number(b429!.replace(/ /g, ''))).toBeGreaterThan(Number(a429!.replace(/ /g, '')));
     expect(dir429).toBe('**worse**');
     const [, aq, bq, change, , dirq] = row(md, '### Flow `spike`', 'queue delay p95');
-    expect(parseInt(bq!.replace(/ /g, ''))).toBeGreaterThan(parseInt(aq!.replace(/ /g, '')));
+    expect(parseInt(bq!.replace(/ /g, ''), 10)).toBeGreaterThan(parseInt(aq!.replace(/ /g, ''), 10));
     expect(change).toMatch(/^\+[\d ]+ ms$/);
     expect(dirq).toBe('**worse: regression**');
     expect(md).toMatch(/## Regressions \(worse by more than 10 %\)\n\n- operation status: 429 rate/);

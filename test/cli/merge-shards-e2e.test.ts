@@ -4,7 +4,7 @@
  * are the shards' sums and a single-process run's, the merged percentiles those of all samples,
  * and a threshold no shard fails alone fails on the merged run (exit 99).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-conn-'));
-const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', 'run', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+const _cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', 'run', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
 /** The CLI as a child process that does not block this one (the server below runs here). */
 const cliAsync = (...args: string[]) => new Promise<{ status: number | null; stderr: string }>((resolve) => {
   const p = spawn('node', ['bin/loadlab.js', 'run', ...args], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -53,7 +53,7 @@ describe('the CI gate', () => {
     expect(firstLine(readFileSync(join(out, 'report.md'), 'utf8'))).toMatch(/^FAIL: p99_ms\{runsync\} < 1000/);
     const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
     expect(xml).toMatch(/tests="5" failures="1"/);
-    expect(readFileSync(summary, 'utf8')).toMatch(/^### loadlab run ci-gate-failing: FAIL\n[^]*\| \*\*FAIL\*\* \|/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^### loadlab run ci-gate-failing: FAIL\n[\s\S]*\| \*\*FAIL\*\* \|/);
   });
 });
 

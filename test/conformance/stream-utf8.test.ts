@@ -24,7 +24,7 @@ describe('/stream item size over HTTP', () => {
 
   it('emoji are never cut: "a" + 300 000 × "😀" → 999 997 + 200 004 bytes', async () => {
     t = await serve();
-    const output = 'a' + '😀'.repeat(300_000);
+    const output = `a${'😀'.repeat(300_000)}`;
     const id = (await t.run({ sim: { output, durationMs: 100 } })).body.id;
     await t.advance(100);
     const r = await t.call('GET', `/stream/${id}`);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveServe, type ServeArgs } from '../../src/cli/commands/serve.js';
 import { loadConfigFile } from '../../src/cli/config-file.js';
-import { CliError } from '../../src/cli/exit-codes.js';
+import type { CliError } from '../../src/cli/exit-codes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-cfg-'));
 const file = (name: string, text: string) => {

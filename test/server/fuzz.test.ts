@@ -59,7 +59,7 @@ describe('fuzz', () => {
     for (let batch = 0; batch < 60; batch++) {
       await Promise.all(Array.from({ length: 50 }, async () => {
         const n = 1 + r.int(5);
-        const path = '/' + Array.from({ length: n }, () => r.pick(SEGMENTS)).join('/') + r.pick(QUERIES);
+        const path = `/${Array.from({ length: n }, () => r.pick(SEGMENTS)).join('/')}${r.pick(QUERIES)}`;
         const method = r.pick(METHODS);
         const headers: Record<string, string> = {};
         if (r.next() < 0.8) headers.authorization = r.pick([KEY, `Bearer ${KEY}`, 'Bearer', '', 'x'.repeat(1000), `Bearer ${KEY}\u00e9`]);
@@ -92,7 +92,7 @@ describe('fuzz', () => {
       'GET /v2/ep/health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
       '\x00\x01\x02\x03\r\n\r\n',
     ];
-    for (let i = 0; i < 290; i++) cases.push(Buffer.from(Array.from({ length: 1 + r.int(300) }, () => r.int(256))).toString('latin1') + '\r\n\r\n');
+    for (let i = 0; i < 290; i++) cases.push(`${Buffer.from(Array.from({ length: 1 + r.int(300) }, () => r.int(256))).toString('latin1')}\r\n\r\n`);
     const outcomes = await Promise.all(cases.map((c) => new Promise<string>((resolve) => {
       const s = connect(t.s.port, '127.0.0.1');
       let data = '';

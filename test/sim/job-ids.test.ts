@@ -21,7 +21,7 @@ describe('JobIds.matches', () => {
       expect(ids.matches(id, seq, sync)).toBe(true);
       expect(ids.matches(id, seq, !sync)).toBe(false);
       expect(ids.matches(id, seq + 1, sync)).toBe(false);
-      expect(ids.matches(id + 'x', seq, sync)).toBe(false);
+      expect(ids.matches(`${id}x`, seq, sync)).toBe(false);
       expect(ids.matches(id.slice(1), seq, sync)).toBe(false);
       for (let p = 0; p < id.length; p += 1 + (seq % 3)) {
         for (const ch of alphabet) {

@@ -36,7 +36,7 @@ const FORBIDDEN: [string, RegExp][] = [
   ['dynamic import', /\bimport\s*\(/],
 ];
 
-export function violations(src: string): string[] {
+function violations(src: string): string[] {
   const { code, bare } = strip(src);
   const found: string[] = [];
   for (const [name, re] of FORBIDDEN) if (re.test(bare)) found.push(name);

@@ -40,7 +40,7 @@ export function calibrateCommand(a: CalibrateArgs): number {
   writeFileSync(paths.md, renderCalibrationMarkdown(fit));
   writeFileSync(paths.html, renderCalibrationHtml(fit));
   const d = (q: typeof c.jobDurationMs): string => (q.model === 'none' ? 'nothing to fit' : `${q.model}, p50 ${q.p50} ms, p95 ${q.p95} ms, ${q.samples} samples${q.trusted ? '' : ' (too few to trust)'}`);
-  process.stdout.write([
+  process.stdout.write(`${[
     `loadlab calibrate ${r.scenario.name}: ${file}`,
     `  jobDurationMs: ${d(c.jobDurationMs)}`,
     `  coldStartMs:   ${d(c.coldStartMs)}`,
@@ -48,7 +48,7 @@ export function calibrateCommand(a: CalibrateArgs): number {
     `  workersMax:    ${c.workersMax.value ?? 'no /health answers'}${c.workersMax.value !== undefined && !c.workersMax.reached ? ' (most seen; the queue never waited there)' : ''}`,
     `  wrote: ${Object.values(paths).join(', ')}`,
     `  next: loadlab plan ${paths.scenario}`,
-  ].join('\n') + '\n');
+  ].join('\n')}\n`);
   return EXIT.OK;
 }
 

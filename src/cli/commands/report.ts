@@ -30,12 +30,12 @@ export function reportCommand(a: ReportArgs): number {
   writeRenderedReports(dir, r, startMs);
   if (a.junit) writeJunit(a.junit, r);
   const from = startTime !== undefined ? '--start-time' : typeof stored === 'number' ? 'as the run stored it' : 'not stored in this report: now minus the run\'s length';
-  process.stdout.write([
+  process.stdout.write(`${[
     ...verdictLines(verdict(r)),
     `loadlab report ${r.scenario.name}: version ${r.version} report ${file}`,
     `  wrote: ${[REPORT_FILES.md, REPORT_FILES.html, REPORT_FILES.metrics].map((f) => join(dir, f)).join(', ')}${a.junit ? `, ${a.junit}` : ''}`,
     `  metrics: ${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()} (start ${from})`,
-  ].join('\n') + '\n');
+  ].join('\n')}\n`);
   return EXIT.OK;
 }
 

@@ -3,7 +3,7 @@
  * as the simulator applies them) and the headroom section: peaks seen against each limit.
  */
 import type { Headroom, HeadroomRow } from '../../report/run-result.js';
-import { type EndpointConfig } from '../../contract/endpoint-config.js';
+import type { EndpointConfig } from '../../contract/endpoint-config.js';
 import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../../contract/operations.js';
 import type { LimitView } from './cause-inference.js';
 import type { Recorder } from './recorder.js';
