@@ -40,16 +40,20 @@ function spinner(): ChildProcess {
 function runGate(base: string, out: string): Promise<{ code: number | null; lines: string[]; wallMs: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['bin/loadlab.js', 'run', SCENARIO, '--target', base, '--api-key', KEY, '--out', out], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true' },
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.once('exit', (code) => {
-    if (code !== 0 && stderr) process.stdout.write(stderr);
-    resolve({ code, lines: stdout.split('\n'), wallMs: performance.now() - t0 });
-  }));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      if (code !== 0 && stderr) process.stdout.write(stderr);
+      resolve({ code, lines: stdout.split('\n'), wallMs: performance.now() - t0 });
+    }),
+  );
 }
 
 /** What the 1 % rule alone says: more than 1 % of arrivals late or dropped, and at least 3. */
@@ -62,7 +66,9 @@ const dir = mkdtempSync(join(tmpdir(), 'loadlab-busy-verdict-'));
 const serve = await spawnFirstLine(['bin/loadlab.js', 'serve', '--port', '0', '--config', SCENARIO, '--api-key', KEY]);
 const base = /(http:\S+\/v2)/.exec(serve.line)![1]!;
 const spinners = Array.from({ length: SPINNERS }, spinner);
-console.log(`${SCENARIO} over HTTP against loadlab serve (${base}), ${RUNS} run${RUNS > 1 ? 's' : ''}, ${SPINNERS} spinning process${SPINNERS === 1 ? '' : 'es'}; load average ${loadavg()[0]!.toFixed(2)}`);
+console.log(
+  `${SCENARIO} over HTTP against loadlab serve (${base}), ${RUNS} run${RUNS > 1 ? 's' : ''}, ${SPINNERS} spinning process${SPINNERS === 1 ? '' : 'es'}; load average ${loadavg()[0]!.toFixed(2)}`,
+);
 const codes: (number | null)[] = [];
 let lateMax = 0;
 let lagMax = 0;
@@ -79,7 +85,9 @@ try {
     lateMax = Math.max(lateMax, a.late);
     lagMax = Math.max(lagMax, a.sendLagMs.summary.max);
     const judged = r.thresholds.filter((t) => t.fromSend).map((t) => `${t.expr}: ${t.value} / ${t.fromSend!.value} from send`);
-    console.log(`run ${i}: exit ${code}, ${(wallMs / 1000).toFixed(1)} s wall; ${a.late} of ${a.intended} arrivals late, ${a.dropped} dropped, send lag p99 ${a.sendLagMs.summary.p99} ms, max ${a.sendLagMs.summary.max} ms; 1 % rule alone: ${old ? 'INVALID' : 'valid'}; load average ${loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `run ${i}: exit ${code}, ${(wallMs / 1000).toFixed(1)} s wall; ${a.late} of ${a.intended} arrivals late, ${a.dropped} dropped, send lag p99 ${a.sendLagMs.summary.p99} ms, max ${a.sendLagMs.summary.max} ms; 1 % rule alone: ${old ? 'INVALID' : 'valid'}; load average ${loadavg()[0]!.toFixed(2)}`,
+    );
     console.log(`  ${lines[0]}${lines[1]?.startsWith('warning: ') ? `\n  ${lines[1]}` : ''}${judged.length ? `\n  judged again: ${judged.join('; ')}` : ''}`);
   }
 } finally {
@@ -88,6 +96,8 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 const passed = codes.filter((c) => c === 0).length;
-console.log(`exit 0 in ${passed} of ${RUNS} runs (exit codes ${codes.join(' ')}); the 1 % rule alone would have made ${oldRuleInvalid} of them INVALID; most late arrivals in a run ${lateMax}, longest send lag ${formatNumber(lagMax)} ms`);
+console.log(
+  `exit 0 in ${passed} of ${RUNS} runs (exit codes ${codes.join(' ')}); the 1 % rule alone would have made ${oldRuleInvalid} of them INVALID; most late arrivals in a run ${lateMax}, longest send lag ${formatNumber(lagMax)} ms`,
+);
 recordFigure('busy-verdict', `${SCENARIO} over HTTP, ${SPINNERS} processes spinning: runs exiting 0`, `${passed} of ${RUNS}`, `${RUNS} of ${RUNS}`);
 recordFigure('busy-verdict', 'runs the 1 % rule alone would have made INVALID', `${oldRuleInvalid} of ${RUNS}`);

@@ -44,17 +44,47 @@ function nextUsed(used: Int32Array, from: number): number {
 /** A job shaped like the core's `Job` (job.ts: 18 fields). */
 function jobObject(seq: number, now: number) {
   return {
-    id: '', seq, kind: 'run', status: 'IN_QUEUE', input: undefined as unknown, s3Config: undefined, submittedAtMs: now, enqueuedAtMs: now,
-    startedAtMs: 0, executionTimeMs: 0, output: undefined as unknown, error: undefined, expiresAtMs: now + 86_400_000,
-    worker: -1, prev: undefined, next: undefined, x: undefined,
+    id: '',
+    seq,
+    kind: 'run',
+    status: 'IN_QUEUE',
+    input: undefined as unknown,
+    s3Config: undefined,
+    submittedAtMs: now,
+    enqueuedAtMs: now,
+    startedAtMs: 0,
+    executionTimeMs: 0,
+    output: undefined as unknown,
+    error: undefined,
+    expiresAtMs: now + 86_400_000,
+    worker: -1,
+    prev: undefined,
+    next: undefined,
+    x: undefined,
   };
 }
 
 /** A worker shaped like the core's `Worker` (worker.ts: 18 fields). */
 function workerObject(n: number) {
   return {
-    state: 'idle', job: -1, idleSinceMs: 0, runEnd: 'complete', name: undefined, poolPrev: undefined, poolNext: undefined, poolSeq: n,
-    atMs: 0, seq: 0, idx: -1, wheel: false, prev: undefined, next: undefined, arg: undefined, prefix: 'bench-w', n, fn: undefined,
+    state: 'idle',
+    job: -1,
+    idleSinceMs: 0,
+    runEnd: 'complete',
+    name: undefined,
+    poolPrev: undefined,
+    poolNext: undefined,
+    poolSeq: n,
+    atMs: 0,
+    seq: 0,
+    idx: -1,
+    wheel: false,
+    prev: undefined,
+    next: undefined,
+    arg: undefined,
+    prefix: 'bench-w',
+    n,
+    fn: undefined,
   };
 }
 
@@ -114,7 +144,7 @@ function lean(ratePerSec: number, jobs: number, objects: boolean): { nsPerJob: n
   for (let now = 0; sent < jobs || qHead < qTail || idleTop < workers; now++) {
     // Jobs ending at `now`: the worker goes back to the stack and takes a waiting job, if any.
     const s = now & (WHEEL - 1);
-    for (let j = heads[s]!; j >= 0;) {
+    for (let j = heads[s]!; j >= 0; ) {
       const n = next[j]!;
       rec[j * REC + 2] = now;
       checksum += rec[j * REC + 1]! - rec[j * REC]!;
@@ -173,7 +203,10 @@ function main(): void {
   for (let r = 0; r < runs; r++) {
     for (const rate of rates) {
       for (const model of r % 2 === 0 ? models : [...models].reverse()) {
-        const out = spawnSync(process.execPath, [self, '--child', model, String(rate), String(jobs)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+        const out = spawnSync(process.execPath, [self, '--child', model, String(rate), String(jobs)], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         const key = `${model} ${rate}`;
         ns.set(key, [...(ns.get(key) ?? []), (JSON.parse(out.stdout.trim()) as { nsPerJob: number }).nsPerJob]);
       }
@@ -191,7 +224,12 @@ function main(): void {
   const names: Record<string, string> = { lean: 'lean loop', objects: 'lean loop + job and worker objects', core: 'sim-core' };
   for (const model of models) {
     const growth = (m(model, 100) / m(model, 10_000)).toFixed(2);
-    recordFigure('core-ceiling', `${names[model]}: ns per job at 100 → 10 000 jobs/s (growth)`, `${formatNumber(m(model, 100))} → ${formatNumber(m(model, 10_000))} ns (${growth})`, model === 'core' ? 'flat: 1.00' : undefined);
+    recordFigure(
+      'core-ceiling',
+      `${names[model]}: ns per job at 100 → 10 000 jobs/s (growth)`,
+      `${formatNumber(m(model, 100))} → ${formatNumber(m(model, 10_000))} ns (${growth})`,
+      model === 'core' ? 'flat: 1.00' : undefined,
+    );
   }
 }
 

@@ -46,17 +46,28 @@ function viaUndici(origin: string, rate: number, seconds: number, connections: n
     onError: () => (answered++, end()),
   };
   const req: Dispatcher.DispatchOptions = { method: 'GET', path: PATH, headers: { authorization: 'Bearer floor' } };
-  pace(n, 1000 / rate, () => pool.dispatch(req, handler) || true, () => ((allSent = true), end()));
+  pace(
+    n,
+    1000 / rate,
+    () => pool.dispatch(req, handler) || true,
+    () => ((allSent = true), end()),
+  );
 }
 
 async function viaNet(origin: string, rate: number, seconds: number, connections: number): Promise<void> {
   const u = new URL(origin);
   const request = `GET ${PATH} HTTP/1.1\r\nhost: ${u.host}\r\nauthorization: Bearer floor\r\n\r\n`;
-  const sockets = await Promise.all(Array.from({ length: connections }, () => new Promise<Socket>((resolve, reject) => {
-    const s = connect(Number(u.port), u.hostname, () => resolve(s));
-    s.once('error', reject);
-    s.setNoDelay(true);
-  })));
+  const sockets = await Promise.all(
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect(Number(u.port), u.hostname, () => resolve(s));
+          s.once('error', reject);
+          s.setNoDelay(true);
+        }),
+    ),
+  );
   const free: Socket[] = [];
   const n = rate * seconds;
   let answered = 0;
@@ -83,10 +94,15 @@ async function viaNet(origin: string, rate: number, seconds: number, connections
     free.push(s);
   }
   // A request finding no free socket waits for the next wake-up (at the highest rates only).
-  pace(n, 1000 / rate, () => {
-    const s = free.pop();
-    return s !== undefined && (s.write(request), true);
-  }, () => ((allSent = true), end()));
+  pace(
+    n,
+    1000 / rate,
+    () => {
+      const s = free.pop();
+      return s !== undefined && (s.write(request), true);
+    },
+    () => ((allSent = true), end()),
+  );
 }
 
 const [transport, origin, rate, seconds, connections = '50'] = process.argv.slice(2);

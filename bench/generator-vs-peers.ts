@@ -43,7 +43,10 @@ function positive(flag: string, v: string): number {
 function options(argv: string[]): Options {
   let values: { seconds?: string; rounds?: string; rates?: string; tools?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { seconds: { type: 'string' }, rounds: { type: 'string' }, rates: { type: 'string' }, tools: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { seconds: { type: 'string' }, rounds: { type: 'string' }, rates: { type: 'string' }, tools: { type: 'string' } },
+    }));
   } catch (e) {
     usage((e as Error).message);
   }
@@ -72,7 +75,10 @@ const median = (xs: number[]): number => {
 };
 const ms = (x: number): string => (Number.isNaN(x) ? '—' : x.toFixed(x >= 100 || x <= -100 ? 0 : 1));
 const perRequestUs = (cpuMs: number, arrivals: number): number => (arrivals ? (cpuMs * 1000) / arrivals : NaN);
-const group = (n: number): string => Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+const group = (n: number): string =>
+  Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
@@ -81,7 +87,11 @@ async function main(): Promise<void> {
     if (why) console.log(`skipped ${t.name}: ${why}`);
     return !why;
   });
-  console.log(`${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start; ${o.seconds} s per tool and rate, ${o.rounds} round(s)`);
+  console.log(
+    `${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the start; ${o.seconds} s per tool and rate, ${o.rounds} round(s)`,
+  );
   const server = await startArrivalServer();
   const samples = new Map<string, Sample[]>();
   const fixedMs = new Map<string, number[]>();
@@ -106,7 +116,9 @@ async function main(): Promise<void> {
           const key = `${rate}\t${tool.name}`;
           samples.set(key, [...(samples.get(key) ?? []), s]);
           loadMax = Math.max(loadMax, loadavg()[0]!);
-          console.log(`round ${round + 1} ${rate}/s ${tool.name.padEnd(10)} served ${s.servedRatio.toFixed(3)}  late p50 ${ms(s.lateP50Ms)} p99 ${ms(s.lateP99Ms)} max ${ms(s.lateMaxMs)} ms  CV ${s.cv100ms.toFixed(3)}  p99 tail in 1st s ${(s.tailInFirstSecond * 100).toFixed(0)} %  CPU ${perRequestUs(s.cpuMs, s.arrivals).toFixed(0)} µs/req (${(run.cpuMs / 1000).toFixed(2)} s)`);
+          console.log(
+            `round ${round + 1} ${rate}/s ${tool.name.padEnd(10)} served ${s.servedRatio.toFixed(3)}  late p50 ${ms(s.lateP50Ms)} p99 ${ms(s.lateP99Ms)} max ${ms(s.lateMaxMs)} ms  CV ${s.cv100ms.toFixed(3)}  p99 tail in 1st s ${(s.tailInFirstSecond * 100).toFixed(0)} %  CPU ${perRequestUs(s.cpuMs, s.arrivals).toFixed(0)} µs/req (${(run.cpuMs / 1000).toFixed(2)} s)`,
+          );
           await sleep(500); // the tool's sockets close before the next one starts
         }
       }
@@ -114,7 +126,9 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
-  console.log(`\nFixed cost (median CPU of a ${FIXED_SECONDS} s run at ${FIXED_RATE}/s): ${usable.map((t) => `${t.name} ${(median(fixedMs.get(t.name) ?? []) / 1000).toFixed(2)} s`).join(', ')}.`);
+  console.log(
+    `\nFixed cost (median CPU of a ${FIXED_SECONDS} s run at ${FIXED_RATE}/s): ${usable.map((t) => `${t.name} ${(median(fixedMs.get(t.name) ?? []) / 1000).toFixed(2)} s`).join(', ')}.`,
+  );
   console.log(`Medians of ${o.rounds} round(s), ${o.seconds} s each; load average ${loadavg()[0]!.toFixed(2)} at the end (up to ${loadMax.toFixed(2)}).\n`);
   console.log('| rate | tool | served / intended | lateness p50 / p99 / max (ms) | CV per 100 ms | CPU per request | net of fixed cost |');
   console.log('|---|---|---|---|---|---|---|');
@@ -125,7 +139,9 @@ async function main(): Promise<void> {
       const fixed = median(fixedMs.get(tool.name) ?? []);
       const cpu = m((s) => perRequestUs(s.cpuMs, s.arrivals));
       const net = m((s) => perRequestUs(s.cpuMs - fixed, s.arrivals));
-      console.log(`| ${i === 0 ? `${group(rate)}/s` : ''} | ${tool.name} | ${m((s) => s.servedRatio).toFixed(3)} | ${ms(m((s) => s.lateP50Ms))} / ${ms(m((s) => s.lateP99Ms))} / ${ms(m((s) => s.lateMaxMs))} | ${m((s) => s.cv100ms).toFixed(2)} | ${group(cpu)} µs | ${group(net)} µs |`);
+      console.log(
+        `| ${i === 0 ? `${group(rate)}/s` : ''} | ${tool.name} | ${m((s) => s.servedRatio).toFixed(3)} | ${ms(m((s) => s.lateP50Ms))} / ${ms(m((s) => s.lateP99Ms))} / ${ms(m((s) => s.lateMaxMs))} | ${m((s) => s.cv100ms).toFixed(2)} | ${group(cpu)} µs | ${group(net)} µs |`,
+      );
     });
   }
 }

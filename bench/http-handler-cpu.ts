@@ -23,7 +23,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 class FakeReq {
   readonly listeners: Record<string, ((x?: Buffer) => void) | undefined> = {};
-  constructor(readonly method: string, readonly url: string, readonly headers: Record<string, string>) {}
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: Record<string, string>,
+  ) {}
   on(e: string, f: (x?: Buffer) => void): this {
     this.listeners[e] = f;
     return this;
@@ -124,7 +128,11 @@ function main(): void {
       }
     }
     console.log(`| /${route} | ${median(f).toFixed(2)} | ${median(s).toFixed(2)} | ${median(s.map((x, i) => x - f[i]!)).toFixed(2)} | ${bad} |`);
-    recordFigure('http-handler-cpu', `/${route}: serve's own CPU per request over the floor's handler (no sockets)`, `+${median(s.map((x, i) => x - f[i]!)).toFixed(2)} µs (${median(f).toFixed(2)} → ${median(s).toFixed(2)})`);
+    recordFigure(
+      'http-handler-cpu',
+      `/${route}: serve's own CPU per request over the floor's handler (no sockets)`,
+      `+${median(s.map((x, i) => x - f[i]!)).toFixed(2)} µs (${median(f).toFixed(2)} → ${median(s).toFixed(2)})`,
+    );
   }
 }
 

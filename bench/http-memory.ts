@@ -36,7 +36,11 @@ async function main(): Promise<void> {
   try {
     const idle = rssMb(pid);
     const r = await autocannon({
-      url: `${base}/ep/run`, method: 'POST', connections: 32, amount: jobs, headers,
+      url: `${base}/ep/run`,
+      method: 'POST',
+      connections: 32,
+      amount: jobs,
+      headers,
       body: JSON.stringify({ input: { prompt: 'hello world', sim: { durationMs: 0 } } }),
     });
     const adv = await fetch(`${origin}/_sim/advance`, { method: 'POST', headers, body: '{"ms":1}' });
@@ -46,24 +50,41 @@ async function main(): Promise<void> {
 
     const pool = new Pool(origin, { connections: held });
     const pending = Array.from({ length: held }, () =>
-      pool.request({ path: '/v2/ep/runsync?wait=300000', method: 'POST', headers, body: '{"input":{"sim":{"durationMs":600000}}}', headersTimeout: 0, bodyTimeout: 0 })
-        .then((x) => x.body.dump()).catch(() => undefined));
+      pool
+        .request({
+          path: '/v2/ep/runsync?wait=300000',
+          method: 'POST',
+          headers,
+          body: '{"input":{"sim":{"durationMs":600000}}}',
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        })
+        .then((x) => x.body.dump())
+        .catch(() => undefined),
+    );
     // Wait until every runsync is held (each is an accepted job).
     let heldNow = 0;
     for (let i = 0; i < 200; i++) {
       const m = await (await fetch(`${origin}/metrics`)).text();
-      const n = heldNow = Number(HELD_RE.exec(m)?.[1] ?? 0);
+      const n = (heldNow = Number(HELD_RE.exec(m)?.[1] ?? 0));
       if (n >= held) break;
       await new Promise((x) => setTimeout(x, 50));
     }
     const withHeld = rssMb(pid);
-    console.log(`Memory of serve (manual clock, limits off): ${r.requests.total} /run sent (${r.non2xx + r.errors} non-2xx/errors), ${health.jobs.completed} completed and retained, ${heldNow} of ${held} /runsync held.`);
+    console.log(
+      `Memory of serve (manual clock, limits off): ${r.requests.total} /run sent (${r.non2xx + r.errors} non-2xx/errors), ${health.jobs.completed} completed and retained, ${heldNow} of ${held} /runsync held.`,
+    );
     console.log('| state | RSS MB | peak RSS MB |');
     console.log('|---|---|---|');
     console.log(`| idle after start | ${idle.rss.toFixed(0)} | ${idle.peak.toFixed(0)} |`);
     console.log(`| ${health.jobs.completed} jobs retained | ${afterJobs.rss.toFixed(0)} | ${afterJobs.peak.toFixed(0)} |`);
     console.log(`| + ${held} held /runsync | ${withHeld.rss.toFixed(0)} | ${withHeld.peak.toFixed(0)} |`);
-    recordFigure('http-memory', `serve's peak RSS: ${formatNumber(health.jobs.completed)} jobs retained + ${heldNow} held /runsync`, `${withHeld.peak.toFixed(0)} MB (idle ${idle.rss.toFixed(0)} MB)`, '< 300 MB');
+    recordFigure(
+      'http-memory',
+      `serve's peak RSS: ${formatNumber(health.jobs.completed)} jobs retained + ${heldNow} held /runsync`,
+      `${withHeld.peak.toFixed(0)} MB (idle ${idle.rss.toFixed(0)} MB)`,
+      '< 300 MB',
+    );
     console.log(`Target: under 300 MB → ${withHeld.peak < 300 ? 'met' : 'NOT met'} (peak ${withHeld.peak.toFixed(0)} MB).`);
     await stop(serve.child);
     await Promise.all(pending);

@@ -45,7 +45,11 @@ function mainThreadCpuUs(pid: number): number {
 async function load(pid: number, url: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, connections: number, rate?: number) {
   const cpu0 = mainThreadCpuUs(pid);
   const r = await autocannon({
-    url, method, connections, duration: seconds, ...(rate !== undefined ? { overallRate: rate } : {}),
+    url,
+    method,
+    connections,
+    duration: seconds,
+    ...(rate !== undefined ? { overallRate: rate } : {}),
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     ...(body !== undefined ? { body } : {}),
   });
@@ -67,10 +71,22 @@ async function startPair(runBody: string) {
   const id = (JSON.parse(runText) as { id: string }).id;
   await new Promise((r) => setTimeout(r, 1200));
   const statusText = await (await fetch(`${base}/ep/status/${id}`, { headers: { authorization: KEY } })).text();
-  const floor = await spawnFirstLine([join(here, 'http-floor-server.js'), '--serve', String(Buffer.byteLength(runText)), String(Buffer.byteLength(statusText))]);
+  const floor = await spawnFirstLine([
+    join(here, 'http-floor-server.js'),
+    '--serve',
+    String(Buffer.byteLength(runText)),
+    String(Buffer.byteLength(statusText)),
+  ]);
   return {
-    serve: serve.child, floor: floor.child, servePid: serve.child.pid!, floorPid: floor.child.pid!,
-    base, floorBase: `http://127.0.0.1:${floor.line.trim()}/v2`, id, runText, statusText,
+    serve: serve.child,
+    floor: floor.child,
+    servePid: serve.child.pid!,
+    floorPid: floor.child.pid!,
+    base,
+    floorBase: `http://127.0.0.1:${floor.line.trim()}/v2`,
+    id,
+    runText,
+    statusText,
   };
 }
 
@@ -117,8 +133,15 @@ async function main(): Promise<void> {
       const ratio = median(s.map((x, i) => x.rps / f[i]!.rps));
       const bad = [...f, ...s].reduce((a, x) => a + x.bad, 0);
       const each = (xs: Round[]) => xs.map((x) => x.rps.toFixed(0)).join(' ');
-      recordFigure('http-serve', `${name}: serve / floor req/s (serve's req/s)`, `${ratio.toFixed(2)}× (${formatNumber(median(s.map((x) => x.rps)))})`, '≥ 0.8×');
-      rows.push(`| ${name} | ${median(f.map((x) => x.rps)).toFixed(0)} | ${median(f.map((x) => x.p99))} | ${median(s.map((x) => x.rps)).toFixed(0)} | ${median(s.map((x) => x.p99))} | ${ratio.toFixed(2)}× | ${bad} | ${each(f)} / ${each(s)} |`);
+      recordFigure(
+        'http-serve',
+        `${name}: serve / floor req/s (serve's req/s)`,
+        `${ratio.toFixed(2)}× (${formatNumber(median(s.map((x) => x.rps)))})`,
+        '≥ 0.8×',
+      );
+      rows.push(
+        `| ${name} | ${median(f.map((x) => x.rps)).toFixed(0)} | ${median(f.map((x) => x.p99))} | ${median(s.map((x) => x.rps)).toFixed(0)} | ${median(s.map((x) => x.p99))} | ${ratio.toFixed(2)}× | ${bad} | ${each(f)} / ${each(s)} |`,
+      );
       if (HAS_PROC) {
         const fc = median(f.map((x) => x.cpuUs));
         const sc = median(s.map((x) => x.cpuUs));
@@ -136,22 +159,32 @@ async function main(): Promise<void> {
         }
         const ffc = median(ff.map((x) => x.cpuUs));
         const sfc = median(sf.map((x) => x.cpuUs));
-        recordFigure('http-serve', `${name}: main-thread CPU per request, serve / floor, at a fixed ${formatNumber(rate)} req/s`, `${(sfc / ffc).toFixed(2)}× (${ffc.toFixed(1)} → ${sfc.toFixed(1)} µs)`);
-        cpuRows.push(`| ${name} | ${fc.toFixed(1)} | ${sc.toFixed(1)} | ${(sc / fc).toFixed(2)}× | ${rate} | ${ffc.toFixed(1)} | ${sfc.toFixed(1)} | ${(sfc / ffc).toFixed(2)}× |`);
+        recordFigure(
+          'http-serve',
+          `${name}: main-thread CPU per request, serve / floor, at a fixed ${formatNumber(rate)} req/s`,
+          `${(sfc / ffc).toFixed(2)}× (${ffc.toFixed(1)} → ${sfc.toFixed(1)} µs)`,
+        );
+        cpuRows.push(
+          `| ${name} | ${fc.toFixed(1)} | ${sc.toFixed(1)} | ${(sc / fc).toFixed(2)}× | ${rate} | ${ffc.toFixed(1)} | ${sfc.toFixed(1)} | ${(sfc / ffc).toFixed(2)}× |`,
+        );
       }
     } finally {
       await stop(pair.serve);
       await stop(pair.floor);
     }
   }
-  console.log(`HTTP throughput: ${rounds} alternating rounds of ${seconds} s, ${connections} connections; autocannon in this process, each server in its own (serve: limits off, real clock ×1).`);
+  console.log(
+    `HTTP throughput: ${rounds} alternating rounds of ${seconds} s, ${connections} connections; autocannon in this process, each server in its own (serve: limits off, real clock ×1).`,
+  );
   console.log(sizes);
   console.log('req/s and p99: medians over the rounds; serve/floor: median of the per-pair ratios.');
   console.log('| route | floor req/s | floor p99 ms | serve req/s | serve p99 ms | serve/floor | non-2xx+errors | rounds: floor / serve req/s |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   if (cpuRows.length > 0) {
-    console.log('\nMain-thread CPU per request (µs, median over the rounds; /proc/PID/task/PID/schedstat), flat out and at a fixed rate (half the floor\'s req/s, 3 rounds each):');
+    console.log(
+      "\nMain-thread CPU per request (µs, median over the rounds; /proc/PID/task/PID/schedstat), flat out and at a fixed rate (half the floor's req/s, 3 rounds each):",
+    );
     console.log('| route | floor | serve | serve/floor | fixed rate, req/s | floor | serve | serve/floor |');
     console.log('|---|---|---|---|---|---|---|---|');
     for (const r of cpuRows) console.log(r);

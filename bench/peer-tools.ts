@@ -25,7 +25,10 @@ export interface Tool {
 }
 
 const path = (url: string): string => `${url}/v2/ep/health`;
-const nodeBin = (rel: string): (() => string | undefined) => () => (existsSync(join(root, rel)) ? undefined : `${rel} not found (npm install)`);
+const nodeBin =
+  (rel: string): (() => string | undefined) =>
+  () =>
+    existsSync(join(root, rel)) ? undefined : `${rel} not found (npm install)`;
 
 const loadlab: Tool = {
   name: 'loadlab',
@@ -33,10 +36,16 @@ const loadlab: Tool = {
   command(url, ratePerSec, seconds) {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-peers-'));
     const file = join(dir, 'scenario.json');
-    writeFileSync(file, JSON.stringify({
-      name: 'generator-vs-peers', durationMs: seconds * 1000, drainMs: 2000, endpoint: { id: 'ep' },
-      traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health', timeoutMs: 5000 } }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'generator-vs-peers',
+        durationMs: seconds * 1000,
+        drainMs: 2000,
+        endpoint: { id: 'ep' },
+        traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health', timeoutMs: 5000 } }],
+      }),
+    );
     return [process.execPath, [join(root, 'bin', 'loadlab.js'), 'run', file, '--target', `${url}/v2`, '--out', join(dir, 'report')]];
   },
 };
@@ -44,13 +53,30 @@ const loadlab: Tool = {
 const autocannon: Tool = {
   name: 'autocannon',
   missing: nodeBin('node_modules/autocannon/autocannon.js'),
-  command: (url, ratePerSec, seconds) => [process.execPath, [join(root, 'node_modules/autocannon/autocannon.js'), '-R', String(ratePerSec), '-d', String(seconds), '-c', String(PEER_CONNECTIONS), path(url)]],
+  command: (url, ratePerSec, seconds) => [
+    process.execPath,
+    [join(root, 'node_modules/autocannon/autocannon.js'), '-R', String(ratePerSec), '-d', String(seconds), '-c', String(PEER_CONNECTIONS), path(url)],
+  ],
 };
 
 const loadtest: Tool = {
   name: 'loadtest',
   missing: nodeBin('node_modules/loadtest/bin/loadtest.js'),
-  command: (url, ratePerSec, seconds) => [process.execPath, [join(root, 'node_modules/loadtest/bin/loadtest.js'), '--rps', String(ratePerSec), '-t', String(seconds), '-c', String(PEER_CONNECTIONS), '-k', '--quiet', path(url)]],
+  command: (url, ratePerSec, seconds) => [
+    process.execPath,
+    [
+      join(root, 'node_modules/loadtest/bin/loadtest.js'),
+      '--rps',
+      String(ratePerSec),
+      '-t',
+      String(seconds),
+      '-c',
+      String(PEER_CONNECTIONS),
+      '-k',
+      '--quiet',
+      path(url),
+    ],
+  ],
 };
 
 const hey: Tool = {
@@ -63,7 +89,10 @@ const hey: Tool = {
 const floor = (transport: 'undici' | 'net'): Tool => ({
   name: `${transport}-floor`,
   missing: () => (existsSync(join(root, 'dist', 'bench', 'floor-sender.js')) ? undefined : 'dist/ not built (npx tsc -p tsconfig.build.json)'),
-  command: (url, ratePerSec, seconds) => [process.execPath, [join(root, 'dist', 'bench', 'floor-sender.js'), transport, url, String(ratePerSec), String(seconds), String(PEER_CONNECTIONS)]],
+  command: (url, ratePerSec, seconds) => [
+    process.execPath,
+    [join(root, 'dist', 'bench', 'floor-sender.js'), transport, url, String(ratePerSec), String(seconds), String(PEER_CONNECTIONS)],
+  ],
 });
 
 export const TOOLS: readonly Tool[] = [loadlab, autocannon, loadtest, hey, floor('undici'), floor('net')];

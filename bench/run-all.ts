@@ -18,7 +18,18 @@ import { fileURLToPath } from 'node:url';
 import { figuresTable, replaceMarked, type Failure, type Figure } from './figures-table.js';
 
 /** Compiled files here that are not benches (the table's own modules). */
-const NOT_BENCHES = new Set(['run-all.js', 'figures.js', 'cpu-split.js', 'figures-table.js', 'arrival-server.js', 'arrival-stats.js', 'peer-tools.js', 'tree-cpu.js', 'floor-sender.js', 'busy-wait.js']);
+const NOT_BENCHES = new Set([
+  'run-all.js',
+  'figures.js',
+  'cpu-split.js',
+  'figures-table.js',
+  'arrival-server.js',
+  'arrival-stats.js',
+  'peer-tools.js',
+  'tree-cpu.js',
+  'floor-sender.js',
+  'busy-wait.js',
+]);
 /** Run only when `BENCH` names them: they take minutes (busy-verdict: about six) or need tools outside npm (generator-vs-peers: hey). */
 const OPT_IN = new Set(['generator-vs-peers.js', 'busy-verdict.js']);
 
@@ -49,7 +60,10 @@ for (const s of scripts) {
 }
 
 const figures: Figure[] = existsSync(figuresFile)
-  ? readFileSync(figuresFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Figure)
+  ? readFileSync(figuresFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Figure)
   : [];
 rmSync(tmp, { recursive: true, force: true });
 const write = process.env.BENCH_TABLE === '1' || (process.env.BENCH_TABLE !== '0' && !only);
@@ -58,14 +72,18 @@ if (!write) {
 } else if (!existsSync(doc)) {
   console.log(`\n(no ${doc}: figures table not written)`);
 } else {
-  const table = figuresTable(figures, {
-    date: new Date().toISOString().slice(0, 10),
-    cores: cpus().length,
-    cpuModel: cpus()[0]?.model.trim(),
-    node: process.version,
-    loadAverage: load0,
-    loadAverageMax: loadMax,
-  }, failures);
+  const table = figuresTable(
+    figures,
+    {
+      date: new Date().toISOString().slice(0, 10),
+      cores: cpus().length,
+      cpuModel: cpus()[0]?.model.trim(),
+      node: process.version,
+      loadAverage: load0,
+      loadAverageMax: loadMax,
+    },
+    failures,
+  );
   writeFileSync(doc, replaceMarked(readFileSync(doc, 'utf8'), table));
   console.log(`\nFigures table of docs/performance.md rewritten: ${figures.length} figures${failures.length ? `, ${failures.length} bench(es) failed` : ''}.`);
 }

@@ -123,18 +123,27 @@ const GENERATOR_P99_MS = 5;
 
 export async function openModel(url: string, ratePerSec: number, seconds: number, connections: number, floorMs = 0): Promise<Step> {
   const sc = scenarioSchema.parse({
-    name: 'http-generator', durationMs: seconds * 1000, drainMs: 5000, endpoint: { id: 'ep' },
+    name: 'http-generator',
+    durationMs: seconds * 1000,
+    drainMs: 5000,
+    endpoint: { id: 'ep' },
     traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health', timeoutMs: 5000 } }],
   });
   let t: LagTarget | undefined;
   observeScavenges();
   const gc0 = { count: scavenges.count, ms: scavenges.ms };
-  const r = await runScenario(sc, { target: () => (t = new LagTarget(`${url}/v2`, { url: `${url}/v2`, apiKey: 'k', endpointId: 'ep', connections, preconnect: connections }, ratePerSec * seconds)) });
+  const r = await runScenario(sc, {
+    target: () =>
+      (t = new LagTarget(`${url}/v2`, { url: `${url}/v2`, apiKey: 'k', endpointId: 'ep', connections, preconnect: connections }, ratePerSec * seconds)),
+  });
   const all = t!.lags.subarray(0, t!.n);
   const times = t!.times.subarray(0, t!.n);
   if (process.env.LAGDEBUG) {
     const per: Record<number, number> = {};
-    all.forEach((l, i) => { const s = Math.floor(times[i]! / 250); per[s] = Math.max(per[s] ?? 0, +l.toFixed(2)); });
+    all.forEach((l, i) => {
+      const s = Math.floor(times[i]! / 250);
+      per[s] = Math.max(per[s] ?? 0, +l.toFixed(2));
+    });
     console.log('max lag per 250 ms', JSON.stringify(per));
   }
   const steady = all.filter((_, i) => times[i]! >= 500).sort();
@@ -146,9 +155,17 @@ export async function openModel(url: string, ratePerSec: number, seconds: number
   const intended = r.arrivals.intended;
   const allAnswered = answered >= intended * 0.999;
   return {
-    ratePerSec, p99LagMs: +p99.toFixed(3), p99HandedMs: +(handed[Math.floor(handed.length * 0.99)] ?? 0).toFixed(3), p99SteadyMs: +p99Steady.toFixed(3), maxLagMs: +(lags.at(-1) ?? 0).toFixed(3),
-    scavenges: scavenges.count - gc0.count, scavengeMs: +(scavenges.ms - gc0.ms).toFixed(1),
-    answered, intended, ok: p99 < GENERATOR_P99_MS && allAnswered, okOverFloor: p99 <= floorMs + 1 && allAnswered,
+    ratePerSec,
+    p99LagMs: +p99.toFixed(3),
+    p99HandedMs: +(handed[Math.floor(handed.length * 0.99)] ?? 0).toFixed(3),
+    p99SteadyMs: +p99Steady.toFixed(3),
+    maxLagMs: +(lags.at(-1) ?? 0).toFixed(3),
+    scavenges: scavenges.count - gc0.count,
+    scavengeMs: +(scavenges.ms - gc0.ms).toFixed(1),
+    answered,
+    intended,
+    ok: p99 < GENERATOR_P99_MS && allAnswered,
+    okOverFloor: p99 <= floorMs + 1 && allAnswered,
   };
 }
 
@@ -177,7 +194,10 @@ function describe(s: Step, bare: { p99LagMs: number; ok: boolean }, sock: { p99L
   return `  open model ${s.ratePerSec}/s: p99 send lag ${s.p99LagMs} ms (handed to undici ${s.p99HandedMs}; after the first 0.5 s ${s.p99SteadyMs}; max ${s.maxLagMs}; ${s.scavenges} scavenges, ${s.scavengeMs} ms), ${s.answered}/${s.intended} answered → ${verdict}; bare undici open loop p99 ${bare.p99LagMs} ms → ${bare.ok ? 'held' : 'not held'}; raw socket open loop p99 ${sock.p99LagMs} ms → ${sock.ok ? 'held' : 'not held'}`;
 }
 
-const loadAverage = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAverage = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const seconds = Number(process.argv[2] ?? 3);
@@ -219,7 +239,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // Half a step above the highest that held, to narrow the figure.
     const upTo = <S extends { ratePerSec: number }>(of: S[], ok: (st: S) => boolean): number => {
       let f = 0;
-      for (const st of [...of].sort((x, y) => x.ratePerSec - y.ratePerSec)) if (ok(st)) f = st.ratePerSec; else break;
+      for (const st of [...of].sort((x, y) => x.ratePerSec - y.ratePerSec))
+        if (ok(st)) f = st.ratePerSec;
+        else break;
       return f;
     };
     const heldUpTo = (ok: (st: Step) => boolean): number => upTo(steps, ok);
@@ -228,24 +250,48 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const after = await closedMax(url, seconds);
     const closed = Math.max(closedBefore, after.autocannon);
     const undici = Math.max(before.undici, after.undici);
-    console.log(`closed model again after the steps: autocannon ${after.autocannon} requests/s, bare undici Pool ${after.undici}; the ratios below divide by the higher of each`);
+    console.log(
+      `closed model again after the steps: autocannon ${after.autocannon} requests/s, bare undici Pool ${after.undici}; the ratios below divide by the higher of each`,
+    );
     console.log(`bare undici Pool closed loop (undici's own ceiling, no runner): ${undici} requests/s = ${(undici / closed).toFixed(2)} × autocannon`);
     recordFigure('runner-http', 'autocannon closed-model maximum (trivial server)', `${formatNumber(closed)} req/s`);
     recordFigure('runner-http', 'send-lag floor: p99 at 500 req/s', `${floor} ms`);
     const rel = (rate: number) => `${formatNumber(rate)} req/s = ${(rate / closed).toFixed(2)}×`;
     recordFigure('runner-http', `generator open model, p99 send lag < ${GENERATOR_P99_MS} ms, × autocannon`, rel(heldUpTo((st) => st.ok)));
-    recordFigure('runner-http', 'generator open model, kept up (all answered, p99 < 50 ms), × autocannon', rel(heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50)));
-    const line = (what: string, rate: number) => console.log(`open-model maximum ${what}: ${rate} requests/s = ${(rate / closed).toFixed(2)} × autocannon (${(rate / undici).toFixed(2)} × bare undici)`);
-    line(`with p99 send lag < ${GENERATOR_P99_MS} ms`, heldUpTo((st) => st.ok));
-    line(`with p99 send lag ≤ floor + 1 ms (${(floor + 1).toFixed(2)} ms)`, heldUpTo((st) => st.okOverFloor));
-    line('kept up (all answered, p99 lag < 50 ms)', heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50));
+    recordFigure(
+      'runner-http',
+      'generator open model, kept up (all answered, p99 < 50 ms), × autocannon',
+      rel(heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50)),
+    );
+    const line = (what: string, rate: number) =>
+      console.log(`open-model maximum ${what}: ${rate} requests/s = ${(rate / closed).toFixed(2)} × autocannon (${(rate / undici).toFixed(2)} × bare undici)`);
+    line(
+      `with p99 send lag < ${GENERATOR_P99_MS} ms`,
+      heldUpTo((st) => st.ok),
+    );
+    line(
+      `with p99 send lag ≤ floor + 1 ms (${(floor + 1).toFixed(2)} ms)`,
+      heldUpTo((st) => st.okOverFloor),
+    );
+    line(
+      'kept up (all answered, p99 lag < 50 ms)',
+      heldUpTo((st) => st.answered >= st.intended * 0.999 && st.p99LagMs < 50),
+    );
     const bareHeld = upTo(bare, (b) => b.ok);
     const bareAll = bare.length > 0 && bare.every((b) => b.ok);
-    console.log(`bare undici open loop (undici's own open-model ceiling, no runner) with p99 send lag < 1 ms: ${bareAll ? '≥ ' : ''}${bareHeld} requests/s = ${(bareHeld / closed).toFixed(2)} × autocannon; the generator's: ${(heldUpTo((st) => st.ok) / Math.max(bareHeld, 1)).toFixed(2)} × of it`);
+    console.log(
+      `bare undici open loop (undici's own open-model ceiling, no runner) with p99 send lag < 1 ms: ${bareAll ? '≥ ' : ''}${bareHeld} requests/s = ${(bareHeld / closed).toFixed(2)} × autocannon; the generator's: ${(heldUpTo((st) => st.ok) / Math.max(bareHeld, 1)).toFixed(2)} × of it`,
+    );
     const sockHeld = upTo(sockets, (k) => k.ok);
     recordFigure('runner-http', 'bare undici open loop, p99 send lag < 1 ms, × autocannon', `${bareAll ? '≥ ' : ''}${rel(bareHeld)}`);
-    recordFigure('runner-http', 'raw socket open loop, p99 send lag < 1 ms, × autocannon', `${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${rel(sockHeld)}`);
-    console.log(`raw socket open loop (the socket's own ceiling, no HTTP client) with p99 send lag < 1 ms: ${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${sockHeld} requests/s = ${(sockHeld / closed).toFixed(2)} × autocannon`);
+    recordFigure(
+      'runner-http',
+      'raw socket open loop, p99 send lag < 1 ms, × autocannon',
+      `${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${rel(sockHeld)}`,
+    );
+    console.log(
+      `raw socket open loop (the socket's own ceiling, no HTTP client) with p99 send lag < 1 ms: ${sockets.length > 0 && sockets.every((k) => k.ok) ? '≥ ' : ''}${sockHeld} requests/s = ${(sockHeld / closed).toFixed(2)} × autocannon`,
+    );
     console.log(`floor ${floor} ms; load average at the end ${loadAverage()}`);
   } finally {
     child.kill('SIGTERM');

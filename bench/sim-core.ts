@@ -25,10 +25,15 @@ export interface CoreBenchResult {
 export async function simCore(ratePerSec: number, jobs: number): Promise<CoreBenchResult> {
   const parsed = parseSimConfig({
     seed: 1,
-    endpoints: [{
-      id: 'bench', workersMax: Math.ceil(ratePerSec * 2.5) + 10, idleTimeoutMs: 5000,
-      jobDurationMs: { dist: 'lognormal', medianMs: 1000, p95Ms: 3000 }, limits: { enabled: false },
-    }],
+    endpoints: [
+      {
+        id: 'bench',
+        workersMax: Math.ceil(ratePerSec * 2.5) + 10,
+        idleTimeoutMs: 5000,
+        jobDurationMs: { dist: 'lognormal', medianMs: 1000, p95Ms: 3000 },
+        limits: { enabled: false },
+      },
+    ],
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const sim = new Simulator(parsed.config);
@@ -63,7 +68,11 @@ export async function simCore(ratePerSec: number, jobs: number): Promise<CoreBen
   obs.disconnect();
   const round = (x: number) => Math.round(x);
   return {
-    ratePerSec, jobs, wallSeconds, jobsPerSec: round(jobs / wallSeconds), eventsPerJob: sim.sched.eventsRun / jobs,
+    ratePerSec,
+    jobs,
+    wallSeconds,
+    jobsPerSec: round(jobs / wallSeconds),
+    eventsPerJob: sim.sched.eventsRun / jobs,
     gcMs: { scavenge: round(gcMs.scavenge), markCompact: round(gcMs.markCompact), other: round(gcMs.other) },
     peakRssMb: round(process.resourceUsage().maxRSS / 1024),
   };
@@ -74,5 +83,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(JSON.stringify(r));
   const at = `${formatNumber(r.ratePerSec)} jobs/s, no API`;
   recordFigure('sim-core', `${at}: jobs per wall-second`, formatNumber(r.jobsPerSec));
-  recordFigure('sim-core', `${at}: GC pauses (scavenge / mark-compact)`, `${formatNumber(r.gcMs.scavenge)} / ${formatNumber(r.gcMs.markCompact)} ms per ${formatNumber(r.jobs)} jobs`);
+  recordFigure(
+    'sim-core',
+    `${at}: GC pauses (scavenge / mark-compact)`,
+    `${formatNumber(r.gcMs.scavenge)} / ${formatNumber(r.gcMs.markCompact)} ms per ${formatNumber(r.jobs)} jobs`,
+  );
 }

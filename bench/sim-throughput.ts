@@ -31,11 +31,15 @@ export function simThroughput(ratePerSec: number, jobs: number): SimBenchResult 
   const workersMax = Math.ceil(ratePerSec * 2.5) + 10;
   const parsed = parseSimConfig({
     seed: 1,
-    endpoints: [{
-      id: 'bench', workersMax, idleTimeoutMs: 5000,
-      jobDurationMs: { dist: 'lognormal', medianMs: 1000, p95Ms: 3000 },
-      limits: { scale: Math.max(1, Math.ceil((ratePerSec * 10 * 2) / 1000)) },
-    }],
+    endpoints: [
+      {
+        id: 'bench',
+        workersMax,
+        idleTimeoutMs: 5000,
+        jobDurationMs: { dist: 'lognormal', medianMs: 1000, p95Ms: 3000 },
+        limits: { scale: Math.max(1, Math.ceil((ratePerSec * 10 * 2) / 1000)) },
+      },
+    ],
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const sim = new Simulator(parsed.config);
@@ -43,7 +47,9 @@ export function simThroughput(ratePerSec: number, jobs: number): SimBenchResult 
   const rng = sim.random.stream('arrivals');
   const meanGapMs = 1000 / ratePerSec;
   let ok = 0;
-  const onAnswer = (r: { status: number }) => { if (r.status === 200) ok++; };
+  const onAnswer = (r: { status: number }) => {
+    if (r.status === 200) ok++;
+  };
   const req = { method: 'POST', path: '/v2/bench/run', authorization: 'k', body: { input: { prompt: 'hello' } } };
   // The same request every time: its head is checked once (as the in-process target does).
   const route = api.prepare(req);
@@ -67,9 +73,15 @@ export function simThroughput(ratePerSec: number, jobs: number): SimBenchResult 
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const h = sim.endpoints.get('bench')!.health();
   return {
-    ratePerSec, jobs, virtualHours: st.nextAt[0]! / 3_600_000, wallSeconds,
-    jobsPerSec: ok / wallSeconds, jobsPerCpuSec: ok / cpuSeconds, eventsPerSec: sim.sched.eventsRun / wallSeconds,
-    completed: h.jobs.completed, peakRssMb: process.resourceUsage().maxRSS / 1024,
+    ratePerSec,
+    jobs,
+    virtualHours: st.nextAt[0]! / 3_600_000,
+    wallSeconds,
+    jobsPerSec: ok / wallSeconds,
+    jobsPerCpuSec: ok / cpuSeconds,
+    eventsPerSec: sim.sched.eventsRun / wallSeconds,
+    completed: h.jobs.completed,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }
 
@@ -78,7 +90,12 @@ if (isMain && process.argv[2]) {
   const r = simThroughput(Number(process.argv[2]), Number(process.argv[3] ?? 8_640_000));
   console.log(JSON.stringify(r));
   const at = `${formatNumber(r.ratePerSec)} jobs/s`;
-  recordFigure('sim-throughput', `${at}: simulated jobs per wall-second`, formatNumber(r.jobsPerSec), r.ratePerSec === 100 ? '≥ 1 000 000' : 'flat: as at 100 jobs/s');
+  recordFigure(
+    'sim-throughput',
+    `${at}: simulated jobs per wall-second`,
+    formatNumber(r.jobsPerSec),
+    r.ratePerSec === 100 ? '≥ 1 000 000' : 'flat: as at 100 jobs/s',
+  );
   recordFigure('sim-throughput', `${at}: jobs per CPU-second`, formatNumber(r.jobsPerCpuSec));
   recordFigure('sim-throughput', `${at}: peak RSS`, `${formatNumber(r.peakRssMb)} MB`, '< 1 GB');
 } else if (isMain) {

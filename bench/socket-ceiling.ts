@@ -32,32 +32,33 @@ export async function socketOpen(url: string, ratePerSec: number, seconds: numbe
     if (i === undefined) free.push(s);
     else write(s, i);
   };
-  const open = (): Promise<Socket> => new Promise((resolve, reject) => {
-    const s = connect(Number(port), hostname, () => resolve(s)).setNoDelay(true);
-    s.on('error', (err) => {
-      failed ??= err;
-      reject(err);
+  const open = (): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const s = connect(Number(port), hostname, () => resolve(s)).setNoDelay(true);
+      s.on('error', (err) => {
+        failed ??= err;
+        reject(err);
+      });
+      // One answer at a time per socket: the head up to its blank line, then content-length bytes.
+      let head: Buffer | undefined;
+      let left = -1;
+      s.on('data', (d: Buffer) => {
+        if (left < 0) {
+          head = head ? Buffer.concat([head, d]) : d;
+          const end = head.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const m = /\r\ncontent-length: *(\d+)/i.exec(head.toString('latin1', 0, end));
+          if (!m) return void (failed ??= new Error('answer without content-length'));
+          left = Number(m[1]) - (head.length - end - 4);
+          head = undefined;
+        } else left -= d.length;
+        if (left <= 0) {
+          left = -1;
+          answered++;
+          idle(s);
+        }
+      });
     });
-    // One answer at a time per socket: the head up to its blank line, then content-length bytes.
-    let head: Buffer | undefined;
-    let left = -1;
-    s.on('data', (d: Buffer) => {
-      if (left < 0) {
-        head = head ? Buffer.concat([head, d]) : d;
-        const end = head.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const m = /\r\ncontent-length: *(\d+)/i.exec(head.toString('latin1', 0, end));
-        if (!m) return void (failed ??= new Error('answer without content-length'));
-        left = Number(m[1]) - (head.length - end - 4);
-        head = undefined;
-      } else left -= d.length;
-      if (left <= 0) {
-        left = -1;
-        answered++;
-        idle(s);
-      }
-    });
-  });
   const all = await Promise.all(Array.from({ length: connections }, open));
   free.push(...all);
   const send = (i: number): void => {
@@ -107,13 +108,23 @@ async function scan(rounds: number): Promise<void> {
       rows.push(`| ${fraction.toFixed(1)} | ${rate} | ${lags.join(' / ')} | ${held}/${rounds} |`);
     }
     const after = Math.max(await closed(10), await closed(64));
-    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; autocannon closed model (best of 10 and 64 connections) ${Math.round(before)} req/s before, ${Math.round(after)} after`);
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; autocannon closed model (best of 10 and 64 connections) ${Math.round(before)} req/s before, ${Math.round(after)} after`,
+    );
     console.log('Raw socket open loop, p99 send lag (ms) per round, at fractions of autocannon before the scan:');
     console.log('| fraction | req/s | p99 lag per round, ms | rounds held (< 1 ms, all answered) |');
     console.log('|---|---|---|---|');
     for (const r of rows) console.log(r);
-    recordFigure('socket-ceiling', 'raw socket open loop alone: fraction of autocannon held (p99 < 1 ms in most rounds)', heldUpTo > 0 ? `${heldUpTo.toFixed(1)}×` : 'below 0.4×');
-    console.log(`held (every fraction up to it held in most rounds): ${heldUpTo > 0 ? `${heldUpTo.toFixed(1)} × autocannon` : 'not even 0.4 ×'}; issue 4's target for the generator, which does more per request than this loop: 0.7 ×`);
+    recordFigure(
+      'socket-ceiling',
+      'raw socket open loop alone: fraction of autocannon held (p99 < 1 ms in most rounds)',
+      heldUpTo > 0 ? `${heldUpTo.toFixed(1)}×` : 'below 0.4×',
+    );
+    console.log(
+      `held (every fraction up to it held in most rounds): ${heldUpTo > 0 ? `${heldUpTo.toFixed(1)} × autocannon` : 'not even 0.4 ×'}; issue 4's target for the generator, which does more per request than this loop: 0.7 ×`,
+    );
   } finally {
     child.kill('SIGTERM');
   }

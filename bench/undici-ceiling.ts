@@ -30,11 +30,13 @@ export function undiciClosed(url: string, connections: number, seconds: number):
   };
   const t0 = performance.now();
   for (let i = 0; i < connections; i++) pool.dispatch(opts, loop);
-  return new Promise((resolve, reject) => setTimeout(() => {
-    stopped = true;
-    const rate = Math.round(answered / ((performance.now() - t0) / 1000));
-    void pool.destroy().then(() => (failed ? reject(failed) : resolve(rate)));
-  }, seconds * 1000));
+  return new Promise((resolve, reject) =>
+    setTimeout(() => {
+      stopped = true;
+      const rate = Math.round(answered / ((performance.now() - t0) / 1000));
+      void pool.destroy().then(() => (failed ? reject(failed) : resolve(rate)));
+    }, seconds * 1000),
+  );
 }
 
 /**
@@ -92,4 +94,4 @@ export async function undiciOpen(url: string, ratePerSec: number, seconds: numbe
   return { p99LagMs: +p99.toFixed(3), ok: p99 < 1 && answered === n && !failed };
 }
 
-if (process.argv[1]?.endsWith('undici-ceiling.js') === true) console.log('(helper of runner-http: undici\'s own ceilings; nothing to measure alone)');
+if (process.argv[1]?.endsWith('undici-ceiling.js') === true) console.log("(helper of runner-http: undici's own ceilings; nothing to measure alone)");

@@ -21,7 +21,9 @@ const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function filesIn(dir: string, suffix: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(suffix)).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(suffix))
+    .map((f) => join(dir, f));
 }
 
 const mtime = (f: string): number => statSync(f).mtimeMs;

@@ -55,7 +55,13 @@ function target(q: Query, i: number, format: Target['format'], o: QueryOptions):
 }
 
 function thresholdSteps(t: PanelSpec['thresholds']): ThresholdStep[] {
-  return t ? [{ color: 'green', value: null }, { color: 'yellow', value: t[0] }, { color: 'red', value: t[1] }] : [{ color: 'green', value: null }];
+  return t
+    ? [
+        { color: 'green', value: null },
+        { color: 'yellow', value: t[0] },
+        { color: 'red', value: t[1] },
+      ]
+    : [{ color: 'green', value: null }];
 }
 
 function limitOverride(refId: string): FieldOverride {
@@ -114,8 +120,18 @@ function heatmap(s: PanelSpec): Pick<Panel, 'fieldConfig' | 'options'> {
 
 function bargauge(s: PanelSpec): Pick<Panel, 'fieldConfig' | 'options'> {
   return {
-    fieldConfig: { defaults: { unit: s.unit, min: 0, color: { mode: 'palette-classic' }, thresholds: { mode: 'absolute', steps: thresholdSteps(s.thresholds) } }, overrides: [] },
-    options: { displayMode: 'basic', orientation: 'horizontal', showUnfilled: true, valueMode: 'color', namePlacement: 'left', reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false } },
+    fieldConfig: {
+      defaults: { unit: s.unit, min: 0, color: { mode: 'palette-classic' }, thresholds: { mode: 'absolute', steps: thresholdSteps(s.thresholds) } },
+      overrides: [],
+    },
+    options: {
+      displayMode: 'basic',
+      orientation: 'horizontal',
+      showUnfilled: true,
+      valueMode: 'color',
+      namePlacement: 'left',
+      reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false },
+    },
   };
 }
 
@@ -123,7 +139,16 @@ function panel(s: PanelSpec, id: number, gridPos: GridPos, o: QueryOptions): Pan
   const kind = s.kind ?? 'timeseries';
   const format = kind === 'heatmap' ? 'heatmap' : 'time_series';
   const body = kind === 'heatmap' ? heatmap(s) : kind === 'bargauge' ? bargauge(s) : timeseries(s);
-  return { id, type: kind, title: s.title, description: s.description, datasource: DATASOURCE, gridPos, targets: s.queries.map((q, i) => target(q, i, format, o)), ...body };
+  return {
+    id,
+    type: kind,
+    title: s.title,
+    description: s.description,
+    datasource: DATASOURCE,
+    gridPos,
+    targets: s.queries.map((q, i) => target(q, i, format, o)),
+    ...body,
+  };
 }
 
 /** Rows as `type: "row"` panels (expanded), each followed by its panels, flat as Grafana stores them. */
@@ -136,7 +161,10 @@ export function layout(rows: readonly RowSpec[], o: QueryOptions = {}): (Panel |
     let x = 0;
     for (const s of r.panels) {
       const w = s.width ?? 12;
-      if (x + w > 24) { x = 0; y += PANEL_HEIGHT; }
+      if (x + w > 24) {
+        x = 0;
+        y += PANEL_HEIGHT;
+      }
       out.push(panel(s, id++, { x, y, w, h: PANEL_HEIGHT }, o));
       x += w;
     }
@@ -149,18 +177,35 @@ export function layout(rows: readonly RowSpec[], o: QueryOptions = {}): (Panel |
 export function variable(name: string, label: string, description: string, selector: string): QueryVariable {
   const definition = `label_values(${selector}, ${name})`;
   return {
-    type: 'query', name, label, description, datasource: DATASOURCE,
-    query: definition, definition,
-    refresh: 2, multi: true, includeAll: true, allValue: '.*',
+    type: 'query',
+    name,
+    label,
+    description,
+    datasource: DATASOURCE,
+    query: definition,
+    definition,
+    refresh: 2,
+    multi: true,
+    includeAll: true,
+    allValue: '.*',
     current: { selected: true, text: ['All'], value: ['$__all'] },
-    sort: 1, regex: '', hide: 0, options: [],
+    sort: 1,
+    regex: '',
+    hide: 0,
+    options: [],
   };
 }
 
 /** A single-value variable over fixed values, the first selected. */
 export function customVariable(name: string, label: string, description: string, values: readonly [string, ...string[]]): CustomVariable {
   return {
-    type: 'custom', name, label, description, query: values.join(','), multi: false, includeAll: false,
+    type: 'custom',
+    name,
+    label,
+    description,
+    query: values.join(','),
+    multi: false,
+    includeAll: false,
     current: { selected: true, text: values[0], value: values[0] },
     options: values.map((v, i) => ({ selected: i === 0, text: v, value: v })),
     hide: 0,

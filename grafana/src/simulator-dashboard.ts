@@ -10,7 +10,6 @@ import { layout, variable, type RowSpec } from './panels.js';
 import { bucket, eq, quantile, rate, re, sel, sumBy, total } from './promql.js';
 import { dashboardShell } from './shell.js';
 
-
 /** Serve's own series: the scrape target, not a run. */
 const TARGET = [re('job'), re('instance'), eq('scenario', '')];
 /** Series with an `endpoint` label. */
@@ -21,17 +20,25 @@ const rows: RowSpec[] = [
     title: 'Jobs',
     panels: [
       {
-        title: 'Jobs accepted/s by kind', unit: 'short', width: 8, stack: true,
+        title: 'Jobs accepted/s by kind',
+        unit: 'short',
+        width: 8,
+        stack: true,
         description: `Jobs accepted into the queue per second, by kind: run, runsync, openai (${total(M.jobsAccepted)}).`,
         queries: [{ expr: sumBy(['kind'], rate(sel(total(M.jobsAccepted), EP))), legend: '{{kind}}' }],
       },
       {
-        title: 'Jobs finished/s by status', unit: 'short', width: 8, stack: true,
+        title: 'Jobs finished/s by status',
+        unit: 'short',
+        width: 8,
+        stack: true,
         description: `Jobs reaching a terminal status per second: COMPLETED, FAILED, CANCELLED, TIMED_OUT (${total(M.jobsFinished)}).`,
         queries: [{ expr: sumBy(['status'], rate(sel(total(M.jobsFinished), EP))), legend: '{{status}}' }],
       },
       {
-        title: 'Jobs re-queued and expired /s', unit: 'short', width: 8,
+        title: 'Jobs re-queued and expired /s',
+        unit: 'short',
+        width: 8,
         description: `Jobs sent back to the queue (crash, retry: ${total(M.jobsRequeued)}), removed by ttl or the end of retention (${total(M.jobsExpired)}) and purged (${total(M.jobsPurged)}), per second.`,
         queries: [
           { expr: sumBy(['reason'], rate(sel(total(M.jobsRequeued), EP))), legend: 're-queued {{reason}}' },
@@ -45,12 +52,15 @@ const rows: RowSpec[] = [
     title: 'Queue and workers',
     panels: [
       {
-        title: 'Queue length', unit: 'short',
+        title: 'Queue length',
+        unit: 'short',
         description: `Jobs waiting in the queue, per endpoint (${M.queueJobs}).`,
         queries: [{ expr: sumBy(['endpoint'], sel(M.queueJobs, EP)), legend: '{{endpoint}}' }],
       },
       {
-        title: 'Workers by state', unit: 'short', stack: true,
+        title: 'Workers by state',
+        unit: 'short',
+        stack: true,
         description: `Workers per state, stacked: initializing, idle, running, throttled, unhealthy (${M.workers}).`,
         queries: [{ expr: sumBy(['state'], sel(M.workers, EP)), legend: '{{state}}' }],
       },
@@ -60,12 +70,14 @@ const rows: RowSpec[] = [
     title: 'Job timings',
     panels: [
       {
-        title: 'Job queue delay p50 / p95', unit: 's',
+        title: 'Job queue delay p50 / p95',
+        unit: 's',
         description: `Virtual time in the queue before a start, per endpoint (histogram_quantile over ${bucket(M.jobDelay)}).`,
         queries: ([0.5, 0.95] as const).map((q) => ({ expr: quantile(q, sel(bucket(M.jobDelay), EP), ['endpoint']), legend: `p${q * 100} {{endpoint}}` })),
       },
       {
-        title: 'Job execution p50 / p95', unit: 's',
+        title: 'Job execution p50 / p95',
+        unit: 's',
         description: `Virtual running time until a terminal status, per endpoint (histogram_quantile over ${bucket(M.jobExecution)}).`,
         queries: ([0.5, 0.95] as const).map((q) => ({ expr: quantile(q, sel(bucket(M.jobExecution), EP), ['endpoint']), legend: `p${q * 100} {{endpoint}}` })),
       },
@@ -75,12 +87,15 @@ const rows: RowSpec[] = [
     title: 'Limits and webhooks',
     panels: [
       {
-        title: '429/s by cause and operation', unit: 'reqps', stack: true,
+        title: '429/s by cause and operation',
+        unit: 'reqps',
+        stack: true,
         description: `Requests answered 429 per second, by operation and the limit hit: rate, concurrency, queue (${total(M.requestsLimited)}).`,
         queries: [{ expr: sumBy(['operation', 'cause'], rate(sel(total(M.requestsLimited), EP))), legend: '{{operation}} {{cause}}' }],
       },
       {
-        title: 'Webhook attempts/s by outcome', unit: 'short',
+        title: 'Webhook attempts/s by outcome',
+        unit: 'short',
         description: `Webhook attempts per second: delivered, failed (retried later), gave-up (${total(M.webhookAttempts)}).`,
         queries: [{ expr: sumBy(['outcome'], rate(sel(total(M.webhookAttempts), EP))), legend: '{{outcome}}' }],
       },
@@ -90,12 +105,14 @@ const rows: RowSpec[] = [
     title: 'HTTP',
     panels: [
       {
-        title: 'HTTP requests/s by route and status', unit: 'reqps',
+        title: 'HTTP requests/s by route and status',
+        unit: 'reqps',
         description: `Requests answered by loadlab serve per second, by route and HTTP status (${total(M.httpRequests)}).`,
         queries: [{ expr: sumBy(['route', 'status'], rate(sel(total(M.httpRequests), TARGET))), legend: '{{route}} {{status}}' }],
       },
       {
-        title: 'Held requests p95 by route', unit: 's',
+        title: 'Held requests p95 by route',
+        unit: 's',
         description: `Virtual time from arrival to answer of requests held past their arrival (runsync, status-sync, stream), 95th percentile (${bucket(M.httpRequestDuration)}).`,
         queries: [{ expr: quantile(0.95, sel(bucket(M.httpRequestDuration), TARGET), ['route']), legend: '{{route}}' }],
       },
@@ -105,17 +122,23 @@ const rows: RowSpec[] = [
     title: 'Process',
     panels: [
       {
-        title: 'Virtual time', unit: 's', width: 8,
+        title: 'Virtual time',
+        unit: 's',
+        width: 8,
         description: `Virtual time since the simulation started (${M.virtualTime}); against the wall-clock x axis its slope is the speed.`,
         queries: [{ expr: sel(M.virtualTime, TARGET), legend: '{{instance}}' }],
       },
       {
-        title: 'Speed: virtual seconds per wall second', unit: 'short', width: 8,
+        title: 'Speed: virtual seconds per wall second',
+        unit: 'short',
+        width: 8,
         description: `How fast virtual time runs against wall time: rate of ${M.virtualTime} (1 with --speed 1; 0 while a manual clock is not advanced).`,
         queries: [{ expr: rate(sel(M.virtualTime, TARGET)), legend: '{{instance}}' }],
       },
       {
-        title: 'Process memory', unit: 'bytes', width: 8,
+        title: 'Process memory',
+        unit: 'bytes',
+        width: 8,
         description: `Resident set size (${P.residentMemory}) and V8 heap in use (${P.heapUsed}) of the serve process.`,
         queries: [
           { expr: sel(P.residentMemory, TARGET), legend: 'resident {{instance}}' },
@@ -129,7 +152,11 @@ const rows: RowSpec[] = [
 export function simulatorDashboard(): Dashboard {
   const vt = M.virtualTime;
   return dashboardShell({
-    uid: 'loadlab-simulator', title: 'loadlab — simulator', tags: ['loadlab', 'serve'], from: 'now-15m', refresh: '10s',
+    uid: 'loadlab-simulator',
+    title: 'loadlab — simulator',
+    tags: ['loadlab', 'serve'],
+    from: 'now-15m',
+    refresh: '10s',
     description: 'What loadlab serve exports on /metrics: jobs, queue, workers, 429s, webhooks, HTTP, job timings, virtual time and process memory.',
     annotations: [],
     variables: [

@@ -29,7 +29,10 @@ const routeNotFound = (head: ApiHead) => apiError('API_ERR_ROUTE_NOT_FOUND', `no
 export class Api {
   private readonly keys: readonly string[];
 
-  constructor(readonly sim: Simulator, opts: ApiOptions = {}) {
+  constructor(
+    readonly sim: Simulator,
+    opts: ApiOptions = {},
+  ) {
     this.keys = opts.apiKeys ?? sim.config.apiKeys;
   }
 

@@ -9,11 +9,13 @@ import { MAX_OUTPUT_TOKENS } from '../contract/llm-config.js';
 /** Sets `s.maxTokens`; gives the field and reason of the first problem, else undefined. */
 export function checkLlmInput(s: Submission): { field: string; reason: string } | undefined {
   const d = s.directives;
-  if (d?.durationMs !== undefined) return { field: 'input.sim.durationMs', reason: 'not accepted on an endpoint with llm: (the token model sets the job\'s length)' };
+  if (d?.durationMs !== undefined)
+    return { field: 'input.sim.durationMs', reason: "not accepted on an endpoint with llm: (the token model sets the job's length)" };
   if (d?.chunks !== undefined) return { field: 'input.sim.chunks', reason: 'not accepted on an endpoint with llm: (each token is a stream item)' };
   const m = (s.input as Record<string, unknown>).max_tokens;
   if (m === undefined) return undefined;
-  if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > MAX_OUTPUT_TOKENS) return { field: 'input.max_tokens', reason: `must be an integer from 1 to ${MAX_OUTPUT_TOKENS}` };
+  if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > MAX_OUTPUT_TOKENS)
+    return { field: 'input.max_tokens', reason: `must be an integer from 1 to ${MAX_OUTPUT_TOKENS}` };
   s.maxTokens = m;
   return undefined;
 }

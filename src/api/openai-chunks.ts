@@ -14,7 +14,12 @@ export interface Usage {
 export class ChunkWriter {
   private readonly object: string;
 
-  constructor(private readonly kind: CompletionKind, private readonly id: string, private readonly model: string, private readonly created: number) {
+  constructor(
+    private readonly kind: CompletionKind,
+    private readonly id: string,
+    private readonly model: string,
+    private readonly created: number,
+  ) {
     this.object = kind === 'chat' ? 'chat.completion.chunk' : 'text_completion';
   }
 
@@ -34,9 +39,15 @@ export class ChunkWriter {
   }
 
   private chunk(piece: string | undefined, finish: string | null, first: boolean): string {
-    const choice = this.kind === 'chat'
-      ? { index: 0, delta: piece === undefined ? {} : first ? { role: 'assistant', content: piece } : { content: piece }, finish_reason: finish, logprobs: null }
-      : { index: 0, text: piece ?? '', finish_reason: finish, logprobs: null };
+    const choice =
+      this.kind === 'chat'
+        ? {
+            index: 0,
+            delta: piece === undefined ? {} : first ? { role: 'assistant', content: piece } : { content: piece },
+            finish_reason: finish,
+            logprobs: null,
+          }
+        : { index: 0, text: piece ?? '', finish_reason: finish, logprobs: null };
     return JSON.stringify({ id: this.id, object: this.object, created: this.created, model: this.model, choices: [choice] });
   }
 }

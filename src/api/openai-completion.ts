@@ -39,4 +39,3 @@ export function usageOf(c: Completion, completionTokens: number): Usage {
   const prompt = promptTokens(c.kind === 'chat' ? c.o.messages : c.o.prompt);
   return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
 }
-

@@ -31,7 +31,11 @@ class TokenStream implements JobWaiter {
   /** Tokens sent so far. */
   private sent = 0;
 
-  constructor(readonly ctx: RouteContext, readonly job: Job, private readonly c: Completion) {}
+  constructor(
+    readonly ctx: RouteContext,
+    readonly job: Job,
+    private readonly c: Completion,
+  ) {}
 
   update(change: 'chunk' | 'terminal' | 'gone'): boolean {
     const { ctx, job } = this;

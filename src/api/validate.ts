@@ -27,8 +27,15 @@ export function checkJobBody(body: unknown, kind: JobKind): Checked<Submission> 
   const d = parseDirectives(body.input);
   if (!d.ok) return fail(d.field, d.reason);
   const out: Submission = {
-    kind, id: '', input: body.input, webhook: undefined, s3Config: undefined, lowPriority: undefined,
-    executionTimeoutMs: undefined, ttlMs: undefined, directives: d.directives,
+    kind,
+    id: '',
+    input: body.input,
+    webhook: undefined,
+    s3Config: undefined,
+    lowPriority: undefined,
+    executionTimeoutMs: undefined,
+    ttlMs: undefined,
+    directives: d.directives,
   };
   if (body.webhook !== undefined) {
     if (typeof body.webhook !== 'string' || !isHttpUrl(body.webhook)) return fail('webhook', 'must be an http or https URL');

@@ -18,7 +18,9 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
   set('idleTimeoutMs', c.idleTimeoutMs.value);
   set('workersMax', c.workersMax.value);
   const untrusted = [
-    c.jobDurationMs.trusted ? '' : 'jobDurationMs', c.coldStartMs.trusted ? '' : 'coldStartMs', c.idleTimeoutMs.trusted ? '' : 'idleTimeoutMs',
+    c.jobDurationMs.trusted ? '' : 'jobDurationMs',
+    c.coldStartMs.trusted ? '' : 'coldStartMs',
+    c.idleTimeoutMs.trusted ? '' : 'idleTimeoutMs',
   ].filter(Boolean);
   const head = [
     ` Calibrated by loadlab calibrate from the run in ${runDir} (calibration.md says how well each fits).`,

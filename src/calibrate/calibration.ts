@@ -69,17 +69,20 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
   const coldStartMs = fitted(coldFit, cold.samplesMs.length, `cold starts come from ${shape}`);
   const picked = cold.fromHealth
     ? `the first jobs of ${cold.samplesMs.length} of the ${cold.workersSeen} workers seen found no ready or starting worker and nothing queued`
-    : 'no /health answers: every worker\'s first job counts, queueing and the scaler\'s delay included (run with --health-every)';
+    : "no /health answers: every worker's first job counts, queueing and the scaler's delay included (run with --health-every)";
   coldStartMs.note = coldStartMs.note ? `${coldStartMs.note}; ${picked}` : picked;
 
   const idle = fitIdleTimeout(obs, rows);
   const idleTrusted = idle.idleTimeoutMs !== undefined && idle.matched >= MIN_STOPS && (idle.resolutionMs ?? 0) <= idle.idleTimeoutMs / 2;
   const tailHint = 'end the run with a tail without arrivals longer than the idle timeout, with /health read often (--health-every)';
-  const idleNote = idle.idleTimeoutMs === undefined
-    ? `no worker was seen to stop after its last job: ${tailHint}`
-    : idle.matched < MIN_STOPS
-      ? `only ${idle.matched} stop(s) matched: ${tailHint}`
-      : !idleTrusted ? `/health was read every ~${idle.resolutionMs} ms, too coarse for this timeout: read it more often (--health-every)` : undefined;
+  const idleNote =
+    idle.idleTimeoutMs === undefined
+      ? `no worker was seen to stop after its last job: ${tailHint}`
+      : idle.matched < MIN_STOPS
+        ? `only ${idle.matched} stop(s) matched: ${tailHint}`
+        : !idleTrusted
+          ? `/health was read every ~${idle.resolutionMs} ms, too coarse for this timeout: read it more often (--health-every)`
+          : undefined;
 
   let most: number | undefined;
   let reached = false;
@@ -89,21 +92,32 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
   return {
     calibration: {
       version: CALIBRATION_VERSION,
-      run: { scenario: r.scenario.name, seed: r.scenario.seed, target: r.target.url, elapsedMs: r.elapsedMs, ...(r.wallClock?.startedAt ? { startedAt: r.wallClock.startedAt } : {}) },
+      run: {
+        scenario: r.scenario.name,
+        seed: r.scenario.seed,
+        target: r.target.url,
+        elapsedMs: r.elapsedMs,
+        ...(r.wallClock?.startedAt ? { startedAt: r.wallClock.startedAt } : {}),
+      },
       jobDurationMs,
       coldStartMs,
       idleTimeoutMs: {
         ...(idle.idleTimeoutMs !== undefined ? { value: idle.idleTimeoutMs } : {}),
-        matched: idle.matched, predicted: idle.predicted, stopsSeen: idle.stopsSeen,
+        matched: idle.matched,
+        predicted: idle.predicted,
+        stopsSeen: idle.stopsSeen,
         ...(idle.resolutionMs !== undefined ? { resolutionMs: idle.resolutionMs } : {}),
-        trusted: idleTrusted, ...(idleNote ? { note: idleNote } : {}),
+        trusted: idleTrusted,
+        ...(idleNote ? { note: idleNote } : {}),
       },
       workersMax: {
         ...(most !== undefined ? { value: most } : {}),
         reached,
         ...(most === undefined
-          ? { note: 'no /health answers: the scenario\'s workersMax stays' }
-          : reached ? {} : { note: 'the queue never waited at this many workers: the endpoint may allow more (plan sweeps workersMax anyway)' }),
+          ? { note: "no /health answers: the scenario's workersMax stays" }
+          : reached
+            ? {}
+            : { note: 'the queue never waited at this many workers: the endpoint may allow more (plan sweeps workersMax anyway)' }),
       },
       inputs: { healthRows: obs.health.rows.length, workers: obs.workers.rows.length, executionTimes: obs.executionMs.count },
     },
@@ -115,7 +129,15 @@ function fitted(fit: DurationFit | undefined, count: number, more: string): Fitt
   if (!fit) return { model: 'none', samples: 0, trusted: false, note: `no samples: ${more}` };
   const trusted = fit.samples >= MIN_SAMPLES;
   return {
-    model: fit.model, spec: fit.spec, p50: fit.fitted.p50, p95: fit.fitted.p95, observed: fit.observed, samples: count,
-    ks: fit.ks, ksLimit: fit.ksLimit, trusted, ...(trusted ? {} : { note: `${fit.samples} samples, fewer than ${MIN_SAMPLES}: ${more}` }),
+    model: fit.model,
+    spec: fit.spec,
+    p50: fit.fitted.p50,
+    p95: fit.fitted.p95,
+    observed: fit.observed,
+    samples: count,
+    ks: fit.ks,
+    ksLimit: fit.ksLimit,
+    trusted,
+    ...(trusted ? {} : { note: `${fit.samples} samples, fewer than ${MIN_SAMPLES}: ${more}` }),
   };
 }

@@ -52,14 +52,30 @@ export function fitDuration(samples: readonly number[]): DurationFit | undefined
   if (ks <= ksLimit) {
     const medianMs = round1(Math.exp(mu));
     const p95Ms = round1(Math.exp(mu + Z95 * sigma));
-    return { model: 'lognormal', spec: { dist: 'lognormal', medianMs, p95Ms }, samples: n, observed, fitted: { p50: medianMs, p95: p95Ms }, ks: round4(ks), ksLimit: round4(ksLimit), cdf: logCdf };
+    return {
+      model: 'lognormal',
+      spec: { dist: 'lognormal', medianMs, p95Ms },
+      samples: n,
+      observed,
+      fitted: { p50: medianMs, p95: p95Ms },
+      ks: round4(ks),
+      ksLimit: round4(ksLimit),
+      cdf: logCdf,
+    };
   }
-  const points = n <= EMPIRICAL_POINTS ? xs.map(Math.round) : Array.from({ length: EMPIRICAL_POINTS }, (_, i) => Math.round(quantile(xs, (i + 0.5) / EMPIRICAL_POINTS)));
+  const points =
+    n <= EMPIRICAL_POINTS ? xs.map(Math.round) : Array.from({ length: EMPIRICAL_POINTS }, (_, i) => Math.round(quantile(xs, (i + 0.5) / EMPIRICAL_POINTS)));
   const sorted = points.slice().sort((a, b) => a - b);
   const cdf = (x: number): number => upperBound(sorted, x) / sorted.length;
   return {
-    model: 'empirical', spec: { dist: 'empirical', samplesMs: points }, samples: n, observed,
-    fitted: { p50: round1(quantile(sorted, 0.5)), p95: round1(quantile(sorted, 0.95)) }, ks: round4(ksDistance(xs, cdf)), ksLimit: round4(ksLimit), cdf,
+    model: 'empirical',
+    spec: { dist: 'empirical', samplesMs: points },
+    samples: n,
+    observed,
+    fitted: { p50: round1(quantile(sorted, 0.5)), p95: round1(quantile(sorted, 0.95)) },
+    ks: round4(ksDistance(xs, cdf)),
+    ksLimit: round4(ksLimit),
+    cdf,
   };
 }
 

@@ -25,8 +25,12 @@ export function healthRows(h: ObservedEndpoint['health']): HealthRow[] {
   const states = STATES.map(col);
   const get = (r: number[], i: number): number => (i >= 0 ? (r[i] ?? 0) : 0);
   return h.rows.map((r) => ({
-    atMs: get(r, at), inQueue: get(r, q), inProgress: get(r, p),
-    idle: get(r, states[0]!), running: get(r, states[1]!), initializing: get(r, states[2]!),
+    atMs: get(r, at),
+    inQueue: get(r, q),
+    inProgress: get(r, p),
+    idle: get(r, states[0]!),
+    running: get(r, states[1]!),
+    initializing: get(r, states[2]!),
     workers: states.reduce((n, i) => n + get(r, i), 0),
   }));
 }

@@ -35,9 +35,18 @@ export function fitIdleTimeout(obs: ObservedEndpoint, rows: readonly HealthRow[]
     const d = rows[i - 1]!.workers - rows[i]!.workers;
     if (d > 0) falls.push({ fromMs: rows[i - 1]!.atMs, toMs: rows[i]!.atMs, count: d });
   }
-  const none: IdleTimeoutFit = { idleTimeoutMs: undefined, matched: 0, predicted: 0, stopsSeen: falls.reduce((n, f) => n + f.count, 0), resolutionMs: undefined };
+  const none: IdleTimeoutFit = {
+    idleTimeoutMs: undefined,
+    matched: 0,
+    predicted: 0,
+    stopsSeen: falls.reduce((n, f) => n + f.count, 0),
+    resolutionMs: undefined,
+  };
   const lastEnd = obs.workers.columns.indexOf('lastEndMs');
-  const ends = obs.workers.rows.map((r) => r[lastEnd]!).sort((a, b) => a - b).slice(-MAX_WORKERS_MATCHED);
+  const ends = obs.workers.rows
+    .map((r) => r[lastEnd]!)
+    .sort((a, b) => a - b)
+    .slice(-MAX_WORKERS_MATCHED);
   if (falls.length === 0 || ends.length === 0) return none;
   const tail = falls.filter((f) => f.toMs > ends[0]!);
   const firstMs = rows[0]!.atMs;
@@ -89,7 +98,13 @@ export function fitIdleTimeout(obs: ObservedEndpoint, rows: readonly HealthRow[]
   if (bestFit.matched === 0) return none;
   const t = (candidates[runFrom]! + candidates[runTo]!) / 2;
   const gaps = falls.map((f) => f.toMs - f.fromMs).sort((a, b) => a - b);
-  return { idleTimeoutMs: Math.round(t), matched: bestFit.matched, predicted: bestFit.predicted, stopsSeen: none.stopsSeen, resolutionMs: Math.round(gaps[gaps.length >> 1]!) };
+  return {
+    idleTimeoutMs: Math.round(t),
+    matched: bestFit.matched,
+    predicted: bestFit.predicted,
+    stopsSeen: none.stopsSeen,
+    resolutionMs: Math.round(gaps[gaps.length >> 1]!),
+  };
 }
 
 /** The fall whose window (fromMs, toMs] holds `at`; -1: none. Falls are in time order. */

@@ -17,19 +17,29 @@ export function renderCalibrationHtml(c: CalibrationWithCurves): string {
   const charts = c.curves.map((curve): ChartSpec => {
     const sorted = curve.samples.slice().sort((a, b) => a - b);
     const top = Math.max(1, quantile(sorted, 0.995) * 1.1);
-    const x = Array.from({ length: POINTS + 1 }, (_, i) => Math.round((top * i) / POINTS * 10) / 10);
+    const x = Array.from({ length: POINTS + 1 }, (_, i) => Math.round(((top * i) / POINTS) * 10) / 10);
     const ecdf = x.map((v) => round4(upperBound(sorted, v) / sorted.length));
     return {
-      id: curve.name, title: `${curve.name}: observed against fitted CDF`, subtitle: `${sorted.length} samples; fitted: ${curve.fit.model}, KS distance ${curve.fit.ks}`,
-      unit: 'share of samples', xAxis: { kind: 'value', label: 'ms', unit: 'ms' }, x,
-      series: [{ label: 'observed', values: ecdf }, { label: `fitted (${curve.fit.model})`, values: x.map((v) => round4(curve.fit.cdf(v))), dash: true }],
+      id: curve.name,
+      title: `${curve.name}: observed against fitted CDF`,
+      subtitle: `${sorted.length} samples; fitted: ${curve.fit.model}, KS distance ${curve.fit.ks}`,
+      unit: 'share of samples',
+      xAxis: { kind: 'value', label: 'ms', unit: 'ms' },
+      x,
+      series: [
+        { label: 'observed', values: ecdf },
+        { label: `fitted (${curve.fit.model})`, values: x.map((v) => round4(curve.fit.cdf(v))), dash: true },
+      ],
     };
   });
-  return htmlDocument(`loadlab calibrate: ${c.calibration.run.scenario}`, `${mdToHtml(md)}
+  return htmlDocument(
+    `loadlab calibrate: ${c.calibration.run.scenario}`,
+    `${mdToHtml(md)}
 <section id="charts"><h2>CDFs</h2>
 ${charts.map(chartHtml).join('\n')}
 </section>
-${chartAssetsHtml()}`);
+${chartAssetsHtml()}`,
+  );
 }
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;

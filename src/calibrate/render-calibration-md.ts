@@ -15,41 +15,58 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     '',
     `The endpoint ${k.run.target ?? ''} as one run of ${(k.run.elapsedMs / 1000).toFixed(1)} s saw it (seed ${k.run.seed}${k.run.startedAt ? `, started ${k.run.startedAt}` : ''}): ` +
       `${k.inputs.executionTimes} execution times, ${k.inputs.workers} workers named in status bodies, ${k.inputs.healthRows} /health rows kept. ` +
-      'calibrated.yaml is the run\'s scenario with these values in its `endpoint:`; `loadlab plan calibrated.yaml` sizes workersMax for it.',
+      "calibrated.yaml is the run's scenario with these values in its `endpoint:`; `loadlab plan calibrated.yaml` sizes workersMax for it.",
     '',
     '| quantity | fitted | samples | fit (KS distance) | trust |',
     '|---|---|---:|---|---|',
     durationRow('jobDurationMs', k.jobDurationMs),
     durationRow('coldStartMs', k.coldStartMs),
-    `| idleTimeoutMs | ${k.idleTimeoutMs.value ?? '— (scenario\'s value kept)'} | ${k.idleTimeoutMs.matched} of ${k.idleTimeoutMs.predicted} stops matched | ${k.idleTimeoutMs.resolutionMs !== undefined ? `/health every ~${k.idleTimeoutMs.resolutionMs} ms` : '—'} | ${trust(k.idleTimeoutMs.trusted)} |`,
-    `| workersMax | ${k.workersMax.value ?? '— (scenario\'s value kept)'} | most workers seen at once | ${k.workersMax.reached ? 'the queue waited at it' : 'never needed more'} | ${k.workersMax.reached ? 'yes' : 'a lower bound'} |`,
+    `| idleTimeoutMs | ${k.idleTimeoutMs.value ?? "— (scenario's value kept)"} | ${k.idleTimeoutMs.matched} of ${k.idleTimeoutMs.predicted} stops matched | ${k.idleTimeoutMs.resolutionMs !== undefined ? `/health every ~${k.idleTimeoutMs.resolutionMs} ms` : '—'} | ${trust(k.idleTimeoutMs.trusted)} |`,
+    `| workersMax | ${k.workersMax.value ?? "— (scenario's value kept)"} | most workers seen at once | ${k.workersMax.reached ? 'the queue waited at it' : 'never needed more'} | ${k.workersMax.reached ? 'yes' : 'a lower bound'} |`,
     '',
     ...notes(k),
   ];
   for (const curve of c.curves) {
     const sorted = curve.samples.slice().sort((a, b) => a - b);
-    lines.push(`## ${curve.name}: observed against fitted`, '', `${curve.fit.model}${curve.fit.model === 'lognormal' ? ` (median ${curve.fit.fitted.p50} ms, p95 ${curve.fit.fitted.p95} ms)` : ''}; ` +
-      `KS distance ${curve.fit.ks} (a lognormal is accepted up to ${curve.fit.ksLimit}).`, '', '| percentile | observed (ms) | fitted (ms) |', '|---:|---:|---:|');
+    lines.push(
+      `## ${curve.name}: observed against fitted`,
+      '',
+      `${curve.fit.model}${curve.fit.model === 'lognormal' ? ` (median ${curve.fit.fitted.p50} ms, p95 ${curve.fit.fitted.p95} ms)` : ''}; ` +
+        `KS distance ${curve.fit.ks} (a lognormal is accepted up to ${curve.fit.ksLimit}).`,
+      '',
+      '| percentile | observed (ms) | fitted (ms) |',
+      '|---:|---:|---:|',
+    );
     for (const p of PS) lines.push(`| p${Math.round(p * 100)} | ${fmt(quantile(sorted, p))} | ${fmt(inverse(curve.fit.cdf, p, sorted[sorted.length - 1]!))} |`);
     lines.push('');
   }
-  lines.push('## What gathers each quantity', '',
-    '- **jobDurationMs**: every COMPLETED job\'s `executionTime`; any steady traffic gives plenty.',
+  lines.push(
+    '## What gathers each quantity',
+    '',
+    "- **jobDurationMs**: every COMPLETED job's `executionTime`; any steady traffic gives plenty.",
     '- **coldStartMs**: a job that finds no worker ready or starting waits for one started for it; its `delayTime` is that cold start. Quiet gaps longer than the idle timeout, each ended by a single job, give one each (scenarios/calibrate-probe.yaml).',
-    '- **idleTimeoutMs**: when idle workers stop after their last job, seen in /health; a tail without arrivals longer than the idle timeout, with /health read often (`--health-every`), gives every worker\'s stop.',
-    '- **workersMax**: the most workers /health counted at once; it is the endpoint\'s cap only if the queue waited there (a burst above capacity).', '');
+    "- **idleTimeoutMs**: when idle workers stop after their last job, seen in /health; a tail without arrivals longer than the idle timeout, with /health read often (`--health-every`), gives every worker's stop.",
+    "- **workersMax**: the most workers /health counted at once; it is the endpoint's cap only if the queue waited there (a burst above capacity).",
+    '',
+  );
   return lines.join('\n');
 }
 
 function durationRow(name: string, f: FittedDuration): string {
-  const what = f.model === 'none' ? '— (scenario\'s value kept)' : f.model === 'constant' ? `constant ${f.p50} ms` : `${f.model}: p50 ${f.p50} ms, p95 ${f.p95} ms`;
+  const what =
+    f.model === 'none' ? "— (scenario's value kept)" : f.model === 'constant' ? `constant ${f.p50} ms` : `${f.model}: p50 ${f.p50} ms, p95 ${f.p95} ms`;
   return `| ${name} | ${what} | ${f.samples} | ${f.ks !== undefined ? `${f.ks} (limit ${f.ksLimit})` : '—'} | ${trust(f.trusted)} |`;
 }
 
 function notes(k: Calibration): string[] {
   const out = [
-    ['jobDurationMs', k.jobDurationMs.note], ['coldStartMs', k.coldStartMs.note], ['idleTimeoutMs', k.idleTimeoutMs.note], ['workersMax', k.workersMax.note],
-  ].filter(([, n]) => n).map(([q, n]) => `- **${q}**: ${n}.`);
+    ['jobDurationMs', k.jobDurationMs.note],
+    ['coldStartMs', k.coldStartMs.note],
+    ['idleTimeoutMs', k.idleTimeoutMs.note],
+    ['workersMax', k.workersMax.note],
+  ]
+    .filter(([, n]) => n)
+    .map(([q, n]) => `- **${q}**: ${n}.`);
   return out.length ? [...out, ''] : [];
 }
 

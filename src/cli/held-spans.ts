@@ -35,7 +35,10 @@ export class HeldSpans implements SpanProcessor {
     const spans = this.spans;
     this.spans = [];
     for (let i = 0; i < spans.length; i += BATCH) {
-      const ok = await exporter.exportWithin(spans.slice(i, i + BATCH).map((s) => shifted(s, startMs)), timeoutMs);
+      const ok = await exporter.exportWithin(
+        spans.slice(i, i + BATCH).map((s) => shifted(s, startMs)),
+        timeoutMs,
+      );
       if (!ok) {
         this.unsent = spans.length - Math.min(spans.length, i + BATCH);
         return;
@@ -65,10 +68,22 @@ function shifted(s: ReadableSpan, ms: number): ReadableSpan {
     return [t[0] + Math.floor(ms / 1000) + Math.floor(ns / 1e9), ns % 1e9];
   };
   return {
-    name: s.name, kind: s.kind, spanContext: () => s.spanContext(), parentSpanContext: s.parentSpanContext,
-    startTime: add(s.startTime), endTime: add(s.endTime), status: s.status, attributes: s.attributes, links: s.links,
-    events: s.events.map((e) => ({ ...e, time: add(e.time) })), duration: s.duration, ended: s.ended, resource: s.resource,
-    instrumentationScope: s.instrumentationScope, droppedAttributesCount: s.droppedAttributesCount,
-    droppedEventsCount: s.droppedEventsCount, droppedLinksCount: s.droppedLinksCount,
+    name: s.name,
+    kind: s.kind,
+    spanContext: () => s.spanContext(),
+    parentSpanContext: s.parentSpanContext,
+    startTime: add(s.startTime),
+    endTime: add(s.endTime),
+    status: s.status,
+    attributes: s.attributes,
+    links: s.links,
+    events: s.events.map((e) => ({ ...e, time: add(e.time) })),
+    duration: s.duration,
+    ended: s.ended,
+    resource: s.resource,
+    instrumentationScope: s.instrumentationScope,
+    droppedAttributesCount: s.droppedAttributesCount,
+    droppedEventsCount: s.droppedEventsCount,
+    droppedLinksCount: s.droppedLinksCount,
   };
 }

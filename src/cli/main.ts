@@ -60,9 +60,7 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.OK;
   const cli = yargs(argv);
   skipHelpCache(cli);
-  cli
-    .scriptName('loadlab')
-    .usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).');
+  cli.scriptName('loadlab').usage('$0 <command> [options]\n\nDeterministic load testing and simulation of serverless endpoint job APIs (RunPod-style v2).');
   await registerCommands(cli, argv);
   cli
     .demandCommand(1, 'Name a command (see --help).')
@@ -70,7 +68,9 @@ export async function main(argv: string[]): Promise<number> {
     .version(version())
     .help()
     .alias('h', 'help')
-    .epilog('Exit codes: 0 success, 1 runtime error or invalid run, 2 bad usage or invalid config, 99 a threshold failed (compare: a regression beyond --fail-on-regression), 130 run interrupted (Ctrl-C).')
+    .epilog(
+      'Exit codes: 0 success, 1 runtime error or invalid run, 2 bad usage or invalid config, 99 a threshold failed (compare: a regression beyond --fail-on-regression), 130 run interrupted (Ctrl-C).',
+    )
     .fail((msg, err) => {
       throw err ?? new CliError(msg ?? 'bad usage', EXIT.USAGE);
     })

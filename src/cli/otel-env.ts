@@ -15,7 +15,8 @@ export function checkSamplerEnv(env: NodeJS.ProcessEnv): void {
   const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   if (!name.endsWith('traceidratio') || arg === undefined || arg === '') return;
   const ratio = Number(arg);
-  if (!(ratio >= 0 && ratio <= 1)) throw new CliError(`OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1 (the share of traces kept), got "${arg}"`, EXIT.USAGE);
+  if (!(ratio >= 0 && ratio <= 1))
+    throw new CliError(`OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1 (the share of traces kept), got "${arg}"`, EXIT.USAGE);
 }
 
 /** The exporter's timeout per export, ms: OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, else OTEL_EXPORTER_OTLP_TIMEOUT, else 10 000 (the exporter's own rule). */

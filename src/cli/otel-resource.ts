@@ -39,7 +39,10 @@ const BY_NAME: Record<string, Detector> = {
 };
 
 export function resourceDetectors(env: NodeJS.ProcessEnv = process.env): Detector[] {
-  const names = (env.OTEL_NODE_RESOURCE_DETECTORS ?? 'env,process,host').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = (env.OTEL_NODE_RESOURCE_DETECTORS ?? 'env,process,host')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (names.includes('none')) return [];
   if (names.includes('all')) return Object.values(BY_NAME);
   return names.flatMap((n) => BY_NAME[n] ?? []);

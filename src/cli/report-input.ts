@@ -21,7 +21,8 @@ export function reportFileOf(path: string): string {
   if (!existsSync(path)) throw new CliError(`${path}: no such file or directory (give a report.json or a run directory holding one)`, EXIT.USAGE);
   if (!statSync(path).isDirectory()) return path;
   const file = join(path, REPORT_FILES.json);
-  if (!existsSync(file)) throw new CliError(`${path}: a directory without ${REPORT_FILES.json} (give a report.json or a run directory holding one)`, EXIT.USAGE);
+  if (!existsSync(file))
+    throw new CliError(`${path}: a directory without ${REPORT_FILES.json} (give a report.json or a run directory holding one)`, EXIT.USAGE);
   return file;
 }
 

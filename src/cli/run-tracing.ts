@@ -48,7 +48,9 @@ export async function startRunTracing(clock: 'virtual' | 'wall', env: NodeJS.Pro
       const why = [
         exporter.failed + (held?.unsent ?? 0) > 0 ? `export failed (${exporter.lastError ?? 'unknown'})` : '',
         held?.dropped ? `${held.dropped} over the in-memory cap of a virtual-time run (sample with OTEL_TRACES_SAMPLER=traceidratio)` : '',
-      ].filter(Boolean).join('; ');
+      ]
+        .filter(Boolean)
+        .join('; ');
       return `traces: ${lost} span${lost === 1 ? '' : 's'} not exported: ${why}`;
     },
   };

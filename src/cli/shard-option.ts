@@ -38,7 +38,9 @@ export function shardOf(a: ShardArgs, env: ShardEnv = process.env): ShardChoice 
   const count = shardCount(countFrom, String(a.shards ?? env.LOADLAB_SHARDS));
   const idx = env.JOB_COMPLETION_INDEX;
   if (idx === undefined || idx.trim() === '') {
-    throw bad(`${countFrom} ${count}: needs JOB_COMPLETION_INDEX, this shard's index from 0 to ${count - 1} (a Kubernetes Indexed Job sets it), or give --shard I/${count} instead`);
+    throw bad(
+      `${countFrom} ${count}: needs JOB_COMPLETION_INDEX, this shard's index from 0 to ${count - 1} (a Kubernetes Indexed Job sets it), or give --shard I/${count} instead`,
+    );
   }
   const i = idx.trim();
   if (!WHOLE.test(i) || Number(i) >= count) {
@@ -69,7 +71,8 @@ function shardCount(name: string, v: string): number {
  * what shard I runs, e.g. "the arrivals k of each flow with k mod N = I".
  */
 export function shardOptions<T>(y: Argv<T>, takes: string): Argv<T & ShardArgs> {
-  return y
-    .option('shard', { type: 'string', describe: `Be shard I of N (I/N, 0 <= I < N): run ${takes}` })
-    .option('shards', { type: 'string', describe: 'Shard count N, the index coming from env JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); also env LOADLAB_SHARDS' });
+  return y.option('shard', { type: 'string', describe: `Be shard I of N (I/N, 0 <= I < N): run ${takes}` }).option('shards', {
+    type: 'string',
+    describe: 'Shard count N, the index coming from env JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); also env LOADLAB_SHARDS',
+  });
 }

@@ -30,8 +30,15 @@ export function parseStartAt(text: string, nowMs: number = Date.now()): StartAt 
     throw new CliError(`--start-at: ${iso} is ${(ahead / 3600_000).toFixed(1)} h ahead; at most 24 h ahead is accepted (a wrong date or zone?)`, EXIT.USAGE);
   }
   if (-ahead > START_AT_LATE_MS) {
-    throw new CliError(`--start-at: ${iso} was ${(-ahead / 1000).toFixed(1)} s ago; at most ${START_AT_LATE_MS / 1000} s late is accepted (the run would not be on the other shards' timeline): give a later instant`, EXIT.USAGE);
+    throw new CliError(
+      `--start-at: ${iso} was ${(-ahead / 1000).toFixed(1)} s ago; at most ${START_AT_LATE_MS / 1000} s late is accepted (the run would not be on the other shards' timeline): give a later instant`,
+      EXIT.USAGE,
+    );
   }
-  if (ahead < 0) return { atMs, warning: `--start-at: ${iso} was ${(-ahead / 1000).toFixed(1)} s ago; starting at once on that timeline, the arrivals due meanwhile sent late (and counted late)` };
+  if (ahead < 0)
+    return {
+      atMs,
+      warning: `--start-at: ${iso} was ${(-ahead / 1000).toFixed(1)} s ago; starting at once on that timeline, the arrivals due meanwhile sent late (and counted late)`,
+    };
   return { atMs };
 }

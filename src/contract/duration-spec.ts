@@ -26,8 +26,14 @@ export const distributionSpecs = {
     schema: z
       .strictObject({
         dist: z.literal('uniform').meta({ description: 'Distribution kind: uniform over [minMs, maxMs], rounded to whole ms.' }),
-        minMs: z.number().nonnegative().meta({ description: 'Shortest duration in ms.', examples: [200, 5000] }),
-        maxMs: z.number().nonnegative().meta({ description: 'Longest duration in ms; at least minMs.', examples: [1500, 20_000] }),
+        minMs: z
+          .number()
+          .nonnegative()
+          .meta({ description: 'Shortest duration in ms.', examples: [200, 5000] }),
+        maxMs: z
+          .number()
+          .nonnegative()
+          .meta({ description: 'Longest duration in ms; at least minMs.', examples: [1500, 20_000] }),
       })
       .refine((s) => s.maxMs >= s.minMs, { message: 'maxMs must be >= minMs', path: ['maxMs'] }),
     mean: (s: { minMs: number; maxMs: number }) => (s.minMs + s.maxMs) / 2,
@@ -36,7 +42,10 @@ export const distributionSpecs = {
   exponential: {
     schema: z.strictObject({
       dist: z.literal('exponential').meta({ description: 'Distribution kind: exponential (memoryless), as in M/M/c queueing models.' }),
-      meanMs: z.number().positive().meta({ description: 'Mean duration in ms.', examples: [1000, 250] }),
+      meanMs: z
+        .number()
+        .positive()
+        .meta({ description: 'Mean duration in ms.', examples: [1000, 250] }),
     }),
     mean: (s: { meanMs: number }) => s.meanMs,
   },
@@ -47,9 +56,17 @@ export const distributionSpecs = {
   lognormal: {
     schema: z
       .strictObject({
-        dist: z.literal('lognormal').meta({ description: 'Distribution kind: lognormal, the heavy right tail of real job and cold-start times, given by its median and p95.' }),
-        medianMs: z.number().positive().meta({ description: 'Median duration in ms (half of the draws are shorter).', examples: [800, 8000] }),
-        p95Ms: z.number().positive().meta({ description: '95th percentile in ms; at least medianMs.', examples: [3000, 25_000] }),
+        dist: z
+          .literal('lognormal')
+          .meta({ description: 'Distribution kind: lognormal, the heavy right tail of real job and cold-start times, given by its median and p95.' }),
+        medianMs: z
+          .number()
+          .positive()
+          .meta({ description: 'Median duration in ms (half of the draws are shorter).', examples: [800, 8000] }),
+        p95Ms: z
+          .number()
+          .positive()
+          .meta({ description: '95th percentile in ms; at least medianMs.', examples: [3000, 25_000] }),
       })
       .refine((s) => s.p95Ms >= s.medianMs, { message: 'p95Ms must be >= medianMs', path: ['p95Ms'] }),
     mean: (s: { medianMs: number; p95Ms: number }) => {
@@ -61,7 +78,10 @@ export const distributionSpecs = {
   empirical: {
     schema: z.strictObject({
       dist: z.literal('empirical').meta({ description: 'Distribution kind: draws uniformly from measured samples (e.g. from a trace).' }),
-      samplesMs: z.array(ms).min(1).meta({ description: 'Measured durations in whole ms, at least one; each is drawn with equal probability.', examples: [[420, 510, 730, 2900]] }),
+      samplesMs: z
+        .array(ms)
+        .min(1)
+        .meta({ description: 'Measured durations in whole ms, at least one; each is drawn with equal probability.', examples: [[420, 510, 730, 2900]] }),
     }),
     mean: (s: { samplesMs: number[] }) => s.samplesMs.reduce((a, b) => a + b, 0) / s.samplesMs.length,
   },
@@ -72,7 +92,8 @@ const specSchema = z.union([d.constant.schema, d.uniform.schema, d.exponential.s
 
 /** A duration in config: whole milliseconds, or a distribution object. */
 export const durationSchema = z.union([ms, specSchema]).meta({
-  description: 'A duration: whole ms, or a distribution object keyed by `dist` (constant, uniform, exponential, lognormal, empirical); draws are rounded to whole ms.',
+  description:
+    'A duration: whole ms, or a distribution object keyed by `dist` (constant, uniform, exponential, lognormal, empirical); draws are rounded to whole ms.',
   examples: [1000, { dist: 'lognormal', medianMs: 800, p95Ms: 3000 }, { dist: 'uniform', minMs: 500, maxMs: 1500 }],
 });
 export type DurationSpec = z.infer<typeof durationSchema>;

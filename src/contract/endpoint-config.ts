@@ -12,10 +12,27 @@ const ms = z.number().int().nonnegative();
 
 /** Rate (requests per 10 s window) and concurrency (requests in flight) of one operation. */
 const opLimitSchema = z.strictObject({
-  rate: z.number().int().positive().nullable().optional()
-    .meta({ description: 'Requests of this operation accepted per limits window (10 s by default); null = unlimited. Default: the operation\'s documented limit (docs/api.md).', examples: [1000, 2000, null] }),
-  concurrency: z.number().int().positive().nullable().optional()
-    .meta({ description: 'Requests of this operation in flight at once; null = unlimited. Default: the operation\'s documented limit (docs/api.md).', examples: [200, 400, null] }),
+  rate: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "Requests of this operation accepted per limits window (10 s by default); null = unlimited. Default: the operation's documented limit (docs/api.md).",
+      examples: [1000, 2000, null],
+    }),
+  concurrency: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .optional()
+    .meta({
+      description: "Requests of this operation in flight at once; null = unlimited. Default: the operation's documented limit (docs/api.md).",
+      examples: [200, 400, null],
+    }),
 });
 
 /**
@@ -28,49 +45,101 @@ function internedEnum<const T extends readonly [string, ...string[]]>(options: T
 }
 
 const limitsSchema = z.strictObject({
-  enabled: z.boolean().default(true).meta({ description: 'false turns every rate, concurrency and queue-throttling limit off (benchmarks); payload limits still hold. Default: true.', examples: [true, false] }),
-  scale: z.number().positive().default(1).meta({ description: 'Multiplies every rate and concurrency limit (e.g. 10 for benchmarks). Default: 1.', examples: [1, 10] }),
-  window: internedEnum(['sliding', 'fixed']).default('sliding')
+  enabled: z
+    .boolean()
+    .default(true)
+    .meta({
+      description: 'false turns every rate, concurrency and queue-throttling limit off (benchmarks); payload limits still hold. Default: true.',
+      examples: [true, false],
+    }),
+  scale: z
+    .number()
+    .positive()
+    .default(1)
+    .meta({ description: 'Multiplies every rate and concurrency limit (e.g. 10 for benchmarks). Default: 1.', examples: [1, 10] }),
+  window: internedEnum(['sliding', 'fixed'])
+    .default('sliding')
     .meta({ description: 'sliding: no window-long interval ever holds more than the limit; fixed: the counters reset every windowMs. Default: sliding.' }),
-  windowMs: ms.positive().default(10_000).meta({ description: 'Length in ms of the window rate limits count in. Default: 10000 (10 s).', examples: [10_000, 1000] }),
-  perWorkerRate: z.number().int().positive().optional()
-    .meta({ description: 'Dynamic rate floor: each operation may take max(its rate, ready workers × this) requests per window. Off when unset.', examples: [10, 50] }),
-  queueMin: ms.default(50).meta({ description: 'Queue throttling: submissions get a 429 when the queue holds more than this AND more than workersMax × queuePerWorker jobs. Default: 50.', examples: [50, 1000] }),
-  queuePerWorker: ms.default(500).meta({ description: 'Queue throttling: queued jobs allowed per worker of workersMax (see queueMin). Default: 500.', examples: [500, 100] }),
-  runPayloadBytes: ms.default(10 * 1024 * 1024).meta({ description: 'Largest /run request body in bytes; larger ones get a 413. Default: 10485760 (10 MiB).', examples: [10_485_760, 1_048_576] }),
-  runsyncPayloadBytes: ms.default(20 * 1024 * 1024).meta({ description: 'Largest /runsync (and /openai/*) request body in bytes; larger ones get a 413. Default: 20971520 (20 MiB).', examples: [20_971_520] }),
-  operations: z.partialRecord(z.enum(OPERATIONS), opLimitSchema).default({}).meta({
-    description: 'Per-operation overrides of the documented rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai). Default: {} (the documented limits).',
-    examples: [{ run: { rate: 2000, concurrency: 400 } }, { status: { rate: null } }],
+  windowMs: ms
+    .positive()
+    .default(10_000)
+    .meta({ description: 'Length in ms of the window rate limits count in. Default: 10000 (10 s).', examples: [10_000, 1000] }),
+  perWorkerRate: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .meta({
+      description: 'Dynamic rate floor: each operation may take max(its rate, ready workers × this) requests per window. Off when unset.',
+      examples: [10, 50],
+    }),
+  queueMin: ms.default(50).meta({
+    description: 'Queue throttling: submissions get a 429 when the queue holds more than this AND more than workersMax × queuePerWorker jobs. Default: 50.',
+    examples: [50, 1000],
   }),
+  queuePerWorker: ms
+    .default(500)
+    .meta({ description: 'Queue throttling: queued jobs allowed per worker of workersMax (see queueMin). Default: 500.', examples: [500, 100] }),
+  runPayloadBytes: ms
+    .default(10 * 1024 * 1024)
+    .meta({ description: 'Largest /run request body in bytes; larger ones get a 413. Default: 10485760 (10 MiB).', examples: [10_485_760, 1_048_576] }),
+  runsyncPayloadBytes: ms.default(20 * 1024 * 1024).meta({
+    description: 'Largest /runsync (and /openai/*) request body in bytes; larger ones get a 413. Default: 20971520 (20 MiB).',
+    examples: [20_971_520],
+  }),
+  operations: z
+    .partialRecord(z.enum(OPERATIONS), opLimitSchema)
+    .default({})
+    .meta({
+      description:
+        'Per-operation overrides of the documented rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai). Default: {} (the documented limits).',
+      examples: [{ run: { rate: 2000, concurrency: 400 } }, { status: { rate: null } }],
+    }),
 });
 
 const faultSchema = z.strictObject({
-  kind: internedEnum(['throttled', 'unhealthy'])
-    .meta({ description: 'throttled: no host capacity for the workers (they cannot start); unhealthy: the workers crash-loop on start.' }),
-  workers: z.number().int().positive().meta({ description: 'How many worker slots the fault takes.', examples: [1, 2] }),
+  kind: internedEnum(['throttled', 'unhealthy']).meta({
+    description: 'throttled: no host capacity for the workers (they cannot start); unhealthy: the workers crash-loop on start.',
+  }),
+  workers: z
+    .number()
+    .int()
+    .positive()
+    .meta({ description: 'How many worker slots the fault takes.', examples: [1, 2] }),
   fromMs: ms.default(0).meta({ description: 'Start of the fault window in ms from the start of the run. Default: 0.', examples: [0, 60_000] }),
   toMs: ms.optional().meta({ description: 'End of the fault window in ms from the start of the run; open-ended when unset.', examples: [120_000, 600_000] }),
 });
 
 const workloadSchema = z.strictObject({
-  failureProbability: z.number().min(0).max(1).default(0)
+  failureProbability: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0)
     .meta({ description: 'Probability in [0, 1] that a job ends FAILED. Default: 0.', examples: [0, 0.02] }),
-  chunks: z.number().int().positive().default(1)
+  chunks: z
+    .number()
+    .int()
+    .positive()
+    .default(1)
     .meta({ description: 'Streamed partial outputs per job, spread over its run (1 = none). Default: 1.', examples: [1, 20] }),
-  outputBytes: ms.optional()
+  outputBytes: ms
+    .optional()
     .meta({ description: 'When set, the job output is a string of this many bytes instead of the echo of its input.', examples: [1024, 1_048_576] }),
 });
 
 export const endpointSchema = z.strictObject({
-  id: z.string().min(1).max(128).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only')
+  id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only')
     .meta({ description: 'Endpoint id, as in /v2/{id}/run: letters, digits, "_", "." and "-". In a scenario, default: ep.', examples: ['ep', 'sdxl-prod'] }),
   workersMin: ms.default(0).meta({ description: 'Workers kept running even when idle; at most workersMax. Default: 0.', examples: [0, 1] }),
   workersMax: ms.default(3).meta({ description: 'Most workers running at once. Default: 3.', examples: [3, 10] }),
-  idleTimeoutMs: ms.default(5000)
-    .meta({ description: 'A worker idle this long (ms) stops, down to workersMin. Default: 5000.', examples: [5000, 60_000] }),
+  idleTimeoutMs: ms.default(5000).meta({ description: 'A worker idle this long (ms) stops, down to workersMin. Default: 5000.', examples: [5000, 60_000] }),
   coldStartMs: durationSchema.default(0).meta({
-    description: 'Time from a worker\'s start to ready: whole ms or a distribution object. Default: 0.',
+    description: "Time from a worker's start to ready: whole ms or a distribution object. Default: 0.",
     examples: [0, 15_000, { dist: 'lognormal', medianMs: 8000, p95Ms: 25_000 }],
   }),
   /**
@@ -83,55 +152,94 @@ export const endpointSchema = z.strictObject({
         description: 'Start-to-ready time (ms or a distribution) of a worker restarted within windowMs of its stop, instead of coldStartMs.',
         examples: [500, { dist: 'uniform', minMs: 300, maxMs: 1500 }],
       }),
-      windowMs: ms.default(300_000).meta({ description: 'How long (ms) after a worker stops a restart is still a fast one. Default: 300000 (5 min).', examples: [300_000, 60_000] }),
+      windowMs: ms
+        .default(300_000)
+        .meta({ description: 'How long (ms) after a worker stops a restart is still a fast one. Default: 300000 (5 min).', examples: [300_000, 60_000] }),
     })
     .optional()
     .meta({ description: 'FlashBoot: a faster restart of a worker that stopped recently. Off when unset.', examples: [{ startMs: 500, windowMs: 300_000 }] }),
   executionTimeoutMs: ms.default(600_000).meta({
-    description: 'A job running longer than this (ms) ends TIMED_OUT; a job\'s policy.executionTimeout overrides it. Default: 600000 (10 min).',
+    description: "A job running longer than this (ms) ends TIMED_OUT; a job's policy.executionTimeout overrides it. Default: 600000 (10 min).",
     examples: [600_000, 30_000],
   }),
   scaler: z
     .strictObject({
-      type: internedEnum(['QUEUE_DELAY', 'REQUEST_COUNT'])
-        .meta({ description: 'QUEUE_DELAY: add a worker for each queued job that has waited value seconds; REQUEST_COUNT: aim for ceil((queued + running) / value) workers.' }),
-      value: z.number().positive().meta({ description: 'QUEUE_DELAY: the wait in seconds; REQUEST_COUNT: jobs per worker.', examples: [4, 1] }),
+      type: internedEnum(['QUEUE_DELAY', 'REQUEST_COUNT']).meta({
+        description:
+          'QUEUE_DELAY: add a worker for each queued job that has waited value seconds; REQUEST_COUNT: aim for ceil((queued + running) / value) workers.',
+      }),
+      value: z
+        .number()
+        .positive()
+        .meta({ description: 'QUEUE_DELAY: the wait in seconds; REQUEST_COUNT: jobs per worker.', examples: [4, 1] }),
     })
     .default({ type: 'QUEUE_DELAY', value: 4 })
-    .meta({ description: 'How the endpoint scales workers between workersMin and workersMax. Default: {type: QUEUE_DELAY, value: 4}.', examples: [{ type: 'REQUEST_COUNT', value: 1 }] }),
+    .meta({
+      description: 'How the endpoint scales workers between workersMin and workersMax. Default: {type: QUEUE_DELAY, value: 4}.',
+      examples: [{ type: 'REQUEST_COUNT', value: 1 }],
+    }),
   jobDurationMs: durationSchema.default(1000).meta({
-    description: 'Execution time of a job on the built-in worker: whole ms or a distribution object (input.sim.durationMs overrides it per job). Default: 1000.',
+    description:
+      'Execution time of a job on the built-in worker: whole ms or a distribution object (input.sim.durationMs overrides it per job). Default: 1000.',
     examples: [1000, { dist: 'lognormal', medianMs: 800, p95Ms: 3000 }, { dist: 'exponential', meanMs: 2000 }],
   }),
-  workload: workloadSchema.default({ failureProbability: 0, chunks: 1 })
-    .meta({ description: 'What the built-in worker does with each job: failures, streamed chunks, output size. Default: {failureProbability: 0, chunks: 1}.', examples: [{ failureProbability: 0.02, chunks: 10 }] }),
-  llm: llmSchema.optional(),
-  faults: z.array(faultSchema).default([]).meta({
-    description: 'Worker faults over time windows: slots without host capacity (throttled) or crash-looping (unhealthy). Default: [].',
-    examples: [[{ kind: 'throttled', workers: 2, fromMs: 60_000, toMs: 120_000 }]],
+  workload: workloadSchema.default({ failureProbability: 0, chunks: 1 }).meta({
+    description: 'What the built-in worker does with each job: failures, streamed chunks, output size. Default: {failureProbability: 0, chunks: 1}.',
+    examples: [{ failureProbability: 0.02, chunks: 10 }],
   }),
-  limits: limitsSchema.default(() => limitsSchema.parse({}))
-    .meta({ description: 'Rate, concurrency, queue and payload limits. Default: the documented limits (docs/api.md).', examples: [{ enabled: false }, { scale: 10 }] }),
+  llm: llmSchema.optional(),
+  faults: z
+    .array(faultSchema)
+    .default([])
+    .meta({
+      description: 'Worker faults over time windows: slots without host capacity (throttled) or crash-looping (unhealthy). Default: [].',
+      examples: [[{ kind: 'throttled', workers: 2, fromMs: 60_000, toMs: 120_000 }]],
+    }),
+  limits: limitsSchema
+    .default(() => limitsSchema.parse({}))
+    .meta({
+      description: 'Rate, concurrency, queue and payload limits. Default: the documented limits (docs/api.md).',
+      examples: [{ enabled: false }, { scale: 10 }],
+    }),
   retention: z
     .strictObject({
-      runMs: ms.default(1_800_000).meta({ description: 'How long (ms) the result of a /run job stays readable after it ends. Default: 1800000 (30 min).', examples: [1_800_000, 60_000] }),
-      runsyncMs: ms.default(60_000).meta({ description: 'How long (ms) the result of a /runsync job stays readable after it ends. Default: 60000 (60 s).', examples: [60_000, 10_000] }),
+      runMs: ms.default(1_800_000).meta({
+        description: 'How long (ms) the result of a /run job stays readable after it ends. Default: 1800000 (30 min).',
+        examples: [1_800_000, 60_000],
+      }),
+      runsyncMs: ms
+        .default(60_000)
+        .meta({ description: 'How long (ms) the result of a /runsync job stays readable after it ends. Default: 60000 (60 s).', examples: [60_000, 10_000] }),
     })
     .default({ runMs: 1_800_000, runsyncMs: 60_000 })
-    .meta({ description: 'How long results stay after a job ends; a later /status answers 404. Default: {runMs: 1800000, runsyncMs: 60000}.', examples: [{ runMs: 600_000, runsyncMs: 60_000 }] }),
+    .meta({
+      description: 'How long results stay after a job ends; a later /status answers 404. Default: {runMs: 1800000, runsyncMs: 60000}.',
+      examples: [{ runMs: 600_000, runsyncMs: 60_000 }],
+    }),
   webhook: z
     .strictObject({
-      attempts: z.number().int().positive().default(3).meta({ description: 'Delivery attempts in all (1 + retries). Default: 3.', examples: [3, 1] }),
+      attempts: z
+        .number()
+        .int()
+        .positive()
+        .default(3)
+        .meta({ description: 'Delivery attempts in all (1 + retries). Default: 3.', examples: [3, 1] }),
       intervalMs: ms.default(10_000).meta({ description: 'Gap in ms between delivery attempts. Default: 10000.', examples: [10_000, 1000] }),
     })
     .default({ attempts: 3, intervalMs: 10_000 })
-    .meta({ description: 'Webhook delivery of a job\'s result: attempts and the gap between them. Default: {attempts: 3, intervalMs: 10000}.', examples: [{ attempts: 5, intervalMs: 2000 }] }),
+    .meta({
+      description: "Webhook delivery of a job's result: attempts and the gap between them. Default: {attempts: 3, intervalMs: 10000}.",
+      examples: [{ attempts: 5, intervalMs: 2000 }],
+    }),
 });
 
 export const simConfigSchema = z.strictObject({
   seed: z.union([z.number().int(), z.string()]).default(1),
   apiKeys: z.array(z.string().min(1)).default([]),
-  endpoints: z.array(endpointSchema).min(1).default(() => [endpointSchema.parse({ id: 'ep' })]),
+  endpoints: z
+    .array(endpointSchema)
+    .min(1)
+    .default(() => [endpointSchema.parse({ id: 'ep' })]),
 });
 
 export type EndpointConfig = z.infer<typeof endpointSchema>;

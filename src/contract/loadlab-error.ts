@@ -26,7 +26,11 @@ export const LOADLAB_ERROR_CODES = {
 export type LoadlabErrorCode = keyof typeof LOADLAB_ERROR_CODES;
 
 export class LoadlabError extends Error {
-  constructor(readonly code: LoadlabErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: LoadlabErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = new.target.name;
   }

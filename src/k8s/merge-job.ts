@@ -33,7 +33,14 @@ export function mergeJob(o: K8sOptions): IJob {
     containers = {
       initContainers: [
         awsContainer('download', st.s3, DOWNLOAD_SCRIPT, [`${url}/`, `${dir}/`]),
-        loadlabContainer({ name: 'merge', image: o.image, script: KEEP_EXIT_SCRIPT, args, env: [{ name: 'LOADLAB_EXIT_FILE', value: exitFile }], scenario: false }),
+        loadlabContainer({
+          name: 'merge',
+          image: o.image,
+          script: KEEP_EXIT_SCRIPT,
+          args,
+          env: [{ name: 'LOADLAB_EXIT_FILE', value: exitFile }],
+          scenario: false,
+        }),
       ],
       containers: [awsContainer('upload', st.s3, UPLOAD_SCRIPT, [`${dir}/merged`, `${url}/merged`, exitFile])],
     };

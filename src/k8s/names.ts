@@ -30,7 +30,9 @@ export function baseNameProblem(name: string): string | undefined {
 
 /** Why `ns` cannot be a namespace (a DNS-1123 label), or undefined when it can. */
 export function namespaceProblem(ns: string): string | undefined {
-  return ns.length <= 63 && LABEL.test(ns) ? undefined : 'a DNS-1123 label: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit';
+  return ns.length <= 63 && LABEL.test(ns)
+    ? undefined
+    : 'a DNS-1123 label: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit';
 }
 
 /** Why `name` cannot name a Secret or PVC (a DNS-1123 subdomain), or undefined. */
@@ -41,6 +43,9 @@ export function objectNameProblem(name: string): string | undefined {
 
 /** The default base: `loadlab-` and the scenario's name folded into a label. */
 export function defaultBaseName(scenarioName: string): string {
-  const folded = scenarioName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const folded = scenarioName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return `loadlab-${folded}`.slice(0, BASE_MAX_CHARS).replace(/-+$/, '');
 }

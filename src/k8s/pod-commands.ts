@@ -25,10 +25,7 @@ export const SHARD_SCRIPT = [
 ].join('\n');
 
 /** `sh -c` script around a merge whose result is uploaded afterwards: keeps its exit code in the file `$LOADLAB_EXIT_FILE`. */
-export const KEEP_EXIT_SCRIPT = [
-  `node ${LOADLAB_JS} "$@"`,
-  'echo "$?" > "$LOADLAB_EXIT_FILE"',
-].join('\n');
+export const KEEP_EXIT_SCRIPT = [`node ${LOADLAB_JS} "$@"`, 'echo "$?" > "$LOADLAB_EXIT_FILE"'].join('\n');
 
 /**
  * `sh -c` script of the AWS CLI container: copies directory $1 to $2, then exits with the code

@@ -30,23 +30,37 @@ export function shardsJob(o: K8sOptions): IJob {
   const labels = labelsOf(o.base, 'shards');
   const outDir = `${runDir(o.base)}/shard-${INDEX}`;
   const scenarioPath = `${SCENARIO_DIR}/${o.files[0]!.path}`;
-  const args = o.mode === 'run'
-    ? shardRunArgs({ scenarioPath, shards: o.shards, target: o.target!, startAt: o.startAt!, outDir, flags: o.flags })
-    : shardPlanArgs({ scenarioPath, shards: o.shards, outDir, flags: o.flags });
+  const args =
+    o.mode === 'run'
+      ? shardRunArgs({ scenarioPath, shards: o.shards, target: o.target!, startAt: o.startAt!, outDir, flags: o.flags })
+      : shardPlanArgs({ scenarioPath, shards: o.shards, outDir, flags: o.flags });
   const loadlab = loadlabContainer({
-    name: 'loadlab', image: o.image, script: SHARD_SCRIPT, args, scenario: true,
+    name: 'loadlab',
+    image: o.image,
+    script: SHARD_SCRIPT,
+    args,
+    scenario: true,
     env: [INDEX_ENV, { name: 'LOADLAB_SHARDS', value: String(o.shards) }, ...(o.mode === 'run' ? apiKeyEnv(o.apiKeySecret) : [])],
   });
   if (o.requests) loadlab.resources = { requests: { ...o.requests } };
   const st = o.storage;
-  const containers: { initContainers?: IContainer[]; containers: IContainer[] } = st.kind === 'pvc'
-    ? { containers: [loadlab] }
-    : { initContainers: [loadlab], containers: [awsContainer('upload', st.s3, UPLOAD_SCRIPT, [outDir, `${s3RunUrl(st, o.base)}/shard-${INDEX}`], [INDEX_ENV])] };
-  const volumes: IVolume[] = [scenarioVolume(names.configMap, o.files), st.kind === 'pvc' ? { name: 'results', persistentVolumeClaim: { claimName: st.claim } } : { name: 'results', emptyDir: {} }];
+  const containers: { initContainers?: IContainer[]; containers: IContainer[] } =
+    st.kind === 'pvc'
+      ? { containers: [loadlab] }
+      : {
+          initContainers: [loadlab],
+          containers: [awsContainer('upload', st.s3, UPLOAD_SCRIPT, [outDir, `${s3RunUrl(st, o.base)}/shard-${INDEX}`], [INDEX_ENV])],
+        };
+  const volumes: IVolume[] = [
+    scenarioVolume(names.configMap, o.files),
+    st.kind === 'pvc' ? { name: 'results', persistentVolumeClaim: { claimName: st.claim } } : { name: 'results', emptyDir: {} },
+  ];
   const pod: IPodSpec = {
     restartPolicy: 'Never',
     securityContext: { fsGroup: LOADLAB_UID },
-    topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: labels } }],
+    topologySpreadConstraints: [
+      { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: labels } },
+    ],
     ...containers,
     volumes,
   };

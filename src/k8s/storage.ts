@@ -10,9 +10,7 @@ import { objectNameProblem } from './names.js';
 /** Where the loadlab containers read and write results. */
 export const RESULTS_DIR = '/results';
 
-export type Storage =
-  | { kind: 'pvc'; claim: string }
-  | { kind: 's3'; bucket: string; prefix: string; s3: S3Access };
+export type Storage = { kind: 'pvc'; claim: string } | { kind: 's3'; bucket: string; prefix: string; s3: S3Access };
 
 /** How the AWS CLI reaches the store. Credentials never appear here: only the Secret's name. */
 export interface S3Access {
@@ -39,7 +37,8 @@ export function parseStorage(spec: string): { kind: 'pvc'; claim: string } | { k
   const [, bucket, rawPrefix] = m as unknown as [string, string, string];
   if (!BUCKET.test(bucket)) return `s3://BUCKET/PREFIX: ${JSON.stringify(bucket)} is not a bucket name (3 to 63 lower-case letters, digits, "." and "-")`;
   const prefix = rawPrefix.replace(/\/+$/, '');
-  if (prefix !== '' && prefix.split('/').some((p) => p === '' || p === '.' || p === '..')) return `s3://BUCKET/PREFIX: the prefix ${JSON.stringify(rawPrefix)} has an empty, "." or ".." part`;
+  if (prefix !== '' && prefix.split('/').some((p) => p === '' || p === '.' || p === '..'))
+    return `s3://BUCKET/PREFIX: the prefix ${JSON.stringify(rawPrefix)} has an empty, "." or ".." part`;
   return { kind: 's3', bucket, prefix };
 }
 

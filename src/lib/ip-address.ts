@@ -6,7 +6,12 @@
 const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const GROUP = /^[0-9a-f]{1,4}$/;
 
-const bare = (s: string) => s.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+const bare = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
 
 /** The four bytes of a dotted IPv4 address, or undefined. */
 function v4Bytes(a: string): number[] | undefined {
@@ -47,7 +52,9 @@ export function canonicalIp(s: string): string | undefined {
   const a = bare(s);
   const v4 = v4Bytes(a);
   if (v4) return v4.join('.');
-  return v6Groups(a)?.map((g) => g.toString(16)).join(':');
+  return v6Groups(a)
+    ?.map((g) => g.toString(16))
+    .join(':');
 }
 
 /** 127.0.0.0/8, ::1 and IPv4-mapped 127.0.0.0/8 (`::ffff:127.0.0.1`, `::ffff:7f00:1`). */

@@ -11,7 +11,11 @@ export class TimeAverages {
   private readonly area: number[][];
   private t: number;
 
-  constructor(readonly windowMs: number, series: number, startMs = 0) {
+  constructor(
+    readonly windowMs: number,
+    series: number,
+    startMs = 0,
+  ) {
     this.value = new Float64Array(series);
     this.area = Array.from({ length: series }, () => []);
     this.t = startMs;

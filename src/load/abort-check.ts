@@ -20,7 +20,11 @@ interface Watched {
 }
 
 export class AbortCheck {
-  private constructor(private readonly watched: Watched[], private readonly rec: Recorder, private readonly flows: readonly string[]) {}
+  private constructor(
+    private readonly watched: Watched[],
+    private readonly rec: Recorder,
+    private readonly flows: readonly string[],
+  ) {}
 
   /** The checker of the scenario's abortOnFail thresholds; undefined when it has none. */
   static of(sc: Scenario, rec: Recorder): AbortCheck | undefined {
@@ -30,7 +34,13 @@ export class AbortCheck {
       const t = parseThreshold(s.expr);
       if (s.abortOnFail && typeof t !== 'string') watched.push({ t, delayMs: s.delayAbortEvalMs, nextGroup: 0 });
     }
-    return watched.length ? new AbortCheck(watched, rec, sc.traffic.map((f) => f.name)) : undefined;
+    return watched.length
+      ? new AbortCheck(
+          watched,
+          rec,
+          sc.traffic.map((f) => f.name),
+        )
+      : undefined;
   }
 
   /** At a window end `nowMs`: the first watched threshold that fails on the data so far. */

@@ -241,8 +241,11 @@ export class Client {
   private cause(op: Operation, res: TargetResponse, inFlightAtSend: number, atMs: number): LimitCauseName {
     if (this.target.causesReported) return reportedCause(res) ?? 'unknown';
     return inferCause(this.limits[op], {
-      inFlightAtSend, recentSent: this.rates.of(op).inWindow(atMs), lastQueueDepth: this.lastQueueDepth,
-      queueThrottleAt: this.queueThrottleAt, jobCreating: JOB_CREATING.has(op),
+      inFlightAtSend,
+      recentSent: this.rates.of(op).inWindow(atMs),
+      lastQueueDepth: this.lastQueueDepth,
+      queueThrottleAt: this.queueThrottleAt,
+      jobCreating: JOB_CREATING.has(op),
     });
   }
 }

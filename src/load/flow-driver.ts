@@ -27,8 +27,13 @@ export class FlowDriver {
   private timer: unknown = undefined;
 
   constructor(
-    readonly name: string, private readonly start: (s: Session) => void, private readonly gen: ArrivalGenerator,
-    private readonly durationMs: number, readonly target: Target, readonly rec: Recorder, readonly live: Live,
+    readonly name: string,
+    private readonly start: (s: Session) => void,
+    private readonly gen: ArrivalGenerator,
+    private readonly durationMs: number,
+    readonly target: Target,
+    readonly rec: Recorder,
+    readonly live: Live,
     readonly acc: FlowAcc,
     /** Undefined when tracing is off: then no session makes a tracer call. */
     private readonly tracer?: SessionTracer,
@@ -68,7 +73,11 @@ class FlowSession implements Session {
   trace: SessionSpan | undefined = undefined;
   sentMs: number;
 
-  constructor(private readonly flow: FlowDriver, readonly seq: number, readonly intendedMs: number) {
+  constructor(
+    private readonly flow: FlowDriver,
+    readonly seq: number,
+    readonly intendedMs: number,
+  ) {
     this.sentMs = intendedMs;
   }
 

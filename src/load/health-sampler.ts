@@ -82,7 +82,11 @@ export class HealthSampler {
     if (this.done) return;
     if (r.status === 0 || r.status === 429) {
       this.counts.errors++;
-      if (++this.misses >= MAX_MISSES) this.stop(r.status, `no sample from ${MAX_MISSES} /health requests in a row (${r.status === 429 ? 'answered 429' : r.timedOut ? `no answer within ${this.req.timeoutMs} ms` : 'connection error'})`);
+      if (++this.misses >= MAX_MISSES)
+        this.stop(
+          r.status,
+          `no sample from ${MAX_MISSES} /health requests in a row (${r.status === 429 ? 'answered 429' : r.timedOut ? `no answer within ${this.req.timeoutMs} ms` : 'connection error'})`,
+        );
       return;
     }
     if (r.status !== 200) return this.stopOn(r.status, `/health answered ${r.status}`);

@@ -65,7 +65,11 @@ export function resultOfRun(sc: Scenario, { seed, target, rec, rates, bill }: Ru
     version: RUN_RESULT_VERSION,
     kind: 'run',
     scenario: { name: sc.name, seed, durationMs: sc.durationMs, endpointId: sc.endpoint.id, ...(end.file ? { file: end.file } : {}) },
-    target: { kind: target.kind, ...(target.reportUrl !== undefined ? { url: target.reportUrl } : {}), causes: target.causesReported ? 'reported' : 'inferred' },
+    target: {
+      kind: target.kind,
+      ...(target.reportUrl !== undefined ? { url: target.reportUrl } : {}),
+      causes: target.causesReported ? 'reported' : 'inferred',
+    },
     ...(end.shard ? { shard: shardSection(end.shard) } : {}),
     elapsedMs,
     ...sec,
@@ -83,7 +87,10 @@ export function resultOfRun(sc: Scenario, { seed, target, rec, rates, bill }: Ru
     const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;
     result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, end.prices);
   }
-  result.thresholds = evaluateThresholds(result, sc.thresholds.map((t) => thresholdSpec(t).expr));
+  result.thresholds = evaluateThresholds(
+    result,
+    sc.thresholds.map((t) => thresholdSpec(t).expr),
+  );
   // Late arrivals: each threshold over times from the intended send is judged again from the actual send (verdict.ts).
   if (rec.sendTimes && result.arrivals.late > 0) result.thresholds = judgeFromSend(result.thresholds, rec.sendTimes.view(result, rec.ops, windowCount));
   return result;

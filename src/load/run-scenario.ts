@@ -137,11 +137,18 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const elapsedMs = Math.round(target.now());
   live.sessions?.finish(target.now());
   await target.close();
-  const result = resultOfRun(sc, run, watch.sections(), { elapsedMs, interrupted, ...(opts.file ? { file: opts.file } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.prices ? { prices: opts.prices } : {}) });
+  const result = resultOfRun(sc, run, watch.sections(), {
+    elapsedMs,
+    interrupted,
+    ...(opts.file ? { file: opts.file } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.prices ? { prices: opts.prices } : {}),
+  });
   const wallMs = performance.now() - wallStart;
   const requests = Object.values(result.operations).reduce((n, o) => n + o.requests, 0);
   result.wallClock = {
-    startedAt, wallMs: Math.round(wallMs),
+    startedAt,
+    wallMs: Math.round(wallMs),
     ...(target.clock === 'virtual' ? { simulatedRequestsPerWallSecond: Math.round(requests / (wallMs / 1000)) } : {}),
   };
   return result;
@@ -154,7 +161,14 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
 async function recordInto(sc: Scenario, target: Target, seed: number | string, opts: RunOptions): Promise<RunParts> {
   const rec = new Recorder(WINDOW_MS, sc.openModel.lateAfterMs, histogramWindowMs(sc.durationMs + sc.drainMs));
   const rates = new SendRates(sc.endpoint.limits.windowMs);
-  const client = new Client(target, rec, { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs }, limitsOf(sc.endpoint), queueThrottleAt(sc.endpoint), rates);
+  const client = new Client(
+    target,
+    rec,
+    { maxInFlight: sc.openModel.maxInFlight, maxWaitMs: sc.openModel.maxWaitMs },
+    limitsOf(sc.endpoint),
+    queueThrottleAt(sc.endpoint),
+    rates,
+  );
   const webhooks: BehaviourEnv['webhooks'] = new Map();
   // Client-side randomness has its own seed, apart from the simulator's streams: it cannot shift them.
   const rand = new RandomSource(`${seed}/clients`);
@@ -217,13 +231,20 @@ class RunWatch {
     // The endpoint's queue and workers from /health, where the target cannot show them (not a flow: see health-sampler.ts).
     // A /health refused with 401, 403 or 404 may be the whole target's (wrong key, endpoint or URL):
     // that warning waits for the end, and an unreachable run's own message says it instead.
-    this.health = opts.healthEveryMs && !target.watchEndpoint
-      ? new HealthSampler(target, rec, opts.healthEveryMs, (why, status) => {
-        const message = `/health sampling stopped: ${why}; the report has the samples read before`;
-        if (isRefusal(status)) this.refusedHealth = message;
-        else this.onWarning?.(message);
-      }, (q) => (client.lastQueueDepth = q))
-      : undefined;
+    this.health =
+      opts.healthEveryMs && !target.watchEndpoint
+        ? new HealthSampler(
+            target,
+            rec,
+            opts.healthEveryMs,
+            (why, status) => {
+              const message = `/health sampling stopped: ${why}; the report has the samples read before`;
+              if (isRefusal(status)) this.refusedHealth = message;
+              else this.onWarning?.(message);
+            },
+            (q) => (client.lastQueueDepth = q),
+          )
+        : undefined;
     this.health?.start();
     // A target at a URL (not the embedded simulator): a run whose first 20 answers all say "wrong key / endpoint / URL" stops there.
     this.reach = target.reportUrl === undefined ? undefined : new Reachability();
@@ -276,10 +297,16 @@ function progressTick(sc: Scenario, { target, rec }: RunParts, wallStart: number
     }
     const nowMs = target.now();
     onProgress({
-      phase: nowMs < sc.durationMs ? 'traffic' : 'drain', nowMs, wallMs: performance.now() - wallStart,
-      durationMs: sc.durationMs, drainMs: sc.drainMs, requests, limited,
+      phase: nowMs < sc.durationMs ? 'traffic' : 'drain',
+      nowMs,
+      wallMs: performance.now() - wallStart,
+      durationMs: sc.durationMs,
+      drainMs: sc.drainMs,
+      requests,
+      limited,
       // The target's own view, else the last /health answer read (queue, then running workers: ENDPOINT_SERIES order).
-      queueDepth: p ? p.queueDepth : rec.health.latest?.[0], workers: p ? p.runningWorkers : rec.health.latest?.[2],
+      queueDepth: p ? p.queueDepth : rec.health.latest?.[0],
+      workers: p ? p.runningWorkers : rec.health.latest?.[2],
     });
   };
 }
@@ -292,7 +319,8 @@ function progressTick(sc: Scenario, { target, rec }: RunParts, wallStart: number
 async function sessionTracer(tracer: Tracer, target: Target, endpointId: string): Promise<SessionTracer> {
   const { msToHrTime, SessionTracer } = await import('../telemetry/session-tracing.js');
   let zero: number | undefined;
-  const time: ToHrTime = target.clock === 'virtual' ? msToHrTime : (ms) => msToHrTime((zero ??= performance.timeOrigin + performance.now() - target.now()) + ms);
+  const time: ToHrTime =
+    target.clock === 'virtual' ? msToHrTime : (ms) => msToHrTime((zero ??= performance.timeOrigin + performance.now() - target.now()) + ms);
   return new SessionTracer(tracer, time, endpointId);
 }
 

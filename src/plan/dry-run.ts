@@ -35,8 +35,10 @@ export function renderPlan(sc: Scenario): Plan {
     }
     const peak10 = peakArrivalsPerSec(f.arrival, sc.durationMs) * 10;
     const lim = limits[op].rate;
-    lines.push(`  ${f.name}: ${f.client.behaviour} on /${op}, ~${Math.round(n)} sessions, peak ${peak10.toFixed(1)} per 10 s` +
-      `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`);
+    lines.push(
+      `  ${f.name}: ${f.client.behaviour} on /${op}, ~${Math.round(n)} sessions, peak ${peak10.toFixed(1)} per 10 s` +
+        `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
+    );
   }
   const requests = Math.round([...perOp.values()].reduce((a, b) => a + b, 0));
   const text = [

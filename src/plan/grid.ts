@@ -30,7 +30,9 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
     const eq = f.indexOf('=');
     const key = (eq < 0 ? f : f.slice(0, eq)).trim();
     if (!(KNOBS as readonly string[]).includes(key)) {
-      problems.push(`--grid "${f}": "${key}" is not an endpoint knob a plan can sweep${didYouMean(key, KNOBS)}; knobs: ${KNOBS.join(', ')} (workersMax is swept by --workers-max)`);
+      problems.push(
+        `--grid "${f}": "${key}" is not an endpoint knob a plan can sweep${didYouMean(key, KNOBS)}; knobs: ${KNOBS.join(', ')} (workersMax is swept by --workers-max)`,
+      );
       continue;
     }
     const knob = key as Knob;
@@ -38,7 +40,14 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
       problems.push(`--grid "${f}": ${knob} given twice`);
       continue;
     }
-    const raw = eq < 0 ? [] : f.slice(eq + 1).split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const raw =
+      eq < 0
+        ? []
+        : f
+            .slice(eq + 1)
+            .split(',')
+            .map((v) => v.trim())
+            .filter((v) => v !== '');
     if (!raw.length) {
       problems.push(`--grid "${f}": give ${knob}=V1,V2,… (at least one value)`);
       continue;
@@ -98,4 +107,7 @@ export function checkCombinations(ep: Scenario['endpoint'], combos: readonly Kno
   return [...seen];
 }
 
-export const describeKnobs = (k: Knobs) => Object.entries(k).map(([n, v]) => `${n}=${v}`).join(', ');
+export const describeKnobs = (k: Knobs) =>
+  Object.entries(k)
+    .map(([n, v]) => `${n}=${v}`)
+    .join(', ');

@@ -21,7 +21,7 @@ export const PLAN_MERGE_ERRORS = {
   PLAN_MERGE_ERR_DIFFERENT: 'the inputs are not shards of one plan (scenario, flags or shard count differ)',
   PLAN_MERGE_ERR_OVERLAP: 'two inputs hold the same shard',
   PLAN_MERGE_ERR_MISSING: 'a shard is missing',
-  PLAN_MERGE_ERR_POINTS: 'an input\'s points or runs do not match its shard',
+  PLAN_MERGE_ERR_POINTS: "an input's points or runs do not match its shard",
 } as const;
 export type PlanMergeErrorCode = keyof typeof PLAN_MERGE_ERRORS;
 
@@ -46,7 +46,11 @@ export function mergePartialPlans(ins: readonly NamedPartial[]): PlanMerge {
   const identity = (x: NamedPartial) => ({ shard: { count: x.plan.shard.count }, spec: x.plan.spec });
   for (const x of ins.slice(1)) {
     const d = firstDifference(identity(first), identity(x));
-    if (d) return fail('PLAN_MERGE_ERR_DIFFERENT', `${first.name} and ${x.name} are not shards of one plan: they differ in ${d.path} (${show(d.a)} vs ${show(d.b)})`);
+    if (d)
+      return fail(
+        'PLAN_MERGE_ERR_DIFFERENT',
+        `${first.name} and ${x.name} are not shards of one plan: they differ in ${d.path} (${show(d.a)} vs ${show(d.b)})`,
+      );
   }
   const spec = first.plan.spec;
   const count = first.plan.shard.count;
@@ -57,14 +61,21 @@ export function mergePartialPlans(ins: readonly NamedPartial[]): PlanMerge {
     for (const i of x.plan.shard.indices) {
       if (i >= count) return fail('PLAN_MERGE_ERR_POINTS', `${x.name}: shard.indices: shard ${i} is not below the shard count ${count}`);
       const h = holder.get(i);
-      if (h !== undefined) return fail('PLAN_MERGE_ERR_OVERLAP', h === k ? `${x.name}: shard.indices: lists shard ${i} twice` : `${ins[h]!.name} and ${x.name} both hold shard ${i} of ${count}: give each shard once`);
+      if (h !== undefined)
+        return fail(
+          'PLAN_MERGE_ERR_OVERLAP',
+          h === k ? `${x.name}: shard.indices: lists shard ${i} twice` : `${ins[h]!.name} and ${x.name} both hold shard ${i} of ${count}: give each shard once`,
+        );
       holder.set(i, k);
     }
   }
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !holder.has(i));
   if (missing.length) {
     const given = ins.map((x) => `${x.name} (shard ${x.plan.shard.indices.join(', ')})`).join(', ');
-    return fail('PLAN_MERGE_ERR_MISSING', `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${count} missing: give the directory of every shard (given: ${given})`);
+    return fail(
+      'PLAN_MERGE_ERR_MISSING',
+      `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${count} missing: give the directory of every shard (given: ${given})`,
+    );
   }
 
   const total = spec.lines.length * spec.workers.length;
@@ -76,7 +87,8 @@ export function mergePartialPlans(ins: readonly NamedPartial[]): PlanMerge {
   }
 
   const sc = parseScenario(spec.scenarioConfig, `${first.name}: spec.scenarioConfig`);
-  if (!sc.ok) return fail('PLAN_MERGE_ERR_POINTS', `${first.name}: spec.scenarioConfig: ${sc.issues.map((i) => `${i.path || '(scenario)'}: ${i.message}`).join('; ')}`);
+  if (!sc.ok)
+    return fail('PLAN_MERGE_ERR_POINTS', `${first.name}: spec.scenarioConfig: ${sc.issues.map((i) => `${i.path || '(scenario)'}: ${i.message}`).join('; ')}`);
   const slos: Threshold[] = [];
   for (const [i, e] of spec.slo.exprs.entries()) {
     const t = checkThreshold(e, {});
@@ -97,12 +109,16 @@ export function mergePartialPlans(ins: readonly NamedPartial[]): PlanMerge {
 function pointsProblem(p: PartialPlan, total: number): string | undefined {
   const want = p.shard.indices.flatMap((index) => shardPoints(total, { index, count: p.shard.count })).sort((a, b) => a - b);
   const have = p.points.map((x) => x.point);
-  if (have.join() !== want.join()) return `points: holds grid points ${show(have)}, but shard ${p.shard.indices.join(', ')} of ${p.shard.count} holds ${show(want)}`;
+  if (have.join() !== want.join())
+    return `points: holds grid points ${show(have)}, but shard ${p.shard.indices.join(', ')} of ${p.shard.count} holds ${show(want)}`;
   for (const [k, x] of p.points.entries()) {
     if (x.runs.length !== p.spec.seeds.length) return `points.${k}.runs: ${x.runs.length} runs, one per seed expected (${p.spec.seeds.length})`;
     for (const [s, r] of x.runs.entries()) {
       const task = pointTask(p.spec, x.point, p.spec.seeds[s]!);
-      const d = firstDifference({ workersMax: task.workersMax, seed: task.seed, knobs: task.knobs }, { workersMax: r.workersMax, seed: r.seed, knobs: r.knobs });
+      const d = firstDifference(
+        { workersMax: task.workersMax, seed: task.seed, knobs: task.knobs },
+        { workersMax: r.workersMax, seed: r.seed, knobs: r.knobs },
+      );
       if (d) return `points.${k}.runs.${s}.${d.path}: ${show(d.b)}, but grid point ${x.point} with seed ${show(task.seed)} has ${show(d.a)}`;
       if (r.slo.length !== p.spec.slo.exprs.length) return `points.${k}.runs.${s}.slo: ${r.slo.length} values for ${p.spec.slo.exprs.length} SLOs`;
     }

@@ -42,7 +42,10 @@ export function predict(m: MmcInputs, c: number): MmcPrediction {
   if (utilisation >= 1) return { stable: false, utilisation };
   const r = erlangC({ servers: c, arrivalRate: lambda, serviceRate: mu });
   return {
-    stable: true, utilisation, probabilityOfWaiting: r.probabilityOfWaiting, meanQueueDelayMs: r.meanQueueWait,
+    stable: true,
+    utilisation,
+    probabilityOfWaiting: r.probabilityOfWaiting,
+    meanQueueDelayMs: r.meanQueueWait,
     p95QueueDelayMs: waitQuantileMs(c, lambda, mu, r.probabilityOfWaiting, 0.95),
   };
 }

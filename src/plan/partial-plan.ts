@@ -37,8 +37,14 @@ const pointResult = z.object({
   seed,
   slo: z.array(z.object({ value: numOrNull, ok: z.boolean() })),
   figures: z.object({
-    jobsAccepted: num, jobsCompleted: num, turnaroundP95Ms: numOrNull, queueDelayMeanMs: numOrNull,
-    queueDelayP95Ms: numOrNull, limitedRate: numOrNull, elapsedMs: num, requests: num,
+    jobsAccepted: num,
+    jobsCompleted: num,
+    turnaroundP95Ms: numOrNull,
+    queueDelayMeanMs: numOrNull,
+    queueDelayP95Ms: numOrNull,
+    limitedRate: numOrNull,
+    elapsedMs: num,
+    requests: num,
   }),
   bill: z.object({ activeSeconds: num, flexSeconds: num, workersStarted: num, secondsByState: z.record(z.string(), num) }),
 });

@@ -48,7 +48,13 @@ function erlangOf(metric: string, r: PlanRow): number | null {
 }
 
 const erlangSeries = (values: Values): ChartSeries => ({ label: 'Erlang C (M/M/c)', values, color: ERLANG, dash: true, width: 2 });
-const limitSeries = (t: Threshold, n: number): ChartSeries => ({ label: `SLO ${t.cmp} ${t.value}`, values: new Array<number>(n).fill(t.value), color: LIMIT, dash: true, width: 1.5 });
+const limitSeries = (t: Threshold, n: number): ChartSeries => ({
+  label: `SLO ${t.cmp} ${t.value}`,
+  values: new Array<number>(n).fill(t.value),
+  color: LIMIT,
+  dash: true,
+  width: 1.5,
+});
 
 /** Per seed a series of dots, then their mean as a bold line. */
 function seedSeries(seeds: PlanResult['sweep']['seeds'], perSeed: (k: number) => Values): ChartSeries[] {
@@ -57,12 +63,24 @@ function seedSeries(seeds: PlanResult['sweep']['seeds'], perSeed: (k: number) =>
   return [...dots, { label: 'mean over seeds', values: means, color: MEAN, width: 2.5 }];
 }
 
-interface Line { knobs: Knobs; label: string; rowAt: (workersMax: number) => PlanRow | undefined }
+interface Line {
+  knobs: Knobs;
+  label: string;
+  rowAt: (workersMax: number) => PlanRow | undefined;
+}
 
 /** A measured figure against workersMax: per seed and their mean, or with a grid one mean line per combination. */
 function figureSeries(p: PlanResult, xs: number[], lines: Line[] | null, perSeed: (r: PlanRow) => Values): ChartSeries[] {
   if (!lines) return seedSeries(p.sweep.seeds, (k) => p.rows.map((r) => perSeed(r)[k] ?? null));
-  return lines.map((l, i) => ({ label: l.label, values: xs.map((x) => { const r = l.rowAt(x); return r ? mean(perSeed(r)) : null; }), color: LINE_COLOURS[i % LINE_COLOURS.length], width: 2 }));
+  return lines.map((l, i) => ({
+    label: l.label,
+    values: xs.map((x) => {
+      const r = l.rowAt(x);
+      return r ? mean(perSeed(r)) : null;
+    }),
+    color: LINE_COLOURS[i % LINE_COLOURS.length],
+    width: 2,
+  }));
 }
 
 /** A logarithmic y axis when the chart's values are all above 0 and span more than a factor of 30. */
@@ -82,11 +100,17 @@ function chartsOf(p: PlanResult): ChartSpec[] {
   const xs = [...new Set(p.rows.map((r) => r.workersMax))].sort((a, b) => a - b);
   const lines: Line[] | null = grid
     ? grid.map((g) => {
-      const key = describeKnobs(g.knobs);
-      return { knobs: g.knobs, label: key || 'scenario\'s knobs', rowAt: (w: number) => p.rows.find((r) => r.workersMax === w && describeKnobs(r.knobs ?? {}) === key) };
-    })
+        const key = describeKnobs(g.knobs);
+        return {
+          knobs: g.knobs,
+          label: key || "scenario's knobs",
+          rowAt: (w: number) => p.rows.find((r) => r.workersMax === w && describeKnobs(r.knobs ?? {}) === key),
+        };
+      })
     : null;
-  const spread = lines ? 'one line per grid combination (the mean over the seeds; plan.md\'s rows give each point\'s min–max)' : 'a dot per seed, the bold line their mean';
+  const spread = lines
+    ? "one line per grid combination (the mean over the seeds; plan.md's rows give each point's min–max)"
+    : 'a dot per seed, the bold line their mean';
   const rec = p.recommendation.workersMax === null ? 'no recommendation' : `recommendation: workersMax ${p.recommendation.workersMax}`;
   const specs: ChartSpec[] = [];
   // The Erlang C line, per x (it depends on workersMax alone).
@@ -97,25 +121,54 @@ function chartsOf(p: PlanResult): ChartSpec[] {
     const withErlang = ERLANG_METRICS.includes(t.metric);
     if (withErlang) series.push(erlangSeries(erlangAt(t.metric)));
     specs.push({
-      id: `slo-${i + 1}`, title: `${t.expr} against workersMax`, unit: unitOf(t.metric), x: xs, xAxis: WORKERS_MAX, series,
+      id: `slo-${i + 1}`,
+      title: `${t.expr} against workersMax`,
+      unit: unitOf(t.metric),
+      x: xs,
+      xAxis: WORKERS_MAX,
+      series,
       subtitle: `${spread}; dashed red: the SLO${withErlang ? '; dashed purple: Erlang C for c = workersMax' : ''}; ${rec}`,
     });
   });
   if (!slos.some((t) => ERLANG_METRICS.includes(t.metric))) {
     specs.push({
-      id: 'queue-delay', title: 'Mean queue delay against workersMax, beside Erlang C', unit: 'ms', x: xs, xAxis: WORKERS_MAX,
+      id: 'queue-delay',
+      title: 'Mean queue delay against workersMax, beside Erlang C',
+      unit: 'ms',
+      x: xs,
+      xAxis: WORKERS_MAX,
       series: [...figureSeries(p, xs, lines, (r) => r.measured.queueDelayMeanMs), erlangSeries(erlangAt('queue_delay_mean_ms'))],
       subtitle: `${spread}; dashed purple: Erlang C's mean queue delay for c = workersMax (a gap: unbounded)`,
     });
   }
   if (p.prices) {
     specs.push(
-      { id: 'cost-per-hour', title: 'Cost per hour against workersMax', unit: '$ per hour', x: xs, xAxis: WORKERS_MAX, series: figureSeries(p, xs, lines, (r) => r.cost!.perHour), subtitle: `${spread}; ${rec}` },
-      { id: 'cost-per-1000-jobs', title: 'Cost per 1 000 jobs against workersMax', unit: '$ per 1 000 jobs', x: xs, xAxis: WORKERS_MAX, series: figureSeries(p, xs, lines, (r) => r.cost!.per1000Jobs), subtitle: `${spread}; over the jobs that completed` },
+      {
+        id: 'cost-per-hour',
+        title: 'Cost per hour against workersMax',
+        unit: '$ per hour',
+        x: xs,
+        xAxis: WORKERS_MAX,
+        series: figureSeries(p, xs, lines, (r) => r.cost!.perHour),
+        subtitle: `${spread}; ${rec}`,
+      },
+      {
+        id: 'cost-per-1000-jobs',
+        title: 'Cost per 1 000 jobs against workersMax',
+        unit: '$ per 1 000 jobs',
+        x: xs,
+        xAxis: WORKERS_MAX,
+        series: figureSeries(p, xs, lines, (r) => r.cost!.per1000Jobs),
+        subtitle: `${spread}; over the jobs that completed`,
+      },
     );
   } else {
     specs.push({
-      id: 'worker-seconds', title: 'Billed worker-seconds against workersMax', unit: 'worker-seconds', x: xs, xAxis: WORKERS_MAX,
+      id: 'worker-seconds',
+      title: 'Billed worker-seconds against workersMax',
+      unit: 'worker-seconds',
+      x: xs,
+      xAxis: WORKERS_MAX,
       series: figureSeries(p, xs, lines, (r) => r.workers.flexSeconds.map((f, k) => f + r.workers.activeSeconds[k]!)),
       subtitle: `${spread}; flex and active; give --gpu or --price-flex/--price-active for dollars`,
     });
@@ -139,16 +192,22 @@ function paretoChart(p: PlanResult, t: Threshold, i: number): ChartSpec[] {
   const recKey = p.recommendation.workersMax === null ? null : key({ workersMax: p.recommendation.workersMax, knobs: p.recommendation.knobs ?? {} });
   const rows = p.rows.map((r) => ({ r, x: rowPrice(r), y: worst(t, r.slo[i]!.values) })).sort((a, b) => a.x - b.x);
   const byDollars = p.recommendation.cheapestBy === 'cost per hour';
-  return [{
-    id: `pareto-${i + 1}`, title: `Cost against ${t.expr}: the Pareto front`, unit: unitOf(t.metric),
-    x: rows.map((o) => Math.round(o.x * 1e6) / 1e6),
-    xAxis: byDollars ? { kind: 'value', label: 'cost per hour', unit: '$, mean over seeds' } : { kind: 'value', label: 'billed worker-seconds', unit: 'mean over seeds' },
-    series: [
-      { label: 'every point', values: rows.map((o) => o.y), color: '#9aa5b1', points: true },
-      { label: 'Pareto front', values: rows.map((o) => (front.has(key(o.r)) ? o.y : null)), color: '#109618', width: 2.5, spanGaps: true },
-      { label: 'recommendation', values: rows.map((o) => (key(o.r) === recKey ? o.y : null)), color: '#e67e22', points: true },
-      limitSeries(t, rows.length),
-    ],
-    subtitle: `a dot per point (workersMax × grid combination), y: its worst seed; the green line joins the points no other point beats on cost and on every SLO; orange: the recommendation, the cheapest meeting every SLO`,
-  }];
+  return [
+    {
+      id: `pareto-${i + 1}`,
+      title: `Cost against ${t.expr}: the Pareto front`,
+      unit: unitOf(t.metric),
+      x: rows.map((o) => Math.round(o.x * 1e6) / 1e6),
+      xAxis: byDollars
+        ? { kind: 'value', label: 'cost per hour', unit: '$, mean over seeds' }
+        : { kind: 'value', label: 'billed worker-seconds', unit: 'mean over seeds' },
+      series: [
+        { label: 'every point', values: rows.map((o) => o.y), color: '#9aa5b1', points: true },
+        { label: 'Pareto front', values: rows.map((o) => (front.has(key(o.r)) ? o.y : null)), color: '#109618', width: 2.5, spanGaps: true },
+        { label: 'recommendation', values: rows.map((o) => (key(o.r) === recKey ? o.y : null)), color: '#e67e22', points: true },
+        limitSeries(t, rows.length),
+      ],
+      subtitle: `a dot per point (workersMax × grid combination), y: its worst seed; the green line joins the points no other point beats on cost and on every SLO; orange: the recommendation, the cheapest meeting every SLO`,
+    },
+  ];
 }

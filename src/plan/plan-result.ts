@@ -113,41 +113,43 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export const rowPrice = (r: PlanRow): number => (r.cost ? mean(r.cost.perHour) : mean(r.workers.activeSeconds.map((a, i) => a + r.workers.flexSeconds[i]!)));
 
 export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
-  const rows: PlanRow[] = out.lines.flatMap((l) => l.points).map((runs) => {
-    const states = [...new Set(runs.flatMap((r) => Object.keys(r.bill.secondsByState)))].sort();
-    const row: PlanRow = {
-      workersMax: runs[0]!.workersMax,
-      ...(inp.grid ? { knobs: runs[0]!.knobs } : {}),
-      workersMin: runs[0]!.workersMin,
-      meetsAll: pointMeets(runs),
-      slo: inp.slos.list.map((t, i) => ({ expr: t.expr, values: runs.map((r) => r.slo[i]!.value), met: runs.map((r) => r.slo[i]!.ok) })),
-      measured: {
-        jobsAccepted: runs.map((r) => r.figures.jobsAccepted),
-        jobsCompleted: runs.map((r) => r.figures.jobsCompleted),
-        turnaroundP95Ms: runs.map((r) => r6n(r.figures.turnaroundP95Ms)),
-        queueDelayMeanMs: runs.map((r) => r6n(r.figures.queueDelayMeanMs)),
-        queueDelayP95Ms: runs.map((r) => r6n(r.figures.queueDelayP95Ms)),
-        limitedRate: runs.map((r) => r6n(r.figures.limitedRate)),
-        elapsedMs: runs.map((r) => r.figures.elapsedMs),
-      },
-      workers: {
-        started: runs.map((r) => r.bill.workersStarted),
-        activeSeconds: runs.map((r) => r.bill.activeSeconds),
-        flexSeconds: runs.map((r) => r.bill.flexSeconds),
-        secondsByState: Object.fromEntries(states.map((s) => [s, runs.map((r) => r6(r.bill.secondsByState[s] ?? 0))])),
-      },
-      erlangC: roundPrediction(predict(inp.mmc, runs[0]!.workersMax)),
-    };
-    if (inp.prices) {
-      const costs = runs.map((r) => costOf(r.bill, inp.prices!, r.figures.elapsedMs, r.figures.jobsCompleted));
-      row.cost = { perRun: costs.map((c) => r6(c.total)), perHour: costs.map((c) => r6(c.perHour)), per1000Jobs: costs.map((c) => r6n(c.per1000Jobs)) };
-    }
-    return row;
-  });
+  const rows: PlanRow[] = out.lines
+    .flatMap((l) => l.points)
+    .map((runs) => {
+      const states = [...new Set(runs.flatMap((r) => Object.keys(r.bill.secondsByState)))].sort();
+      const row: PlanRow = {
+        workersMax: runs[0]!.workersMax,
+        ...(inp.grid ? { knobs: runs[0]!.knobs } : {}),
+        workersMin: runs[0]!.workersMin,
+        meetsAll: pointMeets(runs),
+        slo: inp.slos.list.map((t, i) => ({ expr: t.expr, values: runs.map((r) => r.slo[i]!.value), met: runs.map((r) => r.slo[i]!.ok) })),
+        measured: {
+          jobsAccepted: runs.map((r) => r.figures.jobsAccepted),
+          jobsCompleted: runs.map((r) => r.figures.jobsCompleted),
+          turnaroundP95Ms: runs.map((r) => r6n(r.figures.turnaroundP95Ms)),
+          queueDelayMeanMs: runs.map((r) => r6n(r.figures.queueDelayMeanMs)),
+          queueDelayP95Ms: runs.map((r) => r6n(r.figures.queueDelayP95Ms)),
+          limitedRate: runs.map((r) => r6n(r.figures.limitedRate)),
+          elapsedMs: runs.map((r) => r.figures.elapsedMs),
+        },
+        workers: {
+          started: runs.map((r) => r.bill.workersStarted),
+          activeSeconds: runs.map((r) => r.bill.activeSeconds),
+          flexSeconds: runs.map((r) => r.bill.flexSeconds),
+          secondsByState: Object.fromEntries(states.map((s) => [s, runs.map((r) => r6(r.bill.secondsByState[s] ?? 0))])),
+        },
+        erlangC: roundPrediction(predict(inp.mmc, runs[0]!.workersMax)),
+      };
+      if (inp.prices) {
+        const costs = runs.map((r) => costOf(r.bill, inp.prices!, r.figures.elapsedMs, r.figures.jobsCompleted));
+        row.cost = { perRun: costs.map((c) => r6(c.total)), perHour: costs.map((c) => r6(c.perHour)), per1000Jobs: costs.map((c) => r6n(c.per1000Jobs)) };
+      }
+      return row;
+    });
 
   const from = inp.range[0]!;
   const to = inp.range[inp.range.length - 1]!;
-  const cheapestBy = inp.prices ? 'cost per hour' as const : 'billed worker-seconds' as const;
+  const cheapestBy = inp.prices ? ('cost per hour' as const) : ('billed worker-seconds' as const);
   const price = rowPrice;
   // Without a grid: the smallest workersMax (rows are in its order); with one: the cheapest point, ties to the earlier row.
   const best = inp.grid
@@ -160,7 +162,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
     reason: !best
       ? `no workersMax in ${from}..${to}${where} meets every SLO ${onSeeds(inp.seeds.length)}`
       : inp.grid
-        ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || 'the scenario\'s knobs'} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO ${onSeeds(inp.seeds.length)}`
+        ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || "the scenario's knobs"} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO ${onSeeds(inp.seeds.length)}`
         : `workersMax ${best.workersMax} is the smallest in ${from}..${to} meeting every SLO ${onSeeds(inp.seeds.length)}`,
     erlangC: { workersMax: erlangSmallestC(inp.mmc, inp.slos.list), arrivalsPerSec: r6(inp.mmc.arrivalsPerSec), meanJobMs: r6(inp.mmc.meanJobMs) },
   };
@@ -168,16 +170,24 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
     const per1000 = best.cost.per1000Jobs.filter((v): v is number => v !== null);
     recommendation.cost = { perHour: r6(mean(best.cost.perHour)), per1000Jobs: per1000.length ? r6(mean(per1000)) : null };
   }
-  const borderline = rows.flatMap((r) => r.slo.filter((s) => s.met.some((m) => m) && s.met.some((m) => !m)).map((s) => {
-    const vs = s.values.filter((v): v is number => v !== null);
-    return { workersMax: r.workersMax, expr: s.expr, min: vs.length ? Math.min(...vs) : null, max: vs.length ? Math.max(...vs) : null };
-  }));
+  const borderline = rows.flatMap((r) =>
+    r.slo
+      .filter((s) => s.met.some((m) => m) && s.met.some((m) => !m))
+      .map((s) => {
+        const vs = s.values.filter((v): v is number => v !== null);
+        return { workersMax: r.workersMax, expr: s.expr, min: vs.length ? Math.min(...vs) : null, max: vs.length ? Math.max(...vs) : null };
+      }),
+  );
   return {
     version: PLAN_VERSION,
     scenario: inp.scenario,
     slo: { source: inp.slos.source, exprs: inp.slos.list.map((t) => t.expr) },
     sweep: {
-      workersMax: { from, to }, workersMin: inp.workersMin, seeds: [...inp.seeds], exhaustive: inp.exhaustive, stoppedAfter: out.lines[0]!.stoppedAfter,
+      workersMax: { from, to },
+      workersMin: inp.workersMin,
+      seeds: [...inp.seeds],
+      exhaustive: inp.exhaustive,
+      stoppedAfter: out.lines[0]!.stoppedAfter,
       ...(inp.grid ? { grid: out.lines.map((l) => ({ knobs: l.knobs, stoppedAfter: l.stoppedAfter })) } : {}),
     },
     ...(inp.prices ? { prices: inp.prices } : {}),
@@ -204,14 +214,21 @@ function paretoFront(rows: readonly PlanRow[], slos: readonly Threshold[], price
     return worst.some((v) => v === null) ? [] : [{ r, objs: [price(r), ...(worst as number[])] }];
   });
   const beats = (a: number[], b: number[]) => a.every((v, i) => v <= b[i]!) && a.some((v, i) => v < b[i]!);
-  return scored.filter((x) => !scored.some((y) => beats(y.objs, x.objs)))
+  return scored
+    .filter((x) => !scored.some((y) => beats(y.objs, x.objs)))
     .sort((a, b) => a.objs[0]! - b.objs[0]!)
     .map((x) => ({ workersMax: x.r.workersMax, knobs: x.r.knobs ?? {} }));
 }
 
 function roundPrediction(p: MmcPrediction): MmcPrediction {
   return p.stable
-    ? { stable: true, utilisation: r6(p.utilisation), probabilityOfWaiting: r6(p.probabilityOfWaiting), meanQueueDelayMs: r6(p.meanQueueDelayMs), p95QueueDelayMs: r6(p.p95QueueDelayMs) }
+    ? {
+        stable: true,
+        utilisation: r6(p.utilisation),
+        probabilityOfWaiting: r6(p.probabilityOfWaiting),
+        meanQueueDelayMs: r6(p.meanQueueDelayMs),
+        p95QueueDelayMs: r6(p.p95QueueDelayMs),
+      }
     : { stable: false, utilisation: r6(p.utilisation) };
 }
 

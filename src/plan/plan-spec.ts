@@ -33,7 +33,14 @@ export interface PlanSpec {
 /** What buildPlan takes, from the spec and its SLOs parsed. */
 export function planInputsOf(spec: PlanSpec, slos: Threshold[]): PlanInputs {
   return {
-    scenario: spec.scenario, slos: { source: spec.slo.source, list: slos }, range: spec.workers, grid: spec.grid,
-    workersMin: spec.workersMin, seeds: spec.seeds, exhaustive: spec.exhaustive, mmc: spec.mmc, ...(spec.prices ? { prices: spec.prices } : {}),
+    scenario: spec.scenario,
+    slos: { source: spec.slo.source, list: slos },
+    range: spec.workers,
+    grid: spec.grid,
+    workersMin: spec.workersMin,
+    seeds: spec.seeds,
+    exhaustive: spec.exhaustive,
+    mmc: spec.mmc,
+    ...(spec.prices ? { prices: spec.prices } : {}),
   };
 }

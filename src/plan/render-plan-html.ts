@@ -16,7 +16,9 @@ export function renderPlanHtml(p: PlanResult, sc: Scenario): string {
   // The heading, recommendation, SLOs and sweep above the charts; the sections (rows, Erlang C, …) below.
   const cut = md.indexOf('\n## ');
   const [intro, sections] = cut < 0 ? [md, ''] : [md.slice(0, cut), md.slice(cut + 1)];
-  return htmlDocument(`loadlab plan: ${p.scenario.name}`, `<header>
+  return htmlDocument(
+    `loadlab plan: ${p.scenario.name}`,
+    `<header>
 ${mdToHtml(intro)}
 </header>
 <section id="charts"><h2>Charts</h2>
@@ -26,5 +28,6 @@ ${planCharts(p).map(chartHtml).join('\n')}
 <section id="tables">
 ${mdToHtml(sections)}
 </section>
-${chartAssetsHtml()}`);
+${chartAssetsHtml()}`,
+  );
 }

@@ -42,6 +42,8 @@ export function formatWall(ms: number): string {
 export function tooLarge(sc: Scenario, target: 'in-process' | 'http' | 'lockstep', maxRequests: number): string | undefined {
   const { requests, wallMs } = runSize(sc, target);
   if (requests <= maxRequests) return undefined;
-  return `this run would send about ${requests.toExponential(2)} requests (${formatWall(wallMs)} of wall time${target === 'http' ? '' : ` at ~${target === 'lockstep' ? LOCKSTEP_PER_SEC : IN_PROCESS_PER_SEC} requests per wall second`}), ` +
-    `more than --max-requests ${maxRequests}; shorten durationMs, lower the rates, or raise --max-requests`;
+  return (
+    `this run would send about ${requests.toExponential(2)} requests (${formatWall(wallMs)} of wall time${target === 'http' ? '' : ` at ~${target === 'lockstep' ? LOCKSTEP_PER_SEC : IN_PROCESS_PER_SEC} requests per wall second`}), ` +
+    `more than --max-requests ${maxRequests}; shorten durationMs, lower the rates, or raise --max-requests`
+  );
 }

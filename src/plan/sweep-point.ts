@@ -73,7 +73,7 @@ export function pointScenario(base: SweepBase, task: Pick<PointTask, 'workersMax
   return deepFreeze({ ...sc, endpoint: { ...ep, id: sc.endpoint.id, workersMax, workersMin: workersMinAt(base, workersMax, knobs) }, thresholds: [] });
 }
 
-const value = (r: Parameters<typeof METRICS[string]['value']>[0], metric: string) => METRICS[metric]!.value(r, {});
+const value = (r: Parameters<(typeof METRICS)[string]['value']>[0], metric: string) => METRICS[metric]!.value(r, {});
 
 export async function runPoint(base: SweepBase, task: PointTask): Promise<PointResult> {
   const sc = pointScenario(base, task);

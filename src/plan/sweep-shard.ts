@@ -61,6 +61,7 @@ export function sweepShard(runner: PointRunner, o: ShardSweepOptions): Promise<S
       o.onRun?.(++done);
     }
   };
-  return Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, tasks.length)) }, chain))
-    .then(() => points.map((point, k) => ({ point, runs: results.slice(k * nSeeds, (k + 1) * nSeeds) })));
+  return Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, tasks.length)) }, chain)).then(() =>
+    points.map((point, k) => ({ point, runs: results.slice(k * nSeeds, (k + 1) * nSeeds) })),
+  );
 }

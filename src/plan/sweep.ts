@@ -82,17 +82,20 @@ export function sweep(runner: PointRunner, o: SweepOptions): Promise<SweepOutcom
         const i = next++;
         if (!runnable(i)) continue;
         inFlight++;
-        runner.run(tasks[i]!).then((r) => {
-          inFlight--;
-          results[i] = r;
-          done++;
-          o.onRun?.(done);
-          scan(Math.floor(i / perLine));
-          pump();
-        }, (e: unknown) => {
-          failed = true;
-          reject(e);
-        });
+        runner.run(tasks[i]!).then(
+          (r) => {
+            inFlight--;
+            results[i] = r;
+            done++;
+            o.onRun?.(done);
+            scan(Math.floor(i / perLine));
+            pump();
+          },
+          (e: unknown) => {
+            failed = true;
+            reject(e);
+          },
+        );
       }
       if (inFlight === 0 && next >= tasks.length) {
         resolve({

@@ -63,10 +63,11 @@ export function threadRunner(base: SweepBase, threads: number): PointRunner {
     all.push(w);
   }
   return {
-    run: (task) => new Promise((resolve, reject) => {
-      queue.push({ task, resolve, reject });
-      dispatch();
-    }),
+    run: (task) =>
+      new Promise((resolve, reject) => {
+        queue.push({ task, resolve, reject });
+        dispatch();
+      }),
     close: async () => {
       await Promise.all(all.map((w) => w.terminate()));
     },

@@ -7,7 +7,15 @@ import { decode, type EncodedHistogram } from './histogram.js';
 import { InternalError } from '../contract/loadlab-error.js';
 
 /** A summary's quantiles (0 = min, 1 = max) and the histogram summary key each reads, in metrics.om and the live /metrics. */
-export const SUMMARY_QUANTILES = [[0, 'min'], [0.5, 'p50'], [0.9, 'p90'], [0.95, 'p95'], [0.99, 'p99'], [0.999, 'p999'], [1, 'max']] as const;
+export const SUMMARY_QUANTILES = [
+  [0, 'min'],
+  [0.5, 'p50'],
+  [0.9, 'p90'],
+  [0.95, 'p95'],
+  [0.99, 'p99'],
+  [0.999, 'p999'],
+  [1, 'max'],
+] as const;
 
 /**
  * Cumulative counts at each bound (a value counts at its HDR bucket's lowest equivalent, so a

@@ -12,8 +12,12 @@ export const HIGHEST_MS = 7 * 24 * 3600 * 1000;
 
 export function newHistogram(): Histogram {
   return hdr.build({
-    bitBucketSize: 32, numberOfSignificantValueDigits: 3, lowestDiscernibleValue: 1,
-    highestTrackableValue: HIGHEST_MS, autoResize: false, useWebAssembly: false,
+    bitBucketSize: 32,
+    numberOfSignificantValueDigits: 3,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_MS,
+    autoResize: false,
+    useWebAssembly: false,
   });
 }
 

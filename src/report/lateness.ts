@@ -37,7 +37,9 @@ const measured = (v: number | null): string => (v === null ? 'no data' : String(
 export function lateness(r: RunResult): Lateness {
   const a = r.arrivals;
   if (tooMany(a.dropped, a.intended)) {
-    return { cause: `the load generator fell behind: ${pctOf(a.dropped, a.intended)} % of arrivals dropped (${group(a.dropped)} dropped, ${group(a.late)} late of ${group(a.intended)}); latency figures are not trustworthy` };
+    return {
+      cause: `the load generator fell behind: ${pctOf(a.dropped, a.intended)} % of arrivals dropped (${group(a.dropped)} dropped, ${group(a.late)} late of ${group(a.intended)}); latency figures are not trustworthy`,
+    };
   }
   if (a.late === 0) return {};
   const lag = `${group(a.late)} of ${group(a.intended)} arrivals late, send lag p99 ${group(a.sendLagMs.summary.p99)} ms, max ${group(a.sendLagMs.summary.max)} ms`;
@@ -46,14 +48,20 @@ export function lateness(r: RunResult): Lateness {
   if (decided.length) {
     const t = decided[0]!;
     const more = decided.length > 1 ? ` and ${decided.length - 1} more threshold${decided.length > 2 ? 's' : ''}` : '';
-    return { cause: `the load generator fell behind, and that decides ${t.expr} (measured ${measured(t.value)} from the intended send, ${measured(t.fromSend.value)} from the actual send)${more}: ${lag}` };
+    return {
+      cause: `the load generator fell behind, and that decides ${t.expr} (measured ${measured(t.value)} from the intended send, ${measured(t.fromSend.value)} from the actual send)${more}: ${lag}`,
+    };
   }
   const unjudged = timed.some((t) => t.fromSend === undefined);
   if (unjudged && tooMany(a.late + a.dropped, a.intended)) {
-    return { cause: `the load generator fell behind: ${pctOf(a.late + a.dropped, a.intended)} % of arrivals late or dropped (${group(a.late)} late, ${group(a.dropped)} dropped of ${group(a.intended)}); latency figures are not trustworthy` };
+    return {
+      cause: `the load generator fell behind: ${pctOf(a.late + a.dropped, a.intended)} % of arrivals late or dropped (${group(a.late)} late, ${group(a.dropped)} dropped of ${group(a.intended)}); latency figures are not trustworthy`,
+    };
   }
-  const why = !timed.length ? 'no threshold is on response time or turnaround'
-    : unjudged ? 'within the 1 % allowed'
-    : 'every response-time and turnaround threshold judges the same from the actual send';
+  const why = !timed.length
+    ? 'no threshold is on response time or turnaround'
+    : unjudged
+      ? 'within the 1 % allowed'
+      : 'every response-time and turnaround threshold judges the same from the actual send';
   return { warning: `warning: ${lag}; ${why}` };
 }

@@ -27,12 +27,18 @@ export function renderJunit(r: RunResult): string {
   const cases = r.thresholds.map((t) => {
     const head = `    <testcase classname="${esc(name)}" name="${esc(t.expr)}" time="0">`;
     if (t.ok) return `${head}\n      <system-out>${esc(`measured ${t.value}`)}</system-out>\n    </testcase>`;
-    const got = t.window ? `got ${t.window.value} in ${t.window.fromMs / 1000}–${t.window.toMs / 1000} s` : t.value === null ? (t.reason ?? 'no data') : `got ${t.value}`;
+    const got = t.window
+      ? `got ${t.window.value} in ${t.window.fromMs / 1000}–${t.window.toMs / 1000} s`
+      : t.value === null
+        ? (t.reason ?? 'no data')
+        : `got ${t.value}`;
     return `${head}\n      <failure message="${esc(`${t.expr}: ${got}`)}" type="threshold">${esc(`${t.expr} failed: ${got} (scenario ${r.scenario.name}, seed ${r.scenario.seed}, target ${r.target.kind})`)}</failure>\n    </testcase>`;
   });
-  const validity = `    <testcase classname="${esc(name)}" name="run is valid" time="0">\n      ${v.status === 'INVALID'
-    ? `<failure message="${esc(v.cause!)}" type="invalid">${esc(`${v.line} (scenario ${r.scenario.name}, seed ${r.scenario.seed}, target ${r.target.kind})`)}</failure>`
-    : `<system-out>${esc(validNote(r, v))}</system-out>`}\n    </testcase>`;
+  const validity = `    <testcase classname="${esc(name)}" name="run is valid" time="0">\n      ${
+    v.status === 'INVALID'
+      ? `<failure message="${esc(v.cause!)}" type="invalid">${esc(`${v.line} (scenario ${r.scenario.name}, seed ${r.scenario.seed}, target ${r.target.kind})`)}</failure>`
+      : `<system-out>${esc(validNote(r, v))}</system-out>`
+  }\n    </testcase>`;
   cases.unshift(validity);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -58,7 +58,16 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   const hw = r.windows?.windowMs;
   const win = hw === undefined ? undefined : new WindowGrid(hw, Math.max(1, Math.ceil(r.elapsedMs / hw)), r.elapsedMs);
   const buckets = new WindowBucketCounter(DURATION_BUCKETS_S.map((s) => s * 1000));
-  const e = new OmEmitter(w, startMs, [['endpoint', r.scenario.endpointId], ['scenario', r.scenario.name]], buckets, DURATION_BUCKETS_S.map(canonicalNumber));
+  const e = new OmEmitter(
+    w,
+    startMs,
+    [
+      ['endpoint', r.scenario.endpointId],
+      ['scenario', r.scenario.name],
+    ],
+    buckets,
+    DURATION_BUCKETS_S.map(canonicalNumber),
+  );
   const c: OmContext = { r, e, startMs, tl, win, steady: win ?? tl };
   runFamilies(c);
   operationFamilies(c);

@@ -15,9 +15,15 @@ export function renderStepSummary(r: RunResult): string {
   const v = verdict(r);
   const s = r.scenario;
   const out = [
-    `### loadlab ${r.kind} ${s.name}: ${v.status}`, '',
-    `**${cell(v.line)}**  `, ...(v.warning ? [`${cell(v.warning)}  `] : []), `${v.throttled}  `, v.limits, '',
-    `Target ${r.target.kind}${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}.`, '',
+    `### loadlab ${r.kind} ${s.name}: ${v.status}`,
+    '',
+    `**${cell(v.line)}**  `,
+    ...(v.warning ? [`${cell(v.warning)}  `] : []),
+    `${v.throttled}  `,
+    v.limits,
+    '',
+    `Target ${r.target.kind}${r.target.url ? ` (${r.target.url})` : ''}, endpoint \`${s.endpointId}\`, seed ${s.seed}.`,
+    '',
   ];
   if (r.thresholds.length) {
     out.push(...head(['threshold', 'measured', 'result']));
@@ -26,12 +32,17 @@ export function renderStepSummary(r: RunResult): string {
   }
   out.push(...head(['operation', 'requests', 'by status', '429s', 'p50 ms', 'p99 ms']));
   for (const [op, o] of Object.entries(r.operations)) {
-    const statuses = Object.entries(o.byStatus).map(([k, n]) => `${k}×${n}`).join(' ');
+    const statuses = Object.entries(o.byStatus)
+      .map(([k, n]) => `${k}×${n}`)
+      .join(' ');
     out.push(row([op, o.requests, statuses || '–', o.byStatus['429'] ?? 0, o.responseMs.summary.p50, o.responseMs.summary.p99]));
   }
   out.push('');
   const j = r.jobs;
-  const outcomes = Object.entries(j.outcomes ?? j.finalStatus).map(([k, n]) => `${k} ${n}`).join(', ') || 'none ended';
+  const outcomes =
+    Object.entries(j.outcomes ?? j.finalStatus)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none ended';
   const a = r.arrivals;
   out.push(`Jobs: ${j.accepted} accepted (${outcomes}). Arrivals: ${a.intended} intended, ${a.late} late, ${a.dropped} dropped.`, '');
   return `${out.join('\n')}\n`;

@@ -51,15 +51,23 @@ function checkStreams(t: Threshold, ctx: ThresholdContext): string[] {
   if (needs === undefined || ctx.streamingFlows === undefined) return [];
   const have = needs === 'goodput' ? (ctx.goodputFlows ?? []) : ctx.streamingFlows;
   if (t.selection.flow === undefined ? have.length > 0 : have.includes(t.selection.flow)) return [];
-  const what = needs === 'goodput' ? 'a streaming flow with goodput targets (goodput: {ttftMs, tpotMs})' : 'a streaming flow (run-stream, or openai-chat with stream: true)';
+  const what =
+    needs === 'goodput'
+      ? 'a streaming flow with goodput targets (goodput: {ttftMs, tpotMs})'
+      : 'a streaming flow (run-stream, or openai-chat with stream: true)';
   return [`metric "${t.metric}" needs ${what}${t.selection.flow === undefined ? '' : `; flow "${t.selection.flow}" is not one`} (in "${t.expr}")`];
 }
 
 function checkEvery(t: Threshold, everyMs: number, ctx: ThresholdContext): string[] {
-  if (!METRICS[t.metric]!.window) return [`metric "${t.metric}" cannot be checked per window (in "${t.expr}"): use a latency or job-time metric, or drop "every"`];
-  if (everyMs <= 0 || everyMs % RECORD_WINDOW_MS !== 0) return [`"every" window in "${t.expr}" must be a multiple of the ${RECORD_WINDOW_MS / 1000} s recording window`];
+  if (!METRICS[t.metric]!.window)
+    return [`metric "${t.metric}" cannot be checked per window (in "${t.expr}"): use a latency or job-time metric, or drop "every"`];
+  if (everyMs <= 0 || everyMs % RECORD_WINDOW_MS !== 0)
+    return [`"every" window in "${t.expr}" must be a multiple of the ${RECORD_WINDOW_MS / 1000} s recording window`];
   if (ctx.maxRunMs === undefined) return [];
   const stored = histogramWindowMs(ctx.maxRunMs);
-  if (everyMs % stored !== 0) return [`"every" window in "${t.expr}" must be a multiple of ${stored / 1000} s: a run of up to ${Math.round(ctx.maxRunMs / 1000)} s stores ${stored / 1000} s windows`];
+  if (everyMs % stored !== 0)
+    return [
+      `"every" window in "${t.expr}" must be a multiple of ${stored / 1000} s: a run of up to ${Math.round(ctx.maxRunMs / 1000)} s stores ${stored / 1000} s windows`,
+    ];
   return [];
 }

@@ -34,7 +34,19 @@ export interface MetricDef {
  * lost the job (`timeout`: an OpenAI request whose server wait ended first; `error`: a streamed
  * OpenAI answer that broke after its first token).
  */
-export const JOB_OUTCOMES = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT', 'purged', 'expired', 'gave-up', 'webhook-lost', 'timeout', 'error', 'unfinished'] as const;
+export const JOB_OUTCOMES = [
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'TIMED_OUT',
+  'purged',
+  'expired',
+  'gave-up',
+  'webhook-lost',
+  'timeout',
+  'error',
+  'unfinished',
+] as const;
 
 type Stat = 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'mean';
 const STATS: readonly Stat[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'];
@@ -51,14 +63,23 @@ const statOf = (list: readonly EncodedHistogram[], s: Stat) => {
 const slice = (series: Iterable<string[]>, from: number, to: number) => [...series].flatMap((a) => a.slice(from, to));
 
 const ops = (r: ThresholdInput, sel: Selection): OperationStats[] =>
-  Object.entries(r.operations).filter(([k]) => sel.operation === undefined || k === sel.operation).map(([, v]) => v);
+  Object.entries(r.operations)
+    .filter(([k]) => sel.operation === undefined || k === sel.operation)
+    .map(([, v]) => v);
 const opWindows = (r: ThresholdInput, sel: Selection) =>
-  Object.entries(r.windows?.responseMs ?? {}).filter(([k]) => sel.operation === undefined || k === sel.operation).map(([, v]) => v);
+  Object.entries(r.windows?.responseMs ?? {})
+    .filter(([k]) => sel.operation === undefined || k === sel.operation)
+    .map(([, v]) => v);
 
 function latency(s: Stat): MetricDef {
   return {
-    selectors: ['operation'], fromIntended: true,
-    value: (r, sel) => statOf(ops(r, sel).map((o) => o.responseMs), s),
+    selectors: ['operation'],
+    fromIntended: true,
+    value: (r, sel) =>
+      statOf(
+        ops(r, sel).map((o) => o.responseMs),
+        s,
+      ),
     window: (r, sel, from, to) => stat(mergeWindowEncodings(slice(opWindows(r, sel), from, to)), s),
   };
 }
@@ -66,7 +87,8 @@ function latency(s: Stat): MetricDef {
 /** A count or share of requests; `{status=429}` counts answers with that HTTP status. */
 function requestMetric(f: (o: OperationStats, sel: Selection) => number, share: boolean): MetricDef {
   return {
-    selectors: share ? ['operation'] : ['operation', 'status'], statuses: 'http',
+    selectors: share ? ['operation'] : ['operation', 'status'],
+    statuses: 'http',
     value: (r, sel) => {
       const all = ops(r, sel);
       const n = all.reduce((a, o) => a + f(o, sel), 0);
@@ -103,38 +125,71 @@ function allJobs(r: ThresholdInput, sel: Selection): number {
 function jobTime(series: JobSeries, s: Stat): MetricDef {
   const flows = (r: ThresholdInput, sel: Selection) => Object.entries(r.flows).filter(([k]) => sel.flow === undefined || k === sel.flow);
   return {
-    selectors: ['flow'], ...(series === 'turnaroundMs' ? { fromIntended: true as const } : {}),
+    selectors: ['flow'],
+    ...(series === 'turnaroundMs' ? { fromIntended: true as const } : {}),
     value: (r, sel) => {
       const list = flows(r, sel).flatMap(([, f]) => (f.jobs?.[series] ? [f.jobs[series]] : []));
-      if (!list.length && sel.flow === undefined && (series === 'queueDelayMs' || series === 'executionMs') && r.version === 1) return statOf([r.jobs[series]], s);
+      if (!list.length && sel.flow === undefined && (series === 'queueDelayMs' || series === 'executionMs') && r.version === 1)
+        return statOf([r.jobs[series]], s);
       return statOf(list, s);
     },
     window: (r, sel, from, to) => {
       const w = r.windows?.flows ?? {};
-      return stat(mergeWindowEncodings(slice(Object.entries(w).filter(([k]) => sel.flow === undefined || k === sel.flow).flatMap(([, f]) => (f[series] ? [f[series]] : [])), from, to)), s);
+      return stat(
+        mergeWindowEncodings(
+          slice(
+            Object.entries(w)
+              .filter(([k]) => sel.flow === undefined || k === sel.flow)
+              .flatMap(([, f]) => (f[series] ? [f[series]] : [])),
+            from,
+            to,
+          ),
+        ),
+        s,
+      );
     },
   };
 }
 
 /** The streaming flows (`{flow=…}` or all) and their per-window columns. */
 const streamFlows = (r: ThresholdInput, sel: Selection): FlowStreamStats[] =>
-  Object.entries(r.flows).filter(([k, f]) => f.stream && (sel.flow === undefined || k === sel.flow)).map(([, f]) => f.stream!);
+  Object.entries(r.flows)
+    .filter(([k, f]) => f.stream && (sel.flow === undefined || k === sel.flow))
+    .map(([, f]) => f.stream!);
 const streamWindows = (r: ThresholdInput, sel: Selection): StreamWindows[] =>
-  Object.entries(r.windows?.streams ?? {}).filter(([k]) => sel.flow === undefined || k === sel.flow).map(([, w]) => w);
+  Object.entries(r.windows?.streams ?? {})
+    .filter(([k]) => sel.flow === undefined || k === sel.flow)
+    .map(([, w]) => w);
 const sumSlice = (a: readonly number[] | undefined, from: number, to: number) => (a ?? []).slice(from, to).reduce((n, v) => n + v, 0);
 
 /** A stream histogram of one flow (`{flow=…}`) or all streaming flows. */
 function streamTime(series: StreamSeries, s: Stat): MetricDef {
   return {
-    selectors: ['flow'], needs: 'stream',
-    value: (r, sel) => statOf(streamFlows(r, sel).map((f) => f[series]), s),
-    window: (r, sel, from, to) => stat(mergeWindowEncodings(slice(streamWindows(r, sel).map((w) => w[series]), from, to)), s),
+    selectors: ['flow'],
+    needs: 'stream',
+    value: (r, sel) =>
+      statOf(
+        streamFlows(r, sel).map((f) => f[series]),
+        s,
+      ),
+    window: (r, sel, from, to) =>
+      stat(
+        mergeWindowEncodings(
+          slice(
+            streamWindows(r, sel).map((w) => w[series]),
+            from,
+            to,
+          ),
+        ),
+        s,
+      ),
   };
 }
 
 /** Output tokens per second of the run (all tokens / run length), or per window (tokens in it / its length). */
 const outputTokensPerS: MetricDef = {
-  selectors: ['flow'], needs: 'stream',
+  selectors: ['flow'],
+  needs: 'stream',
   value: (r, sel) => {
     const flows = streamFlows(r, sel);
     if (!flows.length || !r.elapsedMs) return null;
@@ -152,7 +207,8 @@ const outputTokensPerS: MetricDef = {
 
 /** The share of streamed requests within their flow's goodput targets (flows without targets: no data). */
 const goodput: MetricDef = {
-  selectors: ['flow'], needs: 'goodput',
+  selectors: ['flow'],
+  needs: 'goodput',
   value: (r, sel) => {
     const flows = streamFlows(r, sel).filter((f) => f.good !== undefined);
     const n = flows.reduce((a, f) => a + f.requests, 0);
@@ -170,14 +226,21 @@ const plain = (value: (r: ThresholdInput) => number | null): MetricDef => ({ sel
 const METRIC_TABLE: Record<string, MetricDef> = {
   requests: requestMetric((o, sel) => (sel.status === undefined ? o.requests : (o.byStatus[sel.status] ?? 0)), false),
   // 429 answers only: a status selector would have nothing to select (requests{status=…} counts any status).
-  limited: { ...requestMetric((o) => o.byStatus['429'] ?? 0, false), selectors: ['operation'], hint: 'limited counts 429 answers; requests{status=…} counts the answers of any status' },
+  limited: {
+    ...requestMetric((o) => o.byStatus['429'] ?? 0, false),
+    selectors: ['operation'],
+    hint: 'limited counts 429 answers; requests{status=…} counts the answers of any status',
+  },
   limited_rate: requestMetric((o) => o.byStatus['429'] ?? 0, true),
   error_rate: requestMetric(non2xx, true),
   client_timeouts: { selectors: ['operation'], value: (r, sel) => ops(r, sel).reduce((n, o) => n + o.clientTimeouts, 0) },
   jobs_accepted: plain((r) => r.jobs.accepted),
   // Without {status=…}: every job, whatever it ended as (allJobs).
-  jobs: { selectors: ['flow', 'status'], statuses: JOB_OUTCOMES,
-    value: (r, sel) => (sel.status === undefined ? allJobs(r, sel) : jobCount(sel.status).value(r, sel)) },
+  jobs: {
+    selectors: ['flow', 'status'],
+    statuses: JOB_OUTCOMES,
+    value: (r, sel) => (sel.status === undefined ? allJobs(r, sel) : jobCount(sel.status).value(r, sel)),
+  },
   jobs_completed: jobCount('COMPLETED'),
   jobs_failed: jobCount('FAILED', 'TIMED_OUT'),
   jobs_cancelled: jobCount('CANCELLED'),

@@ -5,8 +5,12 @@
  * only reads the text; which names exist is checked in threshold-check.ts.
  */
 export const CMP = {
-  '<': (a: number, b: number) => a < b, '<=': (a: number, b: number) => a <= b, '>': (a: number, b: number) => a > b,
-  '>=': (a: number, b: number) => a >= b, '==': (a: number, b: number) => a === b, '!=': (a: number, b: number) => a !== b,
+  '<': (a: number, b: number) => a < b,
+  '<=': (a: number, b: number) => a <= b,
+  '>': (a: number, b: number) => a > b,
+  '>=': (a: number, b: number) => a >= b,
+  '==': (a: number, b: number) => a === b,
+  '!=': (a: number, b: number) => a !== b,
 } as const;
 export type Cmp = keyof typeof CMP;
 
@@ -45,7 +49,11 @@ export function parseThreshold(expr: string): Threshold | string {
     selection[kind as SelectorKind] = v;
   }
   return {
-    expr: expr.trim(), metric: metric!, selection, cmp: cmp as Cmp, value: Number(value),
+    expr: expr.trim(),
+    metric: metric!,
+    selection,
+    cmp: cmp as Cmp,
+    value: Number(value),
     ...(every === undefined ? {} : { everyMs: Number(every) * UNIT_MS[unit as keyof typeof UNIT_MS] }),
   };
 }

@@ -16,7 +16,8 @@ const round = (v: number) => Math.round(v * 1e6) / 1e6;
 export function evaluateThresholds(r: RunResult, exprs: readonly string[]): ThresholdResult[] {
   return exprs.map((e) => {
     const t = parseThreshold(e);
-    if (typeof t === 'string' || !METRICS[t.metric]) return { expr: e, value: null, ok: false, reason: typeof t === 'string' ? t : `unknown metric "${t.metric}"` };
+    if (typeof t === 'string' || !METRICS[t.metric])
+      return { expr: e, value: null, ok: false, reason: typeof t === 'string' ? t : `unknown metric "${t.metric}"` };
     return evaluateThreshold(r, t);
   });
 }
@@ -42,7 +43,8 @@ export function evaluateThreshold(r: ThresholdInput, t: Threshold, fromGroup = 0
   for (let g = fromGroup; g * k < stored; g++) {
     const v = def.window(r, t.selection, g * k, (g + 1) * k);
     if (v === null) continue;
-    if (!CMP[t.cmp](v, t.value)) return { expr: t.expr, value: round(v), ok: false, window: { fromMs: g * t.everyMs, toMs: (g + 1) * t.everyMs, value: round(v) } };
+    if (!CMP[t.cmp](v, t.value))
+      return { expr: t.expr, value: round(v), ok: false, window: { fromMs: g * t.everyMs, toMs: (g + 1) * t.everyMs, value: round(v) } };
     if (worst === null || (t.cmp[0] === '<' ? v > worst : t.cmp[0] === '>' ? v < worst : true)) worst = v;
   }
   return worst === null ? fail('no data in any window') : { expr: t.expr, value: round(worst), ok: true };

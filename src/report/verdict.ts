@@ -108,10 +108,14 @@ export function interruptedCause(atMs: number): string {
 /** The one-line cause of an unreachable target, with what to check. */
 export function unreachableCause(u: Unreachable): string {
   switch (u.status) {
-    case 401: return 'every request answered 401: check --api-key or RUNPOD_API_KEY';
-    case 403: return 'every request answered 403: check --api-key or RUNPOD_API_KEY (the key may not have access to this endpoint)';
-    case 404: return 'every request answered 404: check --endpoint / the endpoint id (and that --target ends in /v2)';
-    default: return `the target URL is unreachable: ${u.error ?? 'transport error'}`;
+    case 401:
+      return 'every request answered 401: check --api-key or RUNPOD_API_KEY';
+    case 403:
+      return 'every request answered 403: check --api-key or RUNPOD_API_KEY (the key may not have access to this endpoint)';
+    case 404:
+      return 'every request answered 404: check --endpoint / the endpoint id (and that --target ends in /v2)';
+    default:
+      return `the target URL is unreachable: ${u.error ?? 'transport error'}`;
   }
 }
 

@@ -139,23 +139,29 @@ export class WorkerMeter<K = string> {
  */
 export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number, idleTailMs = 0): WorkerBill {
   const billedMsOf = (l: WorkerLifetime) => Object.entries(l.msByState).reduce((n, [st, ms]) => (isBilled(st) ? n + ms : n), 0);
-  const events = lives.flatMap((l, i) => [
-    { at: l.startMs, stop: false, i },
-    ...(l.stopMs === null ? [] : [{ at: l.stopMs, stop: true, i }]),
-  ]).sort((a, b) => a.at - b.at || Number(b.stop) - Number(a.stop) || a.i - b.i);
+  const events = lives
+    .flatMap((l, i) => [{ at: l.startMs, stop: false, i }, ...(l.stopMs === null ? [] : [{ at: l.stopMs, stop: true, i }])])
+    .sort((a, b) => a.at - b.at || Number(b.stop) - Number(a.stop) || a.i - b.i);
   const meter = new WorkerMeter(workersMin);
   for (const e of events) {
     const l = lives[e.i]!;
     if (e.stop) meter.stop(l.workerId, e.at, billedMsOf(l));
     else meter.start(l.workerId, e.at);
   }
-  const alive = lives.filter((l) => l.stopMs === null).map((l) => ({
-    id: l.workerId,
-    billedMs: l.alive ? aliveBilledMs(billedMsOf(l), l.alive.state, l.alive.sinceMs, runMs, idleTailMs) : billedMsOf(l),
-  }));
+  const alive = lives
+    .filter((l) => l.stopMs === null)
+    .map((l) => ({
+      id: l.workerId,
+      billedMs: l.alive ? aliveBilledMs(billedMsOf(l), l.alive.state, l.alive.sinceMs, runMs, idleTailMs) : billedMsOf(l),
+    }));
   const byState: Record<string, number> = {};
   for (const l of lives) for (const [state, ms] of Object.entries(l.msByState)) byState[state] = (byState[state] ?? 0) + ms;
-  return { activeSeconds: workersMin * Math.ceil(runMs / 1000), flexSeconds: meter.flexWith(alive), workersStarted: lives.length, secondsByState: secondsOf(byState) };
+  return {
+    activeSeconds: workersMin * Math.ceil(runMs / 1000),
+    flexSeconds: meter.flexWith(alive),
+    workersStarted: lives.length,
+    secondsByState: secondsOf(byState),
+  };
 }
 
 /** ms by state → seconds by state, keys sorted. */

@@ -27,7 +27,13 @@ export const ADMIN_PATHS = new Set(['/_sim/clock', '/_sim/advance', '/_sim/mark'
 const MAX_MARKERS = 10_000;
 
 /** Answers an admin request; async only for advance. */
-export function admin(deps: AdminDeps, method: string, path: string, authorization: string | undefined, body: string | undefined): ApiResponse | Promise<ApiResponse> {
+export function admin(
+  deps: AdminDeps,
+  method: string,
+  path: string,
+  authorization: string | undefined,
+  body: string | undefined,
+): ApiResponse | Promise<ApiResponse> {
   if (!authorized(authorization, deps.keys)) return serverError('SRV_ERR_UNAUTHORIZED');
   if (path === '/_sim/clock') {
     if (method !== 'GET') return serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`);

@@ -27,7 +27,9 @@ export const BUSY_RETRY_AFTER_S = 1;
 
 /** Reason phrases of the statuses answered on a raw socket (before node's HTTP layer has a response). */
 export const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large',
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
 };
 
 export type ServerErrorCode = keyof typeof SERVER_ERRORS;

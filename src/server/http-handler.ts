@@ -64,7 +64,10 @@ class HttpHandler {
   private readonly gate: ResponseGate;
   private readonly meter: RequestMeter;
 
-  constructor(private readonly deps: HandlerDeps, private readonly state: HandlerState) {
+  constructor(
+    private readonly deps: HandlerDeps,
+    private readonly state: HandlerState,
+  ) {
     this.bodyBudget = new ByteBudget(deps.bounds.requestBodyBytesInFlight);
     this.gate = new ResponseGate(deps.bounds.responseBytesInFlight);
     this.meter = new RequestMeter(deps.metrics, deps.sim, deps.onAnswered);
@@ -106,16 +109,21 @@ class HttpHandler {
     const declared = declaredBytes(req);
     if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return this.dispatchUnread(req, a, head, { query, bodyBytes: declared });
     continueIfAsked(req, res);
-    readBody(req, head.maxBodyBytes, this.bodyBudget, this.guarded(res, (b: Body) => {
-      if (b.kind === 'busy') return this.unread(req, a, serverError('SRV_ERR_BUSY'));
-      if (this.state.closing) return this.unread(req, a, serverError('SRV_ERR_SHUTTING_DOWN'));
-      if (b.kind === 'too-large') return this.dispatchUnread(req, a, head, { query, bodyBytes: b.bytes });
-      this.meter.body(b.bytes);
-      if (b.text !== undefined && jsonTooDeep(b.text)) {
-        return this.simple(a, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
-      }
-      this.dispatch(a, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
-    }));
+    readBody(
+      req,
+      head.maxBodyBytes,
+      this.bodyBudget,
+      this.guarded(res, (b: Body) => {
+        if (b.kind === 'busy') return this.unread(req, a, serverError('SRV_ERR_BUSY'));
+        if (this.state.closing) return this.unread(req, a, serverError('SRV_ERR_SHUTTING_DOWN'));
+        if (b.kind === 'too-large') return this.dispatchUnread(req, a, head, { query, bodyBytes: b.bytes });
+        this.meter.body(b.bytes);
+        if (b.text !== undefined && jsonTooDeep(b.text)) {
+          return this.simple(a, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
+        }
+        this.dispatch(a, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
+      }),
+    );
   }
 
   /**
@@ -161,22 +169,27 @@ class HttpHandler {
     const a: Answer = { res, route: 'admin', method: req.method ?? 'GET' };
     if (declaredBytes(req) > ADMIN_BODY_BYTES) return this.unread(req, a, serverError('SRV_ERR_PAYLOAD_TOO_LARGE'));
     continueIfAsked(req, res);
-    readBody(req, ADMIN_BODY_BYTES, this.bodyBudget, this.guarded(res, (b: Body) => {
-      if (b.kind !== 'ok') return this.unread(req, a, serverError(b.kind === 'busy' ? 'SRV_ERR_BUSY' : 'SRV_ERR_PAYLOAD_TOO_LARGE'));
-      const r = admin(this.deps, a.method, path, req.headers.authorization, b.text);
-      if (r instanceof Promise) {
-        r.then(
-          (x) => this.simple(a, x),
-          (e: Error) => this.simple(a, serverError('SRV_ERR_INTERNAL', `advance failed: ${e.message}`)),
-        );
-      }
-      else this.simple(a, r);
-    }));
+    readBody(
+      req,
+      ADMIN_BODY_BYTES,
+      this.bodyBudget,
+      this.guarded(res, (b: Body) => {
+        if (b.kind !== 'ok') return this.unread(req, a, serverError(b.kind === 'busy' ? 'SRV_ERR_BUSY' : 'SRV_ERR_PAYLOAD_TOO_LARGE'));
+        const r = admin(this.deps, a.method, path, req.headers.authorization, b.text);
+        if (r instanceof Promise) {
+          r.then(
+            (x) => this.simple(a, x),
+            (e: Error) => this.simple(a, serverError('SRV_ERR_INTERNAL', `advance failed: ${e.message}`)),
+          );
+        } else this.simple(a, r);
+      }),
+    );
   }
 
   /** `/healthz` (the server itself) and `/metrics` (Prometheus text); GET or HEAD only. */
   private ownRoute(res: ServerResponse, method: string, path: '/metrics' | '/healthz'): void {
-    if (method !== 'GET' && method !== 'HEAD') return this.simple({ res, route: 'unknown', method }, serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`));
+    if (method !== 'GET' && method !== 'HEAD')
+      return this.simple({ res, route: 'unknown', method }, serverError('SRV_ERR_METHOD_NOT_ALLOWED', `${method} not allowed; use GET`));
     if (path === '/healthz') return this.simple({ res, route: 'healthz', method }, { status: 200, body: { status: this.state.closing ? 'closing' : 'ok' } });
     const { clock, metrics, sim } = this.deps;
     clock.sync();

@@ -35,7 +35,10 @@ export class ManualClock implements Clock {
   readonly occupancy = new Map<string, Occupancy>();
 
   /** `settled`: resolves when no webhook attempt is out (the sender's view). */
-  constructor(private readonly sim: Simulator, private readonly settled: () => Promise<void>) {
+  constructor(
+    private readonly sim: Simulator,
+    private readonly settled: () => Promise<void>,
+  ) {
     for (const [id, ep] of sim.endpoints) this.occupancy.set(id, new Occupancy(ep, OCCUPANCY_WINDOW_MS, sim.nowMs));
   }
 

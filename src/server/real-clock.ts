@@ -18,7 +18,10 @@ export class RealClock implements Clock {
   private stopped = false;
 
   /** `speed`: virtual ms per wall ms (> 0). */
-  constructor(private readonly sim: Simulator, private readonly speed: number) {
+  constructor(
+    private readonly sim: Simulator,
+    private readonly speed: number,
+  ) {
     if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a positive number, got ${speed}`);
     this.baseMs = sim.nowMs;
     this.arm();

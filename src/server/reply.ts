@@ -63,9 +63,13 @@ function serialise(r: ApiResponse): string {
   }
   // Ids are made of [0-9a-z-]: nothing in them needs escaping in JSON.
   const b = r.body;
-  return b instanceof QueuedAnswer ? `{"id":"${b.id}","status":"IN_QUEUE"}`
-    : b instanceof StatusBody ? statusJson(b)
-    : b === undefined ? '' : JSON.stringify(b);
+  return b instanceof QueuedAnswer
+    ? `{"id":"${b.id}","status":"IN_QUEUE"}`
+    : b instanceof StatusBody
+      ? statusJson(b)
+      : b === undefined
+        ? ''
+        : JSON.stringify(b);
 }
 
 function headersOf(r: ApiResponse, close: boolean): string[] {
@@ -81,7 +85,10 @@ function writeFeed(res: ServerResponse, r: ApiResponse, close: boolean): void {
   res.writeHead(r.status, headersOf(r, close));
   res.flushHeaders();
   res.on('close', () => feed.abort());
-  feed.listen((d) => void res.write(`data: ${d}\n\n`), () => res.end());
+  feed.listen(
+    (d) => void res.write(`data: ${d}\n\n`),
+    () => res.end(),
+  );
 }
 
 /** The letters of every synthetic output, written again and again (never copied per answer). */

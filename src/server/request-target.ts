@@ -6,9 +6,7 @@
 /** Longest accepted request target, in characters. Job ids are ~40; 8 KiB leaves room for queries. */
 export const MAX_TARGET_CHARS = 8192;
 
-export type Target =
-  | { ok: true; path: string; query: Record<string, string> }
-  | { ok: false; reason: 'too-long' | 'bad-encoding' };
+export type Target = { ok: true; path: string; query: Record<string, string> } | { ok: false; reason: 'too-long' | 'bad-encoding' };
 
 /** Decodes a URI component, or undefined when its percent-encoding is malformed. */
 function decode(s: string, plusIsSpace: boolean): string | undefined {

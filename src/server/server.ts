@@ -64,17 +64,24 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const keys = o.apiKeys ?? o.config.apiKeys;
   const api = new Api(sim, { apiKeys: keys });
   let clock: Clock | undefined;
-  const sender = new HttpWebhookSender(new WebhookTargets(o.webhookAllow), {
-    beforeOutcome: () => clock?.sync(),
-    afterOutcome: () => clock?.poke(),
-  }, undefined, o.webhookLookup);
+  const sender = new HttpWebhookSender(
+    new WebhookTargets(o.webhookAllow),
+    {
+      beforeOutcome: () => clock?.sync(),
+      afterOutcome: () => clock?.poke(),
+    },
+    undefined,
+    o.webhookLookup,
+  );
   sim.webhookSender = sender;
   clock = o.clock === 'manual' ? new ManualClock(sim, () => sender.settled()) : new RealClock(sim, o.speed ?? 1);
   const metrics = createMetrics();
   for (const ep of sim.endpoints.values()) zeroEndpointSeries(metrics, ep.cfg);
-  const unsubscribe = [collectSimMetrics(sim, metrics, function* () {
-    for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length] as [string, number];
-  })];
+  const unsubscribe = [
+    collectSimMetrics(sim, metrics, function* () {
+      for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length] as [string, number];
+    }),
+  ];
   const tracer = o.tracing ? loadlabTracer() : undefined;
   const toEpochMs = (ms: number) => clock!.toEpochMs(ms);
   if (tracer) unsubscribe.push(traceJobs(sim, toEpochMs, tracer));
@@ -82,16 +89,27 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const bounds: ServeBounds = { ...DEFAULT_BOUNDS, ...o.bounds };
   const state: HandlerState = { held: new Set(), closing: false };
   const handler = createHandler(
-    { api: clock instanceof ManualClock ? countRequests(api, clock.requests) : api, sim, clock, keys, metrics, bounds, ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}) },
+    {
+      api: clock instanceof ManualClock ? countRequests(api, clock.requests) : api,
+      sim,
+      clock,
+      keys,
+      metrics,
+      bounds,
+      ...(tracer ? { onAnswered: (r) => traceRequest(tracer, toEpochMs, r) } : {}),
+    },
     state,
   );
-  const http = createServer({
-    maxHeaderSize: MAX_HEADER_BYTES,
-    headersTimeout: bounds.headersTimeoutMs,
-    requestTimeout: bounds.requestTimeoutMs,
-    // How often node looks for requests past those timeouts: a quarter of the shorter one, at most 30 s.
-    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(bounds.headersTimeoutMs / 4))),
-  }, handler);
+  const http = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      headersTimeout: bounds.headersTimeoutMs,
+      requestTimeout: bounds.requestTimeoutMs,
+      // How often node looks for requests past those timeouts: a quarter of the shorter one, at most 30 s.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(bounds.headersTimeoutMs / 4))),
+    },
+    handler,
+  );
   http.maxConnections = bounds.maxConnections;
   // `Expect: 100-continue` is answered by the handler, once the head has passed (401/404/413 come instead).
   http.on('checkContinue', handler);
@@ -102,7 +120,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (!socket.writable || answering || err.code === 'ECONNRESET') return void socket.destroy();
     const r = serverError(clientErrorCode(err.code));
     const text = JSON.stringify(r.body);
-    socket.end(`HTTP/1.1 ${r.status} ${REASONS[r.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${r.status} ${REASONS[r.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
   });
 
   const host = o.host ?? '127.0.0.1';
@@ -117,19 +137,20 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= (async () => {
-    state.closing = true;
-    const closed = new Promise<void>((r) => http.close(() => r()));
-    for (const respond of [...state.held]) respond(serverError('SRV_ERR_SHUTTING_DOWN'));
-    http.closeIdleConnections();
-    const grace = new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
-    await Promise.race([closed, grace]);
-    http.closeAllConnections();
-    await closed;
-    clock!.stop();
-    for (const u of unsubscribe) u();
-    await sender.close();
-  })());
+  const close = () =>
+    (closing ??= (async () => {
+      state.closing = true;
+      const closed = new Promise<void>((r) => http.close(() => r()));
+      for (const respond of [...state.held]) respond(serverError('SRV_ERR_SHUTTING_DOWN'));
+      http.closeIdleConnections();
+      const grace = new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([closed, grace]);
+      http.closeAllConnections();
+      await closed;
+      clock!.stop();
+      for (const u of unsubscribe) u();
+      await sender.close();
+    })());
 
   return { baseUrl: `${origin}/v2`, origin, port, sim, api, clock, metrics, http, close };
 }
@@ -151,7 +172,13 @@ function countRequests(api: Api, n: RequestCounts): Api {
       open = false;
       respond(r);
     });
-    return { abort: () => { if (open) n.ended++; open = false; p.abort(); } };
+    return {
+      abort: () => {
+        if (open) n.ended++;
+        open = false;
+        p.abort();
+      },
+    };
   };
   return counted;
 }

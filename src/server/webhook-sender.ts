@@ -27,11 +27,16 @@ export class HttpWebhookSender implements WebhookSender {
 
   /** `resolve`: the resolver names go through (default dns.lookup); every answer is checked by `targets`. */
   constructor(
-    private readonly targets: WebhookTargets, private readonly hooks: SenderHooks = {}, private readonly timeoutMs = WEBHOOK_TIMEOUT_MS,
+    private readonly targets: WebhookTargets,
+    private readonly hooks: SenderHooks = {},
+    private readonly timeoutMs = WEBHOOK_TIMEOUT_MS,
     resolve: LookupFunction = dnsLookup as LookupFunction,
   ) {
     this.agent = new Agent({
-      connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 1000,
+      connectTimeout: timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 1000,
       connect: { lookup: targets.guardLookup(resolve) },
     });
   }

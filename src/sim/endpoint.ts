@@ -72,7 +72,13 @@ export class Endpoint {
     this.tokens = cfg.llm ? new TokenModel(cfg.llm, cfg.id, rng) : undefined;
     this.limits = new Limits(cfg.limits);
     this.webhooks = new WebhookScheduler(cfg.webhook, sched, bus, sender);
-    this.retention = new Retention(sched, this.jobs, cfg.retention, (j, why) => this.expire(j, why), (seq) => this.expireCompacted(seq));
+    this.retention = new Retention(
+      sched,
+      this.jobs,
+      cfg.retention,
+      (j, why) => this.expire(j, why),
+      (seq) => this.expireCompacted(seq),
+    );
     this.streams = new JobStreams(cfg, sched, this.workload, this.jobs, bus, (j) => this.notify(j, 'chunk'));
     const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
@@ -217,7 +223,13 @@ export class Endpoint {
   health(): HealthBody {
     const c = this.pool.counts;
     return {
-      jobs: { completed: this.counters.completed, failed: this.counters.failed, inProgress: c.running, inQueue: this.queue.length, retried: this.counters.retried },
+      jobs: {
+        completed: this.counters.completed,
+        failed: this.counters.failed,
+        inProgress: c.running,
+        inQueue: this.queue.length,
+        retried: this.counters.retried,
+      },
       workers: { idle: c.idle, initializing: c.initializing, ready: c.idle + c.running, running: c.running, throttled: c.throttled, unhealthy: c.unhealthy },
     };
   }
@@ -261,7 +273,16 @@ export class Endpoint {
     j.worker = w;
     j.status = 'IN_PROGRESS';
     j.startedAtMs = now;
-    if (this.bus.active) this.bus.emit({ type: 'job.started', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), workerId: w.id, delayTimeMs: now - j.enqueuedAtMs, coldStartMs: coldStartOf(w, j, now) });
+    if (this.bus.active)
+      this.bus.emit({
+        type: 'job.started',
+        atMs: now,
+        endpointId: this.id,
+        jobId: this.jobs.idOf(j),
+        workerId: w.id,
+        delayTimeMs: now - j.enqueuedAtMs,
+        coldStartMs: coldStartOf(w, j, now),
+      });
     w.bootFromMs = -1;
     const x = j.x;
     const tokens = this.tokens?.plan(x?.maxTokens);
@@ -278,7 +299,7 @@ export class Endpoint {
       w.runEnd = 'complete';
       inMs = plan.durationMs;
       // The planned failure waits in `error` (not shown while running: job-body.ts).
-      j.error = plan.failed ? plan.error ?? DEFAULT_FAILURE : undefined;
+      j.error = plan.failed ? (plan.error ?? DEFAULT_FAILURE) : undefined;
     }
     // The worker is its own timer, re-armed for each run (worker.ts).
     this.sched.again(w, now + inMs);
@@ -292,7 +313,8 @@ export class Endpoint {
   private expireCompacted(seq: number): void {
     if (this.bus.active) {
       const c = this.jobs.compactedAt(seq);
-      if (c) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(c), reason: 'retention', status: c.status });
+      if (c)
+        this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(c), reason: 'retention', status: c.status });
     }
     this.jobs.clear(seq);
   }
@@ -351,7 +373,16 @@ export class Endpoint {
     if (t !== undefined && t.atMs.length > 0) j.x!.tokens = ended(t);
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
-    if (this.bus.active) this.bus.emit({ type: 'job.finished', atMs: now, endpointId: this.id, jobId: this.jobs.idOf(j), status, delayTimeMs: delayOf(j), executionTimeMs: j.executionTimeMs });
+    if (this.bus.active)
+      this.bus.emit({
+        type: 'job.finished',
+        atMs: now,
+        endpointId: this.id,
+        jobId: this.jobs.idOf(j),
+        status,
+        delayTimeMs: delayOf(j),
+        executionTimeMs: j.executionTimeMs,
+      });
     const inLane = this.retention.ended(j);
     const webhook = j.x?.webhook;
     if (webhook) {
@@ -406,7 +437,8 @@ export class Endpoint {
   /** Hard delete: ttl (even while running) or the end of retention. */
   private expire(j: Job, reason: ExpiryReason): void {
     if (isGone(j)) return;
-    if (this.bus.active) this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason, status: j.status });
+    if (this.bus.active)
+      this.bus.emit({ type: 'job.expired', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason, status: j.status });
     const live = !isTerminal(j.status);
     this.remove(j);
     // Removing an ended job's result frees nothing the scaler cares about.

@@ -57,9 +57,46 @@ export class JobIds {
     return sync
       ? String.fromCharCode.apply(null, k)
       : String.fromCharCode(
-        k[0]!, k[1]!, k[2]!, k[3]!, k[4]!, k[5]!, k[6]!, k[7]!, k[8]!, k[9]!, k[10]!, k[11]!, k[12]!,
-        k[13]!, k[14]!, k[15]!, k[16]!, k[17]!, k[18]!, k[19]!, k[20]!, k[21]!, k[22]!, k[23]!, k[24]!, k[25]!,
-        k[26]!, k[27]!, k[28]!, k[29]!, k[30]!, k[31]!, k[32]!, k[33]!, k[34]!, k[35]!, k[36]!, k[37]!, k[38]!);
+          k[0]!,
+          k[1]!,
+          k[2]!,
+          k[3]!,
+          k[4]!,
+          k[5]!,
+          k[6]!,
+          k[7]!,
+          k[8]!,
+          k[9]!,
+          k[10]!,
+          k[11]!,
+          k[12]!,
+          k[13]!,
+          k[14]!,
+          k[15]!,
+          k[16]!,
+          k[17]!,
+          k[18]!,
+          k[19]!,
+          k[20]!,
+          k[21]!,
+          k[22]!,
+          k[23]!,
+          k[24]!,
+          k[25]!,
+          k[26]!,
+          k[27]!,
+          k[28]!,
+          k[29]!,
+          k[30]!,
+          k[31]!,
+          k[32]!,
+          k[33]!,
+          k[34]!,
+          k[35]!,
+          k[36]!,
+          k[37]!,
+          k[38]!,
+        );
   }
 
   /**
@@ -73,13 +110,23 @@ export class JobIds {
     const a = mix(seq ^ this.keys[0]!);
     const b = mix(seq ^ this.keys[1]!);
     const c = mix(seq ^ this.keys[2]!);
-    return hexAt(id, o, 8) === a >>> 0 && id.charCodeAt(o + 8) === DASH
-      && hexAt(id, o + 9, 4) === (b >>> 16) && id.charCodeAt(o + 13) === DASH
-      && id.charCodeAt(o + 14) === 52 && hexAt(id, o + 15, 3) === (b & 0xfff) && id.charCodeAt(o + 18) === DASH
-      && id.charCodeAt(o + 19) === HEX[8 + ((c >>> 30) & 3)] && hexAt(id, o + 20, 3) === ((c >>> 16) & 0xfff) && id.charCodeAt(o + 23) === DASH
-      && hexAt(id, o + 24, 4) === (c & 0xffff)
-      && hexAt(id, o + 28, 8) === (seq ^ this.mask) >>> 0
-      && id.charCodeAt(o + 36) === DASH && id.charCodeAt(o + 37) === 117 && id.charCodeAt(o + 38) === 49;
+    return (
+      hexAt(id, o, 8) === a >>> 0 &&
+      id.charCodeAt(o + 8) === DASH &&
+      hexAt(id, o + 9, 4) === b >>> 16 &&
+      id.charCodeAt(o + 13) === DASH &&
+      id.charCodeAt(o + 14) === 52 &&
+      hexAt(id, o + 15, 3) === (b & 0xfff) &&
+      id.charCodeAt(o + 18) === DASH &&
+      id.charCodeAt(o + 19) === HEX[8 + ((c >>> 30) & 3)] &&
+      hexAt(id, o + 20, 3) === ((c >>> 16) & 0xfff) &&
+      id.charCodeAt(o + 23) === DASH &&
+      hexAt(id, o + 24, 4) === (c & 0xffff) &&
+      hexAt(id, o + 28, 8) === (seq ^ this.mask) >>> 0 &&
+      id.charCodeAt(o + 36) === DASH &&
+      id.charCodeAt(o + 37) === 117 &&
+      id.charCodeAt(o + 38) === 49
+    );
   }
 
   /** Writes the character codes of the id of `seq` into the reused array, and returns it. */

@@ -298,8 +298,7 @@ export class JobTable {
     const kind = KINDS[c % KINDS.length]!;
     const delay = this.delay[i]!;
     const exec = this.exec[i]!;
-    return snapshotJob(this.base + i, kind, status, delay === NONE ? undefined : delay, exec === NONE ? undefined : exec,
-      this.refs[i], this.expires[i]!);
+    return snapshotJob(this.base + i, kind, status, delay === NONE ? undefined : delay, exec === NONE ? undefined : exec, this.refs[i], this.expires[i]!);
   }
 
   private grow(min: number): void {

@@ -4,8 +4,7 @@ import type { Timer } from '../lib/scheduler.js';
 import type { TokenRun } from './token-model.js';
 import type { SimDirectives } from './workload.js';
 
-export const isTerminal = (s: JobStatus): boolean =>
-  s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';
+export const isTerminal = (s: JobStatus): boolean => s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';
 
 /** Something held until the job changes: a runsync, a status-sync or a stream long-poll. */
 export interface JobWaiter {
@@ -116,10 +115,23 @@ export interface Job {
  */
 export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unknown, nowMs: number): Job {
   return {
-    id: '', seq, kind, status: 'IN_QUEUE', input, s3Config, submittedAtMs: nowMs, enqueuedAtMs: nowMs,
-    startedAtMs: undefined, executionTimeMs: undefined, output: undefined,
-    error: undefined, expiresAtMs: nowMs + DEFAULT_TTL_MS, worker: undefined,
-    prev: undefined, next: undefined, x: undefined,
+    id: '',
+    seq,
+    kind,
+    status: 'IN_QUEUE',
+    input,
+    s3Config,
+    submittedAtMs: nowMs,
+    enqueuedAtMs: nowMs,
+    startedAtMs: undefined,
+    executionTimeMs: undefined,
+    output: undefined,
+    error: undefined,
+    expiresAtMs: nowMs + DEFAULT_TTL_MS,
+    worker: undefined,
+    prev: undefined,
+    next: undefined,
+    x: undefined,
   } as Omit<Job, typeof OWNED> as Job;
 }
 
@@ -130,14 +142,32 @@ export function newJob(seq: number, kind: JobKind, input: unknown, s3Config: unk
  * table's (`JobTable.workerIdOf`).
  */
 export function snapshotJob(
-  seq: number, kind: JobKind, status: JobStatus, delayMs: number | undefined, executionTimeMs: number | undefined,
-  output: unknown, expiresAtMs: number,
+  seq: number,
+  kind: JobKind,
+  status: JobStatus,
+  delayMs: number | undefined,
+  executionTimeMs: number | undefined,
+  output: unknown,
+  expiresAtMs: number,
 ): ReadonlyJob {
   return {
-    id: '', seq, kind, status, input: undefined, s3Config: undefined, submittedAtMs: NaN, enqueuedAtMs: 0,
-    startedAtMs: delayMs, executionTimeMs, output,
-    error: undefined, expiresAtMs, worker: undefined,
-    prev: undefined, next: undefined, x: undefined,
+    id: '',
+    seq,
+    kind,
+    status,
+    input: undefined,
+    s3Config: undefined,
+    submittedAtMs: NaN,
+    enqueuedAtMs: 0,
+    startedAtMs: delayMs,
+    executionTimeMs,
+    output,
+    error: undefined,
+    expiresAtMs,
+    worker: undefined,
+    prev: undefined,
+    next: undefined,
+    x: undefined,
   };
 }
 
@@ -155,8 +185,19 @@ export const retriesOf = (j: ReadonlyJob): number => (j.x === undefined ? 0 : j.
 /** The job's rarely used fields, created on first use. */
 export function extras(j: Job): JobExtras {
   return (j.x ??= {
-    webhook: undefined, directives: undefined, waiters: undefined, retentionOverrideMs: undefined,
-    streamBuffer: undefined, ttlTimer: undefined, ttlMs: undefined, executionTimeoutMs: undefined,
-    lowPriority: false, retries: 0, crashed: false, chunksDone: 0, maxTokens: undefined, tokens: undefined,
+    webhook: undefined,
+    directives: undefined,
+    waiters: undefined,
+    retentionOverrideMs: undefined,
+    streamBuffer: undefined,
+    ttlTimer: undefined,
+    ttlMs: undefined,
+    executionTimeoutMs: undefined,
+    lowPriority: false,
+    retries: 0,
+    crashed: false,
+    chunksDone: 0,
+    maxTokens: undefined,
+    tokens: undefined,
   });
 }

@@ -16,7 +16,11 @@ export class Occupancy {
   private readonly avg: TimeAverages;
   private t: number;
 
-  constructor(private readonly ep: Endpoint, readonly windowMs: number, nowMs: number) {
+  constructor(
+    private readonly ep: Endpoint,
+    readonly windowMs: number,
+    nowMs: number,
+  ) {
     this.avg = new TimeAverages(windowMs, OCCUPANCY_SERIES.length, nowMs);
     this.t = nowMs;
     this.read();

@@ -4,8 +4,30 @@
  * it, so the pieces joined are the text.
  */
 const WORDS = [
-  'the', 'queue', 'worker', 'scales', 'to', 'meet', 'load', 'and', 'each', 'job', 'finishes', 'in', 'virtual',
-  'time', 'while', 'limits', 'hold', 'steady', 'under', 'traffic', 'with', 'a', 'small', 'delay',
+  'the',
+  'queue',
+  'worker',
+  'scales',
+  'to',
+  'meet',
+  'load',
+  'and',
+  'each',
+  'job',
+  'finishes',
+  'in',
+  'virtual',
+  'time',
+  'while',
+  'limits',
+  'hold',
+  'steady',
+  'under',
+  'traffic',
+  'with',
+  'a',
+  'small',
+  'delay',
 ];
 
 function hash(s: string): number {

@@ -37,8 +37,13 @@ export class WebhookScheduler {
       const outcome = ok ? 'delivered' : last ? 'gave-up' : 'failed';
       if (this.bus.active) {
         this.bus.emit({
-          type: 'webhook.attempt', atMs: this.sched.nowMs, endpointId: d.endpointId, jobId: d.jobId,
-          attempt: d.attempt, outcome, ...(r.httpStatus !== undefined ? { httpStatus: r.httpStatus } : {}),
+          type: 'webhook.attempt',
+          atMs: this.sched.nowMs,
+          endpointId: d.endpointId,
+          jobId: d.jobId,
+          attempt: d.attempt,
+          outcome,
+          ...(r.httpStatus !== undefined ? { httpStatus: r.httpStatus } : {}),
           ...(r.error !== undefined ? { error: r.error } : {}),
         });
       }

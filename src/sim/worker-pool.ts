@@ -239,7 +239,7 @@ export class WorkerPool {
    * `atEndOfMs`), so a job arriving in the same ms still finds it idle. `reaper` stays set meanwhile.
    */
   private readonly reap = (): void => {
-    this.reaper = this.sched.againAtEndOfMs(this.reapEnd ??= this.sched.atEndOfMs(this.reapDue));
+    this.reaper = this.sched.againAtEndOfMs((this.reapEnd ??= this.sched.atEndOfMs(this.reapDue)));
   };
 
   private reapEnd: Timer | undefined = undefined;
@@ -290,7 +290,6 @@ export class WorkerPool {
       w = this.workers.after(w, seq);
     }
   }
-
 }
 
 /**
@@ -299,10 +298,20 @@ export class WorkerPool {
  */
 function add(counts: WorkerCounts, state: WorkerState, d: number): void {
   switch (state) {
-    case 'idle': counts.idle += d; break;
-    case 'running': counts.running += d; break;
-    case 'initializing': counts.initializing += d; break;
-    case 'throttled': counts.throttled += d; break;
-    case 'unhealthy': counts.unhealthy += d; break;
+    case 'idle':
+      counts.idle += d;
+      break;
+    case 'running':
+      counts.running += d;
+      break;
+    case 'initializing':
+      counts.initializing += d;
+      break;
+    case 'throttled':
+      counts.throttled += d;
+      break;
+    case 'unhealthy':
+      counts.unhealthy += d;
+      break;
   }
 }

@@ -71,7 +71,7 @@ export class Worker implements Timer {
 
   /** `{endpoint id}-w{n}`. */
   get id(): string {
-    return this.name ??= workerId(this.prefix, this.n);
+    return (this.name ??= workerId(this.prefix, this.n));
   }
 }
 

@@ -51,8 +51,7 @@ export function parseDirectives(input: unknown): DirectiveResult {
     return { ok: false, field: 'input.sim.outputBytes', reason: `must be an integer from 0 to ${DIRECTIVE_BOUNDS.outputBytes}` };
   if (d.chunks !== undefined && !intIn(d.chunks, 1, DIRECTIVE_BOUNDS.chunks))
     return { ok: false, field: 'input.sim.chunks', reason: `must be an integer from 1 to ${DIRECTIVE_BOUNDS.chunks}` };
-  if (d.crash !== undefined && typeof d.crash !== 'boolean')
-    return { ok: false, field: 'input.sim.crash', reason: 'must be a boolean' };
+  if (d.crash !== undefined && typeof d.crash !== 'boolean') return { ok: false, field: 'input.sim.crash', reason: 'must be a boolean' };
   return { ok: true, directives: d };
 }
 

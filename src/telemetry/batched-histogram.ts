@@ -32,7 +32,12 @@ export class BatchedHistogram<L extends string> {
   readonly aggregator = 'sum';
   private readonly series = new TwoKeyMap<Series<L>>();
 
-  constructor(readonly name: string, readonly help: string, private readonly bounds: readonly number[], registry: Registry) {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+    registry: Registry,
+  ) {
     registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 

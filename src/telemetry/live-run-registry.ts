@@ -35,7 +35,7 @@ const COUNTERS = {
   sessions: [CLIENT_METRIC.sessions, 'Client sessions by flow and how they ended (unfinished: once the run has ended)'],
   streamRequests: [CLIENT_METRIC.streamRequests, 'Requests whose stream carried content, by streaming flow'],
   streamTokens: [CLIENT_METRIC.streamTokens, 'Output tokens of streamed requests: usage.completion_tokens, else content chunks'],
-  streamGoodRequests: [CLIENT_METRIC.streamGoodRequests, 'Streamed requests within the flow\'s goodput targets (flows with goodput only)'],
+  streamGoodRequests: [CLIENT_METRIC.streamGoodRequests, "Streamed requests within the flow's goodput targets (flows with goodput only)"],
 } as const;
 
 const GAUGES = {
@@ -44,18 +44,18 @@ const GAUGES = {
   runEndTime: [CLIENT_METRIC.runEndTime, 'When the run ended, Unix seconds; absent while it runs'],
   queueJobsMax: [CLIENT_METRIC.queueJobsMax, 'Queue depth in the last /health answer the client read'],
   inFlight: [CLIENT_METRIC.inFlightMax, 'Requests of the operation in flight now'],
-  endpointQueueJobs: [CLIENT_METRIC.endpointQueueJobs, 'Jobs waiting in the endpoint\'s queue (the last sample)'],
+  endpointQueueJobs: [CLIENT_METRIC.endpointQueueJobs, "Jobs waiting in the endpoint's queue (the last sample)"],
   endpointJobsInSystem: [CLIENT_METRIC.endpointJobsInSystem, 'Jobs queued or in progress at the endpoint (the last sample)'],
-  endpointWorkers: [CLIENT_METRIC.endpointWorkers, 'The endpoint\'s workers by state (the last sample)'],
-  limit: [CLIENT_METRIC.limit, 'The documented limit the scenario\'s endpoint runs under: rate per second, concurrency, queue throttle depth, workersMax'],
+  endpointWorkers: [CLIENT_METRIC.endpointWorkers, "The endpoint's workers by state (the last sample)"],
+  limit: [CLIENT_METRIC.limit, "The documented limit the scenario's endpoint runs under: rate per second, concurrency, queue throttle depth, workersMax"],
   virtualTime: [METRIC.virtualTime, 'Virtual time since the start of the run (seconds; lockstep runs only)'],
 } as const;
 
 const HISTOGRAMS = {
   response: [CLIENT_METRIC.responseSeconds, 'Intended send to answer, seconds (whole run so far)'],
-  turnaround: [CLIENT_METRIC.turnaroundSeconds, 'A job\'s intended submission to its terminal status read, seconds (whole run so far)'],
-  queueDelay: [CLIENT_METRIC.queueDelaySeconds, 'delayTime of terminal status bodies read by the flow\'s clients, seconds (whole run so far)'],
-  execution: [CLIENT_METRIC.executionSeconds, 'executionTime of terminal status bodies read by the flow\'s clients, seconds (whole run so far)'],
+  turnaround: [CLIENT_METRIC.turnaroundSeconds, "A job's intended submission to its terminal status read, seconds (whole run so far)"],
+  queueDelay: [CLIENT_METRIC.queueDelaySeconds, "delayTime of terminal status bodies read by the flow's clients, seconds (whole run so far)"],
+  execution: [CLIENT_METRIC.executionSeconds, "executionTime of terminal status bodies read by the flow's clients, seconds (whole run so far)"],
   coldStart: [CLIENT_METRIC.coldStartSeconds, 'Wait for a starting worker, seconds (whole run so far)'],
   ttft: [CLIENT_METRIC.ttftSeconds, 'Intended send to the first content chunk of a stream, seconds (whole run so far)'],
   itl: [CLIENT_METRIC.itlSeconds, 'Each gap between consecutive content chunks of a stream, seconds (whole run so far)'],
@@ -114,16 +114,46 @@ export function liveRunRegistry(base: LabelSet, read: () => LiveSnapshot): Regis
     return cached;
   };
   const withBase = (l: LabelSet): LabelSet => ({ ...base, ...l });
-  const add = <K extends string, P>(table: Record<K, readonly [string, string]>, type: MetricType, suffix: string, pick: (s: LiveSnapshot) => Partial<Record<K, readonly P[]>>, samples: (p: P) => Sample[]) => {
+  const add = <K extends string, P>(
+    table: Record<K, readonly [string, string]>,
+    type: MetricType,
+    suffix: string,
+    pick: (s: LiveSnapshot) => Partial<Record<K, readonly P[]>>,
+    samples: (p: P) => Sample[],
+  ) => {
     for (const key of Object.keys(table) as K[]) {
       const [name, help] = table[key];
       new ScrapedMetric(name + suffix, help, type, () => (pick(snapshot())[key] ?? []).flatMap(samples), registry);
     }
   };
-  add(GAUGES, 'gauge', '', (s) => s.gauges, (p: Point) => [{ labels: withBase(p.labels), value: p.value }]);
-  add(COUNTERS, 'counter', '_total', (s) => s.counters, (p: Point) => [{ labels: withBase(p.labels), value: p.value }]);
-  add(HISTOGRAMS, 'histogram', '', (s) => s.histograms, (p: HistogramPoint) => histogramSamples(withBase(p.labels), DURATION_BUCKETS_S, p.cumulative, p.count, p.sumSeconds));
-  add(SUMMARIES, 'summary', '', (s) => s.summaries, (p: SummaryPoint) => summarySamples(withBase(p.labels), p.quantiles, p.count, p.sumSeconds));
+  add(
+    GAUGES,
+    'gauge',
+    '',
+    (s) => s.gauges,
+    (p: Point) => [{ labels: withBase(p.labels), value: p.value }],
+  );
+  add(
+    COUNTERS,
+    'counter',
+    '_total',
+    (s) => s.counters,
+    (p: Point) => [{ labels: withBase(p.labels), value: p.value }],
+  );
+  add(
+    HISTOGRAMS,
+    'histogram',
+    '',
+    (s) => s.histograms,
+    (p: HistogramPoint) => histogramSamples(withBase(p.labels), DURATION_BUCKETS_S, p.cumulative, p.count, p.sumSeconds),
+  );
+  add(
+    SUMMARIES,
+    'summary',
+    '',
+    (s) => s.summaries,
+    (p: SummaryPoint) => summarySamples(withBase(p.labels), p.quantiles, p.count, p.sumSeconds),
+  );
   registerProcessMemory(registry);
   return registry;
 }

@@ -11,11 +11,19 @@ export function registerProcessMemory(registry: Registry): void {
   const registers = [registry];
   // prom-client awaits `collect` before it reads the gauge; `this` is the gauge being scraped.
   new Gauge({
-    name: PROCESS_METRIC.residentMemory, help: 'Resident memory size in bytes.', registers,
-    collect() { this.set(process.memoryUsage.rss()); },
+    name: PROCESS_METRIC.residentMemory,
+    help: 'Resident memory size in bytes.',
+    registers,
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
   });
   new Gauge({
-    name: PROCESS_METRIC.heapUsed, help: 'Process heap size used from Node.js in bytes.', registers,
-    collect() { this.set(process.memoryUsage().heapUsed); },
+    name: PROCESS_METRIC.heapUsed,
+    help: 'Process heap size used from Node.js in bytes.',
+    registers,
+    collect() {
+      this.set(process.memoryUsage().heapUsed);
+    },
   });
 }

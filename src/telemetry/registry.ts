@@ -43,9 +43,13 @@ export function createMetrics(): Metrics {
     beforeScrape,
     // First on the registry: prom-client collects in registration order, and this one refreshes the others.
     virtualTime: new Gauge({
-      name: METRIC.virtualTime, help: 'Virtual time since the start (seconds)', registers,
+      name: METRIC.virtualTime,
+      help: 'Virtual time since the start (seconds)',
+      registers,
       // prom-client calls `collect` of each metric on scrape; this one refreshes all point-in-time values.
-      collect: () => { for (const f of beforeScrape) f(); },
+      collect: () => {
+        for (const f of beforeScrape) f();
+      },
     }),
     jobsAccepted: counter(METRIC.jobsAccepted, 'Jobs accepted into the queue', ['endpoint', 'kind']),
     jobsFinished: counter(METRIC.jobsFinished, 'Jobs that reached a terminal status', ['endpoint', 'status']),

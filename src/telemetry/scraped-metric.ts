@@ -26,7 +26,13 @@ export class ScrapedMetric {
   readonly aggregator = 'sum';
 
   /** `name`: the family's name as printed (a counter's with `_total`, prom-client's text format). */
-  constructor(readonly name: string, readonly help: string, readonly type: MetricType, private readonly samples: () => readonly Sample[], registry: Registry) {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly type: MetricType,
+    private readonly samples: () => readonly Sample[],
+    registry: Registry,
+  ) {
     registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 

@@ -39,7 +39,11 @@ export class SessionSpan {
   private jobId: string | undefined = undefined;
   private ended = false;
 
-  constructor(private readonly tracer: SessionTracer, readonly span: Span, private readonly ctx: Context) {}
+  constructor(
+    private readonly tracer: SessionTracer,
+    readonly span: Span,
+    private readonly ctx: Context,
+  ) {}
 
   /**
    * A request the session sent, from `sentMs` to its answer at `endMs` (run clock). `status` 0:
@@ -84,7 +88,11 @@ export class SessionTracer {
   private readonly open = new Set<SessionSpan>();
 
   /** `time`: the run's clock to span time; `endpoint`: the endpoint id (never a URL). */
-  constructor(readonly tracer: Tracer, readonly time: ToHrTime, private readonly endpoint: string) {}
+  constructor(
+    readonly tracer: Tracer,
+    readonly time: ToHrTime,
+    private readonly endpoint: string,
+  ) {}
 
   /** A session of `flow` arrived at `atMs`: its span, or undefined when the sampler left it out. */
   start(flow: string, atMs: number): SessionSpan | undefined {

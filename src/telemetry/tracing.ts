@@ -58,9 +58,7 @@ export function traceJobs(src: EventSource, toEpochMs: ToEpochMs, tracer: Tracer
 }
 
 /** One span for an HTTP request served, from its arrival to its answer (virtual ms). */
-export function traceRequest(
-  tracer: Tracer, toEpochMs: ToEpochMs, r: { route: string; method: string; status: number; startMs: number; endMs: number },
-): void {
+export function traceRequest(tracer: Tracer, toEpochMs: ToEpochMs, r: { route: string; method: string; status: number; startMs: number; endMs: number }): void {
   const s = tracer.startSpan(SPAN.request, {
     startTime: toEpochMs(r.startMs),
     attributes: { [ATTR.route]: r.route, [ATTR.method]: r.method, [ATTR.statusCode]: r.status },

@@ -21,7 +21,14 @@ interface Case {
 
 const isPlain = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
 const notObject = fc.anything().filter((x) => !isPlain(x));
-const notInt = fc.oneof(fc.double({ noInteger: true }), fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+const notInt = fc.oneof(
+  fc.double({ noInteger: true }),
+  fc.string(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
 const notBool = fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.object({ maxDepth: 1 }));
 const key = (taken: string[]) => fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !taken.includes(k) && k !== '__proto__');
 const SIM_KEYS = ['durationMs', 'fail', 'output', 'outputBytes', 'chunks', 'crash'];
@@ -37,15 +44,25 @@ const badBody: fc.Arbitrary<Bad> = fc.oneof<fc.Arbitrary<Bad>[]>(
   key(SIM_KEYS).map((k) => bad({ input: { sim: { [k]: 1 } } }, `input.sim.${k}`)),
   fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => bad({ input: { sim: { durationMs: v } } }, 'input.sim.durationMs')),
   fc.oneof(fc.integer(), fc.constant(null), fc.object({ maxDepth: 1 })).map((v) => bad({ input: { sim: { fail: v } } }, 'input.sim.fail')),
-  fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 64 * 1024 * 1024 + 1 }), notInt).map((v) => bad({ input: { sim: { outputBytes: v } } }, 'input.sim.outputBytes')),
+  fc
+    .oneof(fc.integer({ max: -1 }), fc.integer({ min: 64 * 1024 * 1024 + 1 }), notInt)
+    .map((v) => bad({ input: { sim: { outputBytes: v } } }, 'input.sim.outputBytes')),
   fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 10_001 }), notInt).map((v) => bad({ input: { sim: { chunks: v } } }, 'input.sim.chunks')),
   notBool.map((v) => bad({ input: { sim: { crash: v } } }, 'input.sim.crash')),
   notObject.filter((x) => x !== undefined).map((policy) => bad({ input: {}, policy }, 'policy')),
   key(['executionTimeout', 'lowPriority', 'ttl']).map((k) => bad({ input: {}, policy: { [k]: 1 } }, `policy.${k}`)),
-  fc.oneof(fc.integer({ max: 5000 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => bad({ input: {}, policy: { executionTimeout: v } }, 'policy.executionTimeout')),
+  fc
+    .oneof(fc.integer({ max: 5000 }), fc.integer({ min: WEEK + 1 }), notInt)
+    .map((v) => bad({ input: {}, policy: { executionTimeout: v } }, 'policy.executionTimeout')),
   fc.oneof(fc.integer({ max: 9999 }), fc.integer({ min: WEEK + 1 }), notInt).map((v) => bad({ input: {}, policy: { ttl: v } }, 'policy.ttl')),
   notBool.map((v) => bad({ input: {}, policy: { lowPriority: v } }, 'policy.lowPriority')),
-  fc.oneof(fc.string().filter((s) => !/http/i.test(s)), fc.integer(), fc.constant(null)).map((w) => bad({ input: {}, webhook: w }, 'webhook')),
+  fc
+    .oneof(
+      fc.string().filter((s) => !/http/i.test(s)),
+      fc.integer(),
+      fc.constant(null),
+    )
+    .map((w) => bad({ input: {}, webhook: w }, 'webhook')),
   notObject.filter((x) => x !== undefined).map((s) => bad({ input: {}, s3Config: s }, 's3Config')),
   key(['accessId', 'accessSecret', 'bucketName', 'endpointUrl']).map((k) => bad({ input: {}, s3Config: { [k]: 'x' } }, `s3Config.${k}`)),
   fc.oneof(fc.integer(), fc.constant(null), fc.boolean()).map((v) => bad({ input: {}, s3Config: { bucketName: v } }, 's3Config.bucketName')),
@@ -54,13 +71,13 @@ const badBody: fc.Arbitrary<Bad> = fc.oneof<fc.Arbitrary<Bad>[]>(
 const submit = fc.constantFrom('/run', '/runsync');
 
 /** Invalid JSON: whatever the middle holds, a trailing ",," can never end a JSON text. */
-const badJson = fc.tuple(submit, fc.string({ maxLength: 40 })).map(
-  ([path, s]): Case => ({ req: { method: 'POST', path: `/v2/ep${path}`, authorization: AUTH, rawBody: `{"input":${s},,` }, code: 'API_ERR_BAD_JSON' }),
-);
+const badJson = fc
+  .tuple(submit, fc.string({ maxLength: 40 }))
+  .map(([path, s]): Case => ({ req: { method: 'POST', path: `/v2/ep${path}`, authorization: AUTH, rawBody: `{"input":${s},,` }, code: 'API_ERR_BAD_JSON' }));
 
-const bodyCase = fc.tuple(submit, badBody).map(
-  ([path, [body, field]]): Case => ({ req: { method: 'POST', path: `/v2/ep${path}`, authorization: AUTH, body }, code: 'API_ERR_BAD_REQUEST', field }),
-);
+const bodyCase = fc
+  .tuple(submit, badBody)
+  .map(([path, [body, field]]): Case => ({ req: { method: 'POST', path: `/v2/ep${path}`, authorization: AUTH, body }, code: 'API_ERR_BAD_REQUEST', field }));
 
 const badNumber = fc.oneof(
   fc.string({ maxLength: 8 }).filter((s) => s !== '' && !/^\d{1,12}$/.test(s)),
@@ -68,21 +85,54 @@ const badNumber = fc.oneof(
   fc.integer({ min: 0, max: 999 }).map(String),
 );
 const queryCase = fc.oneof(
-  badNumber.map((wait): Case => ({ req: { method: 'POST', path: '/v2/ep/runsync', authorization: AUTH, body: { input: {} }, query: { wait } }, code: 'API_ERR_BAD_REQUEST', field: 'wait' })),
-  fc.tuple(fc.constantFrom('status-sync', 'stream'), badNumber).map(([r, wait]): Case => ({ req: { method: 'GET', path: `/v2/ep/${r}/j-u1`, authorization: AUTH, query: { wait } }, code: 'API_ERR_BAD_REQUEST', field: 'wait' })),
-  fc.oneof(fc.string({ maxLength: 8 }).filter((s) => s !== '' && !/^\d{1,12}$/.test(s)), fc.integer({ min: WEEK + 1, max: 999_999_999_999 }).map(String)).map(
-    (ttl): Case => ({ req: { method: 'GET', path: '/v2/ep/status/j-u1', authorization: AUTH, query: { ttl } }, code: 'API_ERR_BAD_REQUEST', field: 'ttl' }),
+  badNumber.map(
+    (wait): Case => ({
+      req: { method: 'POST', path: '/v2/ep/runsync', authorization: AUTH, body: { input: {} }, query: { wait } },
+      code: 'API_ERR_BAD_REQUEST',
+      field: 'wait',
+    }),
   ),
+  fc.tuple(fc.constantFrom('status-sync', 'stream'), badNumber).map(
+    ([r, wait]): Case => ({
+      req: { method: 'GET', path: `/v2/ep/${r}/j-u1`, authorization: AUTH, query: { wait } },
+      code: 'API_ERR_BAD_REQUEST',
+      field: 'wait',
+    }),
+  ),
+  fc
+    .oneof(
+      fc.string({ maxLength: 8 }).filter((s) => s !== '' && !/^\d{1,12}$/.test(s)),
+      fc.integer({ min: WEEK + 1, max: 999_999_999_999 }).map(String),
+    )
+    .map(
+      (ttl): Case => ({ req: { method: 'GET', path: '/v2/ep/status/j-u1', authorization: AUTH, query: { ttl } }, code: 'API_ERR_BAD_REQUEST', field: 'ttl' }),
+    ),
 );
 
 const ROUTE_NAMES = ['run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health', 'requests', 'openai'];
 const segment = fc.string({ minLength: 1, maxLength: 10 }).filter((s) => !s.includes('/'));
 const routeCase = fc.oneof(
-  fc.tuple(fc.constantFrom('GET', 'POST'), segment.filter((s) => !ROUTE_NAMES.includes(s))).map(([method, r]): Case => ({ req: { method, path: `/v2/ep/${r}`, authorization: AUTH }, code: 'API_ERR_ROUTE_NOT_FOUND' })),
-  fc.tuple(fc.constantFrom('GET', 'POST'), segment.filter((s) => s !== 'ep')).map(([method, e]): Case => ({ req: { method, path: `/v2/${e}/health`, authorization: AUTH }, code: 'API_ERR_ENDPOINT_NOT_FOUND' })),
-  fc.tuple(fc.constantFrom('DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'), fc.constantFrom('/run', '/runsync', '/status/j-u1', '/health', '/purge-queue', '/cancel/j-u1'))
+  fc
+    .tuple(
+      fc.constantFrom('GET', 'POST'),
+      segment.filter((s) => !ROUTE_NAMES.includes(s)),
+    )
+    .map(([method, r]): Case => ({ req: { method, path: `/v2/ep/${r}`, authorization: AUTH }, code: 'API_ERR_ROUTE_NOT_FOUND' })),
+  fc
+    .tuple(
+      fc.constantFrom('GET', 'POST'),
+      segment.filter((s) => s !== 'ep'),
+    )
+    .map(([method, e]): Case => ({ req: { method, path: `/v2/${e}/health`, authorization: AUTH }, code: 'API_ERR_ENDPOINT_NOT_FOUND' })),
+  fc
+    .tuple(
+      fc.constantFrom('DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'),
+      fc.constantFrom('/run', '/runsync', '/status/j-u1', '/health', '/purge-queue', '/cancel/j-u1'),
+    )
     .map(([method, p]): Case => ({ req: { method, path: `/v2/ep${p}`, authorization: AUTH }, code: 'API_ERR_METHOD_NOT_ALLOWED' })),
-  fc.tuple(fc.option(fc.string({ maxLength: 20 }), { nil: undefined }), fc.constantFrom('/run', '/health', '/status/j-u1')).filter(([a]) => a === undefined || !a.includes(KEY))
+  fc
+    .tuple(fc.option(fc.string({ maxLength: 20 }), { nil: undefined }), fc.constantFrom('/run', '/health', '/status/j-u1'))
+    .filter(([a]) => a === undefined || !a.includes(KEY))
     .map(([authorization, p]): Case => ({ req: { method: 'POST', path: `/v2/ep${p}`, authorization, body: { input: {} } }, code: 'API_ERR_UNAUTHORIZED' })),
 );
 
@@ -100,7 +150,12 @@ function check(h: ReturnType<typeof harness>, c: Case): void {
 
 describe('random malformed requests', () => {
   const h = harness({ limits: { enabled: false } });
-  const cases = fc.oneof({ arbitrary: bodyCase, weight: 6 }, { arbitrary: badJson, weight: 1 }, { arbitrary: queryCase, weight: 2 }, { arbitrary: routeCase, weight: 2 });
+  const cases = fc.oneof(
+    { arbitrary: bodyCase, weight: 6 },
+    { arbitrary: badJson, weight: 1 },
+    { arbitrary: queryCase, weight: 2 },
+    { arbitrary: routeCase, weight: 2 },
+  );
 
   it('4000 of them: each answered at once with the right JSON 4xx; no job created', () => {
     let n = 0;

@@ -65,7 +65,8 @@ describe('policy', () => {
   it('executionTimeout 5000 is rejected (must be > 5000)', () => expect400({ input: {}, policy: { executionTimeout: 5000 } }, 'policy.executionTimeout'));
   it('executionTimeout 5001 is accepted', () => expectOk({ input: {}, policy: { executionTimeout: 5001 } }));
   it.each([[5000.5], ['6000'], [null], [-1], [WEEK + 1]])('executionTimeout %j is rejected', (v) =>
-    expect400({ input: {}, policy: { executionTimeout: v } }, 'policy.executionTimeout'));
+    expect400({ input: {}, policy: { executionTimeout: v } }, 'policy.executionTimeout'),
+  );
   it('ttl 9999 is rejected', () => expect400({ input: {}, policy: { ttl: 9999 } }, 'policy.ttl'));
   it('ttl 10000 is accepted', () => expectOk({ input: {}, policy: { ttl: 10_000 } }));
   it('ttl 604800000 (one week) is accepted', () => expectOk({ input: {}, policy: { ttl: WEEK } }));
@@ -81,9 +82,10 @@ describe('policy', () => {
 });
 
 describe('webhook', () => {
-  it.each([
-    ['not a url'], ['ftp://example.com/x'], ['javascript:alert(1)'], ['http://'], [`https://e.com/${'a'.repeat(2100)}`], [''],
-  ])('%s → field "webhook"', (webhook) => expect400({ input: {}, webhook }, 'webhook'));
+  it.each([['not a url'], ['ftp://example.com/x'], ['javascript:alert(1)'], ['http://'], [`https://e.com/${'a'.repeat(2100)}`], ['']])(
+    '%s → field "webhook"',
+    (webhook) => expect400({ input: {}, webhook }, 'webhook'),
+  );
   it.each([[1], [null], [{ url: 'http://x' }]])('non-string %j → field "webhook"', (webhook) => expect400({ input: {}, webhook }, 'webhook'));
   it('http and https URLs are accepted', () => {
     expectOk({ input: {}, webhook: 'http://127.0.0.1:8080/hook' });
@@ -124,8 +126,16 @@ describe('input.sim directives (CONTRACT §3)', () => {
   ])('sim %j → field %s', (sim, field) => expect400({ input: { sim } }, field));
 
   it.each([
-    [{ durationMs: 0 }], [{ durationMs: 604_800_000 }], [{ fail: false }], [{ fail: 'x' }], [{ output: null }], [{ outputBytes: 0 }],
-    [{ chunks: 1 }], [{ chunks: 10_000 }], [{ crash: false }], [{}],
+    [{ durationMs: 0 }],
+    [{ durationMs: 604_800_000 }],
+    [{ fail: false }],
+    [{ fail: 'x' }],
+    [{ output: null }],
+    [{ outputBytes: 0 }],
+    [{ chunks: 1 }],
+    [{ chunks: 10_000 }],
+    [{ crash: false }],
+    [{}],
   ])('sim %j is accepted', (sim) => expectOk({ input: { sim } }));
 });
 
@@ -154,8 +164,14 @@ describe('query parameters', () => {
 
 describe('routes, methods, endpoints', () => {
   it.each([
-    ['/v2/ep/nope'], ['/v2/ep'], ['/v2/ep/status'], ['/v2/ep/status/a/b'], ['/v2/ep/run/extra'], ['/v2/ep/openai/v1/embeddings'],
-    ['/v2/ep/health/x'], ['/v2/ep//run'],
+    ['/v2/ep/nope'],
+    ['/v2/ep'],
+    ['/v2/ep/status'],
+    ['/v2/ep/status/a/b'],
+    ['/v2/ep/run/extra'],
+    ['/v2/ep/openai/v1/embeddings'],
+    ['/v2/ep/health/x'],
+    ['/v2/ep//run'],
   ])('%s → 404 API_ERR_ROUTE_NOT_FOUND', (path) => {
     const h = harness();
     const r = h.raw({ method: 'POST', path, authorization: AUTH, body: { input: {} } });
@@ -175,8 +191,16 @@ describe('routes, methods, endpoints', () => {
   });
 
   it.each([
-    ['GET', '/run'], ['PUT', '/run'], ['GET', '/runsync'], ['DELETE', '/status/x-u1'], ['GET', '/cancel/x-u1'], ['GET', '/retry/x-u1'],
-    ['GET', '/purge-queue'], ['POST', '/health'], ['POST', '/requests'], ['PATCH', '/stream/x-u1'],
+    ['GET', '/run'],
+    ['PUT', '/run'],
+    ['GET', '/runsync'],
+    ['DELETE', '/status/x-u1'],
+    ['GET', '/cancel/x-u1'],
+    ['GET', '/retry/x-u1'],
+    ['GET', '/purge-queue'],
+    ['POST', '/health'],
+    ['POST', '/requests'],
+    ['PATCH', '/stream/x-u1'],
   ])('%s %s → 405 naming the allowed methods', (method, path) => {
     const h = harness();
     const r = h.req(method, path);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { harness } from '../helpers/harness.js';
 
 describe('input.sim directives', () => {
-  it('without directives the output is the input and the duration is the endpoint\'s jobDurationMs', () => {
+  it("without directives the output is the input and the duration is the endpoint's jobDurationMs", () => {
     const h = harness({ jobDurationMs: 2500 });
     const id = h.run({ text: 'hi', n: [1, 2] }).body.id;
     h.at(2500);
@@ -30,7 +30,7 @@ describe('input.sim directives', () => {
     expect(h.status(b).body.error).toBe('GPU out of memory');
   });
 
-  it('fail: false overrides the endpoint\'s failure probability', () => {
+  it("fail: false overrides the endpoint's failure probability", () => {
     const h = harness({ workload: { failureProbability: 1 } });
     const a = h.run({ sim: { fail: false } }).body.id;
     const b = h.run({}).body.id;
@@ -47,7 +47,7 @@ describe('input.sim directives', () => {
     expect(ids.map((id) => h.status(id).body.output)).toEqual(outs);
   });
 
-  it('a per-job outputBytes wins over output; an explicit output wins over the endpoint\'s outputBytes', () => {
+  it("a per-job outputBytes wins over output; an explicit output wins over the endpoint's outputBytes", () => {
     const h = harness({ workload: { outputBytes: 10 } });
     const a = h.run({ sim: { output: 'o', outputBytes: 3 } }).body.id;
     const b = h.run({ sim: { output: 'o' } }).body.id;
@@ -65,12 +65,14 @@ describe('input.sim directives', () => {
     expect(h.req('GET', `/stream/${id}`).body.stream).toEqual([{ output: { p: 1 } }, { output: { p: 1 } }]);
   });
 
-  it('the endpoint\'s workload.chunks applies to jobs without a chunks directive', () => {
+  it("the endpoint's workload.chunks applies to jobs without a chunks directive", () => {
     const h = harness({ jobDurationMs: 900, workload: { chunks: 3 } });
     const id = h.run({}).body.id;
     h.at(900);
     expect(h.req('GET', `/stream/${id}`).body.stream).toEqual([
-      { output: { chunk: 1, of: 3 } }, { output: { chunk: 2, of: 3 } }, { output: { chunk: 3, of: 3 } },
+      { output: { chunk: 1, of: 3 } },
+      { output: { chunk: 2, of: 3 } },
+      { output: { chunk: 3, of: 3 } },
     ]);
   });
 

@@ -94,7 +94,12 @@ describe('retry (spec §3 rule 1)', () => {
     expect(h.status(id).body).toMatchObject({ status: 'IN_PROGRESS', executionTime: 5999 });
     h.at(12_000);
     expect(h.status(id).body).toEqual({
-      id, status: 'TIMED_OUT', delayTime: 0, executionTime: 6000, workerId: 'ep-w1', error: 'execution timeout of 6000 ms exceeded',
+      id,
+      status: 'TIMED_OUT',
+      delayTime: 0,
+      executionTime: 6000,
+      workerId: 'ep-w1',
+      error: 'execution timeout of 6000 ms exceeded',
     });
   });
 
@@ -145,7 +150,12 @@ describe('execution timeout (spec §3, §8.5; FACTS: TIMED_OUT)', () => {
     expect(h.status(id).body.status).toBe('IN_PROGRESS');
     h.at(1500 + 7000);
     expect(h.status(id).body).toEqual({
-      id, status: 'TIMED_OUT', delayTime: 1500, executionTime: 7000, workerId: 'ep-w1', error: 'execution timeout of 7000 ms exceeded',
+      id,
+      status: 'TIMED_OUT',
+      delayTime: 1500,
+      executionTime: 7000,
+      workerId: 'ep-w1',
+      error: 'execution timeout of 7000 ms exceeded',
     });
   });
 
@@ -329,15 +339,19 @@ describe('crash directive (CONTRACT §3)', () => {
     h.at(499);
     expect(h.status(id).body).toMatchObject({ status: 'IN_PROGRESS', executionTime: 499 });
     h.at(500);
-    expect(ev.filter((e) => e.type === 'job.requeued')).toEqual([
-      { type: 'job.requeued', atMs: 500, endpointId: 'ep', jobId: id, reason: 'crash' },
-    ]);
+    expect(ev.filter((e) => e.type === 'job.requeued')).toEqual([{ type: 'job.requeued', atMs: 500, endpointId: 'ep', jobId: id, reason: 'crash' }]);
     // The crashed worker restarts (cold start 0) and takes the job straight back.
     expect(h.status(id).body).toEqual({ id, status: 'IN_PROGRESS', delayTime: 0, executionTime: 0, workerId: 'ep-w1', retries: 1 });
     expect(h.req('GET', '/health').body.jobs.retried).toBe(1);
     h.at(1500);
     expect(h.status(id).body).toEqual({
-      id, status: 'COMPLETED', delayTime: 0, executionTime: 1000, workerId: 'ep-w1', output: { k: 1, sim: { durationMs: 1000, crash: true } }, retries: 1,
+      id,
+      status: 'COMPLETED',
+      delayTime: 0,
+      executionTime: 1000,
+      workerId: 'ep-w1',
+      output: { k: 1, sim: { durationMs: 1000, crash: true } },
+      retries: 1,
     });
     expect(h.req('GET', '/health').body.jobs).toMatchObject({ retried: 1, completed: 1 });
   });

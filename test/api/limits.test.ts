@@ -43,7 +43,12 @@ describe('rate limit, sliding window (default)', () => {
     h.at(12_999);
     expect(h.run({}).status).toBe(429);
     h.at(13_000);
-    expect(count(fire(601, () => h.run({})), 200)).toBe(600);
+    expect(
+      count(
+        fire(601, () => h.run({})),
+        200,
+      ),
+    ).toBe(600);
   });
 
   it('no 10 s interval ever holds more than the limit (a request a ms under a steady stream)', () => {
@@ -200,7 +205,7 @@ describe('concurrency limit (held requests keep their slot)', () => {
     expect(h.runsync({}).res).toBeUndefined();
   });
 
-  it('/status-sync and /stream long-polls hold their own operation\'s slots', () => {
+  it("/status-sync and /stream long-polls hold their own operation's slots", () => {
     const h = harness({ limits: { operations: { 'status-sync': { concurrency: 1 }, stream: { concurrency: 1 } } } });
     const id = h.run({ sim: { durationMs: 60_000 } }).body.id;
     h.req('GET', `/status-sync/${id}`);
@@ -229,7 +234,12 @@ describe('concurrency limit (held requests keep their slot)', () => {
 describe('queue throttling (spec §8.2)', () => {
   it('workersMax 0: 51 queued jobs are accepted, the next is 429 cause "queue"', () => {
     const h = harness({ workersMax: 0 });
-    expect(count(fire(51, () => h.run({})), 200)).toBe(51);
+    expect(
+      count(
+        fire(51, () => h.run({})),
+        200,
+      ),
+    ).toBe(51);
     const r = h.run({});
     expect(r.status).toBe(429);
     expect(r.body).toEqual({ error: 'queue is full (throttled) on /run', code: 'API_ERR_QUEUE_FULL', cause: 'queue' });
@@ -251,7 +261,12 @@ describe('queue throttling (spec §8.2)', () => {
   it('workersMax 1: queued jobs may reach 500 (workersMax × 500), then 429', () => {
     const h = harness({ workersMax: 1 });
     h.run({ sim: { durationMs: 600_000 } }); // takes the only worker
-    expect(count(fire(501, () => h.run({})), 200)).toBe(501);
+    expect(
+      count(
+        fire(501, () => h.run({})),
+        200,
+      ),
+    ).toBe(501);
     expect(h.req('GET', '/health').body.jobs.inQueue).toBe(501);
     expect(h.run({}).body.cause).toBe('queue');
   });
@@ -270,8 +285,9 @@ describe('queue throttling (spec §8.2)', () => {
     const ev = h.events();
     h.run({});
     h.run({});
-    expect(ev.filter((e): e is Extract<SimEvent, { type: 'request.limited' }> => e.type === 'request.limited'))
-      .toEqual([{ type: 'request.limited', atMs: 0, endpointId: 'ep', operation: 'run', cause: 'queue' }]);
+    expect(ev.filter((e): e is Extract<SimEvent, { type: 'request.limited' }> => e.type === 'request.limited')).toEqual([
+      { type: 'request.limited', atMs: 0, endpointId: 'ep', operation: 'run', cause: 'queue' },
+    ]);
   });
 });
 
@@ -305,7 +321,8 @@ describe('payload limits (spec §8.3)', () => {
 
   it('is checked before the rate limit, so a too-large body uses no budget', () => {
     const h = harness({ limits: { operations: { run: { rate: 1 } } } });
-    for (let i = 0; i < 5; i++) expect(h.raw({ method: 'POST', path: '/v2/ep/run', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 11 * MiB }).status).toBe(413);
+    for (let i = 0; i < 5; i++)
+      expect(h.raw({ method: 'POST', path: '/v2/ep/run', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 11 * MiB }).status).toBe(413);
     expect(h.run({}).status).toBe(200);
   });
 });
@@ -313,7 +330,12 @@ describe('payload limits (spec §8.3)', () => {
 describe('limits switches', () => {
   it('enabled: false turns off rate, concurrency and queue limits', () => {
     const h = harness({ workersMax: 0, limits: { enabled: false } });
-    expect(count(fire(1500, () => h.run({})), 200)).toBe(1500);
+    expect(
+      count(
+        fire(1500, () => h.run({})),
+        200,
+      ),
+    ).toBe(1500);
     const held = Array.from({ length: 450 }, () => h.runsync({}));
     expect(held.every((r) => r.res === undefined)).toBe(true);
   });
@@ -322,12 +344,19 @@ describe('limits switches', () => {
     const h = harness({ limits: { enabled: false } });
     const big = h.raw({ method: 'POST', path: '/v2/ep/run', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 10 * 1024 * 1024 + 1 });
     expect(big.status).toBe(413);
-    expect(h.raw({ method: 'POST', path: '/v2/ep/runsync', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 20 * 1024 * 1024 + 1 }).status).toBe(413);
+    expect(
+      h.raw({ method: 'POST', path: '/v2/ep/runsync', authorization: 'Bearer test-key', body: { input: {} }, bodyBytes: 20 * 1024 * 1024 + 1 }).status,
+    ).toBe(413);
   });
 
   it('scale multiplies every rate and concurrency limit', () => {
     const h = harness({ limits: { ...noQueueLimit, scale: 0.1 } });
-    expect(count(fire(101, () => h.run({})), 200)).toBe(100);
+    expect(
+      count(
+        fire(101, () => h.run({})),
+        200,
+      ),
+    ).toBe(100);
     const held = Array.from({ length: 41 }, () => h.runsync({ sim: { durationMs: 60_000 } }));
     expect(held.filter((r) => r.res?.status === 429)).toHaveLength(1);
     expect(held[40]!.body.cause).toBe('concurrency');
@@ -335,6 +364,11 @@ describe('limits switches', () => {
 
   it('a null rate in operations means unlimited', () => {
     const h = harness({ limits: { operations: { 'purge-queue': { rate: null } } } });
-    expect(count(fire(50, () => h.req('POST', '/purge-queue')), 200)).toBe(50);
+    expect(
+      count(
+        fire(50, () => h.req('POST', '/purge-queue')),
+        200,
+      ),
+    ).toBe(50);
   });
 });

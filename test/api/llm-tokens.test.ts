@@ -76,7 +76,11 @@ describe('in process: a streamed chat completion on an llm endpoint', () => {
   });
 
   it('drawn timings: the same seed gives the same tokens at the same instants; another seed does not', () => {
-    const llm = { ttftMs: { dist: 'lognormal', medianMs: 200, p95Ms: 800 }, interTokenMs: { dist: 'uniform', minMs: 10, maxMs: 60 }, outputTokens: { dist: 'uniform', minMs: 5, maxMs: 40 } };
+    const llm = {
+      ttftMs: { dist: 'lognormal', medianMs: 200, p95Ms: 800 },
+      interTokenMs: { dist: 'uniform', minMs: 10, maxMs: 60 },
+      outputTokens: { dist: 'uniform', minMs: 5, maxMs: 40 },
+    };
     const a = streamAt({ workersMin: 1, llm }, 0, chat(), 7);
     const b = streamAt({ workersMin: 1, llm }, 0, chat(), 7);
     const c = streamAt({ workersMin: 1, llm }, 0, chat(), 8);
@@ -88,7 +92,7 @@ describe('in process: a streamed chat completion on an llm endpoint', () => {
     expect(new Set(gaps).size).toBeGreaterThan(1);
   });
 
-  it('an unstreamed answer sets sseAtMs at the answer for every event (no llm: today\'s stream, all at the end)', () => {
+  it("an unstreamed answer sets sseAtMs at the answer for every event (no llm: today's stream, all at the end)", () => {
     const r = streamAt({ workersMin: 1, jobDurationMs: 1500 }, 0, chat({ max_tokens: 4 }));
     expect(r.sse).toHaveLength(4 + 2);
     expect(r.sseAtMs).toEqual([1500, 1500, 1500, 1500, 1500, 1500]);
@@ -149,7 +153,10 @@ describe('the API on an llm endpoint', () => {
     const h = harness({ workersMin: 1, llm: LLM });
     const id = h.run({ prompt: 'x', max_tokens: 5 }).body.id;
     h.at(300 + 25);
-    expect(h.req('GET', `/stream/${id}`).body).toMatchObject({ status: 'IN_PROGRESS', stream: [{ output: expect.any(String) }, { output: expect.stringMatching(/^ \S+$/) }] });
+    expect(h.req('GET', `/stream/${id}`).body).toMatchObject({
+      status: 'IN_PROGRESS',
+      stream: [{ output: expect.any(String) }, { output: expect.stringMatching(/^ \S+$/) }],
+    });
     h.at(1000);
     const rest = h.req('GET', `/stream/${id}`).body;
     expect(rest.status).toBe('COMPLETED');
@@ -191,9 +198,11 @@ describe('llm config', () => {
 });
 
 describe('the dry run of a scenario with llm', () => {
-  it('counts the token model\'s job time: ttft + (tokens - 1) × gap', () => {
+  it("counts the token model's job time: ttft + (tokens - 1) × gap", () => {
     const sc = scenarioSchema.parse({
-      name: 'llm-plan', durationMs: 10_000, endpoint: { llm: { ttftMs: 300, interTokenMs: 25, outputTokens: 21 } },
+      name: 'llm-plan',
+      durationMs: 10_000,
+      endpoint: { llm: { ttftMs: 300, interTokenMs: 25, outputTokens: 21 } },
       traffic: [{ name: 'c', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'openai-chat' } }],
     });
     expect(renderPlan(sc).text).toContain('0.80 s mean job time');

@@ -70,7 +70,10 @@ describe('/openai/v1/chat/completions', () => {
     expect(chunks[0].choices[0].delta.role).toBe('assistant');
     expect(chunks.slice(1, 5).every((c) => c.choices[0].delta.role === undefined && c.choices[0].delta.content.startsWith(' '))).toBe(true);
     expect(chunks[5].choices[0]).toMatchObject({ delta: {}, finish_reason: 'stop' });
-    const text = chunks.slice(0, 5).map((c) => c.choices[0].delta.content).join('');
+    const text = chunks
+      .slice(0, 5)
+      .map((c) => c.choices[0].delta.content)
+      .join('');
     // The streamed text is the text a non-streaming call gets for the same job id.
     const h2 = harness();
     const r2 = h2.req('POST', '/openai/v1/chat/completions', chat);
@@ -94,7 +97,9 @@ describe('/openai/v1/chat/completions', () => {
     const r = h.req('POST', '/openai/v1/chat/completions', chat);
     h.at(1000);
     expect(r.status).toBe(500);
-    expect(r.body).toEqual({ error: { message: expect.stringContaining('ended FAILED: simulated failure'), type: 'server_error', param: null, code: 'FAILED' } });
+    expect(r.body).toEqual({
+      error: { message: expect.stringContaining('ended FAILED: simulated failure'), type: 'server_error', param: null, code: 'FAILED' },
+    });
   });
 
   it('answers 500 TIMED_OUT when the job runs past its execution timeout', () => {
@@ -136,7 +141,12 @@ describe('/openai/v1/chat/completions', () => {
 
   it('only POST is allowed', () => {
     const h = harness();
-    expect(h.req('GET', '/openai/v1/chat/completions').body.error).toEqual({ message: 'GET not allowed; use POST', type: 'invalid_request_error', param: null, code: 'method_not_allowed' });
+    expect(h.req('GET', '/openai/v1/chat/completions').body.error).toEqual({
+      message: 'GET not allowed; use POST',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'method_not_allowed',
+    });
   });
 });
 

@@ -13,7 +13,10 @@ const stops = (ev: SimEvent[]) => workerEvents(ev).filter((e) => e.to === 'stopp
 const delays = (ev: SimEvent[]) => ev.flatMap((e) => (e.type === 'job.started' ? [e.delayTimeMs] : []));
 
 const requestCount = (coldStartMs: number) => ({
-  workersMax: 20, coldStartMs, jobDurationMs: 1000, scaler: { type: 'REQUEST_COUNT' as const, value: 1 },
+  workersMax: 20,
+  coldStartMs,
+  jobDurationMs: 1000,
+  scaler: { type: 'REQUEST_COUNT' as const, value: 1 },
 });
 
 describe('REQUEST_COUNT value 1, a steady 10 jobs/s of 1 s each (needs 10 workers)', () => {

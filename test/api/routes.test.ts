@@ -46,7 +46,12 @@ describe('/runsync', () => {
     expect(r.status).toBe(200);
     expect(r.body.id).toMatch(/^sync-[0-9a-f-]{36}-u1$/);
     expect(r.body).toEqual({
-      id: r.body.id, status: 'COMPLETED', delayTime: 250, executionTime: 1234, workerId: 'ep-w1', output: { q: 'x', sim: { durationMs: 1234 } },
+      id: r.body.id,
+      status: 'COMPLETED',
+      delayTime: 250,
+      executionTime: 1234,
+      workerId: 'ep-w1',
+      output: { q: 'x', sim: { durationMs: 1234 } },
     });
   });
 
@@ -276,7 +281,7 @@ describe('/health', () => {
 });
 
 describe('/requests (FACTS choice: known jobs, newest first)', () => {
-  it('lists the endpoint\'s jobs newest first with their status', () => {
+  it("lists the endpoint's jobs newest first with their status", () => {
     const h = harness({ workersMax: 1 });
     const ids = [0, 1, 2].map(() => h.run({ sim: { durationMs: 1000 } }).body.id as string);
     expect(h.req('GET', '/requests').body).toEqual({
@@ -415,9 +420,20 @@ describe('s3Config (spec §2: accepted, never echoed)', () => {
 
 describe('authentication (spec §5)', () => {
   const routes: [string, string][] = [
-    ['POST', '/run'], ['POST', '/runsync'], ['GET', '/status/x-u1'], ['POST', '/status/x-u1'], ['GET', '/status-sync/x-u1'],
-    ['GET', '/stream/x-u1'], ['POST', '/cancel/x-u1'], ['POST', '/retry/x-u1'], ['POST', '/purge-queue'], ['GET', '/health'],
-    ['GET', '/requests'], ['GET', '/openai/v1/models'], ['POST', '/openai/v1/chat/completions'], ['POST', '/openai/v1/completions'],
+    ['POST', '/run'],
+    ['POST', '/runsync'],
+    ['GET', '/status/x-u1'],
+    ['POST', '/status/x-u1'],
+    ['GET', '/status-sync/x-u1'],
+    ['GET', '/stream/x-u1'],
+    ['POST', '/cancel/x-u1'],
+    ['POST', '/retry/x-u1'],
+    ['POST', '/purge-queue'],
+    ['GET', '/health'],
+    ['GET', '/requests'],
+    ['GET', '/openai/v1/models'],
+    ['POST', '/openai/v1/chat/completions'],
+    ['POST', '/openai/v1/completions'],
   ];
 
   it('with no configured key, any non-empty key is accepted and a missing one is still 401', () => {
@@ -445,7 +461,8 @@ describe('authentication (spec §5)', () => {
     for (const auth of [undefined, '', 'Bearer ', 'Bearer wrong', 'wrong', `Bearer ${KEY}x`, `${KEY.slice(0, -1)}`]) {
       const r = h.raw({ method, path: `/v2/ep${path}`, body: { input: {} }, authorization: auth });
       expect(r.status).toBe(401);
-      if (path.startsWith('/openai/')) expect(r.body).toEqual({ error: { message: 'missing or invalid API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      if (path.startsWith('/openai/'))
+        expect(r.body).toEqual({ error: { message: 'missing or invalid API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
       else expect(r.body).toEqual({ error: 'missing or invalid API key', code: 'API_ERR_UNAUTHORIZED' });
     }
     expect(h.ep.jobs.size).toBe(0);

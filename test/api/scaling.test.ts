@@ -8,8 +8,7 @@ import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness } from '../helpers/harness.js';
 
 type WorkerEvent = Extract<SimEvent, { type: 'worker.state' }>;
-const workerEvents = (ev: SimEvent[]) =>
-  ev.filter((e): e is WorkerEvent => e.type === 'worker.state').map((e) => [e.atMs, e.workerId, e.from, e.to]);
+const workerEvents = (ev: SimEvent[]) => ev.filter((e): e is WorkerEvent => e.type === 'worker.state').map((e) => [e.atMs, e.workerId, e.from, e.to]);
 const job = (durationMs: number) => ({ sim: { durationMs } });
 
 describe('first worker', () => {
@@ -91,7 +90,11 @@ describe('QUEUE_DELAY scaler', () => {
     const ev = h.events();
     h.run(job(1000));
     h.at(20_000);
-    expect(workerEvents(ev).filter((e) => e[3] === 'initializing').map((e) => e[0])).toEqual([0]);
+    expect(
+      workerEvents(ev)
+        .filter((e) => e[3] === 'initializing')
+        .map((e) => e[0]),
+    ).toEqual([0]);
   });
 
   it('waits for the next queued job to become overdue before looking again', () => {

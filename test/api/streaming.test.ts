@@ -18,7 +18,9 @@ describe('/stream', () => {
     expect(ev.filter((e) => e.type === 'job.progressed').map((e) => e.atMs)).toEqual([250, 500, 750]);
     expect(ev.find((e) => e.type === 'job.finished')!.atMs).toBe(1000);
     expect(h.req('GET', `/stream/${id}`).body).toEqual({
-      id, status: 'COMPLETED', delayTime: 0,
+      id,
+      status: 'COMPLETED',
+      delayTime: 0,
       stream: [{ output: { chunk: 1, of: 4 } }, { output: { chunk: 2, of: 4 } }, { output: { chunk: 3, of: 4 } }, { output: { chunk: 4, of: 4 } }],
     });
   });
@@ -36,7 +38,10 @@ describe('/stream', () => {
     const id = h.run({ sim: { durationMs: 1000, chunks: 4 } }).body.id;
     h.at(600);
     expect(h.req('GET', `/stream/${id}`).body).toEqual({
-      id, status: 'IN_PROGRESS', delayTime: 0, stream: [{ output: { chunk: 1, of: 4 } }, { output: { chunk: 2, of: 4 } }],
+      id,
+      status: 'IN_PROGRESS',
+      delayTime: 0,
+      stream: [{ output: { chunk: 1, of: 4 } }, { output: { chunk: 2, of: 4 } }],
     });
     h.at(800);
     expect(h.req('POST', `/stream/${id}`).body.stream).toEqual([{ output: { chunk: 3, of: 4 } }]);

@@ -8,8 +8,7 @@ import type { SimEvent } from '../../src/contract/sim-events.js';
 import { harness } from '../helpers/harness.js';
 
 const URL = 'https://hooks.example.com/done';
-const attemptsOf = (ev: SimEvent[]) =>
-  ev.filter((e): e is Extract<SimEvent, { type: 'webhook.attempt' }> => e.type === 'webhook.attempt');
+const attemptsOf = (ev: SimEvent[]) => ev.filter((e): e is Extract<SimEvent, { type: 'webhook.attempt' }> => e.type === 'webhook.attempt');
 
 describe('webhook delivery schedule', () => {
   it('sends once at the terminal instant when the receiver answers 200', () => {
@@ -19,9 +18,7 @@ describe('webhook delivery schedule', () => {
     const id = h.run({ sim: { durationMs: 1500 } }, { webhook: URL }).body.id;
     h.at(100_000);
     expect(hooks.map((a) => [a.atMs, a.delivery.attempt, a.delivery.url, a.delivery.jobId])).toEqual([[1500, 1, URL, id]]);
-    expect(attemptsOf(ev)).toEqual([
-      { type: 'webhook.attempt', atMs: 1500, endpointId: 'ep', jobId: id, attempt: 1, outcome: 'delivered', httpStatus: 200 },
-    ]);
+    expect(attemptsOf(ev)).toEqual([{ type: 'webhook.attempt', atMs: 1500, endpointId: 'ep', jobId: id, attempt: 1, outcome: 'delivered', httpStatus: 200 }]);
   });
 
   it('retries at +10 s and +20 s, then gives up after 3 attempts', () => {
@@ -30,7 +27,11 @@ describe('webhook delivery schedule', () => {
     const ev = h.events();
     h.run({ sim: { durationMs: 2000 } }, { webhook: URL });
     h.at(1_000_000);
-    expect(hooks.map((a) => [a.atMs, a.delivery.attempt])).toEqual([[2000, 1], [12_000, 2], [22_000, 3]]);
+    expect(hooks.map((a) => [a.atMs, a.delivery.attempt])).toEqual([
+      [2000, 1],
+      [12_000, 2],
+      [22_000, 3],
+    ]);
     expect(attemptsOf(ev).map((e) => [e.atMs, e.attempt, e.outcome, e.httpStatus])).toEqual([
       [2000, 1, 'failed', 500],
       [12_000, 2, 'failed', 500],
@@ -65,7 +66,9 @@ describe('webhook delivery schedule', () => {
     h.run({ sim: { durationMs: 0 } }, { webhook: URL });
     h.at(100_000);
     expect(attemptsOf(ev).map((e) => [e.atMs, e.outcome, e.error])).toEqual([
-      [0, 'failed', 'ECONNREFUSED'], [10_000, 'failed', 'ECONNREFUSED'], [20_000, 'gave-up', 'ECONNREFUSED'],
+      [0, 'failed', 'ECONNREFUSED'],
+      [10_000, 'failed', 'ECONNREFUSED'],
+      [20_000, 'gave-up', 'ECONNREFUSED'],
     ]);
   });
 
@@ -83,7 +86,11 @@ describe('webhook delivery schedule', () => {
     h.run({ sim: { durationMs: 0 } }, { webhook: URL });
     h.at(100_000);
     expect(sent).toEqual([0, 10_000, 20_000]);
-    expect(attemptsOf(ev).map((e) => [e.atMs, e.outcome])).toEqual([[3000, 'failed'], [13_000, 'failed'], [23_000, 'delivered']]);
+    expect(attemptsOf(ev).map((e) => [e.atMs, e.outcome])).toEqual([
+      [3000, 'failed'],
+      [13_000, 'failed'],
+      [23_000, 'delivered'],
+    ]);
   });
 
   it('sends nothing for a job without a webhook', () => {
@@ -103,7 +110,14 @@ describe('webhook body = status body + input + webhook', () => {
     const id = h.run(input, { webhook: URL }).body.id;
     h.at(100_000);
     expect(hooks[0]!.delivery.body).toEqual({
-      id, status: 'COMPLETED', delayTime: 300, executionTime: 700, workerId: 'ep-w1', output: input, input, webhook: URL,
+      id,
+      status: 'COMPLETED',
+      delayTime: 300,
+      executionTime: 700,
+      workerId: 'ep-w1',
+      output: input,
+      input,
+      webhook: URL,
     });
   });
 
@@ -125,7 +139,10 @@ describe('webhook body = status body + input + webhook', () => {
     const id = h.run(input, { webhook: URL, policy: { executionTimeout: 8000 } }).body.id;
     h.at(100_000);
     expect(hooks.map((a) => [a.atMs, a.delivery.body])).toEqual([
-      [8000, { id, status: 'TIMED_OUT', delayTime: 0, executionTime: 8000, workerId: 'ep-w1', error: 'execution timeout of 8000 ms exceeded', input, webhook: URL }],
+      [
+        8000,
+        { id, status: 'TIMED_OUT', delayTime: 0, executionTime: 8000, workerId: 'ep-w1', error: 'execution timeout of 8000 ms exceeded', input, webhook: URL },
+      ],
     ]);
   });
 
@@ -196,7 +213,11 @@ describe('webhook config', () => {
   it('reports attempts whose answer is still awaited', () => {
     const h = harness();
     let finish: (() => void) | undefined;
-    h.sim.webhookSender = { send: (_d, done) => { finish = () => done({ httpStatus: 200 }); } };
+    h.sim.webhookSender = {
+      send: (_d, done) => {
+        finish = () => done({ httpStatus: 200 });
+      },
+    };
     h.run({ sim: { durationMs: 0 } }, { webhook: URL });
     h.at(1);
     expect(h.sim.webhooksInFlight).toBe(1);

@@ -45,7 +45,7 @@ describe('import scanner (self-test)', () => {
       "const m = await import('./m.js');",
       "// import { x } from './commented.js';",
       "/* export * from './block.js'; */",
-      "const s = \"import y from './quoted.js'\";",
+      'const s = "import y from \'./quoted.js\'";',
       "const u = `import('./template.js')`;",
     ].join('\n');
     expect(importsOf(src)).toEqual(['./a.js', '../c.js', 'zod', './side-effect.js', './f.js', './g.js', './h.js', './t.js', './m.js']);
@@ -54,44 +54,53 @@ describe('import scanner (self-test)', () => {
 
 describe('folder rules (self-test on a known-bad tree)', () => {
   it('flags each kind of breach and passes the allowed imports', () => {
-    const found = withTree({
-      'contract/ops.ts': "import type { R } from '../lib/random.js';\nexport type Op = R;\n",
-      'lib/random.ts': "import { readFileSync } from 'node:fs';\nimport path from 'path';\nexport type R = number;\n",
-      'sim/sim.ts': "import type { Op } from '../contract/ops.js';\nimport { handle } from '../api/api.js';\n",
-      'api/api.ts': "import { x } from '../sim/sim.js';\nimport { main } from '../cli/main.js';\nexport const handle = 1;\n",
-      'load/run.ts': "import { Sim } from '../sim/sim.js';\nimport type { R } from '../report/result.js';\n",
-      'load/targets/in-process/target.ts': "import { Sim } from '../../../sim/sim.js';\nimport { handle } from '../../../api/api.js';\n",
-      'report/result.ts': "export type R = import('../load/run.js').X;\n",
-      'server/server.ts': "import * as lib from '../index.js';\nimport { gone } from './missing.js';\n",
-      'cli/main.ts': "import { handle } from '../api/api.js';\nexport const main = 1;\n",
-      'index.ts': "export { handle } from './api/api.js';\nexport { main } from './cli/main.js';\n",
-      'widgets/w.ts': "import { x } from '../lib/random.js';\n",
-    }, violationsIn);
+    const found = withTree(
+      {
+        'contract/ops.ts': "import type { R } from '../lib/random.js';\nexport type Op = R;\n",
+        'lib/random.ts': "import { readFileSync } from 'node:fs';\nimport path from 'path';\nexport type R = number;\n",
+        'sim/sim.ts': "import type { Op } from '../contract/ops.js';\nimport { handle } from '../api/api.js';\n",
+        'api/api.ts': "import { x } from '../sim/sim.js';\nimport { main } from '../cli/main.js';\nexport const handle = 1;\n",
+        'load/run.ts': "import { Sim } from '../sim/sim.js';\nimport type { R } from '../report/result.js';\n",
+        'load/targets/in-process/target.ts': "import { Sim } from '../../../sim/sim.js';\nimport { handle } from '../../../api/api.js';\n",
+        'report/result.ts': "export type R = import('../load/run.js').X;\n",
+        'server/server.ts': "import * as lib from '../index.js';\nimport { gone } from './missing.js';\n",
+        'cli/main.ts': "import { handle } from '../api/api.js';\nexport const main = 1;\n",
+        'index.ts': "export { handle } from './api/api.js';\nexport { main } from './cli/main.js';\n",
+        'widgets/w.ts': "import { x } from '../lib/random.js';\n",
+      },
+      violationsIn,
+    );
     expect(found.sort()).toEqual([
-      "api/api.ts -> ../cli/main.js: nothing imports cli/",
-      "contract/ops.ts -> ../lib/random.js: contract/ may not import lib/",
-      "index.ts -> ./cli/main.js: nothing imports cli/",
-      "lib/random.ts -> node:fs: lib/ imports no node builtin",
-      "lib/random.ts -> path: lib/ imports no node builtin",
-      "load/run.ts -> ../sim/sim.js: load/ may not import sim/",
-      "report/result.ts -> ../load/run.js: report/ may not import load/",
-      "server/server.ts -> ../index.js: nothing imports index.ts",
-      "server/server.ts -> ./missing.js: names no file",
-      "sim/sim.ts -> ../api/api.js: sim/ may not import api/",
-      "widgets/w.ts -> ../lib/random.js: widgets/ is not in the table of docs/architecture.md",
+      'api/api.ts -> ../cli/main.js: nothing imports cli/',
+      'contract/ops.ts -> ../lib/random.js: contract/ may not import lib/',
+      'index.ts -> ./cli/main.js: nothing imports cli/',
+      'lib/random.ts -> node:fs: lib/ imports no node builtin',
+      'lib/random.ts -> path: lib/ imports no node builtin',
+      'load/run.ts -> ../sim/sim.js: load/ may not import sim/',
+      'report/result.ts -> ../load/run.js: report/ may not import load/',
+      'server/server.ts -> ../index.js: nothing imports index.ts',
+      'server/server.ts -> ./missing.js: names no file',
+      'sim/sim.ts -> ../api/api.js: sim/ may not import api/',
+      'widgets/w.ts -> ../lib/random.js: widgets/ is not in the table of docs/architecture.md',
     ]);
   });
 
   it('finds circles through type-only imports, re-exports and multi-line imports', () => {
-    const circles = withTree({
-      'a.ts': "import type { B } from './b.js';\nexport type A = B[];\n",
-      'b.ts': "export { c } from './sub/c.js';\nexport type B = number;\n",
-      'sub/c.ts': "import {\n  type A,\n} from '../a.js';\nexport const c = (x: A) => x;\n",
-      'd.ts': "import { c } from './sub/c.js';\nexport const d = c;\n", // points in, not part of it
-      'e.ts': "import './f.js';\n",
-      'f.ts': "import './e';\n",
-    }, (root) => importCircles(importEdges(root)));
-    expect(circles).toEqual([['a.ts', 'b.ts', 'sub/c.ts'], ['e.ts', 'f.ts']]);
+    const circles = withTree(
+      {
+        'a.ts': "import type { B } from './b.js';\nexport type A = B[];\n",
+        'b.ts': "export { c } from './sub/c.js';\nexport type B = number;\n",
+        'sub/c.ts': "import {\n  type A,\n} from '../a.js';\nexport const c = (x: A) => x;\n",
+        'd.ts': "import { c } from './sub/c.js';\nexport const d = c;\n", // points in, not part of it
+        'e.ts': "import './f.js';\n",
+        'f.ts': "import './e';\n",
+      },
+      (root) => importCircles(importEdges(root)),
+    );
+    expect(circles).toEqual([
+      ['a.ts', 'b.ts', 'sub/c.ts'],
+      ['e.ts', 'f.ts'],
+    ]);
   });
 });
 

@@ -14,9 +14,25 @@ const lib = (await import(PACKAGE)) as Entry;
 describe('import from "loadlab"', () => {
   it('exports exactly the public names', () => {
     expect(Object.keys(lib).sort()).toEqual([
-      'Api', 'DEFAULT_LIMITS', 'LOADLAB_ERROR_CODES', 'LoadlabError', 'OPERATIONS', 'RUN_RESULT_VERSION', 'Simulator', 'endpointConfig',
-      'evaluateThresholds', 'loadScenarioFile', 'parseRunResult', 'parseScenario', 'parseSimConfig',
-      'renderHtml', 'renderJson', 'renderJunit', 'renderMarkdown', 'renderOpenMetrics', 'runScenario',
+      'Api',
+      'DEFAULT_LIMITS',
+      'LOADLAB_ERROR_CODES',
+      'LoadlabError',
+      'OPERATIONS',
+      'RUN_RESULT_VERSION',
+      'Simulator',
+      'endpointConfig',
+      'evaluateThresholds',
+      'loadScenarioFile',
+      'parseRunResult',
+      'parseScenario',
+      'parseSimConfig',
+      'renderHtml',
+      'renderJson',
+      'renderJunit',
+      'renderMarkdown',
+      'renderOpenMetrics',
+      'runScenario',
       'startServer',
     ]);
   });
@@ -51,11 +67,17 @@ describe('import from "loadlab"', () => {
   });
 
   it('runs a scenario and renders its result', async () => {
-    const l = lib.parseScenario({
-      name: 'tiny', seed: 3, durationMs: 10_000, endpoint: { id: 'ep' },
-      traffic: [{ name: 'runs', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
-      thresholds: ['jobs_completed > 0'],
-    }, 'tiny.yaml');
+    const l = lib.parseScenario(
+      {
+        name: 'tiny',
+        seed: 3,
+        durationMs: 10_000,
+        endpoint: { id: 'ep' },
+        traffic: [{ name: 'runs', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
+        thresholds: ['jobs_completed > 0'],
+      },
+      'tiny.yaml',
+    );
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const r = await lib.runScenario(l.scenario);
     expect(r.version).toBe(lib.RUN_RESULT_VERSION);

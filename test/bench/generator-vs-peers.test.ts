@@ -23,7 +23,11 @@ describe('arrival statistics', () => {
 
   test('a 50 ms stall at 0.15 s: the late tail is in the first second and as late as the stall', () => {
     // Arrivals 150–199 wait for the stall to end at 0.2 s, then go out together (in the next 100 ms).
-    const s = arrivalStats(arrivals(2000, 1, (k) => (k >= 150 && k < 200 ? 200 - k : 0)), 1000, 2);
+    const s = arrivalStats(
+      arrivals(2000, 1, (k) => (k >= 150 && k < 200 ? 200 - k : 0)),
+      1000,
+      2,
+    );
     expect(s.lateMaxMs).toBe(50);
     expect(s.lateP99Ms).toBeGreaterThan(0);
     expect(s.tailInFirstSecond).toBe(1);
@@ -47,9 +51,18 @@ test('tree CPU counts the descendants a command waited for', async () => {
 });
 
 test('the bench runs end to end: loadlab and the raw-socket floor at 200/s for 1 s, judged at the server', () => {
-  const r = spawnSync(process.execPath, ['dist/bench/generator-vs-peers.js', '--seconds', '1', '--rounds', '1', '--rates', '200', '--tools', 'loadlab,net-floor'], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['dist/bench/generator-vs-peers.js', '--seconds', '1', '--rounds', '1', '--rates', '200', '--tools', 'loadlab,net-floor'],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   expect(r.status, r.stderr).toBe(0);
-  const row = (tool: string) => r.stdout.split('\n').find((l) => l.startsWith('|') && l.includes(`| ${tool} |`))?.split('|').map((c) => c.trim());
+  const row = (tool: string) =>
+    r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('|') && l.includes(`| ${tool} |`))
+      ?.split('|')
+      .map((c) => c.trim());
   for (const tool of ['loadlab', 'net-floor']) {
     const cells = row(tool);
     expect(cells, r.stdout).toBeDefined();

@@ -67,8 +67,19 @@ function observed(workers: number[][], health: [number, number, number, number, 
 describe('cold starts', () => {
   it('only a first job that found no worker ready or starting and nothing queued is a cold start', () => {
     const obs = observed(
-      [[1300, 300, 1500, 1], [2400, 400, 2600, 1], [3100, 1100, 3300, 1], [5000, 0, 5200, 1]],
-      [[0, 0, 0, 0, 0], [1500, 0, 0, 1, 0], [1900, 1, 0, 1, 1], [2400, 0, 0, 2, 0], [4900, 0, 1, 0, 0]],
+      [
+        [1300, 300, 1500, 1],
+        [2400, 400, 2600, 1],
+        [3100, 1100, 3300, 1],
+        [5000, 0, 5200, 1],
+      ],
+      [
+        [0, 0, 0, 0, 0],
+        [1500, 0, 0, 1, 0],
+        [1900, 1, 0, 1, 1],
+        [2400, 0, 0, 2, 0],
+        [4900, 0, 1, 0, 0],
+      ],
     );
     // Submitted at 1000 (empty endpoint), 2000 (one starting), 2000 (one queued), 5000 (one idle).
     const c = coldStartSamples(obs, healthRows(obs.health));
@@ -93,7 +104,13 @@ describe('idle timeout', () => {
   });
 
   it('no worker stopped while /health was read: no estimate', () => {
-    const obs = observed([[0, 10, 1000, 1]], [[0, 0, 0, 1, 0], [2000, 0, 1, 0, 0]]);
+    const obs = observed(
+      [[0, 10, 1000, 1]],
+      [
+        [0, 0, 0, 1, 0],
+        [2000, 0, 1, 0, 0],
+      ],
+    );
     expect(fitIdleTimeout(obs, healthRows(obs.health))).toMatchObject({ idleTimeoutMs: undefined, matched: 0 });
   });
 });

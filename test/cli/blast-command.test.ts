@@ -8,14 +8,18 @@ import { blast } from '../../src/load/blast/blast.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-blast-'));
-const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', 'blast', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+const cli = (...args: string[]) =>
+  spawnSync('node', ['bin/loadlab.js', 'blast', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
 let srv: ServeProcess;
 /** Limits on: `q`, one slow worker whose queue throttles past 2 jobs; `q` and `p`, /purge-queue's documented 2 per 10 s. */
 let limited: ServeProcess;
 
 beforeAll(async () => {
   const config = join(dir, 'throttled.json');
-  writeFileSync(config, JSON.stringify({ seed: 1, endpoints: [{ id: 'q', workersMax: 1, jobDurationMs: 600_000, limits: { queueMin: 2, queuePerWorker: 1 } }, { id: 'p' }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ seed: 1, endpoints: [{ id: 'q', workersMax: 1, jobDurationMs: 600_000, limits: { queueMin: 2, queuePerWorker: 1 } }, { id: 'p' }] }),
+  );
   srv = await startServe(['--clock', 'real', '--limits', 'off', '--api-key', 'k']);
   limited = await startServe(['--clock', 'real', '--config', config, '--api-key', 'k']);
 }, 120_000);
@@ -27,7 +31,24 @@ afterAll(() => {
 describe('loadlab blast', () => {
   test('/run for 1 s: every answer 200 and counted once; report.json is a RunResult of kind blast', () => {
     const out = join(dir, 'run');
-    const r = cli('--target', srv.base, '--endpoint', 'ep', '--op', 'run', '--connections', '4', '--duration', '1', '--body-bytes', '1000', '--api-key', 'k', '--out', out);
+    const r = cli(
+      '--target',
+      srv.base,
+      '--endpoint',
+      'ep',
+      '--op',
+      'run',
+      '--connections',
+      '4',
+      '--duration',
+      '1',
+      '--body-bytes',
+      '1000',
+      '--api-key',
+      'k',
+      '--out',
+      out,
+    );
     expect(r.status, r.stderr).toBe(0);
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(rep).toMatchObject({ version: 3, kind: 'blast', target: { kind: 'http', url: srv.base }, scenario: { name: 'blast-run', endpointId: 'ep' } });
@@ -56,7 +77,22 @@ describe('loadlab blast', () => {
     expect(rep.unreachable).toEqual({ status: 401, answers: 20, stoppedEarly: true });
   }, 30_000);
   test('429s by cause as the server names them in the body: /run past a full queue, /purge-queue past its rate (loopback: "reported")', () => {
-    const run = cli('--target', limited.base, '--endpoint', 'q', '--op', 'run', '--connections', '2', '--duration', '1', '--api-key', 'k', '--out', join(dir, 'q'));
+    const run = cli(
+      '--target',
+      limited.base,
+      '--endpoint',
+      'q',
+      '--op',
+      'run',
+      '--connections',
+      '2',
+      '--duration',
+      '1',
+      '--api-key',
+      'k',
+      '--out',
+      join(dir, 'q'),
+    );
     expect(run.status, run.stderr).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'q', 'report.json'), 'utf8'));
     expect(rep.target.causes).toBe('reported');
@@ -69,7 +105,22 @@ describe('loadlab blast', () => {
     expect(o.limited.queue + o.limited.rate).toBe(o.byStatus['429']);
     expect(readFileSync(join(dir, 'q', 'report.md'), 'utf8')).toMatch(/queue/);
 
-    const purge = cli('--target', limited.base, '--endpoint', 'q', '--op', 'purge-queue', '--connections', '1', '--duration', '1', '--api-key', 'k', '--out', join(dir, 'p'));
+    const purge = cli(
+      '--target',
+      limited.base,
+      '--endpoint',
+      'q',
+      '--op',
+      'purge-queue',
+      '--connections',
+      '1',
+      '--duration',
+      '1',
+      '--api-key',
+      'k',
+      '--out',
+      join(dir, 'p'),
+    );
     expect(purge.status, purge.stderr).toBe(0);
     const p = JSON.parse(readFileSync(join(dir, 'p', 'report.json'), 'utf8'));
     expect(p.operations['purge-queue'].byStatus['200']).toBe(2);

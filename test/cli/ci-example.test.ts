@@ -17,10 +17,15 @@ const repo = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-ci-example-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Step { name?: string; run?: string; uses?: string; with?: Record<string, string> }
+interface Step {
+  name?: string;
+  run?: string;
+  uses?: string;
+  with?: Record<string, string>;
+}
 const text = readFileSync(join(repo, 'examples', 'github-actions.yml'), 'utf8');
 
-test('the example workflow: setup-node 20, npm ci, the loadlab step passes on the project\'s scenario, its report and JUnit are there', () => {
+test("the example workflow: setup-node 20, npm ci, the loadlab step passes on the project's scenario, its report and JUnit are there", () => {
   const wf = parse(text) as { jobs: Record<string, { steps: Step[] }> };
   const steps = Object.values(wf.jobs)[0]!.steps;
   expect(steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.['node-version']).toBe(20);
@@ -32,7 +37,10 @@ test('the example workflow: setup-node 20, npm ci, the loadlab step passes on th
   copyFileSync(join(repo, 'scenarios', 'ci-gate.yaml'), join(dir, args[1]!));
   const summary = join(dir, 'step-summary.md');
   const r = spawnSync(process.execPath, [join(repo, 'bin', 'loadlab.js'), ...args], {
-    cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: summary }, timeout: 60_000,
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: summary },
+    timeout: 60_000,
   });
   expect(r.status, r.stderr).toBe(0);
   const uploaded = steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!.with!.path!;

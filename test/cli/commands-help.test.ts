@@ -21,10 +21,20 @@ describe('the command line', () => {
     }
   });
 
-  test.each(Object.keys(COMMANDS))('`%s --help` shows the command\'s own options or subcommands', (name) => {
+  test.each(Object.keys(COMMANDS))("`%s --help` shows the command's own options or subcommands", (name) => {
     const r = cli(name, '--help');
     expect(r.status, r.stderr).toBe(0);
-    const own: Record<string, string> = { run: '--target', blast: '--op', serve: '--config', report: '--start-time', compare: '--fail-on-regression', plan: 'plan merge', merge: '<dirs..>', k8s: 'k8s run', calibrate: '--scenario' };
+    const own: Record<string, string> = {
+      run: '--target',
+      blast: '--op',
+      serve: '--config',
+      report: '--start-time',
+      compare: '--fail-on-regression',
+      plan: 'plan merge',
+      merge: '<dirs..>',
+      k8s: 'k8s run',
+      calibrate: '--scenario',
+    };
     expect(r.stdout).toContain(own[name]);
   });
 

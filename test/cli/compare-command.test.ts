@@ -28,7 +28,11 @@ beforeAll(() => {
   delete sc.$schema;
   const five = join(dir, 'burst-workers-5.json');
   writeFileSync(five, JSON.stringify({ ...sc, endpoint: { ...sc.endpoint, workersMax: 5 } }));
-  const runs = [['scenarios/burst-rate-limit.yaml', wide], [five, narrow], ['scenarios/ci-gate.yaml', steady]] as const;
+  const runs = [
+    ['scenarios/burst-rate-limit.yaml', wide],
+    [five, narrow],
+    ['scenarios/ci-gate.yaml', steady],
+  ] as const;
   for (const r of cliBatch(runs.map(([scenario, out]) => ({ args: ['run', scenario, '--out', out] })))) expect(r.status, r.stderr).toBe(0);
 }, 180_000);
 

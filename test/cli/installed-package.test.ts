@@ -24,8 +24,14 @@ const dir = mkdtempSync(join(tmpdir(), 'loadlab-installed-'));
 const project = join(dir, 'project');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface PackJson { filename: string; files: { path: string }[] }
-interface LockEntry { dev?: boolean; [k: string]: unknown }
+interface PackJson {
+  filename: string;
+  files: { path: string }[];
+}
+interface LockEntry {
+  dev?: boolean;
+  [k: string]: unknown;
+}
 
 /** npm with this test's cache and without the settings of the npm that started vitest (npm_config_*). */
 function npm(args: string[], cwd: string, cmd = 'npm'): SpawnSyncReturns<string> {
@@ -44,10 +50,19 @@ beforeAll(() => {
 describe('the packed package', () => {
   test('carries the built CLI, its types, the scenario schema and the example scenarios; no sources or tests', () => {
     const files = packed.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'bin/loadlab.js', 'dist/src/cli/main.js', 'dist/src/index.js', 'dist/src/index.d.ts',
-      'dist/src/plan/sweep-worker.js', 'schema/scenario.schema.json', 'scenarios/ci-gate.yaml',
-    ]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'bin/loadlab.js',
+        'dist/src/cli/main.js',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/src/plan/sweep-worker.js',
+        'schema/scenario.schema.json',
+        'scenarios/ci-gate.yaml',
+      ]),
+    );
     expect(files.filter((f) => /^(src|test|bench|dist\/bench|dist\/test)\//.test(f) || f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
 
@@ -59,26 +74,37 @@ describe('the packed package', () => {
     const packages: Record<string, LockEntry> = {
       '': { name: 'project', devDependencies: { loadlab: spec } },
       'node_modules/loadlab': {
-        version: pkg.version, resolved: spec, integrity: `sha512-${createHash('sha512').update(readFileSync(join(dir, tarball))).digest('base64')}`,
-        dev: true, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines,
+        version: pkg.version,
+        resolved: spec,
+        integrity: `sha512-${createHash('sha512')
+          .update(readFileSync(join(dir, tarball)))
+          .digest('base64')}`,
+        dev: true,
+        license: pkg.license,
+        dependencies: pkg.dependencies,
+        bin: pkg.bin,
+        engines: pkg.engines,
       },
     };
     for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = { ...entry, dev: true };
     mkdirSync(join(project, 'scenarios'), { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'project', private: true, devDependencies: { loadlab: spec } }, null, 2));
     writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'project', lockfileVersion: 3, requires: true, packages }, null, 2));
-    writeFileSync(join(project, 'scenarios', 'mine.yaml'), [
-      '$schema: ../node_modules/loadlab/schema/scenario.schema.json',
-      'name: mine',
-      'durationMs: 20000',
-      'endpoint: { id: mine, workersMax: 2, jobDurationMs: { dist: constant, ms: 300 } }',
-      'traffic:',
-      '  - name: sync',
-      '    arrival: { process: poisson, ratePerSec: 1 }',
-      '    client: { behaviour: runsync, waitMs: 30000 }',
-      'thresholds: [jobs_failed == 0]',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(project, 'scenarios', 'mine.yaml'),
+      [
+        '$schema: ../node_modules/loadlab/schema/scenario.schema.json',
+        'name: mine',
+        'durationMs: 20000',
+        'endpoint: { id: mine, workersMax: 2, jobDurationMs: { dist: constant, ms: 300 } }',
+        'traffic:',
+        '  - name: sync',
+        '    arrival: { process: poisson, ratePerSec: 1 }',
+        '    client: { behaviour: runsync, waitMs: 30000 }',
+        'thresholds: [jobs_failed == 0]',
+        '',
+      ].join('\n'),
+    );
 
     const install = npm(['ci', '--prefer-offline', '--no-audit', '--no-fund'], project);
     expect(install.status, install.stderr).toBe(0);
@@ -95,8 +121,14 @@ describe('the packed package', () => {
     expect(html).toContain('<figure class="chart"');
 
     // The library entry, imported by name from the project: the installed dist/ and its types.
-    const lib = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('loadlab'); console.log(import.meta.resolve('loadlab'), typeof m.runScenario)"], { cwd: project, encoding: 'utf8', timeout: 30_000 });
-    expect(lib.stdout.trim(), lib.stderr).toBe(`${pathToFileURL(realpathSync(join(project, 'node_modules', 'loadlab', 'dist', 'src', 'index.js'))).href} function`);
+    const lib = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('loadlab'); console.log(import.meta.resolve('loadlab'), typeof m.runScenario)"],
+      { cwd: project, encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(lib.stdout.trim(), lib.stderr).toBe(
+      `${pathToFileURL(realpathSync(join(project, 'node_modules', 'loadlab', 'dist', 'src', 'index.js'))).href} function`,
+    );
     expect(existsSync(join(project, 'node_modules', 'loadlab', 'dist', 'src', 'index.d.ts'))).toBe(true);
   }, 180_000);
 });

@@ -10,7 +10,11 @@ describe('catchInterrupts', () => {
     const proc = new EventEmitter();
     const said: string[] = [];
     const exits: number[] = [];
-    const i = catchInterrupts(() => said.push('stopping'), proc, (c) => exits.push(c));
+    const i = catchInterrupts(
+      () => said.push('stopping'),
+      proc,
+      (c) => exits.push(c),
+    );
     expect(i.signal.aborted).toBe(false);
     proc.emit('SIGTERM');
     expect(i.signal.aborted).toBe(true);

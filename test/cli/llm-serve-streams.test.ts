@@ -17,14 +17,20 @@ const file = join(dir, 'llm.json');
 let serve: ServeProcess;
 
 beforeAll(async () => {
-  writeFileSync(file, JSON.stringify({
-    name: 'llm-serve', seed: 1, durationMs: 3000, drainMs: 10_000,
-    endpoint: { id: 'llm', workersMin: 4, workersMax: 4, llm: { ttftMs: 100, interTokenMs: 20, outputTokens: 10 } },
-    // A busy machine may send late: this test looks at the stream, not at lateness.
-    openModel: { lateAfterMs: 5000 },
-    traffic: [{ name: 'chat', arrival: { process: 'constant', ratePerSec: 3 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 64 } }],
-    thresholds: ['ttft_p50_ms{flow=chat} < 400', 'ttft_p50_ms{flow=chat} < 90'],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'llm-serve',
+      seed: 1,
+      durationMs: 3000,
+      drainMs: 10_000,
+      endpoint: { id: 'llm', workersMin: 4, workersMax: 4, llm: { ttftMs: 100, interTokenMs: 20, outputTokens: 10 } },
+      // A busy machine may send late: this test looks at the stream, not at lateness.
+      openModel: { lateAfterMs: 5000 },
+      traffic: [{ name: 'chat', arrival: { process: 'constant', ratePerSec: 3 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 64 } }],
+      thresholds: ['ttft_p50_ms{flow=chat} < 400', 'ttft_p50_ms{flow=chat} < 90'],
+    }),
+  );
   serve = await startServe(['--config', file]);
 });
 
@@ -33,10 +39,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('stream metrics against serve\'s token streams', () => {
+describe("stream metrics against serve's token streams", () => {
   it('TTFT and ITL as configured at p50; the loose threshold passes, the tight one fails: exit 99', () => {
     const out = join(dir, 'run');
-    const r = spawnSync('node', ['bin/loadlab.js', 'run', file, '--target', serve.base, '--out', out], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' } });
+    const r = spawnSync('node', ['bin/loadlab.js', 'run', file, '--target', serve.base, '--out', out], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' },
+    });
     expect(r.status, r.stderr).toBe(99);
     const res = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     const s = res.flows.chat!.stream!;
@@ -49,6 +59,9 @@ describe('stream metrics against serve\'s token streams', () => {
     expect(fromSend).toBeLessThanOrEqual(130);
     expect(Math.abs(s.itlMs.summary.p50 - 20)).toBeLessThanOrEqual(8);
     expect(Math.abs(s.tpotMs.summary.p50 - 20)).toBeLessThanOrEqual(8);
-    expect(res.thresholds.map((t) => [t.expr, t.ok])).toEqual([['ttft_p50_ms{flow=chat} < 400', true], ['ttft_p50_ms{flow=chat} < 90', false]]);
+    expect(res.thresholds.map((t) => [t.expr, t.ok])).toEqual([
+      ['ttft_p50_ms{flow=chat} < 400', true],
+      ['ttft_p50_ms{flow=chat} < 90', false],
+    ]);
   });
 });

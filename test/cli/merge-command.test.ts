@@ -16,7 +16,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const env = { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' };
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env, timeout: 120_000 });
 /** Command lines in order in one child process (test/helpers/cli-batch.ts). */
-const batch = (...lines: string[][]): CliResult[] => cliBatch(lines.map((args) => ({ args })), env);
+const batch = (...lines: string[][]): CliResult[] =>
+  cliBatch(
+    lines.map((args) => ({ args })),
+    env,
+  );
 
 function writeShard(name: string, r: RunResult): string {
   const d = join(dir, name);
@@ -39,7 +43,10 @@ describe('loadlab merge', () => {
     const out = join(dir, 'merged');
     const again = join(dir, 'merged-again');
     // The same inputs in another order, in the same process: the same bytes.
-    const [r, r2] = batch(['merge', ...shardDirs, '--out', out], ['merge', shardDirs[2]!, shardDirs[0]!, shardDirs[1]!, '--out', again]) as [CliResult, CliResult];
+    const [r, r2] = batch(['merge', ...shardDirs, '--out', out], ['merge', shardDirs[2]!, shardDirs[0]!, shardDirs[1]!, '--out', again]) as [
+      CliResult,
+      CliResult,
+    ];
     expect(r.status, r.stderr).toBe(99);
     const total = results.reduce((n, x) => n + x.operations.run!.requests, 0);
     expect(r.stdout.split('\n')[0]).toBe(`FAIL: requests{run} < 150 (measured ${total})`);
@@ -61,11 +68,15 @@ describe('loadlab merge', () => {
     for (const f of ['report.md', 'report.html', 'metrics.om']) expect(readFileSync(join(rendered, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
   }, 120_000);
 
-  test('a partial merge of two shards; merging it with the last shard gives the full merge\'s report.json', () => {
+  test("a partial merge of two shards; merging it with the last shard gives the full merge's report.json", () => {
     const part = join(dir, 'part');
     const one = join(dir, 'one');
     const full = join(dir, 'full');
-    const [r, single, merged] = batch(['merge', shardDirs[0]!, shardDirs[1]!, '--out', part], ['merge', shardDirs[0]!, '--out', one], ['merge', part, shardDirs[2]!, '--out', full]) as [CliResult, CliResult, CliResult];
+    const [r, single, merged] = batch(
+      ['merge', shardDirs[0]!, shardDirs[1]!, '--out', part],
+      ['merge', shardDirs[0]!, '--out', one],
+      ['merge', part, shardDirs[2]!, '--out', full],
+    ) as [CliResult, CliResult, CliResult];
     expect(r.status, r.stderr).toBe(99);
     expect(single.status, single.stderr).toBe(0);
     expect(single.stdout).toContain('(2 missing: a partial run)');
@@ -77,7 +88,12 @@ describe('loadlab merge', () => {
     const other = writeShard('other-seed', { ...results[1]!, scenario: { ...results[1]!.scenario, seed: 8 } });
     const { shard: _, ...wholeRun } = results[2] as RunResult & { shard: unknown };
     const whole = writeShard('whole', wholeRun as RunResult);
-    const [r, w, missing, none] = batch(['merge', shardDirs[0]!, other, '--out', join(dir, 'x')], ['merge', shardDirs[0]!, whole], ['merge', join(dir, 'nope')], ['merge']) as [CliResult, CliResult, CliResult, CliResult];
+    const [r, w, missing, none] = batch(
+      ['merge', shardDirs[0]!, other, '--out', join(dir, 'x')],
+      ['merge', shardDirs[0]!, whole],
+      ['merge', join(dir, 'nope')],
+      ['merge'],
+    ) as [CliResult, CliResult, CliResult, CliResult];
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${shardDirs[0]} and ${other} differ in scenario.seed (7 vs 8)`);
     expect(w.status).toBe(2);

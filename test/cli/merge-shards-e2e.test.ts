@@ -24,7 +24,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Ran { status: number | null; stdout: string; stderr: string }
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** `loadlab …` without blocking this process. */
 function cli(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Ran> {
@@ -39,22 +43,36 @@ function cli(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Ran> {
 const report = (out: string) => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
 const sum = (rs: readonly RunResult[], f: (r: RunResult) => number) => rs.reduce((n, r) => n + f(r), 0);
 
-test('four shards against one serve, merged: sums, a single run\'s counts, all samples\' percentiles, exit 99 on the whole only', async () => {
+test("four shards against one serve, merged: sums, a single run's counts, all samples' percentiles, exit 99 on the whole only", async () => {
   // Four warm workers of 200 ms jobs: 6 jobs/s never queue long, so the drain ends soon after the traffic.
   const config = join(dir, 'sim.json');
-  writeFileSync(config, JSON.stringify({ seed: 1, apiKeys: ['k'], endpoints: [{ id: 'ep', workersMin: 4, workersMax: 4, idleTimeoutMs: 5000, jobDurationMs: 200 }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ seed: 1, apiKeys: ['k'], endpoints: [{ id: 'ep', workersMin: 4, workersMax: 4, idleTimeoutMs: 5000, jobDurationMs: 200 }] }),
+  );
   const scenario = join(dir, 'scenario.json');
-  writeFileSync(scenario, JSON.stringify({
-    name: 'e2e-shards', seed: 3, durationMs: 8000, drainMs: 8000, endpoint: { id: 'ep' },
-    // A loaded machine may send a little late: only a send 5 s late counts (the verdict stays about the target).
-    openModel: { lateAfterMs: 5000 },
-    traffic: [
-      { name: 'jobs', arrival: { process: 'poisson', ratePerSec: 6 }, client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1, maxMs: 300, jitter: 0 } } },
-      { name: 'h', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'health' } },
-    ],
-    // About 48 /run requests in all, about 12 per shard.
-    thresholds: ['requests{run} < 25', 'p99_ms < 30000'],
-  }));
+  writeFileSync(
+    scenario,
+    JSON.stringify({
+      name: 'e2e-shards',
+      seed: 3,
+      durationMs: 8000,
+      drainMs: 8000,
+      endpoint: { id: 'ep' },
+      // A loaded machine may send a little late: only a send 5 s late counts (the verdict stays about the target).
+      openModel: { lateAfterMs: 5000 },
+      traffic: [
+        {
+          name: 'jobs',
+          arrival: { process: 'poisson', ratePerSec: 6 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1, maxMs: 300, jitter: 0 } },
+        },
+        { name: 'h', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'health' } },
+      ],
+      // About 48 /run requests in all, about 12 per shard.
+      thresholds: ['requests{run} < 25', 'p99_ms < 30000'],
+    }),
+  );
   const [shared, alone] = await Promise.all([startServe(['--config', config]), startServe(['--config', config])]);
   serves.push(shared!, alone!);
   // Whole seconds, far enough ahead for five CLI processes to start (and warm up) beside the rest
@@ -64,7 +82,11 @@ test('four shards against one serve, merged: sums, a single run\'s counts, all s
   const out = (n: string) => join(dir, n);
   const target = (s: ServeProcess) => ['--target', s.base, '--api-key', 'k'];
   const runs = await Promise.all([
-    ...[0, 1, 2, 3].map((i) => cli(['run', scenario, ...target(shared!), '--shards', '4', '--start-at', new Date(startAt).toISOString(), '--out', out(`shard-${i}`)], { JOB_COMPLETION_INDEX: String(i) })),
+    ...[0, 1, 2, 3].map((i) =>
+      cli(['run', scenario, ...target(shared!), '--shards', '4', '--start-at', new Date(startAt).toISOString(), '--out', out(`shard-${i}`)], {
+        JOB_COMPLETION_INDEX: String(i),
+      }),
+    ),
     cli(['run', scenario, ...target(alone!), '--out', out('single')]),
   ]);
   const shards = [0, 1, 2, 3].map((i) => report(out(`shard-${i}`)));

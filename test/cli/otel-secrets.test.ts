@@ -42,7 +42,10 @@ function cli(args: string[], env: Record<string, string>): { child: ChildProcess
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`loadlab ${args[0]} did not exit within ${DEADLINE_MS} ms\n${stderr}`)), DEADLINE_MS);
-    child.on('exit', (code) => { clearTimeout(t); resolve({ code, stdout, stderr }); });
+    child.on('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code, stdout, stderr });
+    });
   });
   return { child, exited };
 }
@@ -53,7 +56,10 @@ async function startServe(env: Record<string, string>): Promise<{ base: string; 
     const t = setTimeout(() => reject(new Error('serve did not print its URL')), DEADLINE_MS);
     child.stdout!.on('data', (d: Buffer) => {
       const m = /http:\/\/\S+\/v2/.exec(d.toString());
-      if (m) { clearTimeout(t); resolve(m[0]); }
+      if (m) {
+        clearTimeout(t);
+        resolve(m[0]);
+      }
     });
     exited.then((r) => reject(new Error(`serve exited with ${r.code}: ${r.stderr}`)), reject);
   });
@@ -114,16 +120,27 @@ describe('serve exports spans with no secret in them', () => {
     expect(resources.length).toBeGreaterThan(0);
     for (const r of resources) {
       expect(r['service.name']).toEqual({ stringValue: 'loadlab-serve' });
-      expect(Object.keys(r).filter((k) => k.startsWith('process.')).sort()).toEqual([
-        'process.executable.name', 'process.executable.path', 'process.owner', 'process.pid',
-        'process.runtime.description', 'process.runtime.name', 'process.runtime.version',
+      expect(
+        Object.keys(r)
+          .filter((k) => k.startsWith('process.'))
+          .sort(),
+      ).toEqual([
+        'process.executable.name',
+        'process.executable.path',
+        'process.owner',
+        'process.pid',
+        'process.runtime.description',
+        'process.runtime.name',
+        'process.runtime.version',
       ]);
       if (extra.OTEL_NODE_RESOURCE_DETECTORS === 'all') expect(r).toHaveProperty(['service.instance.id']);
     }
     expect(new Set(spans.map((s) => s.name))).toEqual(new Set(['loadlab.job', 'loadlab.http.request']));
-    expect(spans.filter((s) => s.name === 'loadlab.http.request').map((s) => s.attributes['loadlab.http.route'])).toEqual(
-      [{ stringValue: 'run' }, { stringValue: 'runsync' }, { stringValue: 'status' }],
-    );
+    expect(spans.filter((s) => s.name === 'loadlab.http.request').map((s) => s.attributes['loadlab.http.route'])).toEqual([
+      { stringValue: 'run' },
+      { stringValue: 'runsync' },
+      { stringValue: 'status' },
+    ]);
   });
 });
 
@@ -133,15 +150,28 @@ describe('run against serve exports no key, s3Config or target credentials', () 
     const env = otelEnv(rx, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
     const srv = await startServe(env);
     const f = join(dir, 'scenario.json');
-    writeFileSync(f, JSON.stringify({
-      name: 'otel-secrets', durationMs: 1000, drainMs: 10_000, endpoint: { id: 'ep' },
-      // Not a latency test: a busy test machine's late timers must not make the run INVALID.
-      openModel: { lateAfterMs: 1000 },
-      traffic: [{
-        name: 'poll', arrival: { process: 'constant', ratePerSec: 5 },
-        client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 }, payload: { input: { s3Config: S3 }, sim: { durationMs: 20 } } },
-      }],
-    }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        name: 'otel-secrets',
+        durationMs: 1000,
+        drainMs: 10_000,
+        endpoint: { id: 'ep' },
+        // Not a latency test: a busy test machine's late timers must not make the run INVALID.
+        openModel: { lateAfterMs: 1000 },
+        traffic: [
+          {
+            name: 'poll',
+            arrival: { process: 'constant', ratePerSec: 5 },
+            client: {
+              behaviour: 'run-poll',
+              poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 },
+              payload: { input: { s3Config: S3 }, sim: { durationMs: 20 } },
+            },
+          },
+        ],
+      }),
+    );
     const target = srv.base.replace('http://', `http://${URL_USER}:${URL_PASS}@`);
     const r = await cli(['run', f, '--target', target, '--api-key', KEY, '--out', join(dir, 'out')], env).exited;
     expect(r.code, r.stderr).toBe(0);
@@ -154,7 +184,10 @@ describe('run against serve exports no key, s3Config or target credentials', () 
     // The run's own spans are among them: a session per arrival.
     expect(decoded.flatMap((d) => d.spans).filter((s) => s.name === 'loadlab.client.session')).toHaveLength(5);
     // The run's requests reached serve and were traced there (5 /run, each polled to COMPLETED).
-    const routes = decoded.flatMap((d) => d.spans).filter((s) => s.name === 'loadlab.http.request').map((s) => s.attributes['loadlab.http.route']);
+    const routes = decoded
+      .flatMap((d) => d.spans)
+      .filter((s) => s.name === 'loadlab.http.request')
+      .map((s) => s.attributes['loadlab.http.route']);
     expect(routes.filter((x) => (x as { stringValue: string }).stringValue === 'run')).toHaveLength(5);
   });
 });

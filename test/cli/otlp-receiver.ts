@@ -46,7 +46,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   };
 }
 
-interface KeyValue { key: string; value: Record<string, unknown> }
+interface KeyValue {
+  key: string;
+  value: Record<string, unknown>;
+}
 interface JsonExport {
   resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: { name: string; attributes?: KeyValue[] }[] }[] }[];
 }
@@ -56,7 +59,8 @@ export function decodeJsonExport(body: Buffer): { resources: Record<string, unkn
   const j = JSON.parse(body.toString('utf8')) as JsonExport;
   const flat = (kvs: KeyValue[] = []) => Object.fromEntries(kvs.map((kv) => [kv.key, kv.value]));
   const resources = (j.resourceSpans ?? []).map((r) => flat(r.resource?.attributes));
-  const spans = (j.resourceSpans ?? []).flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? []))
+  const spans = (j.resourceSpans ?? [])
+    .flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? []))
     .map((s) => ({ name: s.name, attributes: flat(s.attributes) }));
   return { resources, spans };
 }
@@ -94,16 +98,28 @@ const unwrap = (v: Record<string, unknown>): string | number | boolean =>
 
 /** Every span of every JSON export, with its times in epoch ms and its resource's service.name. */
 export function decodeJsonSpans(exports: OtlpExport[]): DecodedSpan[] {
-  return exports.filter((e) => e.contentType.includes('json')).flatMap((e) => {
-    const j = JSON.parse(e.body.toString('utf8')) as { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: JsonSpan[] }[] }[] };
-    return (j.resourceSpans ?? []).flatMap((r) => {
-      const service = r.resource?.attributes?.find((kv) => kv.key === 'service.name')?.value.stringValue as string | undefined;
-      return (r.scopeSpans ?? []).flatMap((sc) => sc.spans ?? []).map((s): DecodedSpan => ({
-        traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', name: s.name, kind: s.kind ?? 0,
-        startMs: Number(BigInt(s.startTimeUnixNano) / 1000n) / 1000, endMs: Number(BigInt(s.endTimeUnixNano) / 1000n) / 1000,
-        attributes: Object.fromEntries((s.attributes ?? []).map((kv) => [kv.key, unwrap(kv.value)])),
-        statusCode: s.status?.code ?? 0, serviceName: service,
-      }));
+  return exports
+    .filter((e) => e.contentType.includes('json'))
+    .flatMap((e) => {
+      const j = JSON.parse(e.body.toString('utf8')) as { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: JsonSpan[] }[] }[] };
+      return (j.resourceSpans ?? []).flatMap((r) => {
+        const service = r.resource?.attributes?.find((kv) => kv.key === 'service.name')?.value.stringValue as string | undefined;
+        return (r.scopeSpans ?? [])
+          .flatMap((sc) => sc.spans ?? [])
+          .map(
+            (s): DecodedSpan => ({
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId ?? '',
+              name: s.name,
+              kind: s.kind ?? 0,
+              startMs: Number(BigInt(s.startTimeUnixNano) / 1000n) / 1000,
+              endMs: Number(BigInt(s.endTimeUnixNano) / 1000n) / 1000,
+              attributes: Object.fromEntries((s.attributes ?? []).map((kv) => [kv.key, unwrap(kv.value)])),
+              statusCode: s.status?.code ?? 0,
+              serviceName: service,
+            }),
+          );
+      });
     });
-  });
 }

@@ -99,7 +99,7 @@ describe('loadlab plan --shard, then plan merge', () => {
   });
 });
 
-test('merged shards where no point meets the SLOs: exit 99; a shard clears a whole plan\'s plan.md from its directory', () => {
+test("merged shards where no point meets the SLOs: exit 99; a shard clears a whole plan's plan.md from its directory", () => {
   const none = [FILE, '--workers-max', '1..3', '--seeds', '1', '--slo', 'queue_delay_max_ms < 0', '--jobs', '1'];
   const a = join(dir, 'none-0');
   ok(loadlab({ args: ['plan', ...none, '--out', a] })[0], 99);

@@ -10,7 +10,15 @@ import type { Progress } from '../../src/load/run-scenario.js';
 /** The wall times (ms) at which `schedule` shows a line, of reports at each of `times`. */
 const shown = (s: ProgressSchedule, times: number[]) => times.filter((t) => s.due(t));
 const at = (wallMs: number): Progress => ({
-  phase: 'traffic', nowMs: wallMs, wallMs, durationMs: 60_000, drainMs: 0, requests: 7, limited: 0, queueDepth: 1, workers: 2,
+  phase: 'traffic',
+  nowMs: wallMs,
+  wallMs,
+  durationMs: 60_000,
+  drainMs: 0,
+  requests: 7,
+  limited: 0,
+  queueDepth: 1,
+  workers: 2,
 });
 
 describe('progressMode', () => {
@@ -45,7 +53,14 @@ describe('ProgressSchedule', () => {
 
 describe('progressReporter', () => {
   const sink = (isTTY: boolean, columns?: number) => {
-    const out = { isTTY, columns, text: '', write(s: string) { this.text += s; } };
+    const out = {
+      isTTY,
+      columns,
+      text: '',
+      write(s: string) {
+        this.text += s;
+      },
+    };
     return out;
   };
 
@@ -64,8 +79,7 @@ describe('progressReporter', () => {
     for (let t = 0; t <= 20_000; t += 1000) r.onProgress!(at(t));
     r.clear();
     expect(out.text).toBe(
-      'traffic  16%  wall 10s  ETA 50s  requests 7  429s 0  queue 1  workers 2\n' +
-      'traffic  33%  wall 20s  ETA 40s  requests 7  429s 0  queue 1  workers 2\n',
+      'traffic  16%  wall 10s  ETA 50s  requests 7  429s 0  queue 1  workers 2\n' + 'traffic  33%  wall 20s  ETA 40s  requests 7  429s 0  queue 1  workers 2\n',
     );
   });
 

@@ -44,14 +44,17 @@ describe('loadlab report', () => {
     }
     return ran[i]!;
   };
-  test.each(SCENARIOS.map((sc, i) => [sc, i] as const))('%s: report.md, report.html and metrics.om come out byte for byte as the run wrote them', (_scenario, i) => {
-    const { run, copy, report: r } = rendered(i);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('(start as the run stored it)');
-    for (const f of RENDERED) expect(read(copy, f) === read(run, f), f).toBe(true);
-  });
+  test.each(SCENARIOS.map((sc, i) => [sc, i] as const))(
+    '%s: report.md, report.html and metrics.om come out byte for byte as the run wrote them',
+    (_scenario, i) => {
+      const { run, copy, report: r } = rendered(i);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('(start as the run stored it)');
+      for (const f of RENDERED) expect(read(copy, f) === read(run, f), f).toBe(true);
+    },
+  );
 
-  test('--out renders elsewhere; --start-time moves metrics.om; JUnit only with --junit, the same as the run\'s', () => {
+  test("--out renders elsewhere; --start-time moves metrics.om; JUnit only with --junit, the same as the run's", () => {
     const junit = join(dir, 'junit-run.xml');
     const { run, copy } = runAndCopy('test/fixtures/ci-gate-failing.yaml', 'flags', '--junit', junit, '--start-time', '2024-05-01T12:00:00Z');
     const out = join(dir, 'elsewhere');
@@ -79,7 +82,16 @@ describe('loadlab report', () => {
     delete v3.wallClock.metricsStartMs;
     delete v3.windows.requests;
     delete v3.windows.endpoint;
-    const versions = [[2, () => {}], [1, () => { delete v3.windows; for (const f of Object.values(v3.flows) as { jobs?: unknown }[]) delete f.jobs; }]] as const;
+    const versions = [
+      [2, () => {}],
+      [
+        1,
+        () => {
+          delete v3.windows;
+          for (const f of Object.values(v3.flows) as { jobs?: unknown }[]) delete f.jobs;
+        },
+      ],
+    ] as const;
     for (const [version, strip] of versions) {
       strip();
       const d = join(dir, `v${version}`);
@@ -103,7 +115,12 @@ describe('loadlab report', () => {
   test('bad input: exit 2 naming the file and the reason', () => {
     const bad = join(dir, 'bad');
     mkdirSync(bad);
-    const files: Record<string, string> = { 'text.json': 'not json at all', 'v9.json': '{"version": 9}', 'array.json': '[1, 2]', 'empty.json': '{"version": 3}' };
+    const files: Record<string, string> = {
+      'text.json': 'not json at all',
+      'v9.json': '{"version": 9}',
+      'array.json': '[1, 2]',
+      'empty.json': '{"version": 3}',
+    };
     for (const [f, text] of Object.entries(files)) writeFileSync(join(bad, f), text);
     const cases: [string, RegExp][] = [
       [join(bad, 'nowhere.json'), /nowhere\.json: no such file or directory/],

@@ -10,12 +10,23 @@ const dir = mkdtempSync(join(tmpdir(), 'loadlab-cold-'));
 /** A job every 10 s for 40 s from 0 workers (test/load/cold-start.test.ts): waits 5000, 0, 5000, 0 ms. */
 function scenario(name: string, thresholds: string[]): string {
   const f = join(dir, `${name}.json`);
-  writeFileSync(f, JSON.stringify({
-    name: 'cold', durationMs: 40_000, drainMs: 30_000,
-    endpoint: { workersMin: 0, workersMax: 1, coldStartMs: 5000, idleTimeoutMs: 5000, jobDurationMs: 1000 },
-    traffic: [{ name: 'x', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } } }],
-    thresholds,
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name: 'cold',
+      durationMs: 40_000,
+      drainMs: 30_000,
+      endpoint: { workersMin: 0, workersMax: 1, coldStartMs: 5000, idleTimeoutMs: 5000, jobDurationMs: 1000 },
+      traffic: [
+        {
+          name: 'x',
+          arrival: { process: 'constant', ratePerSec: 0.1 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } },
+        },
+      ],
+      thresholds,
+    }),
+  );
   return f;
 }
 
@@ -43,7 +54,9 @@ describe('cold_start thresholds in loadlab run', () => {
       const out = join(dir, `http${extra.length}`);
       const r = rs[i]!;
       expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr).toContain(`cold_start needs the embedded simulator (in-process); target ${extra.length ? 'lockstep' : 'http'} cannot observe cold starts`);
+      expect(r.stderr).toContain(
+        `cold_start needs the embedded simulator (in-process); target ${extra.length ? 'lockstep' : 'http'} cannot observe cold starts`,
+      );
       expect(r.stderr).toContain('"cold_start_p95_ms{flow=x} < 10000"');
       expect(existsSync(out)).toBe(false);
     }

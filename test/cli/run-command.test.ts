@@ -13,11 +13,22 @@ const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args]
 
 function scenario(extra: Record<string, unknown> = {}): string {
   const f = join(dir, `s${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(f, JSON.stringify({
-    name: 'cli-check', durationMs: 20_000, endpoint: { workersMax: 2, jobDurationMs: 300 },
-    traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } } }],
-    ...extra,
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name: 'cli-check',
+      durationMs: 20_000,
+      endpoint: { workersMax: 2, jobDurationMs: 300 },
+      traffic: [
+        {
+          name: 'poll',
+          arrival: { process: 'constant', ratePerSec: 2 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } },
+        },
+      ],
+      ...extra,
+    }),
+  );
   return f;
 }
 
@@ -77,7 +88,11 @@ describe('loadlab run', () => {
     expect(s.stderr).toContain(`${config}: endpoints.0.llm.ttftMs: Too small: expected number to be >=0`);
   });
   test('--seed changes the run; the same seed repeats it byte for byte', () => {
-    const read = (o: string) => { const j = JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8')); delete j.wallClock; return JSON.stringify(j); };
+    const read = (o: string) => {
+      const j = JSON.parse(readFileSync(join(dir, o, 'report.json'), 'utf8'));
+      delete j.wallClock;
+      return JSON.stringify(j);
+    };
     expect([result('seedA').status, result('seedC').status]).toEqual([0, 0]);
     expect(cli('run', seeded, '--seed', '5', '--out', join(dir, 'b')).status).toBe(0);
     expect(read('a')).toBe(read('b'));
@@ -99,21 +114,38 @@ describe('HTTP target against loadlab serve (127.0.0.1)', () => {
         const t = setTimeout(() => reject(new Error('serve did not print its URL')), 15_000);
         srv.stdout.on('data', (d: Buffer) => {
           const m = /http:\/\/\S+\/v2/.exec(d.toString());
-          if (m) { clearTimeout(t); resolve(m[0]); }
+          if (m) {
+            clearTimeout(t);
+            resolve(m[0]);
+          }
         });
       });
       const f = join(dir, 'http.json');
-      writeFileSync(f, JSON.stringify({
-        name: 'http-check', durationMs: 2000, drainMs: 10_000, endpoint: { id: 'ep' },
-        // Not a latency test: a busy test machine's late timers must not make the run INVALID.
-        openModel: { lateAfterMs: 1000 },
-        traffic: [
-          { name: 'poll', arrival: { process: 'constant', ratePerSec: 20 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 }, payload: { sim: { durationMs: 50 } } } },
-          { name: 'h', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'health' } },
-        ],
-      }));
+      writeFileSync(
+        f,
+        JSON.stringify({
+          name: 'http-check',
+          durationMs: 2000,
+          drainMs: 10_000,
+          endpoint: { id: 'ep' },
+          // Not a latency test: a busy test machine's late timers must not make the run INVALID.
+          openModel: { lateAfterMs: 1000 },
+          traffic: [
+            {
+              name: 'poll',
+              arrival: { process: 'constant', ratePerSec: 20 },
+              client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 }, payload: { sim: { durationMs: 50 } } },
+            },
+            { name: 'h', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'health' } },
+          ],
+        }),
+      );
       const out = join(dir, 'http');
-      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', base, '--api-key', 'k', '--out', out], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 30_000 });
+      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', base, '--api-key', 'k', '--out', out], {
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true' },
+        timeout: 30_000,
+      });
       expect(r.status, r.stderr).toBe(0);
       const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
       expect(rep.target).toMatchObject({ kind: 'http', url: base });
@@ -122,7 +154,8 @@ describe('HTTP target against loadlab serve (127.0.0.1)', () => {
       expect(Object.keys(rep.operations.status.byStatus)).toEqual(['200']);
       const om = parseOpenMetrics(readFileSync(join(out, 'metrics.om'), 'utf8'));
       expect(samples(om, 'loadlab_run_info')[0]!.labels).toMatchObject({ target: 'http', causes: 'reported' });
-      for (const op of ['run', 'status', 'health']) expect(samples(om, 'loadlab_client_requests_total', { operation: op }).at(-1)!.value, op).toBe(rep.operations[op].requests);
+      for (const op of ['run', 'status', 'health'])
+        expect(samples(om, 'loadlab_client_requests_total', { operation: op }).at(-1)!.value, op).toBe(rep.operations[op].requests);
     } finally {
       srv.kill('SIGTERM');
     }
@@ -138,16 +171,25 @@ function writeConfig(): string {
 describe('run --lockstep against loadlab serve --clock manual', () => {
   test('the report equals the in-process one but for target, wall clock and the probes only in-process has', async () => {
     const f = scenario({
-      durationMs: 30_000, seed: 3,
+      durationMs: 30_000,
+      seed: 3,
       traffic: [
-        { name: 'poll', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.3 } } },
+        {
+          name: 'poll',
+          arrival: { process: 'poisson', ratePerSec: 2 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.3 } },
+        },
         { name: 'sync', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'runsync', waitMs: 1000 } },
       ],
       endpoint: { workersMax: 2, jobDurationMs: { dist: 'exponential', meanMs: 800 } },
     });
     const srv = await startServe(['--clock', 'manual', '--config', f, '--seed', '3', '--api-key', 'k']);
     try {
-      const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', srv.base, '--lockstep', '--api-key', 'k', '--out', join(dir, 'ls'), '--start-time', '0'], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+      const r = spawnSync(
+        'node',
+        ['bin/loadlab.js', 'run', f, '--target', srv.base, '--lockstep', '--api-key', 'k', '--out', join(dir, 'ls'), '--start-time', '0'],
+        { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 },
+      );
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/lockstep, seed 3, \d+ s virtual/);
       cli('run', f, '--out', join(dir, 'ip'), '--start-time', '0');
@@ -161,8 +203,12 @@ describe('run --lockstep against loadlab serve --clock manual', () => {
       expect(ls.workers).toBeUndefined();
       expect(ip.workers.started).toBeGreaterThan(0);
       // metrics.om too, but for the target and what only in-process sees (queue probes, workers).
-      const only = /^loadlab_(run_info|client_queue_jobs_max|client_worker_seconds_total|client_worker_billed_seconds_total)\b|^# \w+ loadlab_client_(queue_jobs_max|worker_seconds|worker_billed_seconds) /;
-      const om = (o: string) => readFileSync(join(dir, o, 'metrics.om'), 'utf8').split('\n').filter((l) => !only.test(l));
+      const only =
+        /^loadlab_(run_info|client_queue_jobs_max|client_worker_seconds_total|client_worker_billed_seconds_total)\b|^# \w+ loadlab_client_(queue_jobs_max|worker_seconds|worker_billed_seconds) /;
+      const om = (o: string) =>
+        readFileSync(join(dir, o, 'metrics.om'), 'utf8')
+          .split('\n')
+          .filter((l) => !only.test(l));
       expect(om('ls')).toEqual(om('ip'));
     } finally {
       srv.stop();

@@ -13,14 +13,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-conn-'));
-const _cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', 'run', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+const _cli = (...args: string[]) =>
+  spawnSync('node', ['bin/loadlab.js', 'run', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
 /** The CLI as a child process that does not block this one (the server below runs here). */
-const cliAsync = (...args: string[]) => new Promise<{ status: number | null; stderr: string }>((resolve) => {
-  const p = spawn('node', ['bin/loadlab.js', 'run', ...args], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  p.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
-  p.on('exit', (status) => resolve({ status, stderr }));
-});
+const cliAsync = (...args: string[]) =>
+  new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const p = spawn('node', ['bin/loadlab.js', 'run', ...args], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    p.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    p.on('exit', (status) => resolve({ status, stderr }));
+  });
 
 let server: Server;
 let base = '';
@@ -43,12 +45,17 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 /** 40 /health calls a second for 2 s, each answered in 100 ms: about 4 in flight at once. */
 const scenario = join(dir, 'health.json');
-writeFileSync(scenario, JSON.stringify({
-  name: 'conn', durationMs: 2000, drainMs: 5000,
-  // Not a latency test: a busy test machine's late timers must not make the run INVALID.
-  openModel: { lateAfterMs: 1000 },
-  traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 40 }, client: { behaviour: 'health' } }],
-}));
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    name: 'conn',
+    durationMs: 2000,
+    drainMs: 5000,
+    // Not a latency test: a busy test machine's late timers must not make the run INVALID.
+    openModel: { lateAfterMs: 1000 },
+    traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 40 }, client: { behaviour: 'health' } }],
+  }),
+);
 
 describe('loadlab run --connections', () => {
   test('caps the sockets the HTTP target opens; the default leaves 4 concurrent requests alone', async () => {

@@ -77,7 +77,9 @@ describe('loadlab run: workers and cost', () => {
   });
 
   test('an active worker (workersMin 1) at given prices: billed the whole run at the active price; no flex worker starts', () => {
-    const f = variant('active', (s) => { s.endpoint.workersMin = 1; });
+    const f = variant('active', (s) => {
+      s.endpoint.workersMin = 1;
+    });
     const out = join(dir, 'active');
     const [r] = cli(['run', f, '--price-flex', '0.002', '--price-active', '0.001', '--out', out]) as [CliResult];
     expect(r.status, r.stderr).toBe(0);
@@ -89,11 +91,17 @@ describe('loadlab run: workers and cost', () => {
     expect(w.cost!.perRun).toBeCloseTo(Math.ceil(rep.elapsedMs / 1000) * 0.001, 6);
   });
 
-  test('no price: billed seconds without cost; the scenario\'s plan.gpu is the default price', () => {
+  test("no price: billed seconds without cost; the scenario's plan.gpu is the default price", () => {
     const none = join(dir, 'none');
-    const f = variant('plan-gpu', (s) => { s.plan = { gpu: 'a100' }; });
+    const f = variant('plan-gpu', (s) => {
+      s.plan = { gpu: 'a100' };
+    });
     const out = join(dir, 'plan-gpu');
-    const [r1, r2, cmp] = cli(['run', FILE, '--out', none], ['run', f, '--out', out], ['compare', none, out, '--out', join(dir, 'compare')]) as [CliResult, CliResult, CliResult];
+    const [r1, r2, cmp] = cli(['run', FILE, '--out', none], ['run', f, '--out', out], ['compare', none, out, '--out', join(dir, 'compare')]) as [
+      CliResult,
+      CliResult,
+      CliResult,
+    ];
     expect(r1.status).toBe(0);
     const w = reportOf(none).workers!;
     expect(w.billedSeconds.flex).toBe(2 * Math.ceil((coldStartMs + jobDurationMs + idleTimeoutMs) / 1000));
@@ -112,7 +120,9 @@ describe('loadlab run: workers and cost', () => {
   });
 
   test('bad prices exit 2 naming the flag (or the file and field) and what it takes', () => {
-    const f = variant('bad-plan-gpu', (s) => { s.plan = { gpu: 'RTX-1' }; });
+    const f = variant('bad-plan-gpu', (s) => {
+      s.plan = { gpu: 'RTX-1' };
+    });
     const [gpu, half, sc, remote] = cli(
       ['run', FILE, '--gpu', 'RTX-1', '--out', join(dir, 'bad')],
       ['run', FILE, '--price-flex', '0.001', '--out', join(dir, 'bad')],

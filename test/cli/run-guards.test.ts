@@ -19,11 +19,15 @@ const cli = (args: string[], nodeArgs: string[] = []) =>
 
 function scenario(name: string, extra: Record<string, unknown>): string {
   const f = join(dir, `${name}.json`);
-  writeFileSync(f, JSON.stringify({
-    name, durationMs: 10_000,
-    traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }],
-    ...extra,
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name,
+      durationMs: 10_000,
+      traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }],
+      ...extra,
+    }),
+  );
   return f;
 }
 
@@ -51,9 +55,13 @@ describe('numeric flags', () => {
 
 describe('runs that would never end or fill memory', () => {
   test('a looped replay trace spanning 0 ms: exit 2 naming the field (inline and from a file)', () => {
-    const inline = scenario('zero-span', { traffic: [{ name: 'r', arrival: { process: 'replay', timestampsMs: [5, 5], loop: true }, client: { behaviour: 'health' } }] });
+    const inline = scenario('zero-span', {
+      traffic: [{ name: 'r', arrival: { process: 'replay', timestampsMs: [5, 5], loop: true }, client: { behaviour: 'health' } }],
+    });
     writeFileSync(join(dir, 'same.csv'), 'atMs\n7\n7\n7\n');
-    const fromFile = scenario('zero-span-file', { traffic: [{ name: 'r', arrival: { process: 'replay', file: 'same.csv', loop: true }, client: { behaviour: 'health' } }] });
+    const fromFile = scenario('zero-span-file', {
+      traffic: [{ name: 'r', arrival: { process: 'replay', file: 'same.csv', loop: true }, client: { behaviour: 'health' } }],
+    });
     // Not looped, the same trace is fine: two arrivals.
     const once = scenario('same-once', { traffic: [{ name: 'r', arrival: { process: 'replay', file: 'same.csv' }, client: { behaviour: 'health' } }] });
     const [r, r2, r3] = cliBatch([{ args: ['run', inline] }, { args: ['run', fromFile] }, { args: ['run', once, '--out', join(dir, 'once')] }]);
@@ -73,7 +81,10 @@ describe('runs that would never end or fill memory', () => {
   });
 
   test('1 000 000 requests/s for 30 days: exit 2 at once with the estimate; --max-requests raises the bound', () => {
-    const f = scenario('huge', { durationMs: 30 * 86_400_000, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1_000_000 }, client: { behaviour: 'health' } }] });
+    const f = scenario('huge', {
+      durationMs: 30 * 86_400_000,
+      traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1_000_000 }, client: { behaviour: 'health' } }],
+    });
     const r = cli(['run', f], [`--import=${PEAK_RSS}`]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/huge\.json: this run would send about 2\.59e\+12 requests \(60 days of wall time .*\), more than --max-requests 2000000000/);

@@ -35,10 +35,12 @@ function run(...args: string[]): Promise<{ status: number | null; stdout: string
   p.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
   p.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
   const kill = setTimeout(() => p.kill('SIGKILL'), 45_000);
-  return new Promise((resolve) => p.on('exit', (status) => {
-    clearTimeout(kill);
-    resolve({ status, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    p.on('exit', (status) => {
+      clearTimeout(kill);
+      resolve({ status, stdout, stderr });
+    }),
+  );
 }
 
 function scenario(name: string, body: Record<string, unknown>): string {
@@ -56,18 +58,26 @@ async function scrape(base: string) {
 }
 
 describe('/health sampled by the runner against loadlab serve', () => {
-  test('a known endpoint state: windows.endpoint (sampled), headroom and metrics.om equal serve\'s own queue and workers gauges; the reads are counted apart', async () => {
+  test("a known endpoint state: windows.endpoint (sampled), headroom and metrics.om equal serve's own queue and workers gauges; the reads are counted apart", async () => {
     // Two workers busy with 10-minute jobs and three jobs queued behind them, for the whole run.
     const endpoint = { id: 'ep', workersMax: 2, idleTimeoutMs: 600_000 };
     const file = scenario('sampled', {
-      durationMs: 2500, drainMs: 1000, endpoint,
+      durationMs: 2500,
+      drainMs: 1000,
+      endpoint,
       // /run calls the endpoint refuses (400: an executionTimeout below its minimum): the run lasts 2 s and leaves the endpoint as it is.
-      traffic: [{ name: 'refused', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll', payload: { policy: { executionTimeout: 1 } } } }],
+      traffic: [
+        { name: 'refused', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll', payload: { policy: { executionTimeout: 1 } } } },
+      ],
     });
     const srv = await startServe(['--config', file, '--api-key', KEY]);
     try {
       for (let i = 0; i < 5; i++) {
-        const r = await request(`${srv.base}/ep/run`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { sim: { durationMs: 600_000 } } }) });
+        const r = await request(`${srv.base}/ep/run`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ input: { sim: { durationMs: 600_000 } } }),
+        });
         expect(r.statusCode).toBe(200);
         await r.body.dump();
       }
@@ -86,7 +96,10 @@ describe('/health sampled by the runner against loadlab serve', () => {
 
       const rep = report(out);
       expect(rep.windows!.endpoint).toEqual({
-        source: 'sampled', queueLength: [3], jobsInSystem: [5], workers: { running: [2], idle: [0], initializing: [0], throttled: [0], unhealthy: [0] },
+        source: 'sampled',
+        queueLength: [3],
+        jobsInSystem: [5],
+        workers: { running: [2], idle: [0], initializing: [0], throttled: [0], unhealthy: [0] },
       });
       expect([rep.headroom.peakQueueDepth, rep.headroom.peakRunningWorkers, rep.headroom.workersMax]).toEqual([3, 2, 2]);
       // The sampler's reads: one at 0 and one every 200 ms of the ~2 s run; none in operations, flows or arrivals.
@@ -101,7 +114,7 @@ describe('/health sampled by the runner against loadlab serve', () => {
       expect(rep.arrivals.intended).toBe(rep.flows.refused!.sessions);
       const healthAfter = select(await scrape(srv.base), `${METRIC.httpRequests}`, { route: 'health' }).reduce((n, s) => n + s.value, 0);
       const served = healthAfter - healthBefore;
-      expect(served, 'serve counted the sampler\'s /health').toBeGreaterThanOrEqual(h.answered);
+      expect(served, "serve counted the sampler's /health").toBeGreaterThanOrEqual(h.answered);
       expect(served).toBeLessThanOrEqual(h.requests);
       expect(r.stdout).toContain(`  /health sampling: every 200 ms, ${h.answered} of ${h.requests} answered, 0 without a sample`);
 
@@ -117,8 +130,16 @@ describe('/health sampled by the runner against loadlab serve', () => {
 
   test('--health-every 0: no /health request reaches serve, no endpoint series, no healthSampling', async () => {
     const file = scenario('off', {
-      durationMs: 1500, drainMs: 3000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 },
-      traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } } }],
+      durationMs: 1500,
+      drainMs: 3000,
+      endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 },
+      traffic: [
+        {
+          name: 'poll',
+          arrival: { process: 'constant', ratePerSec: 4 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } },
+        },
+      ],
     });
     const srv = await startServe(['--config', file, '--api-key', KEY]);
     try {
@@ -161,10 +182,13 @@ describe('a /health the runner cannot read', () => {
       },
     };
   }
-  const file = () => scenario('broken-health', {
-    durationMs: 1500, drainMs: 1000, endpoint: { id: 'ep' },
-    traffic: [{ name: 'purge', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'purge-queue' } }],
-  });
+  const file = () =>
+    scenario('broken-health', {
+      durationMs: 1500,
+      drainMs: 1000,
+      endpoint: { id: 'ep' },
+      traffic: [{ name: 'purge', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'purge-queue' } }],
+    });
   const json = (status: number, body: string) => (res: ServerResponse) => void res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 
   test.each([
@@ -172,25 +196,29 @@ describe('a /health the runner cannot read', () => {
     ['an unknown shape', json(200, '{"status":"ok","workers":{"running":1}}'), '/health answered 200 without a numeric jobs.inQueue'],
     // The rest of the API answers, so the 404 is /health's own: said at the end of the run.
     ['no /health at this URL (404)', json(404, '{"error":"not found"}'), '/health answered 404'],
-  ])('%s: one warning, sampling stops after that one request, the run goes on (exit 0)', async (_what, answer, reason) => {
-    const ep = await endpoint(answer);
-    try {
-      const out = join(dir, `broken-${reason.replace(/\W+/g, '-')}`);
-      const r = await run(file(), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
-      expect(r.status, r.stderr).toBe(0);
-      const warnings = r.stderr.split('\n').filter((l) => l.includes('/health sampling stopped'));
-      expect(warnings).toEqual([`loadlab: warning: /health sampling stopped: ${reason}; the report has the samples read before`]);
-      expect(ep.healthCalls()).toBe(1);
-      const rep = report(out);
-      expect(rep.healthSampling).toEqual({ everyMs: 100, requests: 1, answered: 0, errors: 1, stopped: reason });
-      expect(rep.windows!.endpoint).toBeUndefined();
-      expect(rep.operations['purge-queue']!.requests).toBeGreaterThanOrEqual(5);
-      expect(r.stdout).toMatch(/^PASS/);
-      expect(r.stdout).toContain(`; stopped: ${reason}`);
-    } finally {
-      ep.close();
-    }
-  }, 60_000);
+  ])(
+    '%s: one warning, sampling stops after that one request, the run goes on (exit 0)',
+    async (_what, answer, reason) => {
+      const ep = await endpoint(answer);
+      try {
+        const out = join(dir, `broken-${reason.replace(/\W+/g, '-')}`);
+        const r = await run(file(), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
+        expect(r.status, r.stderr).toBe(0);
+        const warnings = r.stderr.split('\n').filter((l) => l.includes('/health sampling stopped'));
+        expect(warnings).toEqual([`loadlab: warning: /health sampling stopped: ${reason}; the report has the samples read before`]);
+        expect(ep.healthCalls()).toBe(1);
+        const rep = report(out);
+        expect(rep.healthSampling).toEqual({ everyMs: 100, requests: 1, answered: 0, errors: 1, stopped: reason });
+        expect(rep.windows!.endpoint).toBeUndefined();
+        expect(rep.operations['purge-queue']!.requests).toBeGreaterThanOrEqual(5);
+        expect(r.stdout).toMatch(/^PASS/);
+        expect(r.stdout).toContain(`; stopped: ${reason}`);
+      } finally {
+        ep.close();
+      }
+    },
+    60_000,
+  );
 
   test('no answer at all: 3 reads in a row time out, then sampling stops; the run still ends on time', async () => {
     const ep = await endpoint(() => {}); // never answers
@@ -198,13 +226,21 @@ describe('a /health the runner cannot read', () => {
       const out = join(dir, 'silent');
       // 100 ms period: each read gets 1 s (the floor, one read out at a time), so three misses take about 3 s of the 4.5 s run.
       const longer = scenario('silent-health', {
-        durationMs: 5000, drainMs: 1000, endpoint: { id: 'ep' },
+        durationMs: 5000,
+        drainMs: 1000,
+        endpoint: { id: 'ep' },
         traffic: [{ name: 'purge', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'purge-queue' } }],
       });
       const r = await run(longer, '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
       expect(r.status, r.stderr).toBe(0);
       const rep = report(out);
-      expect(rep.healthSampling).toEqual({ everyMs: 100, requests: 3, answered: 0, errors: 3, stopped: 'no sample from 3 /health requests in a row (no answer within 1000 ms)' });
+      expect(rep.healthSampling).toEqual({
+        everyMs: 100,
+        requests: 3,
+        answered: 0,
+        errors: 3,
+        stopped: 'no sample from 3 /health requests in a row (no answer within 1000 ms)',
+      });
       expect(r.stderr.match(/\/health sampling stopped/g)).toHaveLength(1);
       expect(ep.healthCalls()).toBe(3);
       // The run ends with its last session, not later: the last arrival is at 4.5 s.
@@ -217,7 +253,10 @@ describe('a /health the runner cannot read', () => {
 
 describe('--health-every refusals (exit 2, the flag named)', () => {
   const CASES: [string[], RegExp][] = [
-    [['--target', 'http://127.0.0.1:9/v2', '--health-every', 'often'], /--health-every: a duration in whole ms, e\.g\. 5s, 200ms, 1m or 250 \(ms\), got "often"/],
+    [
+      ['--target', 'http://127.0.0.1:9/v2', '--health-every', 'often'],
+      /--health-every: a duration in whole ms, e\.g\. 5s, 200ms, 1m or 250 \(ms\), got "often"/,
+    ],
     [['--target', 'http://127.0.0.1:9/v2', '--health-every=-5s'], /--health-every: a duration in whole ms.*got "-5s"/],
     [['--target', 'http://127.0.0.1:9/v2', '--health-every', '0.5ms'], /--health-every: a duration in whole ms.*got "0\.5ms"/],
     [['--target', 'http://127.0.0.1:9/v2', '--health-every', '50ms'], /--health-every: 0 \(off\) or from 100ms to 1h, got "50ms"/],
@@ -226,7 +265,11 @@ describe('--health-every refusals (exit 2, the flag named)', () => {
     [['--target', 'http://127.0.0.1:9/v2', '--lockstep', '--health-every', '5s'], /--health-every: only with --target, without --lockstep/],
   ];
   const result = batched(() => {
-    const f = scenario('flags', { durationMs: 1000, endpoint: { id: 'ep' }, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }] });
+    const f = scenario('flags', {
+      durationMs: 1000,
+      endpoint: { id: 'ep' },
+      traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }],
+    });
     return CASES.map(([args]) => ({ args: ['run', f, '--api-key', KEY, ...args] }));
   });
   test.each(CASES.map(([args, msg], i) => [args.join(' '), msg, i] as const))('run %s', (_args, msg, i) => {

@@ -52,7 +52,10 @@ async function until(r: Run, ready: () => boolean | Promise<boolean>, ms: number
 
 /** The exit code, or a failure after 30 s (the run must stop promptly). */
 function exitWithin30s(r: Run): Promise<number | null> {
-  return Promise.race([r.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running 30 s after SIGINT: ${r.stderr}`)), 30_000))]);
+  return Promise.race([
+    r.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running 30 s after SIGINT: ${r.stderr}`)), 30_000)),
+  ]);
 }
 
 describe('Ctrl-C during loadlab run', () => {
@@ -82,18 +85,35 @@ describe('Ctrl-C during loadlab run', () => {
     writeFileSync(cfg, JSON.stringify({ apiKeys: ['k'], endpoints: [{ id: 'ep', workersMax: 5 }] }));
     serve = await startServe(['--config', cfg]);
     const f = join(dir, 'long.json');
-    writeFileSync(f, JSON.stringify({
-      name: 'long-http', durationMs: 300_000, endpoint: { id: 'ep' }, openModel: { lateAfterMs: 1000 },
-      traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 }, payload: { sim: { durationMs: 100 } } } }],
-    }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        name: 'long-http',
+        durationMs: 300_000,
+        endpoint: { id: 'ep' },
+        openModel: { lateAfterMs: 1000 },
+        traffic: [
+          {
+            name: 'poll',
+            arrival: { process: 'constant', ratePerSec: 5 },
+            client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 }, payload: { sim: { durationMs: 100 } } },
+          },
+        ],
+      }),
+    );
     const out = join(dir, 'http');
     const r = run([f, '--target', serve.base, '--api-key', 'k', '--out', out]);
     const health = `${serve.base}/ep/health`;
     // Interrupted once serve has seen a job: the run is under way.
-    await until(r, async () => {
-      const h = (await (await fetch(health, { headers: { authorization: 'Bearer k' } })).json()) as { jobs: Record<string, number> };
-      return Object.values(h.jobs).some((n) => n > 0);
-    }, 30_000, 'job at serve');
+    await until(
+      r,
+      async () => {
+        const h = (await (await fetch(health, { headers: { authorization: 'Bearer k' } })).json()) as { jobs: Record<string, number> };
+        return Object.values(h.jobs).some((n) => n > 0);
+      },
+      30_000,
+      'job at serve',
+    );
     r.child.kill('SIGINT');
     expect(await exitWithin30s(r)).toBe(130);
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));

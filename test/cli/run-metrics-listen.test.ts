@@ -33,12 +33,24 @@ const LATE = { lateAfterMs: 5000 };
 
 /** 5 s of traffic: run-poll jobs at 4/s (the endpoint gauges come from the runner's own /health reads: --health-every). */
 const file = join(dir, 'live.json');
-writeFileSync(file, JSON.stringify({
-  name: 'live-test', seed: 3, durationMs: 5000, drainMs: 10_000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 200 }, openModel: LATE,
-  traffic: [
-    { name: 'poll', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } } },
-  ],
-}));
+writeFileSync(
+  file,
+  JSON.stringify({
+    name: 'live-test',
+    seed: 3,
+    durationMs: 5000,
+    drainMs: 10_000,
+    endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 200 },
+    openModel: LATE,
+    traffic: [
+      {
+        name: 'poll',
+        arrival: { process: 'constant', ratePerSec: 4 },
+        client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } },
+      },
+    ],
+  }),
+);
 
 const total = (name: string) => `${name}_total`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,12 +61,16 @@ async function get(url: string): Promise<{ status: number; type: string; text: s
 }
 
 describe('loadlab run --metrics-listen', () => {
-  test('scraped during and after a run over HTTP: growing counters, labelled families, cumulative histograms, endpoint gauges as serve\'s, final totals = report.json, no secrets', async () => {
+  test("scraped during and after a run over HTTP: growing counters, labelled families, cumulative histograms, endpoint gauges as serve's, final totals = report.json, no secrets", async () => {
     const srv = await startServe(['--config', file, '--api-key', KEY]);
     const serveMetrics = srv.base.replace(/\/v2$/, '/metrics');
     const out = join(dir, 'out');
     const target = srv.base.replace('http://', 'http://alice:s3cr3t-pw@');
-    const child = spawn('node', ['bin/loadlab.js', 'run', file, '--target', target, '--api-key', KEY, '--out', out, '--metrics-listen', '127.0.0.1:0', '--health-every', '250ms'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'node',
+      ['bin/loadlab.js', 'run', file, '--target', target, '--api-key', KEY, '--out', out, '--metrics-listen', '127.0.0.1:0', '--health-every', '250ms'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -71,7 +87,10 @@ describe('loadlab run --metrics-listen', () => {
         const [r, s] = await Promise.all([get(url!), get(serveMetrics)]);
         const states = (p: PromText, name: string) => select(p, name).reduce((n, x) => n + x.value, 0);
         const runner = parseProm(r.text);
-        workers.push({ runner: select(runner, CLIENT_METRIC.endpointWorkers).length ? states(runner, CLIENT_METRIC.endpointWorkers) : undefined, serve: states(parseProm(s.text), METRIC.workers) });
+        workers.push({
+          runner: select(runner, CLIENT_METRIC.endpointWorkers).length ? states(runner, CLIENT_METRIC.endpointWorkers) : undefined,
+          serve: states(parseProm(s.text), METRIC.workers),
+        });
         expect(r.status).toBe(200);
         expect(r.type).toMatch(/^text\/plain; version=0\.0\.4/);
         texts.push(r.text);
@@ -93,13 +112,30 @@ describe('loadlab run --metrics-listen', () => {
       for (const s of final.samples.filter((x) => x.name.startsWith('loadlab_'))) {
         expect([s.name, s.labels.endpoint, s.labels.scenario]).toEqual([s.name, 'ep', 'live-test']);
       }
-      expect(select(final, `${CLIENT_METRIC.run}_info`)[0]!.labels).toEqual({ endpoint: 'ep', scenario: 'live-test', seed: '3', kind: 'run', target: 'http', causes: 'reported' });
+      expect(select(final, `${CLIENT_METRIC.run}_info`)[0]!.labels).toEqual({
+        endpoint: 'ep',
+        scenario: 'live-test',
+        seed: '3',
+        kind: 'run',
+        target: 'http',
+        causes: 'reported',
+      });
       expect(final.types.get(total(CLIENT_METRIC.requests))).toBe('counter');
       expect(final.types.get(CLIENT_METRIC.responseSeconds)).toBe('histogram');
-      for (const name of [CLIENT_METRIC.endpointQueueJobs, CLIENT_METRIC.endpointJobsInSystem, CLIENT_METRIC.queueJobsMax, PROCESS_METRIC.residentMemory, PROCESS_METRIC.heapUsed]) {
+      for (const name of [
+        CLIENT_METRIC.endpointQueueJobs,
+        CLIENT_METRIC.endpointJobsInSystem,
+        CLIENT_METRIC.queueJobsMax,
+        PROCESS_METRIC.residentMemory,
+        PROCESS_METRIC.heapUsed,
+      ]) {
         expect(select(final, name), name).toHaveLength(1);
       }
-      expect(select(final, CLIENT_METRIC.endpointWorkers).map((s) => s.labels.state).sort()).toEqual(['idle', 'initializing', 'running', 'throttled', 'unhealthy']);
+      expect(
+        select(final, CLIENT_METRIC.endpointWorkers)
+          .map((s) => s.labels.state)
+          .sort(),
+      ).toEqual(['idle', 'initializing', 'running', 'throttled', 'unhealthy']);
       // The endpoint gauges are serve's own (the runner's /health reads, every 250 ms): wherever serve's
       // worker count held over the two scrapes before (> one read period), the runner shows the same.
       const held = workers.filter((w, i) => i >= 2 && w.runner !== undefined && w.serve === workers[i - 1]!.serve && w.serve === workers[i - 2]!.serve);
@@ -115,10 +151,14 @@ describe('loadlab run --metrics-listen', () => {
       const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
       for (const [op, o] of Object.entries(rep.operations)) {
         expect(value(final, total(CLIENT_METRIC.requests), { operation: op }), op).toBe(o.requests);
-        for (const [status, n] of Object.entries(o.byStatus)) expect(value(final, total(CLIENT_METRIC.responses), { operation: op, status }), `${op} ${status}`).toBe(n);
+        for (const [status, n] of Object.entries(o.byStatus))
+          expect(value(final, total(CLIENT_METRIC.responses), { operation: op, status }), `${op} ${status}`).toBe(n);
         expect(select(final, total(CLIENT_METRIC.responses), { operation: op })).toHaveLength(Object.keys(o.byStatus).length);
         // Histograms: metrics.om's bucket rule on report.json's HDR histogram; cumulative, +Inf = _count.
-        const { cumulative } = bucketCounts(o.responseMs, DURATION_BUCKETS_S.map((s) => s * 1000));
+        const { cumulative } = bucketCounts(
+          o.responseMs,
+          DURATION_BUCKETS_S.map((s) => s * 1000),
+        );
         const buckets = select(final, `${CLIENT_METRIC.responseSeconds}_bucket`, { operation: op });
         expect(buckets.map((b) => b.labels.le)).toEqual([...DURATION_BUCKETS_S.map(String), '+Inf']);
         expect(buckets.map((b) => b.value)).toEqual([...cumulative, o.responseMs.count]);
@@ -144,7 +184,11 @@ describe('loadlab run --metrics-listen', () => {
 
   test('only GET /metrics: anything else is 404 with a JSON body', async () => {
     const srv = await startServe(['--api-key', KEY]);
-    const child = spawn('node', ['bin/loadlab.js', 'run', file, '--target', srv.base, '--api-key', KEY, '--out', join(dir, 'paths'), '--metrics-listen', ':0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      'node',
+      ['bin/loadlab.js', 'run', file, '--target', srv.base, '--api-key', KEY, '--out', join(dir, 'paths'), '--metrics-listen', ':0'],
+      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
     try {
@@ -166,14 +210,32 @@ describe('loadlab run --metrics-listen', () => {
 });
 
 describe('after the run', () => {
-  test('unscraped, it waits for a final scrape; Ctrl-C ends the wait and the command exits with its verdict\'s code', async () => {
+  test("unscraped, it waits for a final scrape; Ctrl-C ends the wait and the command exits with its verdict's code", async () => {
     const short = join(dir, 'short.json');
-    writeFileSync(short, JSON.stringify({
-      name: 'live-short', seed: 3, durationMs: 1500, drainMs: 5000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 }, openModel: LATE,
-      traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } } }],
-    }));
+    writeFileSync(
+      short,
+      JSON.stringify({
+        name: 'live-short',
+        seed: 3,
+        durationMs: 1500,
+        drainMs: 5000,
+        endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 },
+        openModel: LATE,
+        traffic: [
+          {
+            name: 'poll',
+            arrival: { process: 'constant', ratePerSec: 4 },
+            client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } },
+          },
+        ],
+      }),
+    );
     const srv = await startServe(['--api-key', KEY]);
-    const child = spawn('node', ['bin/loadlab.js', 'run', short, '--target', srv.base, '--api-key', KEY, '--out', join(dir, 'short'), '--metrics-listen', ':0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'node',
+      ['bin/loadlab.js', 'run', short, '--target', srv.base, '--api-key', KEY, '--out', join(dir, 'short'), '--metrics-listen', ':0'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
@@ -197,7 +259,11 @@ describe('after the run', () => {
 
 describe('--metrics-listen refusals (exit 2, the flag named)', () => {
   test('a bad address, a bad port, no --target', () => {
-    for (const [v, msg] of [['abc', /--metrics-listen: HOST:PORT, e\.g\. 127\.0\.0\.1:9464.*got "abc"/], ['127.0.0.1:65536', /--metrics-listen: the port must be an integer from 0 to 65535/], ['[not-v6]:9464', /--metrics-listen: HOST:PORT/]] as const) {
+    for (const [v, msg] of [
+      ['abc', /--metrics-listen: HOST:PORT, e\.g\. 127\.0\.0\.1:9464.*got "abc"/],
+      ['127.0.0.1:65536', /--metrics-listen: the port must be an integer from 0 to 65535/],
+      ['[not-v6]:9464', /--metrics-listen: HOST:PORT/],
+    ] as const) {
       const r = cli('run', file, '--target', 'http://127.0.0.1:9/v2', '--api-key', KEY, '--metrics-listen', v);
       expect(r.status, v).toBe(2);
       expect(r.stderr, v).toMatch(msg);

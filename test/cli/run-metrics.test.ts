@@ -12,16 +12,32 @@ import { parseStartTime } from '../../src/cli/start-time.js';
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-om-'));
 const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
 const file = join(dir, 'om.json');
-writeFileSync(file, JSON.stringify({
-  name: 'om-cli', durationMs: 30_000, drainMs: 30_000, endpoint: { workersMax: 2, jobDurationMs: { dist: 'exponential', meanMs: 800 } },
-  traffic: [{ name: 'p', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.3 } } }],
-}));
+writeFileSync(
+  file,
+  JSON.stringify({
+    name: 'om-cli',
+    durationMs: 30_000,
+    drainMs: 30_000,
+    endpoint: { workersMax: 2, jobDurationMs: { dist: 'exponential', meanMs: 800 } },
+    traffic: [
+      {
+        name: 'p',
+        arrival: { process: 'poisson', ratePerSec: 2 },
+        client: { behaviour: 'run-poll', poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.3 } },
+      },
+    ],
+  }),
+);
 const read = (out: string, f: string) => readFileSync(join(dir, out, f), 'utf8');
 const lastMs = (om: string) => Math.max(...parseOpenMetrics(om).flatMap((f) => f.samples.map((s) => s.ms)));
 
 describe('loadlab run: metrics.om', () => {
   test('with --start-time, two runs give byte-identical metrics.om (and report.json but wallClock); ISO and epoch ms name the same instant', () => {
-    for (const [out, start] of [['a', '2024-05-01T12:00:00Z'], ['b', '2024-05-01T14:00:00+02:00'], ['c', '1714564800000']] as const) {
+    for (const [out, start] of [
+      ['a', '2024-05-01T12:00:00Z'],
+      ['b', '2024-05-01T14:00:00+02:00'],
+      ['c', '1714564800000'],
+    ] as const) {
       const r = cli('run', file, '--out', join(dir, out), '--start-time', start);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toContain(`metrics: ${join(dir, out, 'metrics.om')} (2024-05-01T12:00:00.000Z to `);

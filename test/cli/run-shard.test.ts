@@ -47,12 +47,19 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}, started?: (c: ChildPro
 
 function scenario(name: string, arrival: Record<string, unknown>, durationMs = 3000): string {
   const f = join(dir, `${name}.json`);
-  writeFileSync(f, JSON.stringify({
-    name, seed: 5, durationMs, drainMs: 5000, endpoint: { id: 'ep' },
-    // Four runners at once on a loaded 2-core machine send late: not what these tests look at.
-    openModel: { lateAfterMs: 5000 },
-    traffic: [{ name: 'h', arrival, client: { behaviour: 'health' } }],
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name,
+      seed: 5,
+      durationMs,
+      drainMs: 5000,
+      endpoint: { id: 'ep' },
+      // Four runners at once on a loaded 2-core machine send late: not what these tests look at.
+      openModel: { lateAfterMs: 5000 },
+      traffic: [{ name: 'h', arrival, client: { behaviour: 'health' } }],
+    }),
+  );
   return f;
 }
 
@@ -74,8 +81,16 @@ describe('bad shard flags: exit 2 naming the flag or variable, before anything r
     [['--start-at', iso(Date.now() - 60_000), ...target], {}, /--start-at: .* was \d+\.\d s ago; at most 5 s late is accepted/],
   ];
   const EMBEDDED: [string[], NodeJS.ProcessEnv, RegExp][] = [
-    [['--shard', '1/2'], {}, /--shard: not on the embedded simulator \(only with --target URL\); one endpoint is one state; shard plan sweeps instead \(`loadlab plan --shard`\)/],
-    [[], { LOADLAB_SHARDS: '2', JOB_COMPLETION_INDEX: '1' }, /LOADLAB_SHARDS with JOB_COMPLETION_INDEX: not on the embedded simulator .*one endpoint is one state; shard plan sweeps instead/],
+    [
+      ['--shard', '1/2'],
+      {},
+      /--shard: not on the embedded simulator \(only with --target URL\); one endpoint is one state; shard plan sweeps instead \(`loadlab plan --shard`\)/,
+    ],
+    [
+      [],
+      { LOADLAB_SHARDS: '2', JOB_COMPLETION_INDEX: '1' },
+      /LOADLAB_SHARDS with JOB_COMPLETION_INDEX: not on the embedded simulator .*one endpoint is one state; shard plan sweeps instead/,
+    ],
     [['--start-at', iso(Date.now() + 60_000)], {}, /--start-at: not on the embedded simulator \(only with --target URL\); it waits for a wall instant/],
     [['--shard', '0/2', '--lockstep', '--target', 'http://127.0.0.1:9/v2'], {}, /--shard: not with --lockstep .*one endpoint is one state/],
   ];
@@ -98,11 +113,14 @@ describe('bad shard flags: exit 2 naming the flag or variable, before anything r
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  test.each(EMBEDDED.map(([args, env, msg], i) => [args, env, msg, BAD.length + i] as const))('refused where one endpoint is one state: run %j with env %j', (_args, _env, msg, i) => {
-    const r = result(i);
-    expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(msg);
-  });
+  test.each(EMBEDDED.map(([args, env, msg], i) => [args, env, msg, BAD.length + i] as const))(
+    'refused where one endpoint is one state: run %j with env %j',
+    (_args, _env, msg, i) => {
+      const r = result(i);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(msg);
+    },
+  );
 
   test('JOB_COMPLETION_INDEX alone does not shard a run (the embedded simulator runs it whole)', () => {
     const r = result(BAD.length + EMBEDDED.length);
@@ -113,7 +131,7 @@ describe('bad shard flags: exit 2 naming the flag or variable, before anything r
 });
 
 describe('shards against one loadlab serve on 127.0.0.1', () => {
-  test('three shards (flag, --shards with JOB_COMPLETION_INDEX, LOADLAB_SHARDS) send exactly the whole run\'s Poisson arrivals, each its k mod 3', async () => {
+  test("three shards (flag, --shards with JOB_COMPLETION_INDEX, LOADLAB_SHARDS) send exactly the whole run's Poisson arrivals, each its k mod 3", async () => {
     serve = await startServe(['--api-key', 'k']);
     const f = scenario('poisson-shards', { process: 'poisson', ratePerSec: 12 });
     const out = (n: string) => join(dir, 'poisson', n);
@@ -184,7 +202,11 @@ describe('--start-at', () => {
     const out = join(dir, 'start-at-cancel');
     const startAt = Date.now() + 10 * 60_000;
     let child: ChildProcess | undefined;
-    const done = cli([scenario('start-at-cancel', { process: 'constant', ratePerSec: 5 }, 2000), '--target', base, '--out', out, '--shard', '0/2', '--start-at', iso(startAt)], {}, (c) => (child = c));
+    const done = cli(
+      [scenario('start-at-cancel', { process: 'constant', ratePerSec: 5 }, 2000), '--target', base, '--out', out, '--shard', '0/2', '--start-at', iso(startAt)],
+      {},
+      (c) => (child = c),
+    );
     let stderr = '';
     let sent = false;
     child!.stderr!.on('data', (d: Buffer) => {

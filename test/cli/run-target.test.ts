@@ -18,12 +18,25 @@ const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args]
 
 function scenario(name: string, ratePerSec: number, durationMs = 4000): string {
   const f = join(dir, `${name}.json`);
-  writeFileSync(f, JSON.stringify({
-    name, seed: 3, durationMs, drainMs: 10_000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 300 },
-    // A busy 2-core machine may send late; these tests look at the URL, not at lateness: only a send 5 s late counts.
-    openModel: { lateAfterMs: 5000 },
-    traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } } }],
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name,
+      seed: 3,
+      durationMs,
+      drainMs: 10_000,
+      endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 300 },
+      // A busy 2-core machine may send late; these tests look at the URL, not at lateness: only a send 5 s late counts.
+      openModel: { lateAfterMs: 5000 },
+      traffic: [
+        {
+          name: 'poll',
+          arrival: { process: 'constant', ratePerSec },
+          client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } },
+        },
+      ],
+    }),
+  );
   return f;
 }
 
@@ -73,7 +86,9 @@ describe('lockstep needs a server at its start', () => {
       expect(first.status, first.stderr).toBe(0);
       const second = cli('run', f, '--target', srv.base, '--lockstep', '--api-key', 'k', '--out', join(dir, 'second'));
       expect(second.status).toBe(2);
-      expect(second.stderr).toMatch(/the lockstep server is not at its start \(virtual time \d+ ms, \d+ requests received, \d+ markers fired\): .*freshly started `loadlab serve --clock manual`/);
+      expect(second.stderr).toMatch(
+        /the lockstep server is not at its start \(virtual time \d+ ms, \d+ requests received, \d+ markers fired\): .*freshly started `loadlab serve --clock manual`/,
+      );
       expect(readdirSync(dir)).not.toContain('second');
     } finally {
       srv.stop();

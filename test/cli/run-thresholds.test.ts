@@ -14,22 +14,33 @@ const cli = (...args: string[]) => spawnSync('node', ['bin/loadlab.js', ...args]
 function burstScenario(thresholds: unknown[]): string {
   const f = join(dir, `s${Math.random().toString(36).slice(2)}.json`);
   const poll = { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } };
-  writeFileSync(f, JSON.stringify({
-    name: 'gate', durationMs: 600_000, drainMs: 30_000,
-    endpoint: { workersMin: 4, workersMax: 4, jobDurationMs: 200, workload: { failureProbability: 0.2 } },
-    traffic: [
-      { name: 'steady', arrival: { process: 'constant', ratePerSec: 2 }, client: poll },
-      { name: 'burst', arrival: { process: 'spike', basePerSec: 0, spikePerSec: 40, atMs: 300_000, durationMs: 1000 }, client: poll },
-    ],
-    thresholds,
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name: 'gate',
+      durationMs: 600_000,
+      drainMs: 30_000,
+      endpoint: { workersMin: 4, workersMax: 4, jobDurationMs: 200, workload: { failureProbability: 0.2 } },
+      traffic: [
+        { name: 'steady', arrival: { process: 'constant', ratePerSec: 2 }, client: poll },
+        { name: 'burst', arrival: { process: 'spike', basePerSec: 0, spikePerSec: 40, atMs: 300_000, durationMs: 1000 }, client: poll },
+      ],
+      thresholds,
+    }),
+  );
   return f;
 }
 const report = (out: string) => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
 
 describe('thresholds as a CI gate', () => {
   test('typos in thresholds and keys exit 2 before anything is sent, naming file, path, name and suggestion', () => {
-    const f = burstScenario(['limited{rnu} == 0', 'requests{stauts=500} < 10', 'jobs_failed{flow=burts} == 0', 'p99_ms{runn} < 100', 'limited{status=503} == 0']);
+    const f = burstScenario([
+      'limited{rnu} == 0',
+      'requests{stauts=500} < 10',
+      'jobs_failed{flow=burts} == 0',
+      'p99_ms{runn} < 100',
+      'limited{status=503} == 0',
+    ]);
     // A target nothing listens on: a run that started would fail with a connection error, not exit 2.
     const r = cli('run', f, '--target', 'http://127.0.0.1:9/v2', '--out', join(dir, 'typo'));
     expect(r.status, r.stderr).toBe(2);
@@ -38,7 +49,9 @@ describe('thresholds as a CI gate', () => {
     expect(r.stderr).toContain(`${f}: thresholds.2: unknown flow "burts" in "jobs_failed{flow=burts} == 0"; did you mean "burst"?`);
     expect(r.stderr).toContain(`${f}: thresholds.3: unknown operation "runn" in "p99_ms{runn} < 100"; did you mean "run"?`);
     // limited counts 429s only: a status selector is refused, not ignored.
-    expect(r.stderr).toContain(`${f}: thresholds.4: metric "limited" takes only {operation=…}, not {status=503} (in "limited{status=503} == 0"): limited counts 429 answers; requests{status=…} counts the answers of any status`);
+    expect(r.stderr).toContain(
+      `${f}: thresholds.4: metric "limited" takes only {operation=…}, not {status=503} (in "limited{status=503} == 0"): limited counts 429 answers; requests{status=…} counts the answers of any status`,
+    );
     expect(existsSync(join(dir, 'typo'))).toBe(false);
   }, 120_000);
 

@@ -30,7 +30,12 @@ afterEach(async () => {
   rx = undefined;
 });
 
-interface Exit { code: number | null; stdout: string; stderr: string; wallMs: number }
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+}
 
 /** The CLI as a child process: async, so that the receiver in this process keeps answering. */
 function cli(args: string[], env: Record<string, string>): Promise<Exit> {
@@ -58,17 +63,25 @@ function cli(args: string[], env: Record<string, string>): Promise<Exit> {
  */
 function scenario(): string {
   const f = join(dir, `s${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(f, JSON.stringify({
-    name: 'traces', durationMs: 6000, drainMs: 60_000,
-    // Against serve, a busy 2-core machine may send late; these tests look at spans: only a send 5 s late counts.
-    openModel: { lateAfterMs: 5000 },
-    endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 400, limits: { operations: { run: { rate: 2 } } } },
-    traffic: [
-      { name: 'poll', arrival: { process: 'constant', ratePerSec: 1 },
-        client: { behaviour: 'run-poll', on429: { maxAttempts: 2, baseMs: 200, jitter: 0 }, poll: { baseMs: 300, factor: 1, maxMs: 300, jitter: 0 } } },
-      { name: 'sync', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync' } },
-    ],
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name: 'traces',
+      durationMs: 6000,
+      drainMs: 60_000,
+      // Against serve, a busy 2-core machine may send late; these tests look at spans: only a send 5 s late counts.
+      openModel: { lateAfterMs: 5000 },
+      endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 400, limits: { operations: { run: { rate: 2 } } } },
+      traffic: [
+        {
+          name: 'poll',
+          arrival: { process: 'constant', ratePerSec: 1 },
+          client: { behaviour: 'run-poll', on429: { maxAttempts: 2, baseMs: 200, jitter: 0 }, poll: { baseMs: 300, factor: 1, maxMs: 300, jitter: 0 } },
+        },
+        { name: 'sync', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync' } },
+      ],
+    }),
+  );
   return f;
 }
 
@@ -183,14 +196,19 @@ describe('loadlab run exports a span per session and per request', () => {
     rx = await startOtlpReceiver();
     const f = scenario();
     const none = await cli(['run', f, '--out', join(dir, 'ratio0')], {
-      OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0',
+      OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint,
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
     });
     expect(none.code, none.stderr).toBe(0);
     expect(decodeJsonSpans(rx.exports)).toEqual([]);
 
     const all = await cli(['run', f, '--out', join(dir, 'headers')], {
-      OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '1',
-      OTEL_EXPORTER_OTLP_HEADERS: 'x-loadlab-test=traces-header-1', OTEL_SERVICE_NAME: 'my-runner',
+      OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '1',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-loadlab-test=traces-header-1',
+      OTEL_SERVICE_NAME: 'my-runner',
     });
     expect(all.code, all.stderr).toBe(0);
     expect(rx.exports.length).toBeGreaterThan(0);
@@ -201,10 +219,17 @@ describe('loadlab run exports a span per session and per request', () => {
   });
 
   test('an unknown sampler is refused: exit 2 naming the variable', async () => {
-    const r = await cli(['run', scenario(), '--out', join(dir, 'bad')], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_TRACES_SAMPLER: 'sometimes' });
+    const r = await cli(['run', scenario(), '--out', join(dir, 'bad')], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_TRACES_SAMPLER: 'sometimes',
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('OTEL_TRACES_SAMPLER: "sometimes" is not a sampler');
-    const arg = await cli(['run', scenario(), '--out', join(dir, 'bad')], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' });
+    const arg = await cli(['run', scenario(), '--out', join(dir, 'bad')], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '2',
+    });
     expect(arg.code).toBe(2);
     expect(arg.stderr).toContain('OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1');
   });
@@ -239,7 +264,10 @@ describe('loadlab run exports a span per session and per request', () => {
         expect(s.endMs).toBeLessThanOrEqual(after);
       }
       // Wall time: the 6 s of arrivals are about 1 s apart (a constant rate), not squeezed into an instant.
-      const starts = sessions.filter((s) => s.attributes[ATTR.flow] === 'poll').map((s) => s.startMs).sort((a, b) => a - b);
+      const starts = sessions
+        .filter((s) => s.attributes[ATTR.flow] === 'poll')
+        .map((s) => s.startMs)
+        .sort((a, b) => a - b);
       expect(starts.at(-1)! - starts[0]!).toBeGreaterThan(4000);
       for (const e of rx.exports) for (const secret of [KEY, URL_USER, URL_PASS]) expect(e.body.includes(secret), secret).toBe(false);
     } finally {

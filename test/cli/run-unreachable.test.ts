@@ -23,18 +23,33 @@ afterAll(() => {
 
 const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
 delete env.RUNPOD_API_KEY;
-const run = (out: string, ...args: string[]) => spawnSync('node', ['bin/loadlab.js', 'run', scenario, '--out', join(dir, out), '--junit', join(dir, out, 'junit.xml'), ...args], {
-  encoding: 'utf8', env: { ...env, GITHUB_STEP_SUMMARY: join(dir, `${out}.md`) }, timeout: 60_000,
-});
+const run = (out: string, ...args: string[]) =>
+  spawnSync('node', ['bin/loadlab.js', 'run', scenario, '--out', join(dir, out), '--junit', join(dir, out, 'junit.xml'), ...args], {
+    encoding: 'utf8',
+    env: { ...env, GITHUB_STEP_SUMMARY: join(dir, `${out}.md`) },
+    timeout: 60_000,
+  });
 const read = (out: string, f: string) => readFileSync(join(dir, out, f), 'utf8');
 
 /** 20 arrivals a second for 10 s: 200 sessions if nothing stopped it. */
 const scenario = join(dir, 'poll.json');
-writeFileSync(scenario, JSON.stringify({
-  name: 'unreachable', durationMs: 10_000, drainMs: 5000, endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 },
-  traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 20 }, client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } } }],
-  thresholds: ['jobs_failed == 0'],
-}));
+writeFileSync(
+  scenario,
+  JSON.stringify({
+    name: 'unreachable',
+    durationMs: 10_000,
+    drainMs: 5000,
+    endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 100 },
+    traffic: [
+      {
+        name: 'poll',
+        arrival: { process: 'constant', ratePerSec: 20 },
+        client: { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } },
+      },
+    ],
+    thresholds: ['jobs_failed == 0'],
+  }),
+);
 
 /** The run stopped after 20 such answers: what it sent is those and the ones in flight then. */
 function expectStoppedEarly(out: string, status: number): void {
@@ -79,7 +94,28 @@ describe('a run that cannot reach its target', () => {
 
   test('blast against a wrong endpoint id: exit 1 with the cause, stopped after 20 answers', () => {
     const out = join(dir, 'blast');
-    const r = spawnSync('node', ['bin/loadlab.js', 'blast', '--target', srv.base, '--api-key', 'k', '--endpoint', 'nope', '--op', 'health', '--connections', '2', '--duration', '5', '--out', out], { encoding: 'utf8', env, timeout: 60_000 });
+    const r = spawnSync(
+      'node',
+      [
+        'bin/loadlab.js',
+        'blast',
+        '--target',
+        srv.base,
+        '--api-key',
+        'k',
+        '--endpoint',
+        'nope',
+        '--op',
+        'health',
+        '--connections',
+        '2',
+        '--duration',
+        '5',
+        '--out',
+        out,
+      ],
+      { encoding: 'utf8', env, timeout: 60_000 },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^loadlab: every request answered 404: check --endpoint/);
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -90,7 +126,11 @@ describe('a run that cannot reach its target', () => {
   test('the right key and endpoint: the same scenario is reachable and passes', () => {
     const f = join(dir, 'short.json');
     writeFileSync(f, JSON.stringify({ ...JSON.parse(readFileSync(scenario, 'utf8')), durationMs: 1000, openModel: { lateAfterMs: 1000 } }));
-    const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', srv.base, '--api-key', 'k', '--out', join(dir, 'ok')], { encoding: 'utf8', env, timeout: 60_000 });
+    const r = spawnSync('node', ['bin/loadlab.js', 'run', f, '--target', srv.base, '--api-key', 'k', '--out', join(dir, 'ok')], {
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('PASS');
     expect(JSON.parse(read('ok', 'report.json')).unreachable).toBeUndefined();

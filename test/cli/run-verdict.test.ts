@@ -35,7 +35,9 @@ describe('the CI gate', () => {
     expect(firstLine(readFileSync(join(out, 'report.md'), 'utf8'))).toMatch(/^PASS {2}$/);
     const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
     expect(xml).toMatch(/<testsuite name="loadlab.ci-gate" tests="5" failures="0"/);
-    expect(xml).toMatch(/<testcase classname="loadlab.ci-gate" name="run is valid" time="0">\n {6}<system-out>the target answered; 0 of \d+ arrivals late or dropped/);
+    expect(xml).toMatch(
+      /<testcase classname="loadlab.ci-gate" name="run is valid" time="0">\n {6}<system-out>the target answered; 0 of \d+ arrivals late or dropped/,
+    );
     const md = readFileSync(summary, 'utf8');
     // Appended, never overwritten (other steps write there too).
     expect(md.startsWith('# earlier step\n### loadlab run ci-gate: PASS\n')).toBe(true);
@@ -61,12 +63,17 @@ describe('a generator that fell behind', () => {
   /** One request in flight at a time, 2 arrivals a second of 1 s runsync calls: most wait for the slot, up to 9.5 s. */
   function held(name: string, thresholds: string[]): string {
     const f = join(dir, `${name}.json`);
-    writeFileSync(f, JSON.stringify({
-      name, durationMs: 10_000, endpoint: { workersMax: 1, jobDurationMs: 1000 },
-      openModel: { maxInFlight: 1 },
-      traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
-      thresholds,
-    }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        name,
+        durationMs: 10_000,
+        endpoint: { workersMax: 1, jobDurationMs: 1000 },
+        openModel: { maxInFlight: 1 },
+        traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
+        thresholds,
+      }),
+    );
     return f;
   }
   const LAG = '19 of 20 arrivals late, send lag p99 9 500 ms, max 9 500 ms';

@@ -26,16 +26,28 @@ delete env.RUNPOD_API_KEY;
 
 /** 10 jobs in 1 s; the receiver fails every first attempt, serve retries 300 ms later. Only a send 5 s late counts (a busy machine). */
 const file = join(dir, 'hooks.json');
-writeFileSync(file, JSON.stringify({
-  name: 'hooks', seed: 3, durationMs: 1000, drainMs: 10_000, openModel: { lateAfterMs: 5000 },
-  endpoint: { id: 'ep', workersMax: 5, jobDurationMs: 50, webhook: { attempts: 3, intervalMs: 300 } },
-  webhookReceiver: { failFirstAttempts: 1 },
-  traffic: [{ name: 'w', arrival: { process: 'constant', ratePerSec: 10 }, client: { behaviour: 'run-webhook' } }],
-}));
+writeFileSync(
+  file,
+  JSON.stringify({
+    name: 'hooks',
+    seed: 3,
+    durationMs: 1000,
+    drainMs: 10_000,
+    openModel: { lateAfterMs: 5000 },
+    endpoint: { id: 'ep', workersMax: 5, jobDurationMs: 50, webhook: { attempts: 3, intervalMs: 300 } },
+    webhookReceiver: { failFirstAttempts: 1 },
+    traffic: [{ name: 'w', arrival: { process: 'constant', ratePerSec: 10 }, client: { behaviour: 'run-webhook' } }],
+  }),
+);
 const noHooks = join(dir, 'polls.json');
-writeFileSync(noHooks, JSON.stringify({
-  name: 'polls', durationMs: 1000, traffic: [{ name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
-}));
+writeFileSync(
+  noHooks,
+  JSON.stringify({
+    name: 'polls',
+    durationMs: 1000,
+    traffic: [{ name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
+  }),
+);
 
 /** Held by this test for the "in use" refusals. */
 const busy = createServer();
@@ -86,22 +98,43 @@ describe('loadlab run --webhook-listen --webhook-url', () => {
     const tunnel = createHttpServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void (async () => {
-        const path = req.url!;
-        paths.push(path);
-        // Before the first delivery is passed on (the run waits for it), the requests that are none.
-        await (strayed ??= sendStrays(path));
-        // Every other one with the prefix stripped, as a proxy that strips its path prefix would.
-        const forwarded = paths.length % 2 === 0 ? path.slice('/hooks'.length) : path;
-        const r = await request(receiver + forwarded, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-        res.writeHead(r.statusCode, { 'content-type': 'application/json' }).end(await r.body.text());
-      })());
+      req.on(
+        'end',
+        () =>
+          void (async () => {
+            const path = req.url!;
+            paths.push(path);
+            // Before the first delivery is passed on (the run waits for it), the requests that are none.
+            await (strayed ??= sendStrays(path));
+            // Every other one with the prefix stripped, as a proxy that strips its path prefix would.
+            const forwarded = paths.length % 2 === 0 ? path.slice('/hooks'.length) : path;
+            const r = await request(receiver + forwarded, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+            res.writeHead(r.statusCode, { 'content-type': 'application/json' }).end(await r.body.text());
+          })(),
+      );
     });
     const tunnelPort = await listen(tunnel, '127.0.0.2');
     const out = join(dir, 'out');
     try {
-      const child = spawn('node', ['bin/loadlab.js', 'run', file, '--target', srv.base, '--api-key', KEY, '--out', out,
-        '--webhook-listen', `127.0.0.2:${receiverPort}`, '--webhook-url', `http://127.0.0.2:${tunnelPort}/hooks/`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        'node',
+        [
+          'bin/loadlab.js',
+          'run',
+          file,
+          '--target',
+          srv.base,
+          '--api-key',
+          KEY,
+          '--out',
+          out,
+          '--webhook-listen',
+          `127.0.0.2:${receiverPort}`,
+          '--webhook-url',
+          `http://127.0.0.2:${tunnelPort}/hooks/`,
+        ],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
@@ -115,7 +148,11 @@ describe('loadlab run --webhook-listen --webhook-url', () => {
       expect(token, paths[0]).toBeDefined();
       expect(new Set(paths)).toEqual(new Set([`/hooks/webhook/${token}`]));
       expect(strays).toEqual({
-        'POST without the token': 404, 'POST with a wrong token': 404, 'GET with the token': 404, 'POST that is not JSON': 400, 'POST over 1 MiB': 413,
+        'POST without the token': 404,
+        'POST with a wrong token': 404,
+        'GET with the token': 404,
+        'POST that is not JSON': 400,
+        'POST over 1 MiB': 413,
       });
 
       const r = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
@@ -123,7 +160,9 @@ describe('loadlab run --webhook-listen --webhook-url', () => {
       expect(r.webhooks).toMatchObject({ attempts: 20, delivered: 10, failedAttempts: 10, retries: 10, gaveUp: 0, refused: 3, malformed: 2 });
       expect(stdout).toContain('webhook receiver: 3 refused (404: not a POST to its URL with the token), 2 malformed (400/413)');
       expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('The receiver turned away 3 request(s)');
-      expect(stderr).toContain(`loadlab: webhook receiver on 127.0.0.2:${receiverPort}; the endpoint is given http://127.0.0.2:${tunnelPort}/hooks/webhook/<token>`);
+      expect(stderr).toContain(
+        `loadlab: webhook receiver on 127.0.0.2:${receiverPort}; the endpoint is given http://127.0.0.2:${tunnelPort}/hooks/webhook/<token>`,
+      );
 
       const files = readdirSync(out);
       expect(files).toEqual(expect.arrayContaining(['report.json', 'report.md', 'report.html', 'metrics.om']));
@@ -141,19 +180,46 @@ describe('loadlab run --webhook-listen --webhook-url', () => {
   const CASES: [string, string[], RegExp][] = [
     ['--webhook-listen without --target', [file, '--webhook-listen', '127.0.0.2:0'], /^loadlab: --webhook-listen: only with --target/],
     ['--webhook-url without --target', [file, '--webhook-url', 'https://abc.trycloudflare.com'], /^loadlab: --webhook-url: only with --target/],
-    ['a wildcard address and no --webhook-url', [file, '--target', NOWHERE, '--webhook-listen', '0.0.0.0:8099'], /^loadlab: --webhook-listen: 0\.0\.0\.0:8099 listens on every address of this machine, .*give --webhook-url too/],
+    [
+      'a wildcard address and no --webhook-url',
+      [file, '--target', NOWHERE, '--webhook-listen', '0.0.0.0:8099'],
+      /^loadlab: --webhook-listen: 0\.0\.0\.0:8099 listens on every address of this machine, .*give --webhook-url too/,
+    ],
     ['an IPv6 wildcard', [file, '--target', NOWHERE, '--webhook-listen', '[::]:8099'], /^loadlab: --webhook-listen: \[::\]:8099 listens on every address/],
-    ['a bad port', [file, '--target', NOWHERE, '--webhook-listen', '127.0.0.2:70000'], /^loadlab: --webhook-listen: the port must be an integer from 0 to 65535/],
+    [
+      'a bad port',
+      [file, '--target', NOWHERE, '--webhook-listen', '127.0.0.2:70000'],
+      /^loadlab: --webhook-listen: the port must be an integer from 0 to 65535/,
+    ],
     ['no port', [file, '--target', NOWHERE, '--webhook-listen', '127.0.0.2'], /^loadlab: --webhook-listen: HOST:PORT/],
     ['not a URL', [file, '--target', NOWHERE, '--webhook-url', 'abc.trycloudflare.com'], /^loadlab: --webhook-url: not a URL/],
     ['not http(s)', [file, '--target', NOWHERE, '--webhook-url', 'ftp://abc.example/'], /^loadlab: --webhook-url: an http:\/\/ or https:\/\/ URL/],
-    ['credentials', [file, '--target', NOWHERE, '--webhook-url', 'https://bob:hunter2@abc.example/'], /^loadlab: --webhook-url: no user name or password in the URL .*got https:\/\/abc\.example\/\n$/],
+    [
+      'credentials',
+      [file, '--target', NOWHERE, '--webhook-url', 'https://bob:hunter2@abc.example/'],
+      /^loadlab: --webhook-url: no user name or password in the URL .*got https:\/\/abc\.example\/\n$/,
+    ],
     ['a query', [file, '--target', NOWHERE, '--webhook-url', 'https://abc.example/?k=1'], /^loadlab: --webhook-url: no query or fragment/],
-    ['a port in use', [file, '--target', NOWHERE, '--webhook-listen', '127.0.0.2:BUSY'], /^loadlab: --webhook-listen: 127\.0\.0\.2:\d+ is in use \(another process listens there\)/],
-    ['a port in use, lockstep (before its server is asked anything)', [file, '--target', NOWHERE, '--lockstep', '--webhook-listen', '127.0.0.2:BUSY'], /^loadlab: --webhook-listen: 127\.0\.0\.2:\d+ is in use/],
-    ['a scenario without run-webhook', [noHooks, '--target', NOWHERE, '--webhook-listen', '127.0.0.2:0'], /^loadlab: --webhook-listen: .*polls\.json has no run-webhook flow/],
+    [
+      'a port in use',
+      [file, '--target', NOWHERE, '--webhook-listen', '127.0.0.2:BUSY'],
+      /^loadlab: --webhook-listen: 127\.0\.0\.2:\d+ is in use \(another process listens there\)/,
+    ],
+    [
+      'a port in use, lockstep (before its server is asked anything)',
+      [file, '--target', NOWHERE, '--lockstep', '--webhook-listen', '127.0.0.2:BUSY'],
+      /^loadlab: --webhook-listen: 127\.0\.0\.2:\d+ is in use/,
+    ],
+    [
+      'a scenario without run-webhook',
+      [noHooks, '--target', NOWHERE, '--webhook-listen', '127.0.0.2:0'],
+      /^loadlab: --webhook-listen: .*polls\.json has no run-webhook flow/,
+    ],
   ];
-  const result = batched(() => CASES.map(([, args]) => ({ args: ['run', ...args.map((a) => a.replace('BUSY', String(port))), '--out', join(dir, 'refused')] })), env);
+  const result = batched(
+    () => CASES.map(([, args]) => ({ args: ['run', ...args.map((a) => a.replace('BUSY', String(port))), '--out', join(dir, 'refused')] })),
+    env,
+  );
 
   test.each(CASES.map(([name, , message], i) => [name, i, message] as const))('%s: exit 2 naming the flag', async (_name, i, message) => {
     port = await busyPort;

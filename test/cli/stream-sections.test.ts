@@ -19,7 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const env = { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' };
 
 const input = (extra: Partial<ScenarioInput['traffic'][number]> = {}): ScenarioInput => ({
-  name: 'streamy', seed: 5, durationMs: 30_000, drainMs: 20_000,
+  name: 'streamy',
+  seed: 5,
+  durationMs: 30_000,
+  drainMs: 20_000,
   endpoint: { workersMin: 2, workersMax: 3, jobDurationMs: 2000, workload: { chunks: 5 } },
   traffic: [{ name: 'chat', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'run-stream' }, goodput: { ttftMs: 600 }, ...extra }],
   thresholds: ['goodput > 0'],
@@ -38,7 +41,9 @@ let results: CliResult[];
 beforeAll(async () => {
   // Two shards of one run, as `run --shard I/2` marks them (the same simulated traffic twice).
   const one = await runScenario(scenarioSchema.parse(input()));
-  shards = [0, 1].map((i) => parseRunResult(renderJson({ ...one, shard: { count: 2, indices: [i] }, wallClock: { startedAt: '2026-01-01T00:00:00.000Z', wallMs: 100 } })));
+  shards = [0, 1].map((i) =>
+    parseRunResult(renderJson({ ...one, shard: { count: 2, indices: [i] }, wallClock: { startedAt: '2026-01-01T00:00:00.000Z', wallMs: 100 } })),
+  );
   const dirs = shards.map((r, i) => write(`shard-${i}`, r));
   const slower = await runScenario(scenarioSchema.parse({ ...input(), endpoint: { ...input().endpoint, jobDurationMs: 4000 } }));
   const bad = join(dir, 'bad.json');
@@ -47,21 +52,44 @@ beforeAll(async () => {
   writeFileSync(notStreaming, JSON.stringify(input({ client: { behaviour: 'run-poll' } })));
   const planned = join(dir, 'plan.json');
   writeFileSync(planned, JSON.stringify(input()));
-  results = cliBatch([
-    { args: ['merge', ...dirs, '--out', join(dir, 'merged')] },
-    { args: ['compare', dirs[0]!, write('slower', slower), '--out', join(dir, 'compare')] },
-    { args: ['run', bad, '--out', join(dir, 'bad-out')] },
-    { args: ['run', notStreaming, '--out', join(dir, 'ns-out')] },
-    { args: ['plan', planned, '--slo', 'ttft_p95_ms{flow=chat} < 2000', '--slo', 'goodput{flow=chat} > 0.9', '--workers-max', '1..3', '--seeds', '1', '--jobs', '1', '--out', join(dir, 'plan-out')] },
-    { args: ['plan', planned, '--slo', 'itl_p50_ms{flow=nope} < 2000', '--workers-max', '1..3'] },
-  ], env);
+  results = cliBatch(
+    [
+      { args: ['merge', ...dirs, '--out', join(dir, 'merged')] },
+      { args: ['compare', dirs[0]!, write('slower', slower), '--out', join(dir, 'compare')] },
+      { args: ['run', bad, '--out', join(dir, 'bad-out')] },
+      { args: ['run', notStreaming, '--out', join(dir, 'ns-out')] },
+      {
+        args: [
+          'plan',
+          planned,
+          '--slo',
+          'ttft_p95_ms{flow=chat} < 2000',
+          '--slo',
+          'goodput{flow=chat} > 0.9',
+          '--workers-max',
+          '1..3',
+          '--seeds',
+          '1',
+          '--jobs',
+          '1',
+          '--out',
+          join(dir, 'plan-out'),
+        ],
+      },
+      { args: ['plan', planned, '--slo', 'itl_p50_ms{flow=nope} < 2000', '--workers-max', '1..3'] },
+    ],
+    env,
+  );
 });
 
 describe('stream sections through the CLI', () => {
-  test('merge: the shards\' stream histograms and counts add up, whole run and per window', () => {
+  test("merge: the shards' stream histograms and counts add up, whole run and per window", () => {
     expect(results[0]!.status, results[0]!.stderr).toBe(0);
     const m = JSON.parse(readFileSync(join(dir, 'merged', 'report.json'), 'utf8')) as RunResult;
-    const [a, b] = shards.map((r) => r.flows.chat!.stream!) as [NonNullable<RunResult['flows'][string]['stream']>, NonNullable<RunResult['flows'][string]['stream']>];
+    const [a, b] = shards.map((r) => r.flows.chat!.stream!) as [
+      NonNullable<RunResult['flows'][string]['stream']>,
+      NonNullable<RunResult['flows'][string]['stream']>,
+    ];
     const s = m.flows.chat!.stream!;
     expect(a.requests).toBeGreaterThan(0);
     expect([s.requests, s.tokens, s.good, s.broken]).toEqual([a.requests + b.requests, a.tokens + b.tokens, a.good! + b.good!, a.broken + b.broken]);
@@ -75,7 +103,7 @@ describe('stream sections through the CLI', () => {
     expect(readFileSync(join(dir, 'merged', 'report.md'), 'utf8')).toContain(`| chat | ${s.requests} (0) | ${s.tokens} |`);
   });
 
-  test('compare: a streaming flow\'s TTFT, ITL, TPOT, tokens and goodput side by side', () => {
+  test("compare: a streaming flow's TTFT, ITL, TPOT, tokens and goodput side by side", () => {
     expect(results[1]!.status, results[1]!.stderr).toBe(0);
     const md = readFileSync(join(dir, 'compare', 'compare.md'), 'utf8');
     const a = shards[0]!.flows.chat!.stream!;

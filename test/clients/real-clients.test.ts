@@ -12,13 +12,26 @@ let t: Served;
 let llm: Served;
 beforeAll(async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {}); // the SDK prints each poll
-  t = await serve({ jobDurationMs: 1000 }, { endpoints: [{ id: 'ep', jobDurationMs: 1000 }, { id: 'idle', workersMax: 0 }] }, { clock: 'real', speed: 100 });
-  llm = await serve({}, {
-    endpoints: [
-      { id: 'llm', workersMin: 2, workersMax: 2, llm: { ttftMs: 100, interTokenMs: 25, outputTokens: 20 } },
-      { id: 'tight', jobDurationMs: 10, limits: { operations: { openai: { rate: 1 } } } },
-    ],
-  }, { clock: 'real' });
+  t = await serve(
+    { jobDurationMs: 1000 },
+    {
+      endpoints: [
+        { id: 'ep', jobDurationMs: 1000 },
+        { id: 'idle', workersMax: 0 },
+      ],
+    },
+    { clock: 'real', speed: 100 },
+  );
+  llm = await serve(
+    {},
+    {
+      endpoints: [
+        { id: 'llm', workersMin: 2, workersMax: 2, llm: { ttftMs: 100, interTokenMs: 25, outputTokens: 20 } },
+        { id: 'tight', jobDurationMs: 10, limits: { operations: { openai: { rate: 1 } } } },
+      ],
+    },
+    { clock: 'real' },
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -128,7 +141,13 @@ describe('openai client against an llm: endpoint (real time)', () => {
   });
 
   it('max_tokens below the drawn count: exactly max_tokens tokens, finish_reason "length", usage with include_usage', async () => {
-    const s = await client('llm').chat.completions.create({ model: 'loadlab-sim', messages: hi, stream: true, max_tokens: 5, stream_options: { include_usage: true } });
+    const s = await client('llm').chat.completions.create({
+      model: 'loadlab-sim',
+      messages: hi,
+      stream: true,
+      max_tokens: 5,
+      stream_options: { include_usage: true },
+    });
     let tokens = 0;
     let finish: string | null = null;
     let usage: OpenAI.CompletionUsage | undefined;

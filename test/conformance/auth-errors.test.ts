@@ -10,7 +10,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const everyRoute = Object.entries(ROUTES).map(([name, r]) => ({
-  name, method: r.methods[0]!, path: `/v2/ep/${name}${r.takesJobId ? '/some-id' : ''}`,
+  name,
+  method: r.methods[0]!,
+  path: `/v2/ep/${name}${r.takesJobId ? '/some-id' : ''}`,
 }));
 
 describe('auth (spec §5)', () => {
@@ -19,7 +21,8 @@ describe('auth (spec §5)', () => {
       const r = await t.call(method, path, undefined, { auth });
       expect(r.status).toBe(401);
       // The OpenAI routes answer OpenAI's shape (an OpenAI client's AuthenticationError reads `code`).
-      if (path.includes('/openai/')) expect(r.body).toEqual({ error: { message: 'missing or invalid API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      if (path.includes('/openai/'))
+        expect(r.body).toEqual({ error: { message: 'missing or invalid API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
       else expect(r.body).toEqual({ error: 'missing or invalid API key', code: 'API_ERR_UNAUTHORIZED' });
     }
   });

@@ -74,7 +74,7 @@ describe('loadlab serve (the process)', () => {
     expect(p.stderr()).toContain('warning: no API key configured');
   });
 
-  it('serves a YAML config and a scenario file\'s endpoint section', async () => {
+  it("serves a YAML config and a scenario file's endpoint section", async () => {
     const cfg = join(dir, 'sim.yaml');
     writeFileSync(cfg, 'seed: 7\napiKeys: [secret-key]\nendpoints:\n  - id: alpha\n    workersMax: 2\n  - id: beta\n');
     const p = start(['--config', cfg, '--port', '0', '--clock', 'manual']);

@@ -57,7 +57,10 @@ describe('concurrency (held requests keep their slot)', () => {
     const held1 = t.call('POST', '/runsync?wait=30000', { input: { n: 1 } });
     const ac = new AbortController();
     const held2 = request(`${t.s.baseUrl}/ep/runsync?wait=30000`, {
-      method: 'POST', body: JSON.stringify({ input: { n: 2 } }), headers: { authorization: KEY }, signal: ac.signal,
+      method: 'POST',
+      body: JSON.stringify({ input: { n: 2 } }),
+      headers: { authorization: KEY },
+      signal: ac.signal,
     }).catch((e: Error) => e.name);
     await until(() => inFlight(t!, 'runsync') === 2, 'two held runsync');
     const third = await t.call('POST', '/runsync', { input: { n: 3 } });

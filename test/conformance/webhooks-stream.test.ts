@@ -41,7 +41,16 @@ describe('webhooks (spec §6)', () => {
     const id = (await t.run({ q: 1 }, { webhook: url, s3Config: { accessId: 'a', accessSecret: 's', bucketName: 'b', endpointUrl: 'http://x' } })).body.id;
     await t.advance(1000);
     expect(calls.map((c) => c.atMs)).toEqual([1000]);
-    expect(calls[0]!.body).toEqual({ id, status: 'COMPLETED', delayTime: 0, executionTime: 1000, workerId: 'ep-w1', output: { q: 1 }, input: { q: 1 }, webhook: url });
+    expect(calls[0]!.body).toEqual({
+      id,
+      status: 'COMPLETED',
+      delayTime: 0,
+      executionTime: 1000,
+      workerId: 'ep-w1',
+      output: { q: 1 },
+      input: { q: 1 },
+      webhook: url,
+    });
     await t.advance(9999);
     expect(calls).toHaveLength(1);
     await t.advance(1);
@@ -49,7 +58,9 @@ describe('webhooks (spec §6)', () => {
     await t.advance(60_000);
     expect(calls.map((c) => c.atMs)).toEqual([1000, 11_000, 21_000]);
     expect(attempts(events).map((e) => [e.attempt, e.outcome, e.httpStatus, e.atMs])).toEqual([
-      [1, 'failed', 500, 1000], [2, 'failed', 500, 11_000], [3, 'gave-up', 500, 21_000],
+      [1, 'failed', 500, 1000],
+      [2, 'failed', 500, 11_000],
+      [3, 'gave-up', 500, 21_000],
     ]);
   });
 

@@ -22,7 +22,10 @@ function row(key: string): string[] | undefined {
     const first = l.split('|')[1]?.trim();
     return first === `\`${key}\`` || first === key;
   });
-  return line?.split('|').slice(1, -1).map((c) => c.trim());
+  return line
+    ?.split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 describe('docs/errors.md', () => {

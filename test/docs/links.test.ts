@@ -11,7 +11,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const repo = resolve(import.meta.dirname, '..', '..');
-const docs = readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).sort();
+const docs = readdirSync(join(repo, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 const pages = ['README.md', ...docs.map((f) => `docs/${f}`)];
 const read = (p: string) => readFileSync(join(repo, p), 'utf8');
 
@@ -25,7 +27,10 @@ function anchors(md: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const m of prose(md).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = (m[1] ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = (m[1] ?? '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -39,8 +44,13 @@ function links(md: string): string[] {
 
 describe('documentation links and indexes', () => {
   test('anchors follow GitHub', () => {
-    expect([...anchors('## Live metrics (`--metrics-listen`)\n## Token streams (`llm`)\n## The endpoint\'s `/health`\n## A\n## A')])
-      .toEqual(['live-metrics---metrics-listen', 'token-streams-llm', 'the-endpoints-health', 'a', 'a-1']);
+    expect([...anchors("## Live metrics (`--metrics-listen`)\n## Token streams (`llm`)\n## The endpoint's `/health`\n## A\n## A")]).toEqual([
+      'live-metrics---metrics-listen',
+      'token-streams-llm',
+      'the-endpoints-health',
+      'a',
+      'a-1',
+    ]);
   });
 
   test('every relative link names an existing file, and an existing heading', () => {
@@ -50,7 +60,10 @@ describe('documentation links and indexes', () => {
         if (/^[a-z]+:/i.test(link)) continue; // http:, https:, mailto:
         const [path = '', frag] = link.split('#');
         const target = path === '' ? page : relative(repo, resolve(dirname(join(repo, page)), path));
-        if (!existsSync(join(repo, target))) { bad.push(`${page}: ${link} (no ${target})`); continue; }
+        if (!existsSync(join(repo, target))) {
+          bad.push(`${page}: ${link} (no ${target})`);
+          continue;
+        }
         if (frag !== undefined && target.endsWith('.md') && statSync(join(repo, target)).isFile() && !anchors(read(target)).has(frag)) {
           bad.push(`${page}: ${link} (no heading #${frag} in ${target})`);
         }
@@ -77,7 +90,7 @@ describe('documentation links and indexes', () => {
     }
   });
 
-  test('the README stays a newcomer\'s page: under 400 lines', () => {
+  test("the README stays a newcomer's page: under 400 lines", () => {
     expect(read('README.md').split('\n').length).toBeLessThan(400);
   });
 
@@ -85,7 +98,9 @@ describe('documentation links and indexes', () => {
     const files = [
       ...pages,
       ...readdirSync(join(repo, 'scenarios')).map((f) => `scenarios/${f}`),
-      ...readdirSync(join(repo, 'src', 'cli'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => `src/cli/${f}`),
+      ...readdirSync(join(repo, 'src', 'cli'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `src/cli/${f}`),
     ];
     const bad: string[] = [];
     for (const f of files) {

@@ -21,9 +21,11 @@ describe('no citation of documents users do not have', () => {
     it(`${dir}/ cites none`, () => {
       const found: string[] = [];
       for (const file of filesUnder(dir)) {
-        readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-          if (CITATION.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
-        });
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (CITATION.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+          });
       }
       expect(found, 'say the thing itself, or point to README or docs/*.md').toEqual([]);
     });

@@ -48,7 +48,12 @@ const file = (p: string) => join(work, p);
 const json = (p: string) => JSON.parse(readFileSync(file(p), 'utf8'));
 
 /** What a block must produce, besides exiting 0; each must match exactly one run block. */
-interface Expectation { block: RegExp; stdout?: RegExp[]; files?: string[]; check?: () => void }
+interface Expectation {
+  block: RegExp;
+  stdout?: RegExp[];
+  files?: string[];
+  check?: () => void;
+}
 
 const SH_EXPECT: Expectation[] = [
   {
@@ -60,9 +65,18 @@ const SH_EXPECT: Expectation[] = [
   { block: /--api-key demo-key --port \d+ &$/m, stdout: [/listening on http:\/\/127\.0\.0\.1:\d+\/v2 \(endpoints: steady; clock real/, /\{"status":"ok"\}/] },
   {
     block: /status-sync/,
-    stdout: [/"status":"COMPLETED".*"output":\{"prompt":"hi"\}/, /"id":"sync-[^"]+","status":"COMPLETED".*"output":\{"x":1\}/, /\{"jobs":\{"completed":2,/, /^loadlab_jobs_accepted_total\{/m],
+    stdout: [
+      /"status":"COMPLETED".*"output":\{"prompt":"hi"\}/,
+      /"id":"sync-[^"]+","status":"COMPLETED".*"output":\{"x":1\}/,
+      /\{"jobs":\{"completed":2,/,
+      /^loadlab_jobs_accepted_total\{/m,
+    ],
   },
-  { block: /loadlab blast/, files: ['reports/blast-health/report.json'], check: () => expect(json('reports/blast-health/report.json').target.causes).toBe('reported') },
+  {
+    block: /loadlab blast/,
+    files: ['reports/blast-health/report.json'],
+    check: () => expect(json('reports/blast-health/report.json').target.causes).toBe('reported'),
+  },
   {
     block: /--lockstep/,
     stdout: [/lockstep, seed 1/],
@@ -79,9 +93,16 @@ const SH_EXPECT: Expectation[] = [
 ];
 
 const TS_EXPECT: Expectation[] = [
-  { block: /new Simulator/, stdout: [/^job\.accepted 0$/m, /^200 \{"id":"[^"]+-u1","status":"IN_QUEUE"\}$/m, /^job\.finished \d+$/m, /^200 \{"jobs":\{"completed":1,/m] },
+  {
+    block: /new Simulator/,
+    stdout: [/^job\.accepted 0$/m, /^200 \{"id":"[^"]+-u1","status":"IN_QUEUE"\}$/m, /^job\.finished \d+$/m, /^200 \{"jobs":\{"completed":1,/m],
+  },
   { block: /runScenario/, stdout: [/^1614 \{ COMPLETED: 1614 \}$/m], files: ['reports/steady-mix-seed-7.md', 'reports/steady-mix-seed-7.junit.xml'] },
-  { block: /parseRunResult/, stdout: [/^true steady-mix$/m], files: ['reports/steady-mix/copy.json', 'reports/steady-mix/copy.html', 'reports/steady-mix/copy.om'] },
+  {
+    block: /parseRunResult/,
+    stdout: [/^true steady-mix$/m],
+    files: ['reports/steady-mix/copy.json', 'reports/steady-mix/copy.html', 'reports/steady-mix/copy.om'],
+  },
   { block: /startServer/, stdout: [/^http:\/\/127\.0\.0\.1:\d+\/v2 200 /m] },
 ];
 
@@ -113,9 +134,11 @@ function checkExpectations(list: readonly Expectation[], run: readonly CodeBlock
 /** The tour's step 1 sample output as a pattern: the wall time and metrics.om's instants vary. */
 function samplePattern(text: string): RegExp {
   const esc = (l: string) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const lines = text.split('\n').map((l) => esc(l)
-    .replace(/in [0-9]+\\\.[0-9]+ s wall/, 'in [0-9.]+ s wall')
-    .replace(/\d{4}-\d\d-\d\dT[0-9:]+\\\.\d{3}Z/g, '[0-9T:.Z-]+'));
+  const lines = text.split('\n').map((l) =>
+    esc(l)
+      .replace(/in [0-9]+\\\.[0-9]+ s wall/, 'in [0-9.]+ s wall')
+      .replace(/\d{4}-\d\d-\d\dT[0-9:]+\\\.\d{3}Z/g, '[0-9T:.Z-]+'),
+  );
   return new RegExp(`^${lines.join('\n')}$`, 'm');
 }
 
@@ -128,13 +151,20 @@ describe('README.md scenarios and sample output', () => {
       const loaded = parseScenario(parseYaml(b.code), where(b));
       if (!loaded.ok) throw new Error(`${where(b)}: ${JSON.stringify(loaded.issues)}`);
       const r = await runScenario(loaded.scenario, {});
-      expect(r.thresholds.filter((t) => !t.ok), where(b)).toEqual([]);
+      expect(
+        r.thresholds.filter((t) => !t.ok),
+        where(b),
+      ).toEqual([]);
     }
   });
   test("the tour's step 1 sample output is what the command prints", () => {
     const sample = readme.find((b) => b.lang === 'text');
     expect(sample, 'the sample output block').toBeDefined();
-    const r = spawnSync('node', [join(repo, 'bin', 'loadlab.js'), 'run', 'scenarios/steady-mix.yaml', '--out', 'reports/sample-check'], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('node', [join(repo, 'bin', 'loadlab.js'), 'run', 'scenarios/steady-mix.yaml', '--out', 'reports/sample-check'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     const printed = r.stdout.replaceAll('reports/sample-check', 'reports/steady-mix').trimEnd();
     expect(printed).toMatch(samplePattern((sample as CodeBlock).code));
@@ -154,7 +184,8 @@ describe.skipIf(!hasCurl)(hasCurl ? 'README.md commands' : 'README.md commands (
     const port = String(await freePort());
     const codes = shBlocks.map((b) => b.code.replaceAll('8080', port));
     for (const [n, code] of codes.entries()) {
-      for (const m of code.matchAll(/https?:\/\/([^/:\s'"]+)/g)) expect(['127.0.0.1', 'localhost'], `${where(shBlocks[n] as CodeBlock)}: ${m[0]}`).toContain(m[1]);
+      for (const m of code.matchAll(/https?:\/\/([^/:\s'"]+)/g))
+        expect(['127.0.0.1', 'localhost'], `${where(shBlocks[n] as CodeBlock)}: ${m[0]}`).toContain(m[1]);
     }
     const session = await runShellSession(codes, { cwd: work, repo, capMs: 180_000 });
     const report = (r: BlockRun) => `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;

@@ -31,12 +31,15 @@ export async function runShellSession(blocks: readonly string[], opts: { cwd: st
   const bin = join(out, 'bin');
   mkdirSync(bin, { recursive: true });
   const npx = join(bin, 'npx');
-  writeFileSync(npx, [
-    '#!/bin/sh',
-    `if [ "$1" = loadlab ]; then shift; exec node ${JSON.stringify(join(opts.repo, 'bin', 'loadlab.js'))} "$@"; fi`,
-    'echo "readme test: only npx loadlab is available" >&2; exit 127',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    npx,
+    [
+      '#!/bin/sh',
+      `if [ "$1" = loadlab ]; then shift; exec node ${JSON.stringify(join(opts.repo, 'bin', 'loadlab.js'))} "$@"; fi`,
+      'echo "readme test: only npx loadlab is available" >&2; exit 127',
+      '',
+    ].join('\n'),
+  );
   chmodSync(npx, 0o755);
   const script = [
     `READMETEST_OUT=${JSON.stringify(out)}`,
@@ -61,9 +64,16 @@ export async function runShellSession(blocks: readonly string[], opts: { cwd: st
   await new Promise<void>((resolve) => {
     const cap = setTimeout(() => {
       timedOut = true;
-      try { process.kill(-(sh.pid ?? 0), 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-(sh.pid ?? 0), 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }, opts.capMs);
-    sh.on('exit', () => { clearTimeout(cap); resolve(); });
+    sh.on('exit', () => {
+      clearTimeout(cap);
+      resolve();
+    });
   });
   const read = (f: string) => (existsSync(join(out, f)) ? readFileSync(join(out, f), 'utf8') : '');
   return {
@@ -71,7 +81,9 @@ export async function runShellSession(blocks: readonly string[], opts: { cwd: st
     blocks: blocks.map((_, n) => ({
       stdout: read(`${n}.out`),
       stderr: read(`${n}.err`),
-      failures: read(`${n}.fail`).split('\n').filter((l) => l !== ''),
+      failures: read(`${n}.fail`)
+        .split('\n')
+        .filter((l) => l !== ''),
       finished: existsSync(join(out, `${n}.done`)),
       endedAtMs: existsSync(join(out, `${n}.done`)) ? Number(read(`${n}.done`).trim()) - startedAt : undefined,
     })),

@@ -44,7 +44,11 @@ export function typeCheck(examples: readonly string[], repo: string, dir: string
   return ts.formatDiagnostics(diags, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' });
 }
 
-export interface ExampleRun { status: number | null; stdout: string; stderr: string }
+export interface ExampleRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Transpiles each example and runs it with node, in `cwd`, one after another. */
 export function runExamples(examples: readonly string[], repo: string, dir: string, cwd: string): ExampleRun[] {

@@ -50,11 +50,17 @@ const RUNS = [
  */
 const ONLY_IN: Record<string, (typeof RUNS)[number]['scenario']> = {
   'Webhook attempts/s by outcome [A]': 'webhook-failing',
-  ...Object.fromEntries([
-    'Time to first token p50 / p95 / p99 by flow [A]', 'Time to first token p50 / p95 / p99 by flow [B]', 'Time to first token p50 / p95 / p99 by flow [C]',
-    'Inter-token latency and time per output token p95 by flow [A]', 'Inter-token latency and time per output token p95 by flow [B]',
-    'Output tokens/s by flow [A]', 'Goodput by flow [A]',
-  ].map((t) => [t, 'steady-mix'] as const)),
+  ...Object.fromEntries(
+    [
+      'Time to first token p50 / p95 / p99 by flow [A]',
+      'Time to first token p50 / p95 / p99 by flow [B]',
+      'Time to first token p50 / p95 / p99 by flow [C]',
+      'Inter-token latency and time per output token p95 by flow [A]',
+      'Inter-token latency and time per output token p95 by flow [B]',
+      'Output tokens/s by flow [A]',
+      'Goodput by flow [A]',
+    ].map((t) => [t, 'steady-mix'] as const),
+  ),
 };
 
 const RUN_UID = 'loadlab-run';
@@ -77,8 +83,11 @@ beforeAll(async () => {
   const tsdb = join(dir, 'tsdb');
   runs = RUNS.map(({ scenario, start }) => {
     const out = join(dir, scenario);
-    const r = spawnSync('node', ['bin/loadlab.js', 'run', `scenarios/${scenario}.yaml`, '--out', out, '--start-time', start],
-      { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 120_000 });
+    const r = spawnSync('node', ['bin/loadlab.js', 'run', `scenarios/${scenario}.yaml`, '--out', out, '--start-time', start], {
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true' },
+      timeout: 120_000,
+    });
     if (r.status !== 0) throw new Error(`loadlab run ${scenario} exited ${r.status ?? r.signal}: ${r.stderr}`);
     createBlocks(join(out, 'metrics.om'), tsdb);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
@@ -94,7 +103,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe.sequential('"loadlab — run" over backfilled runs', () => {
-  test('every panel target returns data over the run\'s range: in both runs, or in the run ONLY_IN names', async (ctx) => {
+  test("every panel target returns data over the run's range: in both runs, or in the run ONLY_IN names", async (ctx) => {
     if (!present) ctx.skip(PROMETHEUS_MISSING);
     const failures: string[] = [];
     const vars = new Map<string, Record<string, string>>();
@@ -115,7 +124,7 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
     expect(failures, `panel targets without data:\n${failures.join('\n')}`).toEqual([]);
   }, 300_000);
 
-  test('every latency p95 (response time per operation, job histograms per flow) in a mid-run window lies in the classic bucket of report.json\'s per-window p95', async (ctx) => {
+  test("every latency p95 (response time per operation, job histograms per flow) in a mid-run window lies in the classic bucket of report.json's per-window p95", async (ctx) => {
     if (!present) ctx.skip(PROMETHEUS_MISSING);
     const failures: string[] = [];
     let checked = 0;
@@ -134,10 +143,13 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
         const direct = `histogram_quantile(0.95, sum by (le) (increase(${c.family}_bucket{scenario="${run.scenario}",${c.label}="${c.value}"}[${win}])))`;
         const panels = dashboard.targets.filter((t) => t.expr.includes('histogram_quantile(0.95') && t.expr.includes(`${c.family}_bucket`));
         if (!panels.length) failures.push(`${what}: no p95 panel reads ${c.family}_bucket`);
-        const queries = [{ label: 'direct', expr: direct }, ...panels.map((t) => ({
-          label: describeTarget(t),
-          expr: substitute(t.expr, { ...vars, [c.label]: c.value }, run.timing, describeTarget(t), iv),
-        }))];
+        const queries = [
+          { label: 'direct', expr: direct },
+          ...panels.map((t) => ({
+            label: describeTarget(t),
+            expr: substitute(t.expr, { ...vars, [c.label]: c.value }, run.timing, describeTarget(t), iv),
+          })),
+        ];
         for (const q of queries) {
           const got = (await prom!.query(q.expr, endS)).filter((x) => (x.metric[c.label] ?? c.value) === c.value).map((x) => Number(x.value![1]));
           if (got.length !== 1 || !(got[0]! >= lo && got[0]! <= hi)) failures.push(`${what}: ${q.label}: ${q.expr} at ${endS} gave [${got.join(', ')}]`);
@@ -167,10 +179,18 @@ interface LatencyCase {
 /** The per-window histograms report.json holds: response time per operation, the job histograms per flow. */
 function latencyCases(run: Run): LatencyCase[] {
   const w = run.report.windows!;
-  const jobs = [['turnaroundMs', CLIENT_METRIC.turnaroundSeconds], ['queueDelayMs', CLIENT_METRIC.queueDelaySeconds], ['executionMs', CLIENT_METRIC.executionSeconds]] as const;
+  const jobs = [
+    ['turnaroundMs', CLIENT_METRIC.turnaroundSeconds],
+    ['queueDelayMs', CLIENT_METRIC.queueDelaySeconds],
+    ['executionMs', CLIENT_METRIC.executionSeconds],
+  ] as const;
   return [
-    ...Object.entries(w.responseMs).map(([op, col]): LatencyCase => ({ family: CLIENT_METRIC.responseSeconds, label: 'operation', value: op, col, windowMs: w.windowMs })),
-    ...Object.entries(w.flows).flatMap(([flow, f]) => jobs.map(([key, family]): LatencyCase => ({ family, label: 'flow', value: flow, col: f[key], windowMs: w.windowMs }))),
+    ...Object.entries(w.responseMs).map(
+      ([op, col]): LatencyCase => ({ family: CLIENT_METRIC.responseSeconds, label: 'operation', value: op, col, windowMs: w.windowMs }),
+    ),
+    ...Object.entries(w.flows).flatMap(([flow, f]) =>
+      jobs.map(([key, family]): LatencyCase => ({ family, label: 'flow', value: flow, col: f[key], windowMs: w.windowMs })),
+    ),
   ];
 }
 
@@ -179,7 +199,8 @@ const windowHistogram = (b64: string) => decode({ count: 1, summary: { min: 0, m
 /** The full window (not the run's last, shorter one) nearest the middle with at least 5 samples. */
 function midWindow(col: readonly string[]): number | undefined {
   const mid = Math.floor(col.length / 2);
-  return [...col.keys()].filter((k) => k < col.length - 1 && col[k] && windowHistogram(col[k]!).totalCount >= 5)
+  return [...col.keys()]
+    .filter((k) => k < col.length - 1 && col[k] && windowHistogram(col[k]!).totalCount >= 5)
     .sort((a, b) => Math.abs(a - mid) - Math.abs(b - mid))[0];
 }
 

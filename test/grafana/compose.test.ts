@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { GRAFANA } from './dashboard-files.js';
 
-interface Service { image: string; volumes?: string[]; ports?: string[]; environment?: Record<string, string>; extra_hosts?: string[] }
+interface Service {
+  image: string;
+  volumes?: string[];
+  ports?: string[];
+  environment?: Record<string, string>;
+  extra_hosts?: string[];
+}
 const compose = parse(readFileSync(join(GRAFANA, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
 
 /** `host:container[:ro]` of a service; host paths start with `.` or `/`, the rest are named volumes. */

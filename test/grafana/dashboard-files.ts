@@ -31,7 +31,9 @@ export interface JsonDashboard {
 }
 
 export function dashboardFiles(): string[] {
-  return readdirSync(DASHBOARDS).filter((f) => f.endsWith('.json')).sort();
+  return readdirSync(DASHBOARDS)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 }
 
 export function loadDashboards(): JsonDashboard[] {
@@ -51,7 +53,9 @@ export interface Query {
 /** Every PromQL text of a dashboard: panel targets (and their min step), variable queries, annotation queries. */
 export function queriesOf(d: JsonDashboard): Query[] {
   return [
-    ...panelsOf(d).flatMap((p) => (p.targets ?? []).filter((t) => t.interval).map((t) => ({ where: `${d.uid} panel "${p.title}" ${t.refId} interval`, expr: t.interval! }))),
+    ...panelsOf(d).flatMap((p) =>
+      (p.targets ?? []).filter((t) => t.interval).map((t) => ({ where: `${d.uid} panel "${p.title}" ${t.refId} interval`, expr: t.interval! })),
+    ),
     ...panelsOf(d).flatMap((p) => (p.targets ?? []).map((t) => ({ where: `${d.uid} panel "${p.title}" ${t.refId}`, expr: t.expr }))),
     ...d.templating.list.filter((v) => v.type === 'query').map((v) => ({ where: `${d.uid} variable ${v.name}`, expr: v.query })),
     ...d.annotations.list.filter((a) => a.expr !== undefined).map((a) => ({ where: `${d.uid} annotation ${a.name}`, expr: a.expr! })),

@@ -30,14 +30,19 @@ const variablesIn = (expr: string) => [...expr.matchAll(/\$\{?(\w+)\}?/g)].map((
 
 /** Variables used but not defined, and variables compared with `=` or `!=` (a multi-value needs `=~`). */
 function variableProblems(q: Query, defined: ReadonlySet<string>): string[] {
-  const undefinedVars = variablesIn(q.expr).filter((v) => !BUILT_IN.has(v) && !defined.has(v)).map((v) => `${q.where}: $${v} is not defined`);
+  const undefinedVars = variablesIn(q.expr)
+    .filter((v) => !BUILT_IN.has(v) && !defined.has(v))
+    .map((v) => `${q.where}: $${v} is not defined`);
   const exact = [...q.expr.matchAll(/(\w+)\s*!?=\s*"\$\{?(\w+)/g)].map((m) => `${q.where}: ${m[1]} matched exactly to $${m[2]}`);
   return [...undefinedVars, ...exact];
 }
 
 describe('dashboard lint (self-test)', () => {
   it('flags an unknown metric, an undefined variable and an exact match on a multi-value variable', () => {
-    const bad: Query = { where: 'bad', expr: `sum(rate(loadlab_nope_total{scenario="$scenario",flow=~"$flow"}[$__rate_interval])) / ${METRIC.queueJobs}_bucket` };
+    const bad: Query = {
+      where: 'bad',
+      expr: `sum(rate(loadlab_nope_total{scenario="$scenario",flow=~"$flow"}[$__rate_interval])) / ${METRIC.queueJobs}_bucket`,
+    };
     expect(unknownMetrics(bad)).toEqual(['bad: loadlab_nope_total']);
     expect(variableProblems(bad, new Set(['scenario']))).toEqual(['bad: $flow is not defined', 'bad: scenario matched exactly to $scenario']);
     const good: Query = { where: 'good', expr: `rate(${CLIENT_METRIC.requests}_total{scenario=~"$scenario"}[$__rate_interval]) + ${PROCESS_METRIC.heapUsed}` };
@@ -74,7 +79,8 @@ describe.each(loadDashboards().map((d) => [d.uid, d] as const))('dashboard %s', 
       ].filter((x): x is string => typeof x === 'string');
     });
     const others = [...d.templating.list.filter((v) => v.type === 'query'), ...d.annotations.list.filter((a) => a.expr)]
-      .filter((x) => x.datasource?.uid !== uid).map((x) => `${x.name}: data source ${x.datasource?.uid}`);
+      .filter((x) => x.datasource?.uid !== uid)
+      .map((x) => `${x.name}: data source ${x.datasource?.uid}`);
     expect([...problems, ...others]).toEqual([]);
   });
 
@@ -90,8 +96,11 @@ describe('loadlab — run', () => {
   const run = loadDashboards().find((d) => d.uid === 'loadlab-run')!;
 
   it('filters every panel query by scenario and endpoint, so runs never mix', () => {
-    const loose = queriesOf(run).filter((q) => q.where.includes('panel') && !q.where.endsWith('interval'))
-      .flatMap((q) => (q.expr.match(METRIC_NAME) ?? []).length === (q.expr.match(/scenario=~"\$scenario",endpoint=~"\$endpoint"/g) ?? []).length ? [] : [q.where]);
+    const loose = queriesOf(run)
+      .filter((q) => q.where.includes('panel') && !q.where.endsWith('interval'))
+      .flatMap((q) =>
+        (q.expr.match(METRIC_NAME) ?? []).length === (q.expr.match(/scenario=~"\$scenario",endpoint=~"\$endpoint"/g) ?? []).length ? [] : [q.where],
+      );
     expect(loose).toEqual([]);
   });
 
@@ -103,9 +112,12 @@ describe('loadlab — run', () => {
     expect(v?.query.split(',')).toEqual(expect.arrayContaining(['5s', '10s', '1m']));
   });
 
-  it('marks run start and end with the gauges\' values (ms) as the annotation time', () => {
+  it("marks run start and end with the gauges' values (ms) as the annotation time", () => {
     const ann = run.annotations.list.filter((a) => a.expr);
-    expect(ann.map((a) => [a.name, a.useValueForTime])).toEqual([['Run start', true], ['Run end', true]]);
+    expect(ann.map((a) => [a.name, a.useValueForTime])).toEqual([
+      ['Run start', true],
+      ['Run end', true],
+    ]);
     expect(ann[0]!.expr).toContain(CLIENT_METRIC.runStartTime);
     expect(ann[1]!.expr).toContain(CLIENT_METRIC.runEndTime);
     for (const a of ann) expect(a.expr).toMatch(/\* 1000$/);

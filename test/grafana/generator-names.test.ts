@@ -17,8 +17,12 @@ describe('grafana/src', () => {
     const dir = join(GRAFANA, 'src');
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(3);
-    const offenders = files.flatMap((f) => code(readFileSync(join(dir, f), 'utf8')).split('\n')
-      .filter((line) => LITERAL.test(line)).map((line) => `${f}: ${line.trim()}`));
+    const offenders = files.flatMap((f) =>
+      code(readFileSync(join(dir, f), 'utf8'))
+        .split('\n')
+        .filter((line) => LITERAL.test(line))
+        .map((line) => `${f}: ${line.trim()}`),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -42,9 +42,15 @@ const RUN_TIMEOUT_MS = 120_000;
  * the purge flow finds jobs to purge; short run retention, so results expire while the run goes on.
  */
 const SCENARIO = {
-  name: NAME, seed: 7, durationMs: DURATION_MS, drainMs: DRAIN_MS,
+  name: NAME,
+  seed: 7,
+  durationMs: DURATION_MS,
+  drainMs: DRAIN_MS,
   endpoint: {
-    id: 'live', workersMax: 2, idleTimeoutMs: 5000, coldStartMs: 500,
+    id: 'live',
+    workersMax: 2,
+    idleTimeoutMs: 5000,
+    coldStartMs: 500,
     jobDurationMs: { dist: 'lognormal', medianMs: 600, p95Ms: 2000 },
     retention: { runMs: 5000 },
     limits: { operations: { run: { rate: 25 } } },
@@ -54,14 +60,26 @@ const SCENARIO = {
   openModel: { lateAfterMs: 5000 },
   webhookReceiver: { failFirstAttempts: 0, failProbability: 0.3, failStatus: 500 },
   traffic: [
-    { name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 2.5 },
-      client: { behaviour: 'run-poll', on429: { maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 4000, jitter: 0.3 }, poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.2 } } },
+    {
+      name: 'submit-poll',
+      arrival: { process: 'poisson', ratePerSec: 2.5 },
+      client: {
+        behaviour: 'run-poll',
+        on429: { maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 4000, jitter: 0.3 },
+        poll: { baseMs: 300, factor: 1.5, maxMs: 2000, jitter: 0.2 },
+      },
+    },
     { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.4 }, client: { behaviour: 'runsync', waitMs: 20_000 } },
     { name: 'hooks', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-webhook' } },
     { name: 'crashers', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-poll', payload: { sim: { crash: true } } } },
     { name: 'purger', arrival: { process: 'constant', ratePerSec: 0.05 }, client: { behaviour: 'purge-queue' } },
     // The Streams row: a streamed chat flow with goodput targets.
-    { name: 'chat', arrival: { process: 'constant', ratePerSec: 0.3 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 8 }, goodput: { ttftMs: 20_000 } },
+    {
+      name: 'chat',
+      arrival: { process: 'constant', ratePerSec: 0.3 },
+      client: { behaviour: 'openai-chat', stream: true, maxTokens: 8 },
+      goodput: { ttftMs: 20_000 },
+    },
   ],
 };
 
@@ -76,11 +94,18 @@ let runLog = '';
 function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
   const p = spawn('node', ['bin/loadlab.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
   let out = '';
-  p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  p.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  p.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   return new Promise((resolve) => {
     const t = setTimeout(() => p.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    p.on('exit', (code) => { clearTimeout(t); resolve({ code, out }); });
+    p.on('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -91,7 +116,13 @@ beforeAll(async () => {
   serve = await startServe(['--config', file, '--api-key', KEY]);
   const serveHost = new URL(serve.base).host;
   const runnerPort = await freePort();
-  prom = await startPrometheus({ scrape: [{ job: 'loadlab-serve', targets: [serveHost] }, { job: 'loadlab-run', targets: [`127.0.0.1:${runnerPort}`] }], scrapeInterval: '1s' });
+  prom = await startPrometheus({
+    scrape: [
+      { job: 'loadlab-serve', targets: [serveHost] },
+      { job: 'loadlab-run', targets: [`127.0.0.1:${runnerPort}`] },
+    ],
+    scrapeInterval: '1s',
+  });
   const startS = Date.now() / 1000;
   const r = await runCli(['run', file, '--target', serve.base, '--api-key', KEY, '--metrics-listen', `127.0.0.1:${runnerPort}`, '--out', join(dir, 'out')]);
   runLog = r.out;
@@ -108,7 +139,10 @@ afterAll(async () => {
 }, 60_000);
 
 describe('both dashboards over a live 60 s HTTP run scraped every second', () => {
-  const cases: [string, Record<string, string[]>][] = [['loadlab-run', { scenario: [NAME] }], ['loadlab-simulator', {}]];
+  const cases: [string, Record<string, string[]>][] = [
+    ['loadlab-run', { scenario: [NAME] }],
+    ['loadlab-simulator', {}],
+  ];
   for (const [uid, fixed] of cases) {
     test(`every panel target of ${uid} returns data over the run's wall range`, async (ctx) => {
       if (!present) ctx.skip(PROMETHEUS_MISSING);

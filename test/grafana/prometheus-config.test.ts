@@ -13,7 +13,8 @@ import { GRAFANA } from './dashboard-files.js';
 
 const CONFIG = join(GRAFANA, 'prometheus.yml');
 const hasPromtool = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' }).status === 0;
-if (!hasPromtool && process.env.CI === 'true') throw new Error('promtool is missing: under CI the Prometheus config check needs it (Debian: apt-get install prometheus)');
+if (!hasPromtool && process.env.CI === 'true')
+  throw new Error('promtool is missing: under CI the Prometheus config check needs it (Debian: apt-get install prometheus)');
 
 interface PromConfig {
   global: { scrape_interval: string };
@@ -35,7 +36,9 @@ describe('grafana/prometheus.yml', () => {
 
   it('scrapes at the interval the Grafana data source declares', () => {
     const c = parse(readFileSync(CONFIG, 'utf8')) as PromConfig;
-    const ds = parse(readFileSync(join(GRAFANA, 'provisioning', 'datasources', 'prometheus.yaml'), 'utf8')) as { datasources: { jsonData: { timeInterval: string } }[] };
+    const ds = parse(readFileSync(join(GRAFANA, 'provisioning', 'datasources', 'prometheus.yaml'), 'utf8')) as {
+      datasources: { jsonData: { timeInterval: string } }[];
+    };
     expect(ds.datasources[0]!.jsonData.timeInterval).toBe(c.global.scrape_interval);
   });
 });

@@ -34,14 +34,24 @@ export function launchChromium(executable: string): Promise<Browser> {
 /** Collects console errors and warnings, page errors and any request that is not file:// (a page must need no network). */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(`console ${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  page.on('request', (q) => { if (!q.url().startsWith('file:')) errors.push(`network request: ${q.url()}`); });
+  page.on('request', (q) => {
+    if (!q.url().startsWith('file:')) errors.push(`network request: ${q.url()}`);
+  });
   return errors;
 }
 
 /** What the page shows of its charts, read in the browser. */
-export interface ChartCheck { id: string; series: number; points: number; nonNull: number; colouredPixels: number }
+export interface ChartCheck {
+  id: string;
+  series: number;
+  points: number;
+  nonNull: number;
+  colouredPixels: number;
+}
 
 export const CHECK_CHARTS = `(() => {
   const charts = window.loadlabCharts || {};

@@ -90,7 +90,10 @@ export function cliBatch(cases: readonly CliCase[], env: NodeJS.ProcessEnv = pro
     const script = join(dir, 'batch.mjs');
     writeFileSync(script, CHILD);
     const r = spawnSync(process.execPath, [`--max-semi-space-size=${SEMI_SPACE_MB}`, script, casesFile, resultsFile, MAIN], {
-      encoding: 'utf8', env: { ...env, CI: 'true' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024,
+      encoding: 'utf8',
+      env: { ...env, CI: 'true' },
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
     });
     let results: CliResult[];
     try {

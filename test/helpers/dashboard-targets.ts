@@ -66,7 +66,8 @@ const VARIABLE_TYPES = ['query', 'custom', 'interval', 'constant', 'textbox'];
 
 function variables(json: any): DashboardVariable[] {
   return (json.templating?.list ?? []).map((v: any): DashboardVariable => {
-    if (!VARIABLE_TYPES.includes(v.type)) throw new Error(`${json.title}: variable ${v.name} of type ${v.type}: the dashboard tests do not know how Grafana fills it`);
+    if (!VARIABLE_TYPES.includes(v.type))
+      throw new Error(`${json.title}: variable ${v.name} of type ${v.type}: the dashboard tests do not know how Grafana fills it`);
     const current = v.current?.value;
     return {
       type: v.type,
@@ -82,18 +83,29 @@ function variables(json: any): DashboardVariable[] {
 
 /** Every dashboard under `dir` (default grafana/dashboards), by file name. */
 export function readDashboards(dir = DASHBOARD_DIR): Dashboard[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
-    const json = JSON.parse(readFileSync(join(dir, f), 'utf8'));
-    const title = String(json.title);
-    const targets: DashboardTarget[] = [];
-    panelTargets(title, json.panels, undefined, targets);
-    for (const a of json.annotations?.list ?? []) {
-      if (typeof a.expr === 'string' && a.expr.trim()) {
-        targets.push({ dashboard: title, kind: 'annotation', title: `annotation ${a.name}`, refId: '', expr: a.expr, instant: false, step: typeof a.step === 'string' && a.step ? a.step : undefined });
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const json = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      const title = String(json.title);
+      const targets: DashboardTarget[] = [];
+      panelTargets(title, json.panels, undefined, targets);
+      for (const a of json.annotations?.list ?? []) {
+        if (typeof a.expr === 'string' && a.expr.trim()) {
+          targets.push({
+            dashboard: title,
+            kind: 'annotation',
+            title: `annotation ${a.name}`,
+            refId: '',
+            expr: a.expr,
+            instant: false,
+            step: typeof a.step === 'string' && a.step ? a.step : undefined,
+          });
+        }
       }
-    }
-    return { file: f, uid: String(json.uid), title, json, variables: variables(json), targets };
-  });
+      return { file: f, uid: String(json.uid), title, json, variables: variables(json), targets };
+    });
 }
 
 /** The dashboard with this uid; throws listing the uids there are. */

@@ -94,9 +94,14 @@ export function intervalsFor(t: DashboardTarget, values: Record<string, string>,
 function builtins(t: Timing, iv: Intervals): Record<string, string> {
   const rangeS = Math.max(1, Math.round(t.toS - t.fromS));
   return {
-    __rate_interval: promDuration(iv.rateIntervalS), __interval: promDuration(iv.intervalS), __interval_ms: String(Math.round(iv.intervalS * 1000)),
-    __range: `${rangeS}s`, __range_s: String(rangeS), __range_ms: String(rangeS * 1000),
-    __from: String(Math.round(t.fromS * 1000)), __to: String(Math.round(t.toS * 1000)),
+    __rate_interval: promDuration(iv.rateIntervalS),
+    __interval: promDuration(iv.intervalS),
+    __interval_ms: String(Math.round(iv.intervalS * 1000)),
+    __range: `${rangeS}s`,
+    __range_s: String(rangeS),
+    __range_ms: String(rangeS * 1000),
+    __from: String(Math.round(t.fromS * 1000)),
+    __to: String(Math.round(t.toS * 1000)),
   };
 }
 
@@ -142,7 +147,8 @@ export async function resolveVariables(d: Dashboard, prom: Prometheus, timing: T
     if (v.type !== 'query') {
       const options = v.type === 'custom' || v.type === 'interval' ? v.query.split(',').map((x) => x.trim()) : v.current;
       const chosen = fixed[v.name] ?? v.current;
-      if (v.type !== 'textbox' && chosen.some((x) => !options.includes(x))) problems.push(`${where}: ${chosen.join(', ')} not among its options [${options.join(', ')}]`);
+      if (v.type !== 'textbox' && chosen.some((x) => !options.includes(x)))
+        problems.push(`${where}: ${chosen.join(', ')} not among its options [${options.join(', ')}]`);
       values[v.name] = formatVariable(v, { all: false, values: chosen });
       continue;
     }
@@ -172,8 +178,8 @@ export function prepareTarget(t: DashboardTarget, values: Record<string, string>
 export async function runTarget(prom: Prometheus, t: DashboardTarget, values: Record<string, string>, timing: Timing) {
   const { expr, stepS } = prepareTarget(t, values, timing);
   // Grafana aligns a range query to its step: the start down, the end up.
-  const series = t.instant ? await prom.query(expr, timing.toS)
+  const series = t.instant
+    ? await prom.query(expr, timing.toS)
     : await prom.queryRange(expr, Math.floor(timing.fromS / stepS) * stepS, Math.ceil(timing.toS / stepS) * stepS, stepS);
   return { expr, series };
 }
-

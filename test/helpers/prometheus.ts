@@ -85,8 +85,9 @@ export interface Prometheus {
 
 function configYaml(o: PrometheusOptions): string {
   const interval = o.scrapeInterval ?? '1s';
-  const jobs = (o.scrape ?? []).map((j) =>
-    `  - job_name: ${JSON.stringify(j.job)}\n    static_configs:\n      - targets: [${j.targets.map((t) => JSON.stringify(t)).join(', ')}]\n`);
+  const jobs = (o.scrape ?? []).map(
+    (j) => `  - job_name: ${JSON.stringify(j.job)}\n    static_configs:\n      - targets: [${j.targets.map((t) => JSON.stringify(t)).join(', ')}]\n`,
+  );
   return `global:\n  scrape_interval: ${interval}\n  evaluation_interval: ${interval}\n  scrape_timeout: ${interval}\nscrape_configs:\n${jobs.join('') || '  []\n'}`;
 }
 
@@ -94,7 +95,10 @@ async function api(base: string, path: string, params: Record<string, string | s
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) for (const x of Array.isArray(v) ? v : [v]) q.append(k, x);
   const res = await fetch(`${base}${path}`, {
-    method: 'POST', body: q, headers: { 'content-type': 'application/x-www-form-urlencoded' }, signal: AbortSignal.timeout(60_000),
+    method: 'POST',
+    body: q,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    signal: AbortSignal.timeout(60_000),
   });
   const body = (await res.json().catch(() => ({ status: 'error', error: `HTTP ${res.status}, not JSON` }))) as any;
   if (body.status !== 'success') throw new Error(`Prometheus ${path} ${what}: ${body.errorType ?? ''} ${body.error ?? JSON.stringify(body)}`);
@@ -109,7 +113,9 @@ async function stopProcess(p: ChildProcess): Promise<void> {
   if (exited(p)) return;
   const gone = new Promise<void>((resolve) => p.once('exit', () => resolve()));
   p.kill('SIGTERM');
-  const killed = sleep(STOP_GRACE_MS).then(() => { if (!exited(p)) p.kill('SIGKILL'); });
+  const killed = sleep(STOP_GRACE_MS).then(() => {
+    if (!exited(p)) p.kill('SIGKILL');
+  });
   await Promise.race([gone, killed]);
   await gone;
 }
@@ -118,7 +124,10 @@ async function stopProcess(p: ChildProcess): Promise<void> {
 async function waitReady(url: string, p: ChildProcess, log: () => string): Promise<void> {
   for (let i = 0; i < READY_ATTEMPTS; i++) {
     if (exited(p)) throw new Error(`prometheus exited (${p.exitCode ?? p.signalCode}) before ready:\n${log().slice(-3000)}`);
-    const ok = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(READY_POLL_MS);
   }
@@ -141,15 +150,27 @@ export async function startPrometheus(o: PrometheusOptions = {}): Promise<Promet
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const p = spawn('prometheus', [
-      `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${tsdb}`,
-      '--storage.tsdb.retention.time=100y', `--web.console.templates=${dir}`, `--web.console.libraries=${dir}`,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(
+      'prometheus',
+      [
+        `--config.file=${config}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        `--storage.tsdb.path=${tsdb}`,
+        '--storage.tsdb.retention.time=100y',
+        `--web.console.templates=${dir}`,
+        `--web.console.libraries=${dir}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
-    const keep = (d: Buffer) => { out = (out + d.toString()).slice(-20_000); };
+    const keep = (d: Buffer) => {
+      out = (out + d.toString()).slice(-20_000);
+    };
     p.stdout!.on('data', keep);
     p.stderr!.on('data', keep);
-    p.on('error', (e) => { out += `\nspawn error: ${e.message}`; });
+    p.on('error', (e) => {
+      out += `\nspawn error: ${e.message}`;
+    });
     try {
       await waitReady(url, p, () => out);
     } catch (e) {

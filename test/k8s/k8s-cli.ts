@@ -21,7 +21,11 @@ export interface K8sOutput {
 }
 
 export function k8s(args: string[], out: string, env: Record<string, string> = {}): K8sOutput {
-  const r = spawnSync('node', ['bin/loadlab.js', 'k8s', ...args, '--out', out], { encoding: 'utf8', env: { ...process.env, CI: 'true', ...env }, timeout: 60_000 });
+  const r = spawnSync('node', ['bin/loadlab.js', 'k8s', ...args, '--out', out], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true', ...env },
+    timeout: 60_000,
+  });
   return output(r, out);
 }
 

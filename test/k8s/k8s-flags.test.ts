@@ -26,7 +26,10 @@ const without = (args: string[], flag: string) => {
 const outside = join(dir, 'outside');
 mkdirSync(join(outside, 'sc'), { recursive: true });
 writeFileSync(join(outside, 'trace.csv'), '0\n100\n');
-writeFileSync(join(outside, 'sc', 'sc.yaml'), 'name: outside\ndurationMs: 1000\nendpoint: { id: ep }\ntraffic:\n  - name: r\n    arrival: { process: replay, file: ../trace.csv }\n    client: { behaviour: health }\n');
+writeFileSync(
+  join(outside, 'sc', 'sc.yaml'),
+  'name: outside\ndurationMs: 1000\nendpoint: { id: ep }\ntraffic:\n  - name: r\n    arrival: { process: replay, file: ../trace.csv }\n    client: { behaviour: health }\n',
+);
 
 const BAD: [name: string, args: string[], message: RegExp][] = [
   ['no subcommand', [], /k8s: name a command: k8s run or k8s plan/],
@@ -38,15 +41,39 @@ const BAD: [name: string, args: string[], message: RegExp][] = [
   ['--parallelism 2.5', [...RUN, '--parallelism', '2.5'], /--parallelism: a whole number from 1 to 1000, got 2.5/],
   ['no --image', [...without(RUN, '--image'), '--parallelism', '2'], /--image: required/],
   ['no --storage', [...without(RUN, '--storage'), '--parallelism', '2'], /--storage: required: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX/],
-  ['--storage nfs:x', [...without(RUN, '--storage'), '--storage', 'nfs:x', '--parallelism', '2'], /--storage: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX, got "nfs:x"/],
-  ['--storage pvc:Bad_Name', [...without(RUN, '--storage'), '--storage', 'pvc:Bad_Name', '--parallelism', '2'], /--storage: pvc:NAME: the claim name "Bad_Name" is not/],
+  [
+    '--storage nfs:x',
+    [...without(RUN, '--storage'), '--storage', 'nfs:x', '--parallelism', '2'],
+    /--storage: pvc:NAME .* or s3:\/\/BUCKET\/PREFIX, got "nfs:x"/,
+  ],
+  [
+    '--storage pvc:Bad_Name',
+    [...without(RUN, '--storage'), '--storage', 'pvc:Bad_Name', '--parallelism', '2'],
+    /--storage: pvc:NAME: the claim name "Bad_Name" is not/,
+  ],
   ['S3 without --s3-secret', [...without(RUN, '--storage'), '--storage', 's3://bkt/p', '--parallelism', '2'], /--s3-secret: required with --storage s3:/],
   ['--s3-secret with a PVC', [...RUN, '--parallelism', '2', '--s3-secret', 'x'], /--s3-secret: only with --storage s3:/],
-  ['run without --target', [...without(RUN, '--target'), '--parallelism', '2'], /--target: required.*one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`/],
+  [
+    'run without --target',
+    [...without(RUN, '--target'), '--parallelism', '2'],
+    /--target: required.*one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`/,
+  ],
   ['--target not http', [...without(RUN, '--target'), '--target', 'ftp://h/v2', '--parallelism', '2'], /--target: an http:\/\/ or https:\/\/ URL/],
-  ['--start-at in the past', [...without(RUN, '--start-at'), '--start-at', '2020-01-01T00:00:00Z', '--parallelism', '2'], /--start-at: 2020-01-01T00:00:00Z has passed/],
-  ['--start-at without a zone', [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00', '--parallelism', '2'], /--start-at: an ISO-8601 date-time with a zone/],
-  ['--start-at over 24 h ahead', [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00Z', '--parallelism', '2'], /--start-at: .* more than 24 h ahead/],
+  [
+    '--start-at in the past',
+    [...without(RUN, '--start-at'), '--start-at', '2020-01-01T00:00:00Z', '--parallelism', '2'],
+    /--start-at: 2020-01-01T00:00:00Z has passed/,
+  ],
+  [
+    '--start-at without a zone',
+    [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00', '--parallelism', '2'],
+    /--start-at: an ISO-8601 date-time with a zone/,
+  ],
+  [
+    '--start-at over 24 h ahead',
+    [...without(RUN, '--start-at'), '--start-at', '2099-01-01T00:00:00Z', '--parallelism', '2'],
+    /--start-at: .* more than 24 h ahead/,
+  ],
   ['--start-delay with --start-at', [...RUN, '--start-delay', '60', '--parallelism', '2'], /--start-delay: not with --start-at/],
   ['--start-delay -5', [...without(RUN, '--start-at'), '--start-delay', '-5', '--parallelism', '2'], /--start-delay: whole seconds from 0 to 86400, got -5/],
   ['--name with capitals', [...RUN, '--parallelism', '2', '--name', 'MyRun'], /--name: lower-case letters/],
@@ -57,11 +84,23 @@ const BAD: [name: string, args: string[], message: RegExp][] = [
   ['plan --workers-max 5..1', [...PLAN, '--parallelism', '2', '--workers-max', '5..1'], /--workers-max: /],
   ['plan --seeds 0', [...PLAN, '--parallelism', '2', '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/],
   ['plan --gpu unknown', [...PLAN, '--parallelism', '2', '--gpu', 'H9000'], /--gpu: unknown GPU "H9000"; known: .*A100/],
-  ['plan --price-flex negative', [...PLAN, '--parallelism', '2', '--price-flex=-1'], /--price-flex: must be a price per worker-second in dollars, >= 0, got -1/],
-  ['run --gpu (a run against a URL bills no workers)', [...RUN, '--parallelism', '2', '--gpu', 'A100'], /--gpu: only with `loadlab k8s plan`: the shards of a run send to a URL, which shows no workers to bill/],
+  [
+    'plan --price-flex negative',
+    [...PLAN, '--parallelism', '2', '--price-flex=-1'],
+    /--price-flex: must be a price per worker-second in dollars, >= 0, got -1/,
+  ],
+  [
+    'run --gpu (a run against a URL bills no workers)',
+    [...RUN, '--parallelism', '2', '--gpu', 'A100'],
+    /--gpu: only with `loadlab k8s plan`: the shards of a run send to a URL, which shows no workers to bill/,
+  ],
   ['plan --target (a plan runs on the embedded simulator)', [...PLAN, '--parallelism', '2', '--target', TARGET], /Unknown argument: target/],
   ['an invalid scenario', ['plan', 'package.json', '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2'], /invalid scenario .*package\.json/s],
-  ['a replay trace outside the scenario\'s folder', ['run', join(outside, 'sc', 'sc.yaml'), '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2', '--target', TARGET, '--start-at', startAt], /traffic\.0\.arrival\.file: \.\.\/trace\.csv is outside the scenario's folder/],
+  [
+    "a replay trace outside the scenario's folder",
+    ['run', join(outside, 'sc', 'sc.yaml'), '--image', 'img', '--storage', 'pvc:r', '--parallelism', '2', '--target', TARGET, '--start-at', startAt],
+    /traffic\.0\.arrival\.file: \.\.\/trace\.csv is outside the scenario's folder/,
+  ],
 ];
 
 describe('bad flags: exit 2 naming the flag, nothing written', () => {
@@ -81,7 +120,10 @@ describe('bad flags: exit 2 naming the flag, nothing written', () => {
 
   test('a run of over 1000 requests against a remote target needs --yes, which then reaches every shard', () => {
     const big = ['run', 'scenarios/steady-mix.yaml', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt, '--parallelism', '2'];
-    const [refused, ok] = k8sBatch([{ args: big, out: out() }, { args: [...big, '--yes'], out: out() }]) as [K8sOutput, K8sOutput];
+    const [refused, ok] = k8sBatch([
+      { args: big, out: out() },
+      { args: [...big, '--yes'], out: out() },
+    ]) as [K8sOutput, K8sOutput];
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/requests to https:\/\/api\.example\.com\/v2 \(from all shards together\); add --yes/);
     expect(ok.status, ok.stderr).toBe(0);
@@ -102,7 +144,10 @@ describe('secrets stay out of manifests and output', () => {
     const r = k8s([...RUN, '--parallelism', '2', '--api-key-secret', 'runpod:token'], out(), { RUNPOD_API_KEY: KEY, LOADLAB_API_KEY: KEY });
     expect(r.status, r.stderr).toBe(0);
     expect(r.text + r.stdout + r.stderr).not.toContain(KEY);
-    expect(r.shardsJob.spec.template.spec.containers[0].env).toContainEqual({ name: 'RUNPOD_API_KEY', valueFrom: { secretKeyRef: { name: 'runpod', key: 'token' } } });
+    expect(r.shardsJob.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'RUNPOD_API_KEY',
+      valueFrom: { secretKeyRef: { name: 'runpod', key: 'token' } },
+    });
   });
 
   test.each([
@@ -119,12 +164,17 @@ describe('secrets stay out of manifests and output', () => {
 
   test('S3 credentials are read from the Secret named, in every AWS container, never given a value', () => {
     const o = out();
-    const r = k8s([...without(RUN, '--storage'), '--storage', 's3://bkt/x', '--s3-secret', 'store-creds', '--parallelism', '2'], o, { AWS_ACCESS_KEY_ID: 'AKIA_SECRET_ID', AWS_SECRET_ACCESS_KEY: PASSWORD });
+    const r = k8s([...without(RUN, '--storage'), '--storage', 's3://bkt/x', '--s3-secret', 'store-creds', '--parallelism', '2'], o, {
+      AWS_ACCESS_KEY_ID: 'AKIA_SECRET_ID',
+      AWS_SECRET_ACCESS_KEY: PASSWORD,
+    });
     expect(r.status, r.stderr).toBe(0);
     const all = readFileSync(join(o, 'shards.yaml'), 'utf8') + readFileSync(join(o, 'merge.yaml'), 'utf8') + r.stdout + r.stderr;
     expect(all).not.toContain(PASSWORD);
     expect(all).not.toContain('AKIA_SECRET_ID');
-    const envs = [r.shardsJob, r.mergeJob].flatMap((j) => [...(j.spec.template.spec.initContainers ?? []), ...j.spec.template.spec.containers]).flatMap((c: any) => c.env ?? []);
+    const envs = [r.shardsJob, r.mergeJob]
+      .flatMap((j) => [...(j.spec.template.spec.initContainers ?? []), ...j.spec.template.spec.containers])
+      .flatMap((c: any) => c.env ?? []);
     const keys = envs.filter((x: any) => x.name === 'AWS_ACCESS_KEY_ID' || x.name === 'AWS_SECRET_ACCESS_KEY');
     expect(keys).toHaveLength(2 * 3); // shard upload, merge download, merge upload
     for (const e of keys) {

@@ -11,7 +11,10 @@ import { dirname, join, resolve } from 'node:path';
 
 const CLI = resolve('bin/loadlab.js');
 
-export interface Ran { status: number | null; output: string }
+export interface Ran {
+  status: number | null;
+  output: string;
+}
 
 /** Writes the ConfigMap's files as the pod's `scenario` volume holds them; returns that directory. */
 export function mountConfigMap(configMap: any, job: any, root: string): string {
@@ -27,10 +30,11 @@ export function mountConfigMap(configMap: any, job: any, root: string): string {
 
 /** Starts `container` as pod `index`; `secrets` maps `name/key` to a value. */
 export function runContainer(container: any, index: number, root: string, secrets: Record<string, string> = {}): Promise<Ran> {
-  const map = (s: string) => s
-    .replaceAll('$(JOB_COMPLETION_INDEX)', String(index))
-    .replaceAll('/app/bin/loadlab.js', CLI)
-    .replace(/^\/(results|scenario)\//, `${root}/$1/`);
+  const map = (s: string) =>
+    s
+      .replaceAll('$(JOB_COMPLETION_INDEX)', String(index))
+      .replaceAll('/app/bin/loadlab.js', CLI)
+      .replace(/^\/(results|scenario)\//, `${root}/$1/`);
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', CI: 'true' };
   for (const e of container.env ?? []) {
     const ref = e.valueFrom?.secretKeyRef;

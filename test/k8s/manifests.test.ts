@@ -20,29 +20,180 @@ const TARGET = 'https://api.example.com/v2';
 const startAt = inAnHour();
 
 const CASES: Array<[string, string[]]> = [
-  ['run, PVC', ['run', 'scenarios/ci-gate.yaml', '--parallelism', '4', '--image', 'registry.example.com/loadlab:0.1.0', '--storage', 'pvc:loadlab-results', '--target', TARGET, '--start-at', startAt, '--api-key-secret', 'runpod']],
-  ['run, S3 with endpoint, namespace', ['run', 'scenarios/ci-gate.yaml', '--parallelism', '3', '--image', 'loadlab:dev', '--storage', 's3://load-results/team/a', '--s3-secret', 's3-creds', '--s3-endpoint', 'http://minio.storage:9000', '--namespace', 'load', '--target', TARGET, '--start-at', startAt]],
-  ['plan, PVC, namespace', ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '5', '--image', 'loadlab:dev', '--storage', 'pvc:results', '--namespace', 'plans', '--workers-max', '1..12', '--seeds', '2', '--cpu', '2', '--memory', '1Gi', '--jobs', '2']],
-  ['plan, S3', ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'loadlab:dev', '--storage', 's3://plans', '--s3-secret', 'creds', '--s3-region', 'eu-west-1']],
+  [
+    'run, PVC',
+    [
+      'run',
+      'scenarios/ci-gate.yaml',
+      '--parallelism',
+      '4',
+      '--image',
+      'registry.example.com/loadlab:0.1.0',
+      '--storage',
+      'pvc:loadlab-results',
+      '--target',
+      TARGET,
+      '--start-at',
+      startAt,
+      '--api-key-secret',
+      'runpod',
+    ],
+  ],
+  [
+    'run, S3 with endpoint, namespace',
+    [
+      'run',
+      'scenarios/ci-gate.yaml',
+      '--parallelism',
+      '3',
+      '--image',
+      'loadlab:dev',
+      '--storage',
+      's3://load-results/team/a',
+      '--s3-secret',
+      's3-creds',
+      '--s3-endpoint',
+      'http://minio.storage:9000',
+      '--namespace',
+      'load',
+      '--target',
+      TARGET,
+      '--start-at',
+      startAt,
+    ],
+  ],
+  [
+    'plan, PVC, namespace',
+    [
+      'plan',
+      'scenarios/capacity-plan.yaml',
+      '--parallelism',
+      '5',
+      '--image',
+      'loadlab:dev',
+      '--storage',
+      'pvc:results',
+      '--namespace',
+      'plans',
+      '--workers-max',
+      '1..12',
+      '--seeds',
+      '2',
+      '--cpu',
+      '2',
+      '--memory',
+      '1Gi',
+      '--jobs',
+      '2',
+    ],
+  ],
+  [
+    'plan, S3',
+    [
+      'plan',
+      'scenarios/capacity-plan.yaml',
+      '--parallelism',
+      '2',
+      '--image',
+      'loadlab:dev',
+      '--storage',
+      's3://plans',
+      '--s3-secret',
+      'creds',
+      '--s3-region',
+      'eu-west-1',
+    ],
+  ],
 ];
 
 // The files two command lines read, written before any runs.
 const sdir = join(dir, 'with-trace');
 mkdirSync(join(sdir, 'traces'), { recursive: true });
 // Trailing spaces, a tab, CRLF, a non-ASCII character, no final newline: all must survive.
-const TRACED = '{"name": "traced",  \r\n\t"durationMs": 4000, "endpoint": {"id": "ep"},\r\n "traffic": [{"name": "r", "arrival": {"process": "replay", "file": "traces/t.csv"}, "client": {"behaviour": "health"}}],\n "seed": 3}  ';
+const TRACED =
+  '{"name": "traced",  \r\n\t"durationMs": 4000, "endpoint": {"id": "ep"},\r\n "traffic": [{"name": "r", "arrival": {"process": "replay", "file": "traces/t.csv"}, "client": {"behaviour": "health"}}],\n "seed": 3}  ';
 writeFileSync(join(sdir, 'sc.json'), TRACED);
 const TRACE = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\n0\n500\n1500\n')]);
 writeFileSync(join(sdir, 'traces', 't.csv'), TRACE);
 const oddName = join(dir, 'odd-name.json');
-writeFileSync(oddName, JSON.stringify({ name: 'My_Big.Scenario--with-a-very-long-name-x-goes-on', durationMs: 1000, endpoint: { id: 'ep' }, traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }] }));
+writeFileSync(
+  oddName,
+  JSON.stringify({
+    name: 'My_Big.Scenario--with-a-very-long-name-x-goes-on',
+    durationMs: 1000,
+    endpoint: { id: 'ep' },
+    traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } }],
+  }),
+);
 
 /** Every `loadlab k8s` command line of this file but CASES', by name. */
 const LINES = {
-  runContract: ['run', 'scenarios/ci-gate.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:res', '--target', TARGET, '--start-at', startAt, '--seed', '9', '--yes'],
-  planContract: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:res', '--name', 'sweep', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive'],
-  s3: ['run', 'scenarios/ci-gate.yaml', '--parallelism', '2', '--image', 'img', '--storage', 's3://bkt/pre/fix/', '--s3-secret', 'creds', '--target', TARGET, '--start-at', startAt],
-  prices: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:res', '--name', 'priced', '--gpu', 'A100', '--price-flex', '0.0004'],
+  runContract: [
+    'run',
+    'scenarios/ci-gate.yaml',
+    '--parallelism',
+    '3',
+    '--image',
+    'img',
+    '--storage',
+    'pvc:res',
+    '--target',
+    TARGET,
+    '--start-at',
+    startAt,
+    '--seed',
+    '9',
+    '--yes',
+  ],
+  planContract: [
+    'plan',
+    'scenarios/capacity-plan.yaml',
+    '--parallelism',
+    '2',
+    '--image',
+    'img',
+    '--storage',
+    'pvc:res',
+    '--name',
+    'sweep',
+    '--slo',
+    'turnaround_p95_ms < 30000',
+    '--grid',
+    'idleTimeoutMs=1000,5000',
+    '--exhaustive',
+  ],
+  s3: [
+    'run',
+    'scenarios/ci-gate.yaml',
+    '--parallelism',
+    '2',
+    '--image',
+    'img',
+    '--storage',
+    's3://bkt/pre/fix/',
+    '--s3-secret',
+    'creds',
+    '--target',
+    TARGET,
+    '--start-at',
+    startAt,
+  ],
+  prices: [
+    'plan',
+    'scenarios/capacity-plan.yaml',
+    '--parallelism',
+    '2',
+    '--image',
+    'img',
+    '--storage',
+    'pvc:res',
+    '--name',
+    'priced',
+    '--gpu',
+    'A100',
+    '--price-flex',
+    '0.0004',
+  ],
   resources: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', '--cpu', '1500m', '--memory', '512Mi'],
   plain: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r'],
   traced: ['run', join(sdir, 'sc.json'), '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt],
@@ -71,7 +222,9 @@ describe.each(CASES.map(([name, args], i) => [name, args, i] as const))('%s', (_
     expect(spec).toMatchObject({ completionMode: 'Indexed', completions: n, parallelism: n });
     const loadlab = [...(spec.template.spec.initContainers ?? []), ...spec.template.spec.containers].find((c: any) => c.name === 'loadlab');
     expect(loadlab.env).toContainEqual({ name: 'LOADLAB_SHARDS', value: String(n) });
-    expect(loadlab.env.find((e: any) => e.name === 'JOB_COMPLETION_INDEX').valueFrom.fieldRef.fieldPath).toBe("metadata.annotations['batch.kubernetes.io/job-completion-index']");
+    expect(loadlab.env.find((e: any) => e.name === 'JOB_COMPLETION_INDEX').valueFrom.fieldRef.fieldPath).toBe(
+      "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+    );
   });
 
   test('every object is in the namespace given, or in none', () => {
@@ -87,30 +240,83 @@ describe('pod command lines follow the shard contract', () => {
     const r = k8s('runContract');
     expect(r.status, r.stderr).toBe(0);
     const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
-    expect(shard.args).toEqual(['run', '/scenario/scenario.yaml', '--shards', '3', '--target', TARGET, '--start-at', startAt, '--seed', '9', '--yes', '--out', '/results/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)']);
+    expect(shard.args).toEqual([
+      'run',
+      '/scenario/scenario.yaml',
+      '--shards',
+      '3',
+      '--target',
+      TARGET,
+      '--start-at',
+      startAt,
+      '--seed',
+      '9',
+      '--yes',
+      '--out',
+      '/results/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)',
+    ]);
     const merge = containersOf(r.mergeJob).find((c: any) => c.name === 'merge');
     expect(merge.command).toEqual(['node', '/app/bin/loadlab.js']);
-    expect(merge.args).toEqual(['merge', '/results/loadlab-ci-gate/shard-0', '/results/loadlab-ci-gate/shard-1', '/results/loadlab-ci-gate/shard-2', '--out', '/results/loadlab-ci-gate/merged']);
+    expect(merge.args).toEqual([
+      'merge',
+      '/results/loadlab-ci-gate/shard-0',
+      '/results/loadlab-ci-gate/shard-1',
+      '/results/loadlab-ci-gate/shard-2',
+      '--out',
+      '/results/loadlab-ci-gate/merged',
+    ]);
     expect(r.shardsJob.spec.template.spec.volumes).toContainEqual({ name: 'results', persistentVolumeClaim: { claimName: 'res' } });
     expect(r.shardsJob.spec.backoffLimit).toBe(0);
     // The three steps, in order, with the objects' names.
-    expect(r.stdout).toMatch(/kubectl apply -f \S+shards\.yaml[^\n]*\n\s+kubectl wait --for=condition=complete --timeout=24h job\/loadlab-ci-gate-shards\n\s+kubectl apply -f \S+merge\.yaml/);
+    expect(r.stdout).toMatch(
+      /kubectl apply -f \S+shards\.yaml[^\n]*\n\s+kubectl wait --for=condition=complete --timeout=24h job\/loadlab-ci-gate-shards\n\s+kubectl apply -f \S+merge\.yaml/,
+    );
   });
 
   test('plan: loadlab plan SCENARIO --shards N [plan flags] --out …; merge with loadlab plan merge', () => {
     const r = k8s('planContract');
     expect(r.status, r.stderr).toBe(0);
     const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
-    expect(shard.args).toEqual(['plan', '/scenario/scenario.yaml', '--shards', '2', '--slo', 'turnaround_p95_ms < 30000', '--grid', 'idleTimeoutMs=1000,5000', '--exhaustive', '--out', '/results/sweep/shard-$(JOB_COMPLETION_INDEX)']);
-    expect(containersOf(r.mergeJob).find((c: any) => c.name === 'merge').args).toEqual(['plan', 'merge', '/results/sweep/shard-0', '/results/sweep/shard-1', '--out', '/results/sweep/merged']);
+    expect(shard.args).toEqual([
+      'plan',
+      '/scenario/scenario.yaml',
+      '--shards',
+      '2',
+      '--slo',
+      'turnaround_p95_ms < 30000',
+      '--grid',
+      'idleTimeoutMs=1000,5000',
+      '--exhaustive',
+      '--out',
+      '/results/sweep/shard-$(JOB_COMPLETION_INDEX)',
+    ]);
+    expect(containersOf(r.mergeJob).find((c: any) => c.name === 'merge').args).toEqual([
+      'plan',
+      'merge',
+      '/results/sweep/shard-0',
+      '/results/sweep/shard-1',
+      '--out',
+      '/results/sweep/merged',
+    ]);
     expect([r.configMap.metadata.name, r.shardsJob.metadata.name, r.mergeJob.metadata.name]).toEqual(['sweep-scenario', 'sweep-shards', 'sweep-merge']);
   });
 
-  test('plan: --gpu and --price-flex/--price-active reach every shard\'s loadlab plan', () => {
+  test("plan: --gpu and --price-flex/--price-active reach every shard's loadlab plan", () => {
     const r = k8s('prices');
     expect(r.status, r.stderr).toBe(0);
     const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
-    expect(shard.args).toEqual(['plan', '/scenario/scenario.yaml', '--shards', '2', '--gpu', 'A100', '--price-flex', '0.0004', '--out', '/results/priced/shard-$(JOB_COMPLETION_INDEX)']);
+    expect(shard.args).toEqual([
+      'plan',
+      '/scenario/scenario.yaml',
+      '--shards',
+      '2',
+      '--gpu',
+      'A100',
+      '--price-flex',
+      '0.0004',
+      '--out',
+      '/results/priced/shard-$(JOB_COMPLETION_INDEX)',
+    ]);
   });
 
   test('S3: loadlab writes to an emptyDir in an init container, the AWS CLI uploads the shard, and the merge Job downloads, merges and uploads', () => {
@@ -119,7 +325,10 @@ describe('pod command lines follow the shard contract', () => {
     const pod = r.shardsJob.spec.template.spec;
     expect(pod.initContainers.map((c: any) => c.name)).toEqual(['loadlab']);
     expect(pod.containers.map((c: any) => c.name)).toEqual(['upload']);
-    expect(pod.containers[0].args).toEqual(['/results/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)', 's3://bkt/pre/fix/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)']);
+    expect(pod.containers[0].args).toEqual([
+      '/results/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)',
+      's3://bkt/pre/fix/loadlab-ci-gate/shard-$(JOB_COMPLETION_INDEX)',
+    ]);
     expect(pod.volumes).toContainEqual({ name: 'results', emptyDir: {} });
     const m = r.mergeJob.spec.template.spec;
     expect([...m.initContainers, ...m.containers].map((c: any) => c.name)).toEqual(['download', 'merge', 'upload']);
@@ -128,7 +337,8 @@ describe('pod command lines follow the shard contract', () => {
       expect(c.env).toContainEqual({ name: 'AWS_SECRET_ACCESS_KEY', valueFrom: { secretKeyRef: { name: 'creds', key: 'AWS_SECRET_ACCESS_KEY' } } });
     }
     // One user throughout: the merge (loadlab) writes merged/ into the folder the download (AWS CLI) made.
-    for (const c of [...pod.initContainers, ...pod.containers, ...m.initContainers, ...m.containers]) expect(c.securityContext, c.name).toMatchObject({ runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true });
+    for (const c of [...pod.initContainers, ...pod.containers, ...m.initContainers, ...m.containers])
+      expect(c.securityContext, c.name).toMatchObject({ runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true });
   });
 });
 
@@ -138,7 +348,14 @@ describe('scheduling', () => {
     expect(r.status, r.stderr).toBe(0);
     const pod = r.shardsJob.spec.template.spec;
     expect(pod.containers[0].resources).toEqual({ requests: { cpu: '1500m', memory: '512Mi' } });
-    expect(pod.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: r.shardsJob.spec.template.metadata.labels } }]);
+    expect(pod.topologySpreadConstraints).toEqual([
+      {
+        maxSkew: 1,
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: r.shardsJob.spec.template.metadata.labels },
+      },
+    ]);
     const plain = k8s('plain');
     expect(plain.shardsJob.spec.template.spec.containers[0].resources).toBeUndefined();
   });
@@ -151,7 +368,13 @@ describe('the scenario ConfigMap', () => {
     expect(r.configMap.data['scenario.json']).toBe(TRACED);
     expect(Buffer.from(r.configMap.binaryData['trace-0'], 'base64').equals(TRACE)).toBe(true);
     const vol = r.shardsJob.spec.template.spec.volumes.find((v: any) => v.name === 'scenario');
-    expect(vol.configMap).toEqual({ name: 'loadlab-traced-scenario', items: [{ key: 'scenario.json', path: 'scenario.json' }, { key: 'trace-0', path: 'traces/t.csv' }] });
+    expect(vol.configMap).toEqual({
+      name: 'loadlab-traced-scenario',
+      items: [
+        { key: 'scenario.json', path: 'scenario.json' },
+        { key: 'trace-0', path: 'traces/t.csv' },
+      ],
+    });
     expect(containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab').args[1]).toBe('/scenario/scenario.json');
   });
 

@@ -32,7 +32,7 @@ function sh(script: string, args: string[], env: Record<string, string> = {}) {
 describe('a shard', () => {
   const args = ['run', '/scenario/scenario.yaml', '--shards', '4', '--slo', 'a < 1 and  b', '--out', '/results/x/shard-2'];
 
-  test('runs node on the image\'s CLI with its arguments unsplit and exits 0 on success', () => {
+  test("runs node on the image's CLI with its arguments unsplit and exits 0 on success", () => {
     const r = sh(SHARD_SCRIPT, args);
     expect(r.status).toBe(0);
     expect(r.calls).toEqual([LOADLAB_JS, ...args, '--']);
@@ -50,7 +50,7 @@ describe('a shard', () => {
 });
 
 describe('a merge before an S3 upload, then the upload', () => {
-  test.each([0, 2, 99])('the merge\'s exit %i is kept, and the upload container ends with it after copying merged/', (code) => {
+  test.each([0, 2, 99])("the merge's exit %i is kept, and the upload container ends with it after copying merged/", (code) => {
     const exitFile = join(dir, `exit-${code}`);
     const merged = join(dir, `merged-${code}`);
     mkdirSync(merged);

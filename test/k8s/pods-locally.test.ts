@@ -22,11 +22,22 @@ afterAll(() => {
 
 test('plan: three shard pods, then the merge pod, write the plan.json of a single `loadlab plan`', async () => {
   const root = join(dir, 'plan');
-  writeFileSync(join(dir, 'plan.yaml'), [
-    'name: k8s-plan', 'seed: 2', 'durationMs: 60000', 'endpoint: { id: ep, jobDurationMs: 1000 }',
-    'traffic:', '  - name: jobs', '    arrival: { process: poisson, ratePerSec: 2 }', '    client: { behaviour: runsync, waitMs: 30000 }',
-    'slo:', '  - turnaround_p95_ms < 5000', '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'plan.yaml'),
+    [
+      'name: k8s-plan',
+      'seed: 2',
+      'durationMs: 60000',
+      'endpoint: { id: ep, jobDurationMs: 1000 }',
+      'traffic:',
+      '  - name: jobs',
+      '    arrival: { process: poisson, ratePerSec: 2 }',
+      '    client: { behaviour: runsync, waitMs: 30000 }',
+      'slo:',
+      '  - turnaround_p95_ms < 5000',
+      '',
+    ].join('\n'),
+  );
   const flags = ['--workers-max', '1..7', '--seeds', '2', '--jobs', '1'];
   const gen = k8s(['plan', join(dir, 'plan.yaml'), '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', ...flags], join(dir, 'plan-manifests'));
   expect(gen.status, gen.stderr).toBe(0);
@@ -36,27 +47,61 @@ test('plan: three shard pods, then the merge pod, write the plan.json of a singl
   const merge = await runContainer(gen.mergeJob.spec.template.spec.containers[0], 0, root);
   expect(merge.status, merge.output).toBe(0);
   // The same scenario file at the same path, so even plan.json's scenario.file agrees.
-  const whole = spawnSync('node', ['bin/loadlab.js', 'plan', join(scenarioDir, 'scenario.yaml'), ...flags, '--out', join(dir, 'whole')], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 120_000 });
+  const whole = spawnSync('node', ['bin/loadlab.js', 'plan', join(scenarioDir, 'scenario.yaml'), ...flags, '--out', join(dir, 'whole')], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+    timeout: 120_000,
+  });
   expect(whole.status, whole.stderr).toBe(0);
   expect(readFileSync(join(root, 'results', 'loadlab-k8s-plan', 'merged', 'plan.json'), 'utf8')).toBe(readFileSync(join(dir, 'whole', 'plan.json'), 'utf8'));
 }, 240_000);
 
-test('run: three shard pods start together against one serve, authenticated by the Secret\'s key, each writing its shard', async () => {
+test("run: three shard pods start together against one serve, authenticated by the Secret's key, each writing its shard", async () => {
   const root = join(dir, 'run');
-  writeFileSync(join(dir, 'sim.json'), JSON.stringify({ seed: 1, apiKeys: ['pod-key'], endpoints: [{ id: 'ep', workersMin: 2, workersMax: 2, jobDurationMs: 100 }] }));
-  writeFileSync(join(dir, 'run.json'), JSON.stringify({
-    name: 'k8s-run', seed: 3, durationMs: 4000, drainMs: 5000, endpoint: { id: 'ep' },
-    // A loaded machine may send a little late: only a send 5 s late counts.
-    openModel: { lateAfterMs: 5000 },
-    traffic: [{ name: 'jobs', arrival: { process: 'constant', ratePerSec: 3 }, client: { behaviour: 'runsync', waitMs: 10000 } }],
-  }));
+  writeFileSync(
+    join(dir, 'sim.json'),
+    JSON.stringify({ seed: 1, apiKeys: ['pod-key'], endpoints: [{ id: 'ep', workersMin: 2, workersMax: 2, jobDurationMs: 100 }] }),
+  );
+  writeFileSync(
+    join(dir, 'run.json'),
+    JSON.stringify({
+      name: 'k8s-run',
+      seed: 3,
+      durationMs: 4000,
+      drainMs: 5000,
+      endpoint: { id: 'ep' },
+      // A loaded machine may send a little late: only a send 5 s late counts.
+      openModel: { lateAfterMs: 5000 },
+      traffic: [{ name: 'jobs', arrival: { process: 'constant', ratePerSec: 3 }, client: { behaviour: 'runsync', waitMs: 10000 } }],
+    }),
+  );
   const serve = await startServe(['--config', join(dir, 'sim.json')]);
   serves.push(serve);
   // Far enough ahead for three CLI processes to start on a busy machine.
-  const gen = k8s(['run', join(dir, 'run.json'), '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r', '--target', serve.base, '--api-key-secret', 'runpod', '--start-delay', '15'], join(dir, 'run-manifests'));
+  const gen = k8s(
+    [
+      'run',
+      join(dir, 'run.json'),
+      '--parallelism',
+      '3',
+      '--image',
+      'img',
+      '--storage',
+      'pvc:r',
+      '--target',
+      serve.base,
+      '--api-key-secret',
+      'runpod',
+      '--start-delay',
+      '15',
+    ],
+    join(dir, 'run-manifests'),
+  );
   expect(gen.status, gen.stderr).toBe(0);
   mountConfigMap(gen.configMap, gen.shardsJob, root);
-  const shards = await Promise.all([0, 1, 2].map((i) => runContainer(gen.shardsJob.spec.template.spec.containers[0], i, root, { 'runpod/RUNPOD_API_KEY': 'pod-key' })));
+  const shards = await Promise.all(
+    [0, 1, 2].map((i) => runContainer(gen.shardsJob.spec.template.spec.containers[0], i, root, { 'runpod/RUNPOD_API_KEY': 'pod-key' })),
+  );
   const args: string[] = gen.shardsJob.spec.template.spec.containers[0].args;
   const startAtMs = Date.parse(args[args.indexOf('--start-at') + 1]!);
   const reports = [0, 1, 2].map((i) => JSON.parse(readFileSync(join(root, 'results', 'loadlab-k8s-run', `shard-${i}`, 'report.json'), 'utf8')));

@@ -3,12 +3,21 @@ import { describe, expect, test } from 'vitest';
 import { runScenario } from '../../src/load/run-scenario.js';
 import { scenarioSchema } from '../../src/load/scenario/schema.js';
 
-const scenario = (thresholds: unknown[]) => scenarioSchema.parse({
-  name: 'ab', durationMs: 300_000, drainMs: 10_000,
-  endpoint: { workersMin: 2, workersMax: 2, jobDurationMs: 100, workload: { failureProbability: 0.5 } },
-  traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } } }],
-  thresholds,
-});
+const scenario = (thresholds: unknown[]) =>
+  scenarioSchema.parse({
+    name: 'ab',
+    durationMs: 300_000,
+    drainMs: 10_000,
+    endpoint: { workersMin: 2, workersMax: 2, jobDurationMs: 100, workload: { failureProbability: 0.5 } },
+    traffic: [
+      {
+        name: 'a',
+        arrival: { process: 'constant', ratePerSec: 1 },
+        client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1, maxMs: 200, jitter: 0 } },
+      },
+    ],
+    thresholds,
+  });
 
 describe('abortOnFail', () => {
   test('a whole-run threshold aborts at the first window end where the data so far breaks it', async () => {

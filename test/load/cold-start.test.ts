@@ -15,10 +15,15 @@ import { harness } from '../helpers/harness.js';
  */
 const endpoint = { workersMin: 0, workersMax: 1, coldStartMs: 5000, idleTimeoutMs: 5000, jobDurationMs: 1000 };
 const poll = { behaviour: 'run-poll', poll: { baseMs: 100, factor: 1, maxMs: 100, jitter: 0 } };
-const scenario = (thresholds: string[], client: object = poll) => scenarioSchema.parse({
-  name: 'cold', durationMs: 40_000, drainMs: 30_000, endpoint, thresholds,
-  traffic: [{ name: 'x', arrival: { process: 'constant', ratePerSec: 0.1 }, client }],
-});
+const scenario = (thresholds: string[], client: object = poll) =>
+  scenarioSchema.parse({
+    name: 'cold',
+    durationMs: 40_000,
+    drainMs: 30_000,
+    endpoint,
+    thresholds,
+    traffic: [{ name: 'x', arrival: { process: 'constant', ratePerSec: 0.1 }, client }],
+  });
 
 describe('cold_start', () => {
   test('job.started says how long each job waited for its worker to start', () => {
@@ -34,12 +39,19 @@ describe('cold_start', () => {
     };
     // From 0 workers. The job at 30.5 s waits for the one at 30 s (a running worker), not for a start: 0.
     expect(started(0, [0, 10_000, 20_000, 30_000, 30_500])).toEqual([
-      [5000, 5000, 5000], [10_000, 0, 0], [25_000, 5000, 5000], [30_000, 0, 0], [31_000, 500, 0],
+      [5000, 5000, 5000],
+      [10_000, 0, 0],
+      [25_000, 5000, 5000],
+      [30_000, 0, 0],
+      [31_000, 500, 0],
     ]);
     // workersMin 1 boots at 0 and is ready at 5 s: a job at 2 s waited only the rest of that start.
     expect(started(1, [2000])).toEqual([[5000, 3000, 3000]]);
     // A crash halfway (at 5.5 s) restarts the worker cold; the re-queued job waits for that start too.
-    expect(started(0, [0], { sim: { crash: true } })).toEqual([[5000, 5000, 5000], [10_500, 5000, 5000]]);
+    expect(started(0, [0], { sim: { crash: true } })).toEqual([
+      [5000, 5000, 5000],
+      [10_500, 5000, 5000],
+    ]);
   });
 
   test('a run records every job, 0s included, per flow and per window; thresholds read it', async () => {
@@ -48,7 +60,11 @@ describe('cold_start', () => {
     const c = r.flows.x!.jobs!.coldStartMs!;
     expect([c.count, c.summary.min, c.summary.p50, c.summary.mean, c.summary.max]).toEqual([4, 0, 0, 2501, 5000]);
     expect(r.windows!.flows.x!.coldStartMs!.filter((w) => w !== '').length).toBe(4);
-    expect(r.thresholds.map((t) => [t.ok, t.value])).toEqual([[false, 5000], [true, 5000], [false, 5003]]);
+    expect(r.thresholds.map((t) => [t.ok, t.value])).toEqual([
+      [false, 5000],
+      [true, 5000],
+      [false, 5003],
+    ]);
     // Per window: the one at 0 s and the one at 20 s hold a 5000 ms wait (5003: HDR's bucket, 3 digits).
     expect(r.thresholds[2]!.window).toMatchObject({ fromMs: 0, toMs: 10_000 });
     expect(evaluateThresholds(r, ['cold_start_max_ms{flow=x} == 5000', 'cold_start_mean_ms == 2501']).map((t) => t.ok)).toEqual([true, true]);

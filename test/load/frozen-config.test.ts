@@ -11,30 +11,49 @@ describe('validated configuration is frozen', () => {
     const l = loadScenarioFile('scenarios/steady-mix.yaml');
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const sc = l.scenario as any;
-    expect(() => { sc.seed = 7; }).toThrow(TypeError);
-    expect(() => { sc.endpoint.id = 'other'; }).toThrow(TypeError);
-    expect(() => { sc.endpoint.limits.enabled = false; }).toThrow(TypeError);
-    expect(() => { sc.traffic[0].arrival.ratePerSec = 1; }).toThrow(TypeError);
+    expect(() => {
+      sc.seed = 7;
+    }).toThrow(TypeError);
+    expect(() => {
+      sc.endpoint.id = 'other';
+    }).toThrow(TypeError);
+    expect(() => {
+      sc.endpoint.limits.enabled = false;
+    }).toThrow(TypeError);
+    expect(() => {
+      sc.traffic[0].arrival.ratePerSec = 1;
+    }).toThrow(TypeError);
     expect(() => sc.traffic.push(sc.traffic[0])).toThrow(TypeError);
     expect(() => sc.thresholds.sort()).toThrow(TypeError);
   });
 
   it('a replay trace read by the loader', () => {
-    const l = parseScenario({
-      name: 'replayed', durationMs: 1000, endpoint: { id: 'ep' },
-      traffic: [{ name: 'r', arrival: { process: 'replay', timestampsMs: [0, 10, 20] }, client: { behaviour: 'run-poll' } }],
-    }, 'inline.yaml');
+    const l = parseScenario(
+      {
+        name: 'replayed',
+        durationMs: 1000,
+        endpoint: { id: 'ep' },
+        traffic: [{ name: 'r', arrival: { process: 'replay', timestampsMs: [0, 10, 20] }, client: { behaviour: 'run-poll' } }],
+      },
+      'inline.yaml',
+    );
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const a = l.scenario.traffic[0]!.arrival as any;
-    expect(() => { a.timestampsMs[0] = 5; }).toThrow(TypeError);
+    expect(() => {
+      a.timestampsMs[0] = 5;
+    }).toThrow(TypeError);
   });
 
   it('a parsed sim config', () => {
     const r = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep' }] });
     if (!r.ok) throw new Error(JSON.stringify(r.issues));
     const c = r.config as any;
-    expect(() => { c.seed = 2; }).toThrow(TypeError);
-    expect(() => { c.endpoints[0].workersMax = 99; }).toThrow(TypeError);
+    expect(() => {
+      c.seed = 2;
+    }).toThrow(TypeError);
+    expect(() => {
+      c.endpoints[0].workersMax = 99;
+    }).toThrow(TypeError);
     expect(() => c.apiKeys.push('k')).toThrow(TypeError);
   });
 });

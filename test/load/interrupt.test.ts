@@ -7,7 +7,9 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { scenarioSchema } from '../../src/load/scenario/schema.js';
 
 const sc = scenarioSchema.parse({
-  name: 'long', durationMs: 600_000, drainMs: 60_000,
+  name: 'long',
+  durationMs: 600_000,
+  drainMs: 60_000,
   endpoint: { workersMax: 20, jobDurationMs: 200 },
   traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 50 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, jitter: 0 } } }],
 });

@@ -39,7 +39,10 @@ function watch(sim: Simulator): { accepted: number; purged: number } {
 
 function checkLedger(r: RunResult, sim: { accepted: number; purged: number }): void {
   const cats = r.jobs.outcomes!;
-  expect(Object.values(cats).reduce((a, b) => a + b, 0), JSON.stringify(cats)).toBe(r.jobs.accepted);
+  expect(
+    Object.values(cats).reduce((a, b) => a + b, 0),
+    JSON.stringify(cats),
+  ).toBe(r.jobs.accepted);
   expect(r.jobs.accepted).toBe(sim.accepted);
   expect(r.jobs.purged).toBe(sim.purged);
   expect(cats.purged ?? 0).toBe(sim.purged);
@@ -49,7 +52,12 @@ function checkLedger(r: RunResult, sim: { accepted: number; purged: number }): v
 /** Outcomes in a stable order (the order two answers at one virtual ms arrive in may differ). */
 const byId = (l: JobOutcome[]) => [...l].sort((x, y) => x.atMs - y.atMs || (String(x.id) < String(y.id) ? -1 : String(x.id) > String(y.id) ? 1 : 0));
 
-interface Both { a: RunResult; b: RunResult; inProc: JobOutcome[]; target: LockstepTarget }
+interface Both {
+  a: RunResult;
+  b: RunResult;
+  inProc: JobOutcome[];
+  target: LockstepTarget;
+}
 
 async function both(sc: Scenario): Promise<Both> {
   let simA: { accepted: number; purged: number } | undefined;
@@ -117,7 +125,9 @@ const EXTRA: Record<string, (r: Both) => void> = {
 };
 
 describe('job accounting', () => {
-  for (const f of readdirSync('scenarios').filter((x) => x.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync('scenarios')
+    .filter((x) => x.endsWith('.yaml'))
+    .sort()) {
     test(`${f}: the categories sum to accepted, in-process and in lockstep; lockstep's job outcomes equal in-process`, async () => {
       const r = await both(example(f));
       expect(r.a.jobs.accepted).toBeGreaterThan(0);
@@ -130,10 +140,17 @@ describe('job accounting', () => {
 
   test('purged jobs (queued, then /purge-queue) are a category; held /runsync and OpenAI requests of removed or failed jobs count as accepted', async () => {
     const sc = scenarioSchema.parse({
-      name: 'purges', seed: 5, durationMs: 60_000, drainMs: 120_000,
+      name: 'purges',
+      seed: 5,
+      durationMs: 60_000,
+      drainMs: 120_000,
       endpoint: { id: 'ep', workersMax: 1, jobDurationMs: 2000, workload: { failureProbability: 0.4 } },
       traffic: [
-        { name: 'poll', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'run-poll', retryFailed: 1, poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } } },
+        {
+          name: 'poll',
+          arrival: { process: 'poisson', ratePerSec: 1 },
+          client: { behaviour: 'run-poll', retryFailed: 1, poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } },
+        },
         { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 60_000 } },
         { name: 'chat', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'openai-chat' } },
         { name: 'purge', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'purge-queue' } },

@@ -7,10 +7,16 @@ import { encode, newHistogram, record } from '../../src/report/histogram.js';
 import { evaluateThresholds } from '../../src/report/thresholds.js';
 
 const sc = scenarioSchema.parse({
-  name: 'tt', durationMs: 60_000, seed: 5,
+  name: 'tt',
+  durationMs: 60_000,
+  seed: 5,
   endpoint: { workersMax: 3, jobDurationMs: { dist: 'exponential', meanMs: 700 } },
   traffic: [
-    { name: 'poll', arrival: { process: 'poisson', ratePerSec: 3 }, client: { behaviour: 'run-poll', poll: { baseMs: 250, factor: 1.5, maxMs: 2000, jitter: 0.2 } } },
+    {
+      name: 'poll',
+      arrival: { process: 'poisson', ratePerSec: 3 },
+      client: { behaviour: 'run-poll', poll: { baseMs: 250, factor: 1.5, maxMs: 2000, jitter: 0.2 } },
+    },
     { name: 'sync', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'runsync', waitMs: 2000 } },
   ],
 });

@@ -12,11 +12,24 @@ import type { RunResult } from '../../src/report/run-result.js';
 const LLM = { ttftMs: 300, interTokenMs: 25, outputTokens: 20 };
 
 async function run(endpoint: Record<string, unknown>, thresholds: string[] = [], client: Record<string, unknown> = {}): Promise<RunResult> {
-  const l = parseScenario({
-    name: 'llm', seed: 3, durationMs: 10_000, endpoint: { id: 'ep', llm: LLM, ...endpoint },
-    traffic: [{ name: 'chat', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 256, ...client }, goodput: { ttftMs: 500, tpotMs: 30 } }],
-    thresholds,
-  }, 'llm.yaml');
+  const l = parseScenario(
+    {
+      name: 'llm',
+      seed: 3,
+      durationMs: 10_000,
+      endpoint: { id: 'ep', llm: LLM, ...endpoint },
+      traffic: [
+        {
+          name: 'chat',
+          arrival: { process: 'constant', ratePerSec: 1 },
+          client: { behaviour: 'openai-chat', stream: true, maxTokens: 256, ...client },
+          goodput: { ttftMs: 500, tpotMs: 30 },
+        },
+      ],
+      thresholds,
+    },
+    'llm.yaml',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return runScenario(l.scenario);
 }
@@ -36,7 +49,7 @@ describe('stream metrics on the token model, in process', () => {
     expect(r.thresholds.every((t) => t.ok)).toBe(true);
   });
 
-  it('a cold start: the first request\'s TTFT is the cold start plus TTFT', async () => {
+  it("a cold start: the first request's TTFT is the cold start plus TTFT", async () => {
     const r = await run({ workersMin: 0, workersMax: 1, coldStartMs: 1000, idleTimeoutMs: 60_000 }, ['ttft_p50_ms{flow=chat} < 300']);
     const s = r.flows.chat!.stream!;
     expect(s.ttftMs.summary.max).toBe(1300);

@@ -9,7 +9,9 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import type { Scenario } from '../../src/load/scenario/schema.js';
 import { renderJson } from '../../src/report/render-json.js';
 
-const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 function load(file: string): Scenario {
   const l = loadScenarioFile(`scenarios/${file}`);
@@ -30,10 +32,18 @@ async function reportJson(sc: Scenario, seed?: number): Promise<string> {
 
 describe('example scenarios', () => {
   test('the examples the issue lists are all there', () => {
-    expect(files).toEqual(expect.arrayContaining([
-      'burst-rate-limit.yaml', 'diurnal-day.yaml', 'queue-throttling.yaml', 'retention-expiry.yaml', 'runsync-heavy.yaml',
-      'steady-mix.yaml', 'streaming.yaml', 'webhook-failing.yaml',
-    ]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'burst-rate-limit.yaml',
+        'diurnal-day.yaml',
+        'queue-throttling.yaml',
+        'retention-expiry.yaml',
+        'runsync-heavy.yaml',
+        'steady-mix.yaml',
+        'streaming.yaml',
+        'webhook-failing.yaml',
+      ]),
+    );
   });
 
   for (const f of files) {

@@ -11,19 +11,24 @@ import { renderMarkdown } from '../../src/report/render-md.js';
 import type { ShardSection } from '../../src/report/run-result.js';
 
 const sc = scenarioSchema.parse({
-  name: 'shard-lib', durationMs: 10_000, seed: 4,
+  name: 'shard-lib',
+  durationMs: 10_000,
+  seed: 4,
   traffic: [{ name: 'a', arrival: { process: 'poisson', ratePerSec: 3 }, client: { behaviour: 'health' } }],
   thresholds: ['requests{health} >= 20'],
 });
 
 describe('a shard of a run', () => {
-  test('the shards\' sessions add up to the whole run\'s; each shard is judged on its own requests', async () => {
+  test("the shards' sessions add up to the whole run's; each shard is judged on its own requests", async () => {
     const whole = await runScenario(sc);
     const n = whole.flows.a!.sessions;
     expect(whole.shard).toBeUndefined();
     expect(whole.thresholds[0]!.ok).toBe(true);
     const shards = await Promise.all([0, 1].map((index) => runScenario(sc, { shard: { index, count: 2 } })));
-    expect(shards.map((s) => s.shard)).toEqual([{ count: 2, indices: [0] }, { count: 2, indices: [1] }]);
+    expect(shards.map((s) => s.shard)).toEqual([
+      { count: 2, indices: [0] },
+      { count: 2, indices: [1] },
+    ]);
     expect(shards.map((s) => s.flows.a!.sessions)).toEqual([Math.ceil(n / 2), Math.floor(n / 2)]);
     // About 15 requests each: a shard alone fails the whole run's threshold.
     for (const s of shards) expect(s.thresholds[0]).toMatchObject({ ok: false });
@@ -33,7 +38,9 @@ describe('a shard of a run', () => {
     const r = await runScenario(sc, { shard: { index: 1, count: 4, startAtMs: Date.UTC(2026, 0, 2, 3, 4, 5) } });
     const back = parseRunResult(renderJson(r));
     expect(back.shard).toEqual({ count: 4, indices: [1], startAtMs: Date.UTC(2026, 0, 2, 3, 4, 5) });
-    expect(renderMarkdown(back)).toContain('This report covers **shard 1 of 4**: arrivals k of each flow with k mod 4 = 1; time 0 at 2026-01-02T03:04:05.000Z (--start-at).');
+    expect(renderMarkdown(back)).toContain(
+      'This report covers **shard 1 of 4**: arrivals k of each flow with k mod 4 = 1; time 0 at 2026-01-02T03:04:05.000Z (--start-at).',
+    );
   });
 
   test('report.md of merged shards', async () => {

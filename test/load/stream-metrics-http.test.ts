@@ -40,7 +40,9 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     const b = JSON.parse(body) as { messages: { content: string }[]; stream_options?: { include_usage?: boolean } };
     askedUsage.push(b.stream_options?.include_usage === true);
     if (b.messages[0]!.content.startsWith('busy')) {
-      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }));
+      res
+        .writeHead(429, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }));
       return;
     }
     const cut = b.messages[0]!.content.startsWith('cut');
@@ -80,17 +82,38 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
 
 function scenario(name: string, thresholds: string[]): string {
   const f = join(dir, `${name}.json`);
-  writeFileSync(f, JSON.stringify({
-    name, seed: 1, durationMs: 2000, drainMs: 10_000, endpoint: { id: 'ep' },
-    // A busy machine may send late: these tests look at the stream, not at lateness.
-    openModel: { lateAfterMs: 5000 },
-    traffic: [
-      { name: 'chat', arrival: { process: 'constant', ratePerSec: 5 }, client: { behaviour: 'openai-chat', stream: true, timeoutMs: 10_000 }, goodput: { ttftMs: 1000, tpotMs: 200 } },
-      { name: 'cut', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'openai-chat', stream: true, prompt: 'cut {{seq}}', timeoutMs: 10_000 } },
-      { name: 'busy', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'openai-chat', stream: true, prompt: 'busy {{seq}}', timeoutMs: 10_000, on429: { maxAttempts: 1 } }, goodput: { ttftMs: 1000 } },
-    ],
-    thresholds,
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      name,
+      seed: 1,
+      durationMs: 2000,
+      drainMs: 10_000,
+      endpoint: { id: 'ep' },
+      // A busy machine may send late: these tests look at the stream, not at lateness.
+      openModel: { lateAfterMs: 5000 },
+      traffic: [
+        {
+          name: 'chat',
+          arrival: { process: 'constant', ratePerSec: 5 },
+          client: { behaviour: 'openai-chat', stream: true, timeoutMs: 10_000 },
+          goodput: { ttftMs: 1000, tpotMs: 200 },
+        },
+        {
+          name: 'cut',
+          arrival: { process: 'constant', ratePerSec: 2 },
+          client: { behaviour: 'openai-chat', stream: true, prompt: 'cut {{seq}}', timeoutMs: 10_000 },
+        },
+        {
+          name: 'busy',
+          arrival: { process: 'constant', ratePerSec: 2 },
+          client: { behaviour: 'openai-chat', stream: true, prompt: 'busy {{seq}}', timeoutMs: 10_000, on429: { maxAttempts: 1 } },
+          goodput: { ttftMs: 1000 },
+        },
+      ],
+      thresholds,
+    }),
+  );
   return f;
 }
 
@@ -106,9 +129,18 @@ afterAll(async () => {
 });
 
 describe('stream metrics over HTTP against a streaming server', () => {
-  test('TTFT, ITL and TPOT match the server\'s schedule at p50; tokens from usage; a cut stream is an error with its chunks', async () => {
+  test("TTFT, ITL and TPOT match the server's schedule at p50; tokens from usage; a cut stream is an error with its chunks", async () => {
     const out = join(dir, 'pass');
-    const r = await run(['run', scenario('pass', ['ttft_p50_ms{flow=chat} < 1000', 'goodput{flow=chat} > 0.5']), '--target', base, '--api-key', 'k', '--out', out]);
+    const r = await run([
+      'run',
+      scenario('pass', ['ttft_p50_ms{flow=chat} < 1000', 'goodput{flow=chat} > 0.5']),
+      '--target',
+      base,
+      '--api-key',
+      'k',
+      '--out',
+      out,
+    ]);
     expect(r.status, r.stderr + r.stdout).toBe(0);
     const res = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
     const chat = res.flows.chat!;
@@ -150,7 +182,7 @@ describe('stream metrics over HTTP against a streaming server', () => {
     expect(om).toMatch(new RegExp(`^loadlab_client_stream_tokens_total\\{endpoint="ep",scenario="pass",flow="cut"\\} ${CUT_AFTER * cut.sessions} `, 'm'));
   });
 
-  test('a TTFT threshold tighter than the server\'s first chunk fails: exit 99', async () => {
+  test("a TTFT threshold tighter than the server's first chunk fails: exit 99", async () => {
     const out = join(dir, 'fail');
     const r = await run(['run', scenario('fail', ['ttft_p50_ms{flow=chat} < 150']), '--target', base, '--api-key', 'k', '--out', out]);
     expect(r.status, r.stderr).toBe(99);

@@ -9,26 +9,43 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { scenarioSchema } from '../../src/load/scenario/schema.js';
 import { decodeWindow } from '../../src/report/histogram.js';
 
-const scenario = (thresholds: string[]) => scenarioSchema.parse({
-  name: 'streams', seed: 1, durationMs: 30_000, drainMs: 30_000,
-  endpoint: { workersMin: 4, workersMax: 4, jobDurationMs: 4000, workload: { chunks: 8 } },
-  traffic: [
-    // 8 chunks over 4 s: one every 500 ms.
-    { name: 'eight', arrival: { process: 'constant', ratePerSec: 0.2 }, client: { behaviour: 'run-stream', waitMs: 10_000 }, goodput: { ttftMs: 500 } },
-    // 4 chunks over 3 s (the payload's directive): one every 750 ms; each poll held 1 s at most, so some come back empty.
-    { name: 'four', arrival: { process: 'constant', ratePerSec: 0.1 }, client: { behaviour: 'run-stream', waitMs: 1000, payload: { sim: { chunks: 4, durationMs: 3000 } } }, goodput: { ttftMs: 700, tpotMs: 1000 } },
-    { name: 'polls', arrival: { process: 'constant', ratePerSec: 0.2 }, client: { behaviour: 'run-poll' } },
-  ],
-  thresholds,
-});
+const scenario = (thresholds: string[]) =>
+  scenarioSchema.parse({
+    name: 'streams',
+    seed: 1,
+    durationMs: 30_000,
+    drainMs: 30_000,
+    endpoint: { workersMin: 4, workersMax: 4, jobDurationMs: 4000, workload: { chunks: 8 } },
+    traffic: [
+      // 8 chunks over 4 s: one every 500 ms.
+      { name: 'eight', arrival: { process: 'constant', ratePerSec: 0.2 }, client: { behaviour: 'run-stream', waitMs: 10_000 }, goodput: { ttftMs: 500 } },
+      // 4 chunks over 3 s (the payload's directive): one every 750 ms; each poll held 1 s at most, so some come back empty.
+      {
+        name: 'four',
+        arrival: { process: 'constant', ratePerSec: 0.1 },
+        client: { behaviour: 'run-stream', waitMs: 1000, payload: { sim: { chunks: 4, durationMs: 3000 } } },
+        goodput: { ttftMs: 700, tpotMs: 1000 },
+      },
+      { name: 'polls', arrival: { process: 'constant', ratePerSec: 0.2 }, client: { behaviour: 'run-poll' } },
+    ],
+    thresholds,
+  });
 
 describe('run-stream in process', () => {
-  test('TTFT, ITL and TPOT follow the simulator\'s chunk schedule; tokens, goodput and the thresholds read them', async () => {
-    const r = await runScenario(scenario([
-      'ttft_p99_ms{flow=eight} <= 500', 'itl_p50_ms{flow=four} == 750', 'tpot_max_ms <= 750', 'request_tokens_per_s_p50{flow=eight} == 2',
-      'goodput{flow=eight} == 1', 'goodput{flow=four} == 0', 'ttft_p95_ms < 800 every 10s', 'output_tokens_per_s > 0 every 10s',
-      'ttft_p50_ms{flow=eight} < 500',
-    ]));
+  test("TTFT, ITL and TPOT follow the simulator's chunk schedule; tokens, goodput and the thresholds read them", async () => {
+    const r = await runScenario(
+      scenario([
+        'ttft_p99_ms{flow=eight} <= 500',
+        'itl_p50_ms{flow=four} == 750',
+        'tpot_max_ms <= 750',
+        'request_tokens_per_s_p50{flow=eight} == 2',
+        'goodput{flow=eight} == 1',
+        'goodput{flow=four} == 0',
+        'ttft_p95_ms < 800 every 10s',
+        'output_tokens_per_s > 0 every 10s',
+        'ttft_p50_ms{flow=eight} < 500',
+      ]),
+    );
     const eight = r.flows.eight!.stream!;
     const four = r.flows.four!.stream!;
     expect(r.flows.polls!.stream).toBeUndefined();
@@ -54,16 +71,26 @@ describe('run-stream in process', () => {
     expect(r.windows!.streams!.polls).toBeUndefined();
 
     expect(r.thresholds.map((t) => [t.expr, t.ok])).toEqual([
-      ['ttft_p99_ms{flow=eight} <= 500', true], ['itl_p50_ms{flow=four} == 750', true], ['tpot_max_ms <= 750', true],
-      ['request_tokens_per_s_p50{flow=eight} == 2', true], ['goodput{flow=eight} == 1', true], ['goodput{flow=four} == 0', true],
-      ['ttft_p95_ms < 800 every 10s', true], ['output_tokens_per_s > 0 every 10s', true], ['ttft_p50_ms{flow=eight} < 500', false],
+      ['ttft_p99_ms{flow=eight} <= 500', true],
+      ['itl_p50_ms{flow=four} == 750', true],
+      ['tpot_max_ms <= 750', true],
+      ['request_tokens_per_s_p50{flow=eight} == 2', true],
+      ['goodput{flow=eight} == 1', true],
+      ['goodput{flow=four} == 0', true],
+      ['ttft_p95_ms < 800 every 10s', true],
+      ['output_tokens_per_s > 0 every 10s', true],
+      ['ttft_p50_ms{flow=eight} < 500', false],
     ]);
     const tokensPerS = r.thresholds.find((t) => t.expr === 'output_tokens_per_s > 0 every 10s')!;
     expect(tokensPerS.value).toBeGreaterThan(0);
   });
 
   test('a run without streaming flows has no stream sections', async () => {
-    const sc = scenarioSchema.parse({ name: 'plain', durationMs: 10_000, traffic: [{ name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }] });
+    const sc = scenarioSchema.parse({
+      name: 'plain',
+      durationMs: 10_000,
+      traffic: [{ name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
+    });
     const r = await runScenario(sc);
     expect(r.flows.p!.stream).toBeUndefined();
     expect(r.windows!.streams).toBeUndefined();

@@ -7,7 +7,9 @@ import { loadScenarioFile } from '../../src/load/scenario/loader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-th-'));
 const base = {
-  name: 'x', durationMs: 60_000, drainMs: 10_000,
+  name: 'x',
+  durationMs: 60_000,
+  drainMs: 10_000,
   traffic: [
     { name: 'batch', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } },
     { name: 'chat', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'health' } },
@@ -26,15 +28,25 @@ const issues = (thresholds: unknown[]) => {
 
 describe('thresholds checked at load', () => {
   test('valid forms load', () => {
-    const l = load({ thresholds: [
-      'p99_ms{run} < 2000', 'p95_ms{operation=status} < 500 every 60s', 'jobs_failed{flow=batch} == 0', 'jobs{flow=chat,status=COMPLETED} > 1',
-      'requests{status=429} < 10', 'turnaround_p95_ms{flow=batch} < 30000', 'queue_delay_p99_ms < 100', 'execution_p50_ms{flow=batch} < 5000 every 10s',
-      { expr: 'error_rate < 0.1', abortOnFail: true, delayAbortEvalMs: 20_000 },
-    ] });
+    const l = load({
+      thresholds: [
+        'p99_ms{run} < 2000',
+        'p95_ms{operation=status} < 500 every 60s',
+        'jobs_failed{flow=batch} == 0',
+        'jobs{flow=chat,status=COMPLETED} > 1',
+        'requests{status=429} < 10',
+        'turnaround_p95_ms{flow=batch} < 30000',
+        'queue_delay_p99_ms < 100',
+        'execution_p50_ms{flow=batch} < 5000 every 10s',
+        { expr: 'error_rate < 0.1', abortOnFail: true, delayAbortEvalMs: 20_000 },
+      ],
+    });
     expect(l.ok).toBe(true);
   });
   test('unknown metric, operation, flow and status: path, bad name, suggestion', () => {
-    expect(issues(['p99_ms{run} < 1', 'limited{rnu} == 0', 'jobs_failed{flow=bach} == 0', 'p99_ms{runn} < 5', 'jobs{status=COMPLETD} > 1', 'jobs_complete > 1'])).toEqual([
+    expect(
+      issues(['p99_ms{run} < 1', 'limited{rnu} == 0', 'jobs_failed{flow=bach} == 0', 'p99_ms{runn} < 5', 'jobs{status=COMPLETD} > 1', 'jobs_complete > 1']),
+    ).toEqual([
       'thresholds.1: unknown operation "rnu" in "limited{rnu} == 0"; did you mean "run"?',
       'thresholds.3: unknown operation "runn" in "p99_ms{runn} < 5"; did you mean "run"?',
       'thresholds.4: unknown status "COMPLETD" in "jobs{status=COMPLETD} > 1"; did you mean "COMPLETED"?',
@@ -43,7 +55,9 @@ describe('thresholds checked at load', () => {
     ]);
   });
   test('a selector the metric does not honour is rejected; so is a bad selector kind', () => {
-    expect(issues(['requests{stauts=200} < 10'])[0]).toBe('thresholds.0: unknown selector kind "stauts" in "requests{stauts=200} < 10"; kinds: operation, flow, status');
+    expect(issues(['requests{stauts=200} < 10'])[0]).toBe(
+      'thresholds.0: unknown selector kind "stauts" in "requests{stauts=200} < 10"; kinds: operation, flow, status',
+    );
     expect(issues(['jobs_failed{run} == 0'])[0]).toMatch(/^thresholds\.0: metric "jobs_failed" takes only \{flow=…\}, not \{operation=run\}/);
     expect(issues(['webhooks_lost{flow=batch} == 0'])[0]).toMatch(/takes no selector/);
     expect(issues(['requests{status=ok} < 1'])[0]).toMatch(/not an HTTP status code/);
@@ -56,7 +70,9 @@ describe('thresholds checked at load', () => {
   });
   test('object form: the path ends in expr; unknown keys suggest the known one', () => {
     expect(issues([{ expr: 'p99_ms{rnu} < 1', abortOnFail: true }])[0]).toMatch(/^thresholds\.0\.expr: unknown operation "rnu"/);
-    expect(issues([{ expr: 'p99_ms < 1', abortOnFail: true, delayAbortEvalMS: 5 }])).toEqual(['thresholds.0.delayAbortEvalMS: unknown key "delayAbortEvalMS"; did you mean "delayAbortEvalMs"?']);
+    expect(issues([{ expr: 'p99_ms < 1', abortOnFail: true, delayAbortEvalMS: 5 }])).toEqual([
+      'thresholds.0.delayAbortEvalMS: unknown key "delayAbortEvalMS"; did you mean "delayAbortEvalMs"?',
+    ]);
   });
   test('unknown scenario keys anywhere suggest the nearest known key', () => {
     const l = load({ traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 1 }, client: { behavior: 'health' } }], durationMS: 5 });

@@ -10,7 +10,10 @@ import { parseScenario } from '../../src/load/scenario/loader.js';
 import { scenarioSchema } from '../../src/load/scenario/schema.js';
 
 const base = {
-  name: 'outcomes', seed: 4, durationMs: 20_000, drainMs: 30_000,
+  name: 'outcomes',
+  seed: 4,
+  durationMs: 20_000,
+  drainMs: 30_000,
   // One worker, 2 s jobs, one a second, a 3 s execution timeout: OpenAI requests queue behind each other and
   // the server stops holding them (executionTimeout + 1 ms after submission) while their job waits.
   endpoint: { id: 'ep', workersMin: 1, workersMax: 1, jobDurationMs: 2000, executionTimeoutMs: 3000 },
@@ -23,7 +26,9 @@ const problems = (thresholds: string[]) => {
 
 describe('threshold selectors and job outcomes', () => {
   test('jobs{status=…} takes every job outcome, timeout and error included', () => {
-    expect(problems(['jobs{status=timeout} == 0', 'jobs{flow=chat,status=error} == 0', 'jobs{status=gave-up} == 0', 'jobs{status=unfinished} == 0'])).toEqual([]);
+    expect(problems(['jobs{status=timeout} == 0', 'jobs{flow=chat,status=error} == 0', 'jobs{status=gave-up} == 0', 'jobs{status=unfinished} == 0'])).toEqual(
+      [],
+    );
     expect(problems(['jobs{status=timeuot} == 0'])).toEqual(['thresholds.0: unknown status "timeuot" in "jobs{status=timeuot} == 0"; did you mean "timeout"?']);
   });
 
@@ -35,7 +40,10 @@ describe('threshold selectors and job outcomes', () => {
   });
 
   test('OpenAI requests whose server wait ended first count as jobs{status=timeout} and in a plain jobs', async () => {
-    const sc = scenarioSchema.parse({ ...base, thresholds: ['jobs{status=timeout} > 0', 'jobs{flow=chat,status=timeout} > 0', 'jobs == 20', 'jobs_accepted == 20'] });
+    const sc = scenarioSchema.parse({
+      ...base,
+      thresholds: ['jobs{status=timeout} > 0', 'jobs{flow=chat,status=timeout} > 0', 'jobs == 20', 'jobs_accepted == 20'],
+    });
     const r = await runScenario(sc);
     expect(r.jobs.outcomes?.timeout).toBeGreaterThan(0);
     expect(r.thresholds.map((t) => [t.expr, t.value, t.ok])).toEqual([

@@ -30,7 +30,8 @@ test('capacity-plan.yaml, its first hour: a recommendation with its cost, and wh
   expect(p.recommendation.cost.perHour).toBeGreaterThan(0);
   const md = planMd(out);
   expect(md).toContain(`**Recommendation: workersMax ${best.workersMax}**`);
-  for (const why of ['Cold starts:', 'Scaler lag:', 'Job times are lognormal', 'Arrivals are not a constant-rate Poisson stream (daily: diurnal)']) expect(md).toContain(why);
+  for (const why of ['Cold starts:', 'Scaler lag:', 'Job times are lognormal', 'Arrivals are not a constant-rate Poisson stream (daily: diurnal)'])
+    expect(md).toContain(why);
 }, 180_000);
 
 test('llm-chat.yaml on one seed: the TTFT and TPOT SLOs size workersMax', () => {

@@ -24,10 +24,26 @@ beforeAll(async () => {
   console.log(`plan-browser: plans and screenshots in ${out}`);
   browser = await launchChromium(executable);
 }, 60_000);
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
-const ARGS = ['test/fixtures/plan-small.yaml', '--workers-max', '1..4', '--seeds', '2', '--gpu', 'A100', '--exhaustive', '--jobs', '1',
-  '--slo', 'turnaround_p95_ms < 20000', '--slo', 'queue_delay_mean_ms < 1500'];
+const ARGS = [
+  'test/fixtures/plan-small.yaml',
+  '--workers-max',
+  '1..4',
+  '--seeds',
+  '2',
+  '--gpu',
+  'A100',
+  '--exhaustive',
+  '--jobs',
+  '1',
+  '--slo',
+  'turnaround_p95_ms < 20000',
+  '--slo',
+  'queue_delay_mean_ms < 1500',
+];
 
 /** Runs the plan, opens its plan.html, reads the charts and saves a screenshot beside it. */
 async function openPlan(name: string, extra: string[] = []) {
@@ -49,15 +65,25 @@ describe('plan.html in Chromium', () => {
     expect(errors).toEqual([]);
     expect(charts.map((c) => c.id)).toEqual(['slo-1', 'slo-2', 'cost-per-hour', 'cost-per-1000-jobs']);
     expectAllDrawn(charts, []);
-    expect(await page.evaluate(`window.loadlabCharts['slo-2'].series.map((s) => s.label)`))
-      .toEqual(['workersMax', 'seed 3', 'seed 4', 'mean over seeds', 'SLO < 1500', 'Erlang C (M/M/c)']);
+    expect(await page.evaluate(`window.loadlabCharts['slo-2'].series.map((s) => s.label)`)).toEqual([
+      'workersMax',
+      'seed 3',
+      'seed 4',
+      'mean over seeds',
+      'SLO < 1500',
+      'Erlang C (M/M/c)',
+    ]);
     // Hovering shows the workersMax under the cursor and each series' value there.
     await page.hover('#chart-slo-1 .u-over', { position: { x: 500, y: 100 }, timeout: 10_000 });
     const legend = await page.$$eval('#chart-slo-1 .u-legend .u-value', (cells) => cells.map((c) => c.textContent));
     expect(legend[0]).toMatch(/^[1-4]$/);
     expect(legend.slice(1).every((v) => /^\d[\d .]*$/.test(v ?? ''))).toBe(true);
     // The charts come before the tables.
-    expect(await page.evaluate(`document.querySelector('#charts').compareDocumentPosition(document.querySelector('#tables table')) & Node.DOCUMENT_POSITION_FOLLOWING`)).toBeTruthy();
+    expect(
+      await page.evaluate(
+        `document.querySelector('#charts').compareDocumentPosition(document.querySelector('#tables table')) & Node.DOCUMENT_POSITION_FOLLOWING`,
+      ),
+    ).toBeTruthy();
     await page.close();
   });
 
@@ -66,8 +92,13 @@ describe('plan.html in Chromium', () => {
     const { page, charts, errors } = await openPlan('grid', ['--grid', 'workersMin=0,1']);
     expect(errors).toEqual([]);
     expectAllDrawn(charts, ['slo-1', 'slo-2', 'cost-per-hour', 'pareto-1', 'pareto-2']);
-    expect(await page.evaluate(`window.loadlabCharts['pareto-1'].series.map((s) => s.label)`))
-      .toEqual(['cost per hour ($, mean over seeds)', 'every point', 'Pareto front', 'recommendation', 'SLO < 20000']);
+    expect(await page.evaluate(`window.loadlabCharts['pareto-1'].series.map((s) => s.label)`)).toEqual([
+      'cost per hour ($, mean over seeds)',
+      'every point',
+      'Pareto front',
+      'recommendation',
+      'SLO < 20000',
+    ]);
     await page.close();
   });
 });

@@ -31,10 +31,20 @@ async function smallPlan(axes: GridAxis[] = [], prices = true): Promise<PlanResu
   const seeds = [3, 4];
   const runner = inlineRunner({ scenario: sc, slos: SLOS, workersMin: sc.endpoint.workersMin });
   const outcome = await sweep(runner, { workers: range, seeds, lines: combinations(axes), exhaustive: true, concurrency: 1 });
-  return buildPlan({
-    scenario: { name: sc.name, durationMs: sc.durationMs }, slos, range, grid: axes.length > 0, workersMin: sc.endpoint.workersMin,
-    seeds, exhaustive: true, mmc: mmcInputs(sc), ...(prices ? { prices: { ...GPU_PRICES.A100!, gpu: 'A100' } } : {}),
-  }, outcome);
+  return buildPlan(
+    {
+      scenario: { name: sc.name, durationMs: sc.durationMs },
+      slos,
+      range,
+      grid: axes.length > 0,
+      workersMin: sc.endpoint.workersMin,
+      seeds,
+      exhaustive: true,
+      mmc: mmcInputs(sc),
+      ...(prices ? { prices: { ...GPU_PRICES.A100!, gpu: 'A100' } } : {}),
+    },
+    outcome,
+  );
 }
 
 const chart = (specs: ChartSpec[], id: string) => {

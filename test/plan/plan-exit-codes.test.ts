@@ -67,9 +67,12 @@ describe('loadlab plan: bad input exits 2 naming the field', () => {
       [[FILE, '--workers-max', '0..3'], /--workers-max: "0\.\.3": workersMax starts at 1/],
     );
   });
-  test('an SLO with an unknown metric, from --slo or from the scenario\'s slo: list', () => {
+  test("an SLO with an unknown metric, from --slo or from the scenario's slo: list", () => {
     const f = join(dir, 'bad-slo.yaml');
-    writeFileSync(f, 'name: bad-slo\ndurationMs: 1000\ntraffic:\n  - { name: a, arrival: { process: constant, ratePerSec: 1 }, client: { behaviour: run-poll } }\nslo:\n  - jobs_completed > 0\n  - turnaround_p95_ms{flow=b} < 1000\n');
+    writeFileSync(
+      f,
+      'name: bad-slo\ndurationMs: 1000\ntraffic:\n  - { name: a, arrival: { process: constant, ratePerSec: 1 }, client: { behaviour: run-poll } }\nslo:\n  - jobs_completed > 0\n  - turnaround_p95_ms{flow=b} < 1000\n',
+    );
     bad(
       [[FILE, '--slo', 'turnaround_p96_ms < 100'], /--slo "turnaround_p96_ms < 100": unknown metric "turnaround_p96_ms".*did you mean "turnaround_p9\d_ms"/],
       [[FILE, '--slo', 'p99_ms{flow=nope} < 100'], /--slo "p99_ms\{flow=nope\} < 100": metric "p99_ms" takes only \{operation=…\}/],

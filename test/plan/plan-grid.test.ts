@@ -15,22 +15,47 @@ const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-grid-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const FILE = 'test/fixtures/plan-small.yaml';
 
-interface Row { workersMax: number; knobs: Record<string, unknown>; meetsAll: boolean; cost: { perHour: number[] }; slo: { values: number[] }[] }
+interface Row {
+  workersMax: number;
+  knobs: Record<string, unknown>;
+  meetsAll: boolean;
+  cost: { perHour: number[] };
+  slo: { values: number[] }[];
+}
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const key = (r: { workersMax: number; knobs: Record<string, unknown> }) => JSON.stringify([r.workersMax, r.knobs]);
 
 describe('loadlab plan --grid', () => {
   test('the cheapest point meeting every SLO, the Pareto front, the same plan.json whatever --jobs', () => {
-    const args = [FILE, '--workers-max', '2..5', '--seeds', '2', '--grid', 'workersMin=0,1', '--grid', 'scaler.type=QUEUE_DELAY,REQUEST_COUNT', '--gpu', 'A100', '--slo', 'queue_delay_p95_ms < 3000'];
-    const [one, two] = plans([...args, '--jobs', '1', '--out', join(dir, 'one')], [...args, '--jobs', '2', '--out', join(dir, 'two')]) as [CliResult, CliResult];
+    const args = [
+      FILE,
+      '--workers-max',
+      '2..5',
+      '--seeds',
+      '2',
+      '--grid',
+      'workersMin=0,1',
+      '--grid',
+      'scaler.type=QUEUE_DELAY,REQUEST_COUNT',
+      '--gpu',
+      'A100',
+      '--slo',
+      'queue_delay_p95_ms < 3000',
+    ];
+    const [one, two] = plans([...args, '--jobs', '1', '--out', join(dir, 'one')], [...args, '--jobs', '2', '--out', join(dir, 'two')]) as [
+      CliResult,
+      CliResult,
+    ];
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
     expect(planJson(join(dir, 'two'))).toBe(planJson(join(dir, 'one')));
     const p = JSON.parse(planJson(join(dir, 'one')));
     const rows: Row[] = p.rows;
     expect(p.sweep.grid.map((g: { knobs: unknown }) => g.knobs)).toEqual([
-      { workersMin: 0, 'scaler.type': 'QUEUE_DELAY' }, { workersMin: 0, 'scaler.type': 'REQUEST_COUNT' },
-      { workersMin: 1, 'scaler.type': 'QUEUE_DELAY' }, { workersMin: 1, 'scaler.type': 'REQUEST_COUNT' },
+      { workersMin: 0, 'scaler.type': 'QUEUE_DELAY' },
+      { workersMin: 0, 'scaler.type': 'REQUEST_COUNT' },
+      { workersMin: 1, 'scaler.type': 'QUEUE_DELAY' },
+      { workersMin: 1, 'scaler.type': 'REQUEST_COUNT' },
     ]);
     const meeting = rows.filter((r) => r.meetsAll);
     expect(meeting.length).toBeGreaterThan(0);

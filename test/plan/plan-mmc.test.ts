@@ -31,8 +31,11 @@ function erlangAnswer(): number {
 
 describe('loadlab plan on a warm M/M/c queue', () => {
   const args = [FILE, '--workers-max', '4..12', '--workers-min', 'max', '--seeds', '3'];
-  test('recommends Erlang C\'s smallest c; --jobs 1 and --jobs 2 write the same plan.json; early stop two points past it', () => {
-    const [one, two] = plans([...args, '--jobs', '1', '--out', join(dir, 'one')], [...args, '--jobs', '2', '--out', join(dir, 'two')]) as [CliResult, CliResult];
+  test("recommends Erlang C's smallest c; --jobs 1 and --jobs 2 write the same plan.json; early stop two points past it", () => {
+    const [one, two] = plans([...args, '--jobs', '1', '--out', join(dir, 'one')], [...args, '--jobs', '2', '--out', join(dir, 'two')]) as [
+      CliResult,
+      CliResult,
+    ];
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
     expect(planJson(join(dir, 'two'))).toBe(planJson(join(dir, 'one')));

@@ -22,10 +22,13 @@ function scenario(name: string, section: unknown): string {
   return file;
 }
 
-describe('the scenario\'s plan: section', () => {
+describe("the scenario's plan: section", () => {
   test('range, seeds, GPU and grid from the scenario; flags override them', () => {
     const file = scenario('section', { workersMax: '2..3', seeds: 2, gpu: 'h200', grid: { idleTimeoutMs: [1000, 5000] } });
-    const [r, o] = plans([file, '--exhaustive', '--out', join(dir, 'a')], [file, '--workers-max', '4', '--seeds', '1', '--gpu', 'A100', '--grid', 'workersMin=1', '--out', join(dir, 'b')]) as [CliResult, CliResult];
+    const [r, o] = plans(
+      [file, '--exhaustive', '--out', join(dir, 'a')],
+      [file, '--workers-max', '4', '--seeds', '1', '--gpu', 'A100', '--grid', 'workersMin=1', '--out', join(dir, 'b')],
+    ) as [CliResult, CliResult];
     expect(r.status, r.stderr).toBe(0);
     const p = JSON.parse(planJson(join(dir, 'a')));
     expect(p.sweep.workersMax).toEqual({ from: 2, to: 3 });

@@ -38,7 +38,15 @@ export interface SimSpec {
 }
 
 export type Cmd =
-  | { t: 'run'; sync: boolean; sim?: SimSpec; policy?: { ttl?: number; executionTimeout?: number; lowPriority?: boolean }; wait?: number; n?: number; maxTokens?: number }
+  | {
+      t: 'run';
+      sync: boolean;
+      sim?: SimSpec;
+      policy?: { ttl?: number; executionTimeout?: number; lowPriority?: boolean };
+      wait?: number;
+      n?: number;
+      maxTokens?: number;
+    }
   /** An OpenAI chat completion (`usage`: stream_options.include_usage). */
   | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean }
   | { t: 'status'; pick: number; ttl?: number }
@@ -73,8 +81,12 @@ export function modelConfig(c: CaseConfig): RefConfig {
     executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
     retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
     limits: {
-      window: l.window ?? 'sliding', windowMs: l.windowMs ?? 10_000, perWorkerRate: l.perWorkerRate,
-      queueMin: l.queueMin ?? 50, queuePerWorker: l.queuePerWorker ?? 500, operations: l.operations ?? {},
+      window: l.window ?? 'sliding',
+      windowMs: l.windowMs ?? 10_000,
+      perWorkerRate: l.perWorkerRate,
+      queueMin: l.queueMin ?? 50,
+      queuePerWorker: l.queuePerWorker ?? 500,
+      operations: l.operations ?? {},
     },
     ...(c.llm ? { llm: { ttftMs: modelDist(c.llm.ttftMs), interTokenMs: modelDist(c.llm.interTokenMs), outputTokens: modelDist(c.llm.outputTokens) } } : {}),
   };
@@ -83,7 +95,9 @@ export function modelConfig(c: CaseConfig): RefConfig {
 /** The core's endpoint config for the same case (harness fills in id, seed and keys). */
 export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
   return {
-    workersMin: c.workersMin ?? c.workers, workersMax: c.workers, coldStartMs: c.coldStartMs ?? 0,
+    workersMin: c.workersMin ?? c.workers,
+    workersMax: c.workers,
+    coldStartMs: c.coldStartMs ?? 0,
     ...(c.idleTimeoutMs !== undefined ? { idleTimeoutMs: c.idleTimeoutMs } : {}),
     ...(c.scaler ? { scaler: c.scaler } : {}),
     ...(c.executionTimeoutMs !== undefined ? { executionTimeoutMs: c.executionTimeoutMs } : {}),
@@ -99,11 +113,17 @@ export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | 
   const pickJob = (pick: number) => (pick === UNKNOWN_PICK || jobs === 0 ? -1 : jobs - 1 - (pick % jobs));
   switch (cmd.t) {
     case 'openai':
-      return [{ op: 'openai', body: {
-        messages: [{ role: 'user', content: 'hi' }], stream: cmd.stream,
-        ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
-        ...(cmd.usage ? { stream_options: { include_usage: true } } : {}),
-      } }];
+      return [
+        {
+          op: 'openai',
+          body: {
+            messages: [{ role: 'user', content: 'hi' }],
+            stream: cmd.stream,
+            ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
+            ...(cmd.usage ? { stream_options: { include_usage: true } } : {}),
+          },
+        },
+      ];
     case 'run': {
       const input = { ...(cmd.sim ? { sim: cmd.sim } : { echo: 1 }), ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}) };
       const body = { input, ...(cmd.policy ? { policy: cmd.policy } : {}) };
@@ -213,8 +233,20 @@ const advanceArb = fc.record({
 export const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 8, arbitrary: runArb },
   { weight: 1, arbitrary: burstArb },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb, ttl: opt(fc.constantFrom(0, 1_000, 5_000, 60_000, DAY)) }, { requiredKeys: ['t', 'pick'] }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: opt(fc.constantFrom(1_000, 5_000, 60_000)) }, { requiredKeys: ['t', 'pick'] }) },
+  {
+    weight: 3,
+    arbitrary: fc.record(
+      { t: fc.constant('status' as const), pick: pickArb, ttl: opt(fc.constantFrom(0, 1_000, 5_000, 60_000, DAY)) },
+      { requiredKeys: ['t', 'pick'] },
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      { t: fc.constant('status-sync' as const), pick: pickArb, wait: opt(fc.constantFrom(1_000, 5_000, 60_000)) },
+      { requiredKeys: ['t', 'pick'] },
+    ),
+  },
   { weight: 4, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('retry' as const), pick: pickArb, failed: fc.constant(true) }) },
   { weight: 2, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
@@ -252,7 +284,10 @@ const focusedCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
       {
         t: fc.constant('run' as const),
         sync: fc.boolean(),
-        sim: fc.record({ durationMs: sec(8), fail: fc.constantFrom<boolean | string>(true, false, 'boom'), crash: fc.boolean() }, { requiredKeys: ['durationMs'] }),
+        sim: fc.record(
+          { durationMs: sec(8), fail: fc.constantFrom<boolean | string>(true, false, 'boom'), crash: fc.boolean() },
+          { requiredKeys: ['durationMs'] },
+        ),
         policy: fc.record({ ttl: sec(20).map((ms) => ms + 10_000), executionTimeout: fc.constantFrom(6_000), lowPriority: fc.boolean() }, { requiredKeys: [] }),
         wait: sec(6).map((ms) => ms + 1_000),
       },
@@ -292,7 +327,10 @@ const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
       coldStartMs: fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(0, 500, 1_000, 2_000, 5_000) },
         { weight: 2, arbitrary: fc.integer({ min: 0, max: 8_000 }) },
-        { weight: 2, arbitrary: fc.record({ dist: fc.constant('uniform' as const), minMs: sec(2), maxMs: sec(6) }).map((u) => ({ ...u, maxMs: u.minMs + u.maxMs })) },
+        {
+          weight: 2,
+          arbitrary: fc.record({ dist: fc.constant('uniform' as const), minMs: sec(2), maxMs: sec(6) }).map((u) => ({ ...u, maxMs: u.minMs + u.maxMs })),
+        },
       ),
       idleTimeoutMs: fc.oneof(fc.constantFrom(0, 1_000, 2_000, 5_000, 10_000), fc.integer({ min: 0, max: 20_000 })),
       scaler: fc.oneof(
@@ -329,7 +367,8 @@ const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
  * deadlines and held requests keep meeting.
  */
 const uniformArb = (min: number, max: number, step: number) =>
-  fc.record({ dist: fc.constant('uniform' as const), minMs: fc.integer({ min: min / step, max: max / step }), maxMs: fc.integer({ min: 0, max: max / step }) })
+  fc
+    .record({ dist: fc.constant('uniform' as const), minMs: fc.integer({ min: min / step, max: max / step }), maxMs: fc.integer({ min: 0, max: max / step }) })
     .map((u) => ({ dist: u.dist, minMs: u.minMs * step, maxMs: (u.minMs + u.maxMs) * step }));
 const llmArb = fc.record({
   ttftMs: fc.oneof(fc.constantFrom(0, 100, 250, 500, 1_000), uniformArb(0, 1_000, 50)),
@@ -361,7 +400,13 @@ const llmAdvanceArb = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(5_000, 10_000, 30_000) },
 );
 const llmCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: tokenCapArb, usage: fc.boolean() }, { requiredKeys: ['t', 'stream'] }) },
+  {
+    weight: 5,
+    arbitrary: fc.record(
+      { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: tokenCapArb, usage: fc.boolean() },
+      { requiredKeys: ['t', 'stream'] },
+    ),
+  },
   {
     weight: 3,
     arbitrary: fc.record(

@@ -27,15 +27,25 @@ describe.runIf(REGRESSIONS.length > 0)('reference model: fixed regression sequen
 });
 
 describe('reference model: random sequences', () => {
-  it(`core and model agree on ${RUNS} sequences`, () => {
-    const tally = process.env.REF_RUNS ? new Map<string, number>() : undefined;
-    fc.assert(
-      fc.property(caseArb, (c) => {
-        const r = runCase(c, tally);
-        if (!r.ok) throw new Error(explain(r));
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: false },
-    );
-    if (tally) console.log(`${[...tally].sort().map(([k, n]) => `${k}: ${n}`).join('\n')}`);
-  }, Math.max(60_000, RUNS * 100));
+  it(
+    `core and model agree on ${RUNS} sequences`,
+    () => {
+      const tally = process.env.REF_RUNS ? new Map<string, number>() : undefined;
+      fc.assert(
+        fc.property(caseArb, (c) => {
+          const r = runCase(c, tally);
+          if (!r.ok) throw new Error(explain(r));
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: false },
+      );
+      if (tally)
+        console.log(
+          `${[...tally]
+            .sort()
+            .map(([k, n]) => `${k}: ${n}`)
+            .join('\n')}`,
+        );
+    },
+    Math.max(60_000, RUNS * 100),
+  );
 });

@@ -14,9 +14,7 @@ import { harness, KEY } from '../helpers/harness.js';
 import { coreConfig, modelConfig, requestsOf, type RefCase } from './commands.js';
 import { RefModel, type RefRequest } from './model.js';
 
-export type CaseResult =
-  | { ok: true; steps: number }
-  | { ok: false; step: number; what: string; core: unknown; model: unknown };
+export type CaseResult = { ok: true; steps: number } | { ok: false; step: number; what: string; core: unknown; model: unknown };
 
 interface Late {
   req: number;
@@ -95,7 +93,11 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     h.api.handle(req, (res) => {
       if (sync) now = res;
       // A streamed answer counts once its stream ended (the model answers then).
-      else if (res.feed) res.feed.listen(() => {}, () => late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: undefined, chat: chatOf(res, h.sim.nowMs) }));
+      else if (res.feed)
+        res.feed.listen(
+          () => {},
+          () => late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: undefined, chat: chatOf(res, h.sim.nowMs) }),
+        );
       else late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: res.body, chat: r.op === 'openai' ? chatOf(res, h.sim.nowMs) : undefined });
     });
     sync = false;

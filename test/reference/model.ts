@@ -106,8 +106,10 @@ const err = (status: number, code: string, cause?: string): RefAnswer => ({ stat
 const NOT_FOUND = (): RefAnswer => err(404, 'API_ERR_JOB_NOT_FOUND');
 /** The OpenAI routes' error codes (openai-errors). */
 const OPENAI_CODES: Record<string, string> = {
-  API_ERR_JOB_NOT_FOUND: 'job_not_found', API_ERR_RATE_LIMITED: 'rate_limit_exceeded',
-  API_ERR_CONCURRENCY_LIMITED: 'rate_limit_exceeded', API_ERR_QUEUE_FULL: 'rate_limit_exceeded',
+  API_ERR_JOB_NOT_FOUND: 'job_not_found',
+  API_ERR_RATE_LIMITED: 'rate_limit_exceeded',
+  API_ERR_CONCURRENCY_LIMITED: 'rate_limit_exceeded',
+  API_ERR_QUEUE_FULL: 'rate_limit_exceeded',
 };
 const openaiErr = (a: RefAnswer): RefAnswer => ({ status: a.status, body: { ...a.body, code: OPENAI_CODES[a.body.code as string] ?? a.body.code } });
 /** Without llm: a completion has max_tokens words (default 16). */
@@ -267,13 +269,35 @@ export class RefModel {
     const sim = (body.input.sim ?? {}) as { durationMs?: number; fail?: boolean | string; crash?: boolean };
     const ttlMs = body.policy?.ttl ?? DEFAULT_TTL_MS;
     const j: RefJob = {
-      index: this.jobs.length, kind, input: body.input, durationMs: sim.durationMs ?? 1000, fail: sim.fail, crash: sim.crash === true,
-      ttlMs, executionTimeoutMs: body.policy?.executionTimeout ?? this.cfg.executionTimeoutMs, lowPriority: body.policy?.lowPriority === true,
-      submittedAtMs: this.nowMs, status: 'IN_QUEUE', gone: false, deadlineMs: this.nowMs + ttlMs, deadlineStamp: this.stamps++,
-      deadlineIsTtl: true, retentionOverrideMs: undefined, enqueuedAtMs: this.nowMs, startedAtMs: undefined,
-      executionTimeMs: undefined, worker: undefined, run: undefined, output: undefined, error: undefined, retries: 0, crashed: false,
+      index: this.jobs.length,
+      kind,
+      input: body.input,
+      durationMs: sim.durationMs ?? 1000,
+      fail: sim.fail,
+      crash: sim.crash === true,
+      ttlMs,
+      executionTimeoutMs: body.policy?.executionTimeout ?? this.cfg.executionTimeoutMs,
+      lowPriority: body.policy?.lowPriority === true,
+      submittedAtMs: this.nowMs,
+      status: 'IN_QUEUE',
+      gone: false,
+      deadlineMs: this.nowMs + ttlMs,
+      deadlineStamp: this.stamps++,
+      deadlineIsTtl: true,
+      retentionOverrideMs: undefined,
+      enqueuedAtMs: this.nowMs,
+      startedAtMs: undefined,
+      executionTimeMs: undefined,
+      worker: undefined,
+      run: undefined,
+      output: undefined,
+      error: undefined,
+      retries: 0,
+      crashed: false,
       maxTokens: this.cfg.llm ? maxTokensOf(kind, body.input) : undefined,
-      tokens: undefined, tokensDone: 0, nextToken: undefined,
+      tokens: undefined,
+      tokensDone: 0,
+      nextToken: undefined,
     };
     this.jobs.push(j);
     this.queue.push(j);
@@ -314,9 +338,12 @@ export class RefModel {
       j.tokens = j.fail !== undefined && j.fail !== false ? undefined : t;
     }
     const half = Math.floor(j.durationMs / 2);
-    const run = j.crash && !j.crashed && half < j.executionTimeoutMs
-      ? { ms: half, outcome: 'crash' as const }
-      : j.durationMs > j.executionTimeoutMs ? { ms: j.executionTimeoutMs, outcome: 'timeout' as const } : { ms: j.durationMs, outcome: 'complete' as const };
+    const run =
+      j.crash && !j.crashed && half < j.executionTimeoutMs
+        ? { ms: half, outcome: 'crash' as const }
+        : j.durationMs > j.executionTimeoutMs
+          ? { ms: j.executionTimeoutMs, outcome: 'timeout' as const }
+          : { ms: j.durationMs, outcome: 'complete' as const };
     j.run = { atMs: this.nowMs + run.ms, outcome: run.outcome, stamp: this.stamps++ };
     if (j.tokens && j.tokens.count > 1) j.nextToken = { atMs: this.nowMs + j.tokens.atMs[0]!, k: 1, stamp: this.stamps++ };
   }
@@ -620,26 +647,35 @@ export class RefModel {
     if (!e) return undefined;
     if (e.worker) return { atMs: e.atMs, fire: () => this.ready(e.worker!) };
     if (e.recheck) {
-      return { atMs: e.atMs, fire: () => {
-        this.recheck = undefined;
-        this.look();
-      } };
+      return {
+        atMs: e.atMs,
+        fire: () => {
+          this.recheck = undefined;
+          this.look();
+        },
+      };
     }
     if (e.hold) {
-      return { atMs: e.atMs, fire: () => {
-        const h = e.hold!;
-        // A stream that has begun ends with its job, not with the wait.
-        if (h.chat?.body.stream && this.cfg.llm && h.chat.sentAt.length > 0) h.untilMs = Infinity;
-        else this.answer(h, h.chat ? this.chatAnswer(h, false) : { status: 200, body: refBody(h.job, this.nowMs) });
-      } };
+      return {
+        atMs: e.atMs,
+        fire: () => {
+          const h = e.hold!;
+          // A stream that has begun ends with its job, not with the wait.
+          if (h.chat?.body.stream && this.cfg.llm && h.chat.sentAt.length > 0) h.untilMs = Infinity;
+          else this.answer(h, h.chat ? this.chatAnswer(h, false) : { status: 200, body: refBody(h.job, this.nowMs) });
+        },
+      };
     }
     if (e.token) return { atMs: e.atMs, fire: () => this.tokenLanded(e.job!, e.token!) };
     const j = e.job!;
     if (e.run) return { atMs: e.atMs, fire: () => this.runEnded(j) };
-    return { atMs: e.atMs, fire: () => {
-      this.remove(j);
-      this.changed();
-    } };
+    return {
+      atMs: e.atMs,
+      fire: () => {
+        this.remove(j);
+        this.changed();
+      },
+    };
   }
 }
 

@@ -39,7 +39,9 @@ beforeAll(async () => {
   expect(rc!.status, rc!.stderr).toBe(0);
   browser = await launchChromium(executable);
 }, 180_000);
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** The labels of chart `id`'s series (x first), and whether each is dashed, read in the browser. */
 const SERIES = (id: string) => `window.loadlabCharts[${JSON.stringify(id)}].series.slice(1).map((s) => [s.label, Array.isArray(s.dash) && s.dash.length > 0])`;
@@ -62,7 +64,10 @@ describe('compare.html in Chromium', () => {
       const as = series.filter(([l]) => l.startsWith('A ')).map(([l, dashed]) => [l.slice(2), dashed]);
       const bs = series.filter(([l]) => l.startsWith('B ')).map(([l, dashed]) => [l.slice(2), dashed]);
       expect(as.length, `${id}: series of A`).toBeGreaterThan(0);
-      expect(as.map(([l]) => l), `${id}: the same lines for both runs`).toEqual(bs.map(([l]) => l));
+      expect(
+        as.map(([l]) => l),
+        `${id}: the same lines for both runs`,
+      ).toEqual(bs.map(([l]) => l));
       expect(as.every(([, dashed]) => !dashed) && bs.every(([, dashed]) => dashed), `${id}: A solid, B dashed`).toBe(true);
     }
     expect(((await page.evaluate(SERIES('requests'))) as [string, boolean][]).map(([l]) => l)).toEqual(['A requests', 'B requests', 'A 2xx', 'B 2xx']);

@@ -54,8 +54,16 @@ async function run(raw: Record<string, unknown>): Promise<RunResult> {
 }
 
 const scenario = (workersMax: number) => ({
-  name: 'queueing', durationMs: 60_000, endpoint: { id: 'ep', workersMax, jobDurationMs: 1000 },
-  traffic: [{ name: 'poll', arrival: { process: 'constant', ratePerSec: 3 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, maxMs: 500, jitter: 0 } } }],
+  name: 'queueing',
+  durationMs: 60_000,
+  endpoint: { id: 'ep', workersMax, jobDurationMs: 1000 },
+  traffic: [
+    {
+      name: 'poll',
+      arrival: { process: 'constant', ratePerSec: 3 },
+      client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, maxMs: 500, jitter: 0 } },
+    },
+  ],
 });
 
 describe('compareRuns', () => {
@@ -65,7 +73,11 @@ describe('compareRuns', () => {
     expect(c.warnings).toEqual([]);
     const flow = c.flows.find((g) => g.name === 'poll')!;
     const byLabel = Object.fromEntries(flow.rows.map((r) => [r.label, r]));
-    expect(byLabel['queue delay p95']).toMatchObject({ a: a.flows.poll!.jobs!.queueDelayMs.summary.p95, b: b.flows.poll!.jobs!.queueDelayMs.summary.p95, direction: 'worse' });
+    expect(byLabel['queue delay p95']).toMatchObject({
+      a: a.flows.poll!.jobs!.queueDelayMs.summary.p95,
+      b: b.flows.poll!.jobs!.queueDelayMs.summary.p95,
+      direction: 'worse',
+    });
     expect(byLabel['execution p50']).toMatchObject({ direction: 'same', gated: false });
     const names = regressions(c, 10).map((x) => `${x.where}: ${x.row.label}`);
     expect(names).toEqual(expect.arrayContaining(['flow poll: queue delay p95', 'flow poll: turnaround p99']));

@@ -37,7 +37,9 @@ function compare(name: string, actual: string): void {
     writeFileSync(file, actual);
     return;
   }
-  expect(actual, `${name} differs from the golden file; if the change is meant, regenerate: UPDATE_GOLDEN=1 npx vitest run test/report/golden.test.ts`).toBe(readFileSync(file, 'utf8'));
+  expect(actual, `${name} differs from the golden file; if the change is meant, regenerate: UPDATE_GOLDEN=1 npx vitest run test/report/golden.test.ts`).toBe(
+    readFileSync(file, 'utf8'),
+  );
 }
 
 describe('golden reports of ci-gate-failing', () => {

@@ -18,11 +18,15 @@ import type { RunResult } from '../../src/report/run-result.js';
 
 let base: RunResult;
 beforeAll(async () => {
-  const l = parseScenario({
-    name: 'charts', durationMs: 40_000,
-    endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 3000, limits: { operations: { run: { rate: 10 } } } },
-    traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll', on429: { maxAttempts: 1 } } }],
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'charts',
+      durationMs: 40_000,
+      endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 3000, limits: { operations: { run: { rate: 10 } } } },
+      traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll', on429: { maxAttempts: 1 } } }],
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   base = await runScenario(l.scenario);
 });
@@ -45,7 +49,13 @@ describe('report.html charts', () => {
       source: 'sampled',
       queueLength: Array.from({ length: n }, (_, i) => (i === 1 ? -1 : 4)),
       jobsInSystem: Array(n).fill(6),
-      workers: { running: Array(n).fill(2), idle: Array(n).fill(0), initializing: Array(n).fill(0.5), throttled: Array(n).fill(0), unhealthy: Array(n).fill(0) },
+      workers: {
+        running: Array(n).fill(2),
+        idle: Array(n).fill(0),
+        initializing: Array(n).fill(0.5),
+        throttled: Array(n).fill(0),
+        unhealthy: Array(n).fill(0),
+      },
     };
     const req = chart(r, 'requests');
     expect(req.title).toBe('Requests/s by operation');
@@ -71,7 +81,7 @@ describe('report.html charts', () => {
     expect(labels(ep)).toEqual(['queue depth, max']);
   });
 
-  test('webhooks: attempts and failures per window, adding up to the run\'s totals', async () => {
+  test("webhooks: attempts and failures per window, adding up to the run's totals", async () => {
     const l = loadScenarioFile(join(import.meta.dirname, '..', '..', 'scenarios', 'webhook-failing.yaml'));
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const r = await runScenario(l.scenario);
@@ -123,7 +133,7 @@ describe('report.html charts', () => {
     expect(grouping(259_200, 10_000).points).toBeLessThanOrEqual(2000);
   });
 
-  test('a grouped point has the percentile of all its samples, not the mean of the windows\' percentiles', () => {
+  test("a grouped point has the percentile of all its samples, not the mean of the windows' percentiles", () => {
     const fast = newHistogram();
     for (let i = 0; i < 100; i++) fast.recordValue(10);
     const slow = newHistogram();

@@ -16,12 +16,17 @@ const DAYS_30 = 30 * 86_400_000;
 
 describe('a 30-day run', () => {
   test('json, md, html, junit and openmetrics all render', async () => {
-    const l = parseScenario({
-      name: 'month', durationMs: DAYS_30, drainMs: 0,
-      endpoint: { id: 'ep', workersMax: 1, jobDurationMs: 1000 },
-      traffic: [{ name: 'hourly', arrival: { process: 'constant', ratePerSec: 1 / 3600 }, client: { behaviour: 'run-poll' } }],
-      thresholds: ['jobs_completed == 720'],
-    }, 'inline');
+    const l = parseScenario(
+      {
+        name: 'month',
+        durationMs: DAYS_30,
+        drainMs: 0,
+        endpoint: { id: 'ep', workersMax: 1, jobDurationMs: 1000 },
+        traffic: [{ name: 'hourly', arrival: { process: 'constant', ratePerSec: 1 / 3600 }, client: { behaviour: 'run-poll' } }],
+        thresholds: ['jobs_completed == 720'],
+      },
+      'inline',
+    );
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const r = await runScenario(l.scenario);
     // The run ends when the last hourly session does, a little under 30 days.

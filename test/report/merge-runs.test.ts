@@ -28,7 +28,12 @@ describe('mergeRuns', () => {
   test('any order and any grouping of the inputs gives the same bytes', () => {
     const [a, b, c, d] = shards as [RunResult, RunResult, RunResult, RunResult];
     const flat = bytes(a, b, c, d);
-    for (const order of [[d, c, b, a], [c, a, d, b], [b, d, a, c]]) expect(bytes(...order)).toBe(flat);
+    for (const order of [
+      [d, c, b, a],
+      [c, a, d, b],
+      [b, d, a, c],
+    ])
+      expect(bytes(...order)).toBe(flat);
     expect(bytes(merged(a, b), c, d)).toBe(flat);
     expect(bytes(merged(merged(a, b), c), d)).toBe(flat);
     expect(bytes(a, merged(b, merged(c, d)))).toBe(flat);
@@ -37,7 +42,7 @@ describe('mergeRuns', () => {
     expect(bytes(merged(a, b, c, d))).toBe(flat);
   });
 
-  test('counters are the sums of the shards\'; the union of shard indices is recorded', () => {
+  test("counters are the sums of the shards'; the union of shard indices is recorded", () => {
     const m = merged(...shards);
     const sum = (f: (r: RunResult) => number) => shards.reduce((n, r) => n + f(r), 0);
     expect(m.operations.run!.requests).toBe(sum((r) => r.operations.run!.requests));
@@ -54,7 +59,7 @@ describe('mergeRuns', () => {
     expect(m.timeline.requests.reduce((x, y) => x + y, 0)).toBe(sum((r) => r.timeline.requests.reduce((x, y) => x + y, 0)));
   });
 
-  test('what shards\' webhook receivers turned away (runs over HTTP) is summed; absent from every shard, absent merged', () => {
+  test("what shards' webhook receivers turned away (runs over HTTP) is summed; absent from every shard, absent merged", () => {
     const [a, b, c, d] = shards as [RunResult, RunResult, RunResult, RunResult];
     const turnedAway = (r: RunResult, refused: number, malformed: number): RunResult => ({ ...r, webhooks: { ...r.webhooks, refused, malformed } });
     expect(merged(turnedAway(a, 2, 1), turnedAway(b, 3, 0), c, d).webhooks).toMatchObject({ refused: 5, malformed: 1 });
@@ -122,7 +127,11 @@ describe('mergeRuns', () => {
     expect(got.summary).toEqual(summarize(union));
     // And against the exact percentiles of the raw samples: HDR keeps 3 significant digits.
     const sorted = [...all].sort((x, y) => x - y);
-    for (const [p, v] of [[50, got.summary.p50], [90, got.summary.p90], [99, got.summary.p99]] as const) {
+    for (const [p, v] of [
+      [50, got.summary.p50],
+      [90, got.summary.p90],
+      [99, got.summary.p99],
+    ] as const) {
       const exact = sorted[Math.ceil((p / 100) * sorted.length) - 1]!;
       expect(Math.abs(v - exact)).toBeLessThanOrEqual(Math.max(1, exact * 1e-3));
     }
@@ -138,7 +147,7 @@ describe('mergeRuns', () => {
     expect(m.thresholds[1]!.ok).toBe(true);
   });
 
-  test('the endpoint over time is one shard\'s view of the one endpoint, never a sum', () => {
+  test("the endpoint over time is one shard's view of the one endpoint, never a sum", () => {
     const m = merged(...shards);
     const e = m.windows!.endpoint!;
     expect(e.queueLength.slice(0, 3)).toEqual(shards[0]!.windows!.endpoint!.queueLength.slice(0, 3));
@@ -162,15 +171,59 @@ describe('inputs that are not shards of one run', () => {
   };
   test('another seed, scenario or shard count names both inputs and the field', () => {
     const [a, b] = shards as [RunResult, RunResult];
-    expectError(() => mergeRuns([{ name: 'dir-a', result: a }, { name: 'dir-b', result: { ...b, scenario: { ...b.scenario, seed: 8 } } }]), 'scenario.seed', 'dir-a', 'dir-b');
-    expectError(() => mergeRuns([{ name: 'dir-a', result: a }, { name: 'dir-b', result: { ...b, scenario: { ...b.scenario, name: 'other' } } }]), 'scenario.name', 'dir-a', 'dir-b');
-    expectError(() => mergeRuns([{ name: 'dir-a', result: a }, { name: 'dir-b', result: { ...b, shard: { count: 5, indices: [1] } } as RunResult }]), 'shard.count', 'dir-a', 'dir-b');
+    expectError(
+      () =>
+        mergeRuns([
+          { name: 'dir-a', result: a },
+          { name: 'dir-b', result: { ...b, scenario: { ...b.scenario, seed: 8 } } },
+        ]),
+      'scenario.seed',
+      'dir-a',
+      'dir-b',
+    );
+    expectError(
+      () =>
+        mergeRuns([
+          { name: 'dir-a', result: a },
+          { name: 'dir-b', result: { ...b, scenario: { ...b.scenario, name: 'other' } } },
+        ]),
+      'scenario.name',
+      'dir-a',
+      'dir-b',
+    );
+    expectError(
+      () =>
+        mergeRuns([
+          { name: 'dir-a', result: a },
+          { name: 'dir-b', result: { ...b, shard: { count: 5, indices: [1] } } as RunResult },
+        ]),
+      'shard.count',
+      'dir-a',
+      'dir-b',
+    );
   });
   test('a shard given twice, a whole run, a shard index out of range', () => {
     const [a] = shards as [RunResult];
-    expectError(() => mergeRuns([{ name: 'x', result: a }, { name: 'y', result: a }]), 'shard.indices', 'x', 'y');
+    expectError(
+      () =>
+        mergeRuns([
+          { name: 'x', result: a },
+          { name: 'y', result: a },
+        ]),
+      'shard.indices',
+      'x',
+      'y',
+    );
     const { shard: _, ...whole } = a as RunResult & { shard: unknown };
-    expectError(() => mergeRuns([{ name: 'x', result: a }, { name: 'whole', result: whole as RunResult }]), 'shard', 'whole');
+    expectError(
+      () =>
+        mergeRuns([
+          { name: 'x', result: a },
+          { name: 'whole', result: whole as RunResult },
+        ]),
+      'shard',
+      'whole',
+    );
     expectError(() => mergeRuns([{ name: 'bad', result: { ...a, shard: { count: 4, indices: [4] } } as RunResult }]), 'shard.indices', 'bad');
   });
 });

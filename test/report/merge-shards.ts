@@ -17,7 +17,10 @@ const poll = { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, maxMs: 500
 /** `ratePerSec` of flow `a`; `withB` adds flow `b` (a flow only some shards have). */
 export function shardScenario(ratePerSec: number, withB: boolean, thresholds: string[] = []) {
   return scenarioSchema.parse({
-    name: 'merge-me', seed: 7, durationMs: 40_000, drainMs: 10_000,
+    name: 'merge-me',
+    seed: 7,
+    durationMs: 40_000,
+    drainMs: 10_000,
     endpoint: { workersMin: 2, workersMax: 4, jobDurationMs: { dist: 'lognormal', medianMs: 300, p95Ms: 1500 } },
     traffic: [
       { name: 'a', arrival: { process: 'poisson', ratePerSec }, client: poll },
@@ -28,7 +31,11 @@ export function shardScenario(ratePerSec: number, withB: boolean, thresholds: st
 }
 
 /** A shard's report.json as read back from disk. */
-export async function shardResult(i: number, count: number, opts: { rate: number; withB?: boolean; startOffsetMs?: number; startAtMs?: number; thresholds?: string[] }): Promise<RunResult> {
+export async function shardResult(
+  i: number,
+  count: number,
+  opts: { rate: number; withB?: boolean; startOffsetMs?: number; startAtMs?: number; thresholds?: string[] },
+): Promise<RunResult> {
   const r = await runScenario(shardScenario(opts.rate, opts.withB ?? false, opts.thresholds));
   const shard: ShardInfo = { count, indices: [i], ...(opts.startAtMs !== undefined ? { startAtMs: opts.startAtMs } : {}) };
   const marked = { ...r, shard, wallClock: { startedAt: new Date(T0 + (opts.startOffsetMs ?? 0)).toISOString(), wallMs: 100 + i } };

@@ -21,7 +21,11 @@ export interface OmFamily {
 }
 
 const SUFFIXES: Record<string, string[]> = {
-  counter: ['_total'], gauge: [''], info: ['_info'], histogram: ['_bucket', '_count', '_sum'], summary: ['', '_count', '_sum'],
+  counter: ['_total'],
+  gauge: [''],
+  info: ['_info'],
+  histogram: ['_bucket', '_count', '_sum'],
+  summary: ['', '_count', '_sum'],
 };
 const COUNTER_LIKE: Record<string, string[]> = { counter: ['_total'], histogram: ['_bucket', '_count', '_sum'], summary: ['_count', '_sum'] };
 

@@ -22,16 +22,26 @@ test('promtool create-blocks-from openmetrics accepts metrics.om; the blocks hol
   }
   const dir = mkdtempSync(join(tmpdir(), 'loadlab-promtool-'));
   const sc = join(dir, 'sc.json');
-  writeFileSync(sc, JSON.stringify({
-    name: 'promtool-check', seed: 'quote " backslash \\ line\nfeed', durationMs: 30_000, drainMs: 30_000,
-    endpoint: { id: 'pt', workersMax: 1, jobDurationMs: 1500, limits: { operations: { run: { rate: 8 } } } },
-    traffic: [
-      { name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, jitter: 0 } } },
-      { name: 's', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 2000 } },
-    ],
-  }));
+  writeFileSync(
+    sc,
+    JSON.stringify({
+      name: 'promtool-check',
+      seed: 'quote " backslash \\ line\nfeed',
+      durationMs: 30_000,
+      drainMs: 30_000,
+      endpoint: { id: 'pt', workersMax: 1, jobDurationMs: 1500, limits: { operations: { run: { rate: 8 } } } },
+      traffic: [
+        { name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, jitter: 0 } } },
+        { name: 's', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 2000 } },
+      ],
+    }),
+  );
   const out = join(dir, 'out');
-  const run = spawnSync('node', ['bin/loadlab.js', 'run', sc, '--out', out, '--start-time', '2024-05-01T12:00:00Z'], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+  const run = spawnSync('node', ['bin/loadlab.js', 'run', sc, '--out', out, '--start-time', '2024-05-01T12:00:00Z'], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+    timeout: 60_000,
+  });
   expect(run.status, run.stderr).toBe(0);
   const om = readFileSync(join(out, 'metrics.om'), 'utf8');
   const fams = parseOpenMetrics(om);
@@ -42,7 +52,11 @@ test('promtool create-blocks-from openmetrics accepts metrics.om; the blocks hol
   expect(created.status, `${created.stdout}${created.stderr}`).toBe(0);
 
   // list: the blocks hold exactly the file's samples, from the start instant to the end of the run.
-  const rows = promtool('tsdb', 'list', db).stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
+  const rows = promtool('tsdb', 'list', db)
+    .stdout.trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/));
   const start = Date.UTC(2024, 4, 1, 12);
   expect(Math.min(...rows.map((r) => Number(r[1])))).toBe(start);
   const last = Math.max(...fams.flatMap((f) => f.samples.map((x) => x.ms)));
@@ -56,10 +70,16 @@ test('promtool create-blocks-from openmetrics accepts metrics.om; the blocks hol
   mkdirSync(join(db, 'wal'), { recursive: true });
   const dump = promtool('tsdb', 'dump', db);
   expect(dump.status, dump.stderr).toBe(0);
-  const dumped = new Set(dump.stdout.trim().split('\n').map((l) => l.slice(0, l.lastIndexOf('} ') + 1)));
+  const dumped = new Set(
+    dump.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.slice(0, l.lastIndexOf('} ') + 1)),
+  );
   const inFile = new Set(fams.flatMap((f) => f.samples.map((s) => JSON.stringify([s.name, Object.entries(s.labels).sort()]))));
   expect(dumped.size).toBe(inFile.size);
-  const lines = (name: string, ...labels: string[]) => dump.stdout.split('\n').filter((l) => l.startsWith(`{__name__="${name}"`) && labels.every((x) => l.includes(x)));
+  const lines = (name: string, ...labels: string[]) =>
+    dump.stdout.split('\n').filter((l) => l.startsWith(`{__name__="${name}"`) && labels.every((x) => l.includes(x)));
   for (const [op, o] of Object.entries(report.operations as Record<string, { requests: number; responseMs: { count: number } }>)) {
     expect(lines('loadlab_client_requests_total', `operation="${op}"`).at(-1), op).toMatch(new RegExp(` ${o.requests} \\d+$`));
     // The per-window histogram: every bucket a series, +Inf at the end holding every answer.

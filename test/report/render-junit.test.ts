@@ -5,11 +5,18 @@ import { parseScenario } from '../../src/load/scenario/loader.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 
 async function result(thresholds: string[]) {
-  const l = parseScenario({
-    name: 'junit-check', durationMs: 10_000, endpoint: { workersMax: 2, jobDurationMs: 500 },
-    traffic: [{ name: 'f', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, jitter: 0 } } }],
-    thresholds,
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'junit-check',
+      durationMs: 10_000,
+      endpoint: { workersMax: 2, jobDurationMs: 500 },
+      traffic: [
+        { name: 'f', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, jitter: 0 } } },
+      ],
+      thresholds,
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return runScenario(l.scenario);
 }
@@ -20,7 +27,9 @@ describe('renderJunit', () => {
     const xml = renderJunit(r);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loadlab" tests="5" failures="1"')).toBe(true);
     expect(xml.match(/<testcase /g)).toHaveLength(5);
-    expect(xml).toContain('<testcase classname="loadlab.junit-check" name="run is valid" time="0">\n      <system-out>the target answered; 0 of 10 arrivals late or dropped');
+    expect(xml).toContain(
+      '<testcase classname="loadlab.junit-check" name="run is valid" time="0">\n      <system-out>the target answered; 0 of 10 arrivals late or dropped',
+    );
     expect(xml).toContain('<testcase classname="loadlab.junit-check" name="jobs_completed == 10" time="0">\n      <system-out>measured 10</system-out>');
     expect(xml).toContain('name="jobs_completed &gt; 10"');
     expect(xml).toContain('<failure message="jobs_completed &gt; 10: got 10" type="threshold">');

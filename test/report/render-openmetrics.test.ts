@@ -20,18 +20,28 @@ let r: RunResult;
 let text: string;
 let fams: OmFamily[];
 beforeAll(async () => {
-  const l = parseScenario({
-    name: 'om-check', seed: SEED, durationMs: 40_000, drainMs: 60_000,
-    // 10 /run per 10 s against ~17 sent: 429s with cause "rate".
-    endpoint: { id: 'om', workersMax: 2, jobDurationMs: 400, limits: { operations: { run: { rate: 10 } } } },
-    webhookReceiver: { failFirstAttempts: 1 },
-    traffic: [
-      { name: 'ok', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll, on429: { maxAttempts: 2, baseMs: 1000, jitter: 0 } } },
-      { name: 'bad', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'run-poll', poll, payload: { sim: { fail: true } } } },
-      { name: 'hooks', arrival: { process: 'constant', ratePerSec: 0.2 }, client: { behaviour: 'run-webhook' } },
-      { name: 'sync', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 1000 } },
-    ],
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'om-check',
+      seed: SEED,
+      durationMs: 40_000,
+      drainMs: 60_000,
+      // 10 /run per 10 s against ~17 sent: 429s with cause "rate".
+      endpoint: { id: 'om', workersMax: 2, jobDurationMs: 400, limits: { operations: { run: { rate: 10 } } } },
+      webhookReceiver: { failFirstAttempts: 1 },
+      traffic: [
+        {
+          name: 'ok',
+          arrival: { process: 'constant', ratePerSec: 1 },
+          client: { behaviour: 'run-poll', poll, on429: { maxAttempts: 2, baseMs: 1000, jitter: 0 } },
+        },
+        { name: 'bad', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'run-poll', poll, payload: { sim: { fail: true } } } },
+        { name: 'hooks', arrival: { process: 'constant', ratePerSec: 0.2 }, client: { behaviour: 'run-webhook' } },
+        { name: 'sync', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 1000 } },
+      ],
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   r = await runScenario(l.scenario, { coldStarts: true });
   text = renderOpenMetrics(r, START);
@@ -60,12 +70,24 @@ describe('metrics.om structure', () => {
     }
     const types = Object.fromEntries(fams.map((f) => [f.name, f.type]));
     expect(types).toMatchObject({
-      loadlab_run: 'info', loadlab_client_requests: 'counter', loadlab_client_responses: 'counter', loadlab_requests_limited: 'counter',
-      loadlab_jobs_finished: 'counter', loadlab_webhook_attempts: 'counter', loadlab_client_in_flight_max: 'gauge',
-      loadlab_client_response_seconds: 'histogram', loadlab_client_turnaround_seconds: 'histogram', loadlab_client_queue_delay_seconds: 'histogram',
-      loadlab_client_execution_seconds: 'histogram', loadlab_client_cold_start_seconds: 'histogram',
-      loadlab_client_endpoint_queue_jobs: 'gauge', loadlab_client_endpoint_jobs_in_system: 'gauge', loadlab_client_endpoint_workers: 'gauge',
-      loadlab_client_limit: 'gauge', loadlab_client_run_start_time_seconds: 'gauge', loadlab_client_run_end_time_seconds: 'gauge',
+      loadlab_run: 'info',
+      loadlab_client_requests: 'counter',
+      loadlab_client_responses: 'counter',
+      loadlab_requests_limited: 'counter',
+      loadlab_jobs_finished: 'counter',
+      loadlab_webhook_attempts: 'counter',
+      loadlab_client_in_flight_max: 'gauge',
+      loadlab_client_response_seconds: 'histogram',
+      loadlab_client_turnaround_seconds: 'histogram',
+      loadlab_client_queue_delay_seconds: 'histogram',
+      loadlab_client_execution_seconds: 'histogram',
+      loadlab_client_cold_start_seconds: 'histogram',
+      loadlab_client_endpoint_queue_jobs: 'gauge',
+      loadlab_client_endpoint_jobs_in_system: 'gauge',
+      loadlab_client_endpoint_workers: 'gauge',
+      loadlab_client_limit: 'gauge',
+      loadlab_client_run_start_time_seconds: 'gauge',
+      loadlab_client_run_end_time_seconds: 'gauge',
       loadlab_virtual_time_seconds: 'gauge',
     });
     // Replaced by the per-flow histograms.
@@ -83,14 +105,22 @@ describe('metrics.om structure', () => {
     expect(at('loadlab_client_requests_total', { operation: 'run' })).toEqual([0, ...ends()]);
     expect(at('loadlab_client_responses_2xx_total')).toEqual([0, ...ends()]);
     expect(at('loadlab_client_response_seconds_count', { operation: 'status' })).toEqual([0, ...ends()]);
-    for (const name of ['loadlab_run_info', 'loadlab_client_run_start_time_seconds', 'loadlab_client_run_end_time_seconds']) expect(at(name), name).toEqual([0, ...ends()]);
+    for (const name of ['loadlab_run_info', 'loadlab_client_run_start_time_seconds', 'loadlab_client_run_end_time_seconds'])
+      expect(at(name), name).toEqual([0, ...ends()]);
     expect(at('loadlab_client_limit', { limit: 'workers' })).toEqual([0, ...ends()]);
   });
 
   test('every series carries endpoint and scenario; label values are escaped (quote, backslash, line feed) and read back unchanged', () => {
     for (const f of fams) for (const s of f.samples) expect(s.labels, s.name).toMatchObject({ endpoint: 'om', scenario: 'om-check' });
     expect(text).toContain('seed="a \\"quoted\\" \\\\ seed\\nover two lines"');
-    expect(samples(fams, 'loadlab_run_info')[0]!.labels).toEqual({ endpoint: 'om', scenario: 'om-check', seed: SEED, kind: 'run', target: 'in-process', causes: 'reported' });
+    expect(samples(fams, 'loadlab_run_info')[0]!.labels).toEqual({
+      endpoint: 'om',
+      scenario: 'om-check',
+      seed: SEED,
+      kind: 'run',
+      target: 'in-process',
+      causes: 'reported',
+    });
   });
 });
 
@@ -110,7 +140,8 @@ describe('metrics.om values equal report.json', () => {
     const twoxx = total((o) => Object.entries(o.byStatus).reduce((a, [st, v]) => a + (st.startsWith('2') ? v : 0), 0));
     expect(lastValue(fams, 'loadlab_client_responses_2xx_total')).toBe(twoxx);
     expect(r.operations.run!.limited.rate).toBeGreaterThan(0);
-    for (const c of ['rate', 'concurrency', 'queue'] as const) expect(lastValue(fams, 'loadlab_requests_limited_total', { cause: c })).toBe(total((o) => o.limited[c]));
+    for (const c of ['rate', 'concurrency', 'queue'] as const)
+      expect(lastValue(fams, 'loadlab_requests_limited_total', { cause: c })).toBe(total((o) => o.limited[c]));
     expect(lastValue(fams, 'loadlab_client_retries_429_total', { operation: 'run' })).toBe(r.operations.run!.retried429);
     expect(steps(values('loadlab_requests_limited_total', { cause: 'rate' }))).toEqual(r.timeline.limitedRate);
   });
@@ -181,11 +212,19 @@ describe('metrics.om latency over time', () => {
     expect(samples(fams, 'loadlab_client_response_seconds')).toEqual([]);
   });
 
-  test('each window\'s p95 from the file\'s classic buckets (histogram_quantile) agrees with the report\'s per-window HDR p95 within the bucket bounds', () => {
+  test("each window's p95 from the file's classic buckets (histogram_quantile) agrees with the report's per-window HDR p95 within the bucket bounds", () => {
     let checked = 0;
     const series: [string, Record<string, string>, string[]][] = [
-      ...Object.entries(r.windows!.responseMs).map(([op, encs]): [string, Record<string, string>, string[]] => ['loadlab_client_response_seconds', { operation: op }, encs]),
-      ...Object.entries(r.windows!.flows).map(([flow, f]): [string, Record<string, string>, string[]] => ['loadlab_client_turnaround_seconds', { flow }, f.turnaroundMs]),
+      ...Object.entries(r.windows!.responseMs).map(([op, encs]): [string, Record<string, string>, string[]] => [
+        'loadlab_client_response_seconds',
+        { operation: op },
+        encs,
+      ]),
+      ...Object.entries(r.windows!.flows).map(([flow, f]): [string, Record<string, string>, string[]] => [
+        'loadlab_client_turnaround_seconds',
+        { flow },
+        f.turnaroundMs,
+      ]),
     ];
     for (const [name, match, encs] of series) {
       const pts = histogramPoints(fams, name, match);
@@ -232,7 +271,11 @@ describe('metrics.om of older reports', () => {
     delete old.timeline.webhookGaveUp;
     const om = parseOpenMetrics(renderOpenMetrics(old, START));
     for (const [op, o] of Object.entries(r.operations)) {
-      for (const [st, v] of Object.entries(o.byStatus)) expect(samples(om, 'loadlab_client_responses_total', { operation: op, status: st }).map((s) => [s.ms - START, s.value])).toEqual([[0, 0], [r.elapsedMs, v]]);
+      for (const [st, v] of Object.entries(o.byStatus))
+        expect(samples(om, 'loadlab_client_responses_total', { operation: op, status: st }).map((s) => [s.ms - START, s.value])).toEqual([
+          [0, 0],
+          [r.elapsedMs, v],
+        ]);
     }
     expect(samples(om, 'loadlab_client_in_flight_max').map((s) => s.value)).toEqual(r.timeline.inFlightMax.filter((x) => x >= 0));
     expect(samples(om, 'loadlab_webhook_attempts_total', { outcome: 'delivered' }).map((s) => s.value)).toEqual([0, r.webhooks.delivered]);
@@ -244,8 +287,14 @@ describe('metrics.om of older reports', () => {
     delete v1.windows;
     for (const f of Object.values(v1.flows)) delete f.jobs;
     const om = parseOpenMetrics(renderOpenMetrics(v1, START));
-    expect(samples(om, 'loadlab_client_requests_total').map((s) => s.value)).toEqual([0, ...r.timeline.requests.map((_, i) => r.timeline.requests.slice(0, i + 1).reduce((a, b) => a + b, 0))]);
-    expect(samples(om, 'loadlab_client_response_seconds_count', { operation: 'run' }).map((s) => [s.ms - START, s.value])).toEqual([[0, 0], [r.elapsedMs, r.operations.run!.responseMs.count]]);
+    expect(samples(om, 'loadlab_client_requests_total').map((s) => s.value)).toEqual([
+      0,
+      ...r.timeline.requests.map((_, i) => r.timeline.requests.slice(0, i + 1).reduce((a, b) => a + b, 0)),
+    ]);
+    expect(samples(om, 'loadlab_client_response_seconds_count', { operation: 'run' }).map((s) => [s.ms - START, s.value])).toEqual([
+      [0, 0],
+      [r.elapsedMs, r.operations.run!.responseMs.count],
+    ]);
     expect(om.map((f) => f.name)).not.toContain('loadlab_client_turnaround_seconds');
     expect(om.map((f) => f.name)).not.toContain('loadlab_client_endpoint_queue_jobs');
     expect(samples(om, 'loadlab_run_info').map((s) => s.ms - START)).toEqual([0, ...ends()]);

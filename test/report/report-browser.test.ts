@@ -36,7 +36,9 @@ beforeAll(async () => {
   console.log(`report-browser: reports and screenshots in ${out}`);
   browser = await launchChromium(executable);
 }, 90_000);
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 function scenarioFile(file: string): Scenario {
   const l = loadScenarioFile(join(repo, file));
@@ -135,7 +137,9 @@ describe('report.html in Chromium', () => {
     const endpoint = (await page.evaluate(`window.loadlabCharts.endpoint.series.slice(1).map((s) => s.label)`)) as string[];
     expect(endpoint).toEqual(expect.arrayContaining(['workers running', 'workersMax', 'queue length', 'jobs in system']));
     // The queue of queue-throttling builds up: its line has a value above 0.
-    const queue = (await page.evaluate(`(() => { const u = window.loadlabCharts.endpoint; const i = u.series.findIndex((s) => s.label === 'queue length'); return u.data[i]; })()`)) as (number | null)[];
+    const queue = (await page.evaluate(
+      `(() => { const u = window.loadlabCharts.endpoint; const i = u.series.findIndex((s) => s.label === 'queue length'); return u.data[i]; })()`,
+    )) as (number | null)[];
     expect(Math.max(...queue.map((v) => v ?? 0))).toBeGreaterThan(0);
     expect(await page.evaluate(`window.loadlabCharts.requests.series.slice(1).map((s) => s.label)`)).toEqual(['health', 'run', 'status']);
     await page.close();

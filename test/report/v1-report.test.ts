@@ -9,7 +9,8 @@ import { renderJunit } from '../../src/report/render-junit.js';
 import { evaluateThresholds } from '../../src/report/thresholds.js';
 
 const sc = scenarioSchema.parse({
-  name: 'v1', durationMs: 30_000,
+  name: 'v1',
+  durationMs: 30_000,
   traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'run-poll' } }],
 });
 

@@ -7,11 +7,15 @@ import type { RunResult } from '../../src/report/run-result.js';
 
 let base: RunResult;
 beforeAll(async () => {
-  const l = parseScenario({
-    name: 'banner', durationMs: 20_000,
-    traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
-    thresholds: ['jobs_failed == 0'],
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'banner',
+      durationMs: 20_000,
+      traffic: [{ name: 'a', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll' } }],
+      thresholds: ['jobs_failed == 0'],
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   base = await runScenario(l.scenario);
 });

@@ -16,12 +16,17 @@ import type { RunResult } from '../../src/report/run-result.js';
 import { verdict } from '../../src/report/verdict.js';
 
 async function held(thresholds: string[], openModel: Record<string, number> = {}): Promise<RunResult> {
-  const l = parseScenario({
-    name: 'held', durationMs: 10_000, endpoint: { workersMax: 1, jobDurationMs: 1000 },
-    openModel: { maxInFlight: 1, ...openModel },
-    traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
-    thresholds,
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'held',
+      durationMs: 10_000,
+      endpoint: { workersMax: 1, jobDurationMs: 1000 },
+      openModel: { maxInFlight: 1, ...openModel },
+      traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
+      thresholds,
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return runScenario(l.scenario);
 }
@@ -43,8 +48,14 @@ describe('late arrivals that decide a threshold: INVALID', () => {
 
   test('every-window and turnaround thresholds are judged again too; the first that changed is named', async () => {
     const r = await held(['p99_ms{runsync} < 60000', 'p99_ms{runsync} < 2000 every 10s', 'turnaround_max_ms < 2000']);
-    expect(r.thresholds.map((t) => t.fromSend)).toEqual([{ value: 1000, ok: true }, { value: 1000, ok: true }, { value: 1000, ok: true }]);
-    expect(verdict(r).cause).toBe(`the load generator fell behind, and that decides p99_ms{runsync} < 2000 every 10s (measured 5003 from the intended send, 1000 from the actual send) and 1 more threshold: ${LAG}`);
+    expect(r.thresholds.map((t) => t.fromSend)).toEqual([
+      { value: 1000, ok: true },
+      { value: 1000, ok: true },
+      { value: 1000, ok: true },
+    ]);
+    expect(verdict(r).cause).toBe(
+      `the load generator fell behind, and that decides p99_ms{runsync} < 2000 every 10s (measured 5003 from the intended send, 1000 from the actual send) and 1 more threshold: ${LAG}`,
+    );
   });
 });
 
@@ -62,7 +73,11 @@ describe('late arrivals that decide nothing: the verdict stands, with one warnin
   test('FAIL stays FAIL when the threshold fails both ways', async () => {
     const r = await held(['p99_ms{runsync} < 500']);
     expect(r.thresholds[0]!.fromSend).toEqual({ value: 1000, ok: false });
-    expect(verdict(r)).toMatchObject({ status: 'FAIL', line: 'FAIL: p99_ms{runsync} < 500 (measured 10500)', warning: expect.stringMatching(/^warning: 19 of 20 arrivals late/) });
+    expect(verdict(r)).toMatchObject({
+      status: 'FAIL',
+      line: 'FAIL: p99_ms{runsync} < 500 (measured 10500)',
+      warning: expect.stringMatching(/^warning: 19 of 20 arrivals late/),
+    });
   });
 
   test('no threshold on response time or turnaround: nothing the lateness could change', async () => {
@@ -78,7 +93,8 @@ describe('the 1 % rule where the second judgement cannot clear the run', () => {
     expect(r.arrivals.dropped).toBeGreaterThanOrEqual(3);
     const a = r.arrivals;
     expect(verdict(r)).toMatchObject({
-      status: 'INVALID', invalid: 'behind',
+      status: 'INVALID',
+      invalid: 'behind',
       cause: `the load generator fell behind: ${((100 * a.dropped) / a.intended).toFixed(1)} % of arrivals dropped (${a.dropped} dropped, ${a.late} late of 20); latency figures are not trustworthy`,
     });
     const few: RunResult = { ...r, arrivals: { ...a, intended: 1000, dropped: 10, late: 0 } };
@@ -91,19 +107,29 @@ describe('the 1 % rule where the second judgement cannot clear the run', () => {
     const r = await held(['p99_ms{runsync} < 60000']);
     const older: RunResult = { ...r, thresholds: r.thresholds.map(({ fromSend: _, ...t }) => t) };
     expect(verdict(older)).toMatchObject({
-      status: 'INVALID', invalid: 'behind',
+      status: 'INVALID',
+      invalid: 'behind',
       cause: 'the load generator fell behind: 95.0 % of arrivals late or dropped (19 late, 0 dropped of 20); latency figures are not trustworthy',
     });
     const fewLate: RunResult = { ...older, arrivals: { ...older.arrivals, intended: 1900 } };
-    expect(verdict(fewLate)).toMatchObject({ status: 'PASS', warning: 'warning: 19 of 1 900 arrivals late, send lag p99 9 500 ms, max 9 500 ms; within the 1 % allowed' });
+    expect(verdict(fewLate)).toMatchObject({
+      status: 'PASS',
+      warning: 'warning: 19 of 1 900 arrivals late, send lag p99 9 500 ms, max 9 500 ms; within the 1 % allowed',
+    });
   });
 
   test('no late arrivals: the thresholds carry no second judgement and the verdict no warning', async () => {
-    const l = parseScenario({
-      name: 'on-time', durationMs: 10_000, endpoint: { workersMax: 1, jobDurationMs: 1000 }, openModel: { maxInFlight: 1 },
-      traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
-      thresholds: ['p99_ms{runsync} < 60000'],
-    }, 'inline');
+    const l = parseScenario(
+      {
+        name: 'on-time',
+        durationMs: 10_000,
+        endpoint: { workersMax: 1, jobDurationMs: 1000 },
+        openModel: { maxInFlight: 1 },
+        traffic: [{ name: 's', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 30_000 } }],
+        thresholds: ['p99_ms{runsync} < 60000'],
+      },
+      'inline',
+    );
     if (!l.ok) throw new Error(JSON.stringify(l.issues));
     const r = await runScenario(l.scenario);
     expect(r.arrivals.late).toBe(0);

@@ -7,11 +7,18 @@ import { group, verdict } from '../../src/report/verdict.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
 
 async function result(thresholds: string[] = []): Promise<RunResult> {
-  const l = parseScenario({
-    name: 'verdict-check', durationMs: 10_000, endpoint: { workersMax: 2, jobDurationMs: 500 },
-    traffic: [{ name: 'f', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, jitter: 0 } } }],
-    thresholds,
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'verdict-check',
+      durationMs: 10_000,
+      endpoint: { workersMax: 2, jobDurationMs: 500 },
+      traffic: [
+        { name: 'f', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, jitter: 0 } } },
+      ],
+      thresholds,
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return runScenario(l.scenario);
 }
@@ -49,7 +56,11 @@ describe('verdict', () => {
     const r = await result();
     r.target = { kind: 'http', causes: 'inferred' };
     r.operations = { health: { ...r.operations.status!, byStatus: { 403: 7 }, transportErrors: 0 } };
-    expect(verdict(r)).toMatchObject({ status: 'INVALID', invalid: 'unreachable', cause: expect.stringMatching(/^every request answered 403: check --api-key/) });
+    expect(verdict(r)).toMatchObject({
+      status: 'INVALID',
+      invalid: 'unreachable',
+      cause: expect.stringMatching(/^every request answered 403: check --api-key/),
+    });
     r.operations.health!.byStatus = { 403: 7, 503: 1 };
     expect(verdict(r).status).toBe('PASS');
   });

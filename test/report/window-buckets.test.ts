@@ -36,25 +36,31 @@ function cumulativeOf(perBucket: Float64Array): number[] {
 
 describe('WindowBucketCounter', () => {
   test('hdr-histogram-js encodings: the same buckets, count and sum as the decoded histogram', () => {
-    fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 300 }), (values) => {
-      const x = expected(values);
-      const got = new WindowBucketCounter(BOUNDS_MS).count(x.e.hdr);
-      expect(cumulativeOf(got.perBucket)).toEqual(x.cumulative);
-      expect(got.count).toBe(x.count);
-      expect(got.perBucket.reduce((a, b) => a + b, 0)).toBe(x.count);
-      expect(got.sumMs).toBe(x.sumMs);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 300 }), (values) => {
+        const x = expected(values);
+        const got = new WindowBucketCounter(BOUNDS_MS).count(x.e.hdr);
+        expect(cumulativeOf(got.perBucket)).toEqual(x.cumulative);
+        expect(got.count).toBe(x.count);
+        expect(got.perBucket.reduce((a, b) => a + b, 0)).toBe(x.count);
+        expect(got.sumMs).toBe(x.sumMs);
+      }),
+      { numRuns: 150 },
+    );
   });
 
-  test('the recorder\'s sparse encodings (small and zlib-deflated) read the same', () => {
-    fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 400 }), (values) => {
-      const counts = new Map<number, number>();
-      for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-      const x = expected(values);
-      const got = new WindowBucketCounter(BOUNDS_MS).count(encodeSparse(counts));
-      expect(cumulativeOf(got.perBucket)).toEqual(x.cumulative);
-      expect(got.sumMs).toBe(x.sumMs);
-    }), { numRuns: 150 });
+  test("the recorder's sparse encodings (small and zlib-deflated) read the same", () => {
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 400 }), (values) => {
+        const counts = new Map<number, number>();
+        for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+        const x = expected(values);
+        const got = new WindowBucketCounter(BOUNDS_MS).count(encodeSparse(counts));
+        expect(cumulativeOf(got.perBucket)).toEqual(x.cumulative);
+        expect(got.sumMs).toBe(x.sumMs);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   test('an empty window is all zeros; a value above the last bound counts only in +Inf; a bad encoding is an error', () => {

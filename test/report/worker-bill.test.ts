@@ -3,8 +3,13 @@ import { describe, expect, test } from 'vitest';
 import { costOf } from '../../src/report/prices.js';
 import { billWorkers, type WorkerLifetime } from '../../src/report/worker-bill.js';
 
-const life = (workerId: string, startMs: number, stopMs: number | null, running: number, alive?: WorkerLifetime['alive']): WorkerLifetime =>
-  ({ workerId, startMs, stopMs, msByState: { initializing: 1000, running, throttled: 500 }, ...(alive ? { alive } : {}) });
+const life = (workerId: string, startMs: number, stopMs: number | null, running: number, alive?: WorkerLifetime['alive']): WorkerLifetime => ({
+  workerId,
+  startMs,
+  stopMs,
+  msByState: { initializing: 1000, running, throttled: 500 },
+  ...(alive ? { alive } : {}),
+});
 
 describe('billWorkers', () => {
   test('workersMin slots go to the first workers alive; a stopped active worker frees its slot for the next start', () => {
@@ -28,10 +33,17 @@ describe('billWorkers', () => {
   });
 
   test('cost per run, per hour and per 1 000 jobs', () => {
-    const c = costOf({ activeSeconds: 100, flexSeconds: 50, workersStarted: 2, secondsByState: {} }, { flexPerSec: 0.002, activePerSec: 0.001 }, 1_800_000, 400);
+    const c = costOf(
+      { activeSeconds: 100, flexSeconds: 50, workersStarted: 2, secondsByState: {} },
+      { flexPerSec: 0.002, activePerSec: 0.001 },
+      1_800_000,
+      400,
+    );
     expect(c.total).toBeCloseTo(0.2, 12);
     expect(c.perHour).toBeCloseTo(0.4, 12);
     expect(c.per1000Jobs).toBeCloseTo(0.5, 12);
-    expect(costOf({ activeSeconds: 1, flexSeconds: 0, workersStarted: 1, secondsByState: {} }, { flexPerSec: 1, activePerSec: 1 }, 1000, 0).per1000Jobs).toBeNull();
+    expect(
+      costOf({ activeSeconds: 1, flexSeconds: 0, workersStarted: 1, secondsByState: {} }, { flexPerSec: 1, activePerSec: 1 }, 1000, 0).per1000Jobs,
+    ).toBeNull();
   });
 });

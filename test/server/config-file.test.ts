@@ -24,10 +24,25 @@ const errorOf = (f: () => unknown): CliError => {
 
 describe('config file', () => {
   it('reads the JSON example of CONTRACT §4', () => {
-    const p = file('c.json', JSON.stringify({
-      seed: 7, apiKeys: ['k'],
-      endpoints: [{ id: 'ep', workersMin: 0, workersMax: 3, idleTimeoutMs: 5000, coldStartMs: 0, executionTimeoutMs: 600000, scaler: { type: 'QUEUE_DELAY', value: 4 }, jobDurationMs: 1000 }],
-    }));
+    const p = file(
+      'c.json',
+      JSON.stringify({
+        seed: 7,
+        apiKeys: ['k'],
+        endpoints: [
+          {
+            id: 'ep',
+            workersMin: 0,
+            workersMax: 3,
+            idleTimeoutMs: 5000,
+            coldStartMs: 0,
+            executionTimeoutMs: 600000,
+            scaler: { type: 'QUEUE_DELAY', value: 4 },
+            jobDurationMs: 1000,
+          },
+        ],
+      }),
+    );
     const c = loadConfigFile(p);
     expect(c.kind).toBe('config');
     expect(c.config.seed).toBe(7);
@@ -50,7 +65,7 @@ describe('config file', () => {
     expect(errorOf(() => loadConfigFile(file('l.json', '[1]'))).message).toContain('(top level): must be a mapping');
   });
 
-  it('serves a scenario file\'s endpoint section with its seed; paths name the section', () => {
+  it("serves a scenario file's endpoint section with its seed; paths name the section", () => {
     const c = loadConfigFile(file('s.yaml', 'name: demo\nseed: 42\nendpoint:\n  workersMax: 5\ntraffic:\n  rate: 3\n'));
     expect(c.kind).toBe('scenario');
     expect(c.config.seed).toBe(42);

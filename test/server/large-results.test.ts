@@ -44,7 +44,9 @@ describe('a synthetic output read over HTTP', () => {
       expect(viaHttp.text).toBe(JSON.stringify(inProcess.body));
       expect(Number(viaHttp.headers['content-length'])).toBe(Buffer.byteLength(viaHttp.text));
       let answered = false;
-      const sync = t.call('POST', '/runsync', { input: { sim: { outputBytes: 70_000, durationMs: 0 } } }).finally(() => { answered = true; });
+      const sync = t.call('POST', '/runsync', { input: { sim: { outputBytes: 70_000, durationMs: 0 } } }).finally(() => {
+        answered = true;
+      });
       while (!answered) await t.advance(1); // the runsync may reach the server after an advance
       expect((await sync).body.output).toBe('x'.repeat(70_000));
       // A running job's latest chunk (its progress output) is synthetic too.
@@ -80,10 +82,12 @@ describe('memory of serve (child process) under concurrent reads of large result
     const bytes = 64 * MiB;
     const id = await submit({ sim: { outputBytes: bytes, durationMs: 0 } });
     const before = c.rssMb();
-    const reads = await Promise.all(Array.from({ length: 20 }, async () => {
-      const r = await request(`${c.origin}/v2/ep/status/${id}`, { headers: auth });
-      return scan(r.body, 200, 64);
-    }));
+    const reads = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const r = await request(`${c.origin}/v2/ep/status/${id}`, { headers: auth });
+        return scan(r.body, 200, 64);
+      }),
+    );
     const after = c.rssMb();
     console.log(`20 reads of a 64 MiB output: serve RSS ${before.rss.toFixed(0)} MB before, peak ${after.peak.toFixed(0)} MB`);
     for (const r of reads) {
@@ -98,12 +102,14 @@ describe('memory of serve (child process) under concurrent reads of large result
   it('20 concurrent reads of one 8 MiB echoed input raise RSS by < 200 MB', async () => {
     const id = await submit({ text: 'y'.repeat(8 * MiB), sim: { durationMs: 0 } });
     const before = c.rssMb();
-    const lengths = await Promise.all(Array.from({ length: 20 }, async () => {
-      const r = await request(`${c.origin}/v2/ep/status/${id}`, { headers: auth });
-      let n = 0;
-      for await (const x of r.body) n += (x as Buffer).length;
-      return n;
-    }));
+    const lengths = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const r = await request(`${c.origin}/v2/ep/status/${id}`, { headers: auth });
+        let n = 0;
+        for await (const x of r.body) n += (x as Buffer).length;
+        return n;
+      }),
+    );
     const after = c.rssMb();
     console.log(`20 reads of an 8 MiB echo: serve RSS ${before.rss.toFixed(0)} MB before, peak ${after.peak.toFixed(0)} MB`);
     for (const n of lengths) expect(n).toBeGreaterThan(8 * MiB);

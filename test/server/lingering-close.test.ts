@@ -20,9 +20,7 @@ it.each([
   ['chunked', 'transfer-encoding: chunked\r\n'],
 ])('a 20 MiB + 1 byte /runsync body written in one go (%s): 413 every time', async (_, framing) => {
   const chunked = framing.startsWith('transfer');
-  const payload = chunked
-    ? Buffer.concat([Buffer.from(`${oversized.length.toString(16)}\r\n`), oversized, Buffer.from('\r\n0\r\n\r\n')])
-    : oversized;
+  const payload = chunked ? Buffer.concat([Buffer.from(`${oversized.length.toString(16)}\r\n`), oversized, Buffer.from('\r\n0\r\n\r\n')]) : oversized;
   for (let i = 0; i < 6; i++) {
     const a = await rawExchange(t.s.port, (s) => {
       s.write(`POST /v2/ep/runsync HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\ncontent-type: application/json\r\n${framing}\r\n`);
@@ -54,16 +52,20 @@ describe('lingering is bounded', () => {
     try {
       let written = 0;
       const chunk = Buffer.alloc(64 * 1024, 0x61);
-      const a = await rawExchange(u.s.port, (s) => {
-        s.write(head);
-        const pump = () => {
-          while (!s.destroyed && s.writable) {
-            written += chunk.length;
-            if (!s.write(chunk)) return void s.once('drain', pump);
-          }
-        };
-        pump();
-      }, false);
+      const a = await rawExchange(
+        u.s.port,
+        (s) => {
+          s.write(head);
+          const pump = () => {
+            while (!s.destroyed && s.writable) {
+              written += chunk.length;
+              if (!s.write(chunk)) return void s.once('drain', pump);
+            }
+          };
+          pump();
+        },
+        false,
+      );
       expect(a.status).toBe(413);
       expect(written).toBeLessThan(256 * MiB);
     } finally {

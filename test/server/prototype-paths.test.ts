@@ -12,10 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const names = [...new Set([
-  ...Object.getOwnPropertyNames(Object.prototype),
-  ...Object.getOwnPropertyNames(Function.prototype),
-])];
+const names = [...new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype)])];
 const positions = (x: string) => [`/v2/${x}`, `/v2/ep/${x}`, `/v2/ep/status/${x}`, `/v2/ep/${x}/x`, `/_sim/${x}`, `/${x}`, `/v2/ep/health?${x}=1`];
 
 describe('built-in property names in a path', () => {

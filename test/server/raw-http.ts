@@ -28,12 +28,16 @@ export function rawExchange(port: number, send: (s: Socket) => void, endOnAnswer
       chunks.push(c);
       if (!endOnAnswer) return;
       // A complete final answer (not `100 Continue`): end our side; the server then closes.
-      const text = Buffer.concat(chunks).toString('latin1').replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
+      const text = Buffer.concat(chunks)
+        .toString('latin1')
+        .replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
       const at = text.indexOf('\r\n\r\n');
       const length = /content-length: (\d+)/i.exec(text.slice(0, at))?.[1];
       if (at >= 0 && length !== undefined && Buffer.byteLength(text.slice(at + 4), 'latin1') >= Number(length) && s.writable) s.end();
     });
-    s.on('error', (e: NodeJS.ErrnoException) => { error ??= e.code ?? e.message; });
+    s.on('error', (e: NodeJS.ErrnoException) => {
+      error ??= e.code ?? e.message;
+    });
     s.on('close', () => {
       const all = Buffer.concat(chunks).toString('latin1');
       const text = all.replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');

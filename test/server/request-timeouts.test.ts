@@ -21,9 +21,9 @@ it('slow headers: 408 SRV_ERR_REQUEST_TIMEOUT', async () => {
 });
 
 it('slow body: 408 SRV_ERR_REQUEST_TIMEOUT', async () => {
-  const a = await rawExchange(t.s.port, (s) => s.write(
-    `POST /v2/ep/run HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"input":`,
-  ));
+  const a = await rawExchange(t.s.port, (s) =>
+    s.write(`POST /v2/ep/run HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"input":`),
+  );
   expect(a.status).toBe(408);
   expect(codeOf(a)).toBe('SRV_ERR_REQUEST_TIMEOUT');
   expect((await t.call('GET', '/health')).status).toBe(200);

@@ -17,7 +17,9 @@ export interface ServeChild {
 export function startServeChild(args: string[]): Promise<ServeChild> {
   const child: ChildProcess = spawn('node', ['bin/loadlab.js', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => {
       child.kill('SIGTERM');
@@ -38,12 +40,13 @@ export function startServeChild(args: string[]): Promise<ServeChild> {
           const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN);
           return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
         },
-        stop: () => new Promise<void>((r) => {
-          if (child.exitCode !== null) return r();
-          child.removeAllListeners('exit');
-          child.once('exit', () => r());
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise<void>((r) => {
+            if (child.exitCode !== null) return r();
+            child.removeAllListeners('exit');
+            child.once('exit', () => r());
+            child.kill('SIGTERM');
+          }),
       });
     });
   });

@@ -28,11 +28,7 @@ export interface CallOptions {
 
 export type Served = Awaited<ReturnType<typeof serve>>;
 
-export async function serve(
-  endpoint: Partial<EndpointConfigInput> = {},
-  sim: Partial<SimConfigInput> = {},
-  opts: Partial<Omit<ServeOptions, 'config'>> = {},
-) {
+export async function serve(endpoint: Partial<EndpointConfigInput> = {}, sim: Partial<SimConfigInput> = {}, opts: Partial<Omit<ServeOptions, 'config'>> = {}) {
   const parsed = parseSimConfig({ seed: 1, apiKeys: [KEY], endpoints: [{ id: 'ep', ...endpoint }], ...sim });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const s: RunningServer = await startServer({ config: parsed.config, port: 0, clock: 'manual', ...opts });

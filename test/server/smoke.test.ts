@@ -15,7 +15,14 @@ describe('serve over HTTP', () => {
     expect(r.body).toEqual({ id: expect.stringMatching(/-u1$/), status: 'IN_QUEUE' });
     expect((await t.status(r.body.id)).body).toMatchObject({ status: 'IN_PROGRESS' });
     expect(await t.advance(1000)).toBe(1000);
-    expect((await t.status(r.body.id)).body).toEqual({ id: r.body.id, status: 'COMPLETED', delayTime: 0, executionTime: 1000, workerId: 'ep-w1', output: { a: 1 } });
+    expect((await t.status(r.body.id)).body).toEqual({
+      id: r.body.id,
+      status: 'COMPLETED',
+      delayTime: 0,
+      executionTime: 1000,
+      workerId: 'ep-w1',
+      output: { a: 1 },
+    });
     expect(await t.now()).toBe(1000);
   });
 });

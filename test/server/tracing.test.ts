@@ -30,7 +30,11 @@ describe('tracing', () => {
       expect(ms(job.endTime) - ms(job.startTime)).toBeCloseTo(2500, 3);
       expect(job.events.map((e) => e.name)).toEqual(['started']);
       const reqs = spans.filter((s) => s.name === SPAN.request).map((s) => [s.attributes[ATTR.route], s.attributes[ATTR.statusCode]]);
-      expect(reqs).toEqual([['run', 200], ['admin', 200], ['status', 200]]);
+      expect(reqs).toEqual([
+        ['run', 200],
+        ['admin', 200],
+        ['status', 200],
+      ]);
     } finally {
       await t.close();
     }

@@ -29,10 +29,14 @@ describe('a flood of unauthenticated 20 MiB bodies (serve as a child process)', 
   it('40 concurrent /runsync bodies: each answered 401, serve stays under 200 MB', async () => {
     const before = c.rssMb();
     const big = body(20 * MiB);
-    const answers = await Promise.all(Array.from({ length: 40 }, () => rawExchange(c.port, (s) => {
-      s.write(head('/v2/ep/runsync', big.length));
-      s.end(big);
-    })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        rawExchange(c.port, (s) => {
+          s.write(head('/v2/ep/runsync', big.length));
+          s.end(big);
+        }),
+      ),
+    );
     const after = c.rssMb();
     console.log(`keyless flood: serve RSS ${before.rss.toFixed(0)} MB before, peak ${after.peak.toFixed(0)} MB`);
     for (const a of answers) {
@@ -51,8 +55,7 @@ describe('answers from the head', () => {
   afterAll(() => t.close());
 
   /** Sends a head with `Expect: 100-continue` and resolves on the answer, the body never sent. */
-  const headOnly = (path: string, bytes: number, auth: string) =>
-    rawExchange(t.s.port, (s) => s.write(head(path, bytes, `expect: 100-continue\r\n${auth}`)));
+  const headOnly = (path: string, bytes: number, auth: string) => rawExchange(t.s.port, (s) => s.write(head(path, bytes, `expect: 100-continue\r\n${auth}`)));
 
   it('401, 404, 405 and 413 come without the body (Expect: 100-continue gets no 100)', async () => {
     const auth = `authorization: Bearer ${KEY}\r\n`;
@@ -85,7 +88,9 @@ describe('answers from the head', () => {
       }).then((a) => answerA(a));
     });
     let answerA!: (a: RawAnswer) => void;
-    const a = new Promise<RawAnswer>((r) => { answerA = r; });
+    const a = new Promise<RawAnswer>((r) => {
+      answerA = r;
+    });
     await gotContinue;
     const b = await rawExchange(t.s.port, (s) => {
       s.write(head('/v2/ep/run', size, auth));

@@ -61,13 +61,16 @@ async function receiver(): Promise<{ port: number; hits: string[] }> {
 /** Submits a job with this webhook, lets it finish and every attempt run; the attempts seen. */
 async function deliver(url: string) {
   const attempts: Extract<SimEvent, { type: 'webhook.attempt' }>[] = [];
-  const off = t!.s.sim.bus.on((e) => { if (e.type === 'webhook.attempt') attempts.push(e); });
+  const off = t!.s.sim.bus.on((e) => {
+    if (e.type === 'webhook.attempt') attempts.push(e);
+  });
   const r = await t!.run({ sim: { durationMs: 0 } }, { webhook: url });
   expect(r.status).toBe(200);
   await t!.advance(60_000); // the job ends, then up to 3 attempts 10 s apart
   off();
   const metrics = (await t!.call('GET', '/metrics', undefined, { auth: null })).text;
-  const count = (outcome: string) => Number(new RegExp(`loadlab_webhook_attempts_total\\{endpoint="ep",outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+  const count = (outcome: string) =>
+    Number(new RegExp(`loadlab_webhook_attempts_total\\{endpoint="ep",outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
   return { id: r.body.id as string, attempts, delivered: count('delivered'), failed: count('failed'), gaveUp: count('gave-up') };
 }
 
@@ -79,9 +82,9 @@ describe('webhook targets are checked where the socket connects', () => {
     expect(hits).toEqual([]);
     expect(resolved).toContain('evil.localhost');
     expect([r.delivered, r.failed, r.gaveUp]).toEqual([0, 2, 1]);
-    expect(r.attempts.map((a) => a.error)).toEqual(new Array(3).fill(
-      'refused: target host evil.localhost resolved to 0.0.0.0 (loopback only; add it with --webhook-allow)',
-    ));
+    expect(r.attempts.map((a) => a.error)).toEqual(
+      new Array(3).fill('refused: target host evil.localhost resolved to 0.0.0.0 (loopback only; add it with --webhook-allow)'),
+    );
   });
 
   it('every address of the answer is checked, not only the first', async () => {
@@ -99,7 +102,10 @@ describe('webhook targets are checked where the socket connects', () => {
     const ids: string[] = [];
     for (const host of ['good.localhost', 'localhost', '127.0.0.1']) {
       const r = await deliver(`http://${host}:${port}/hook`);
-      expect(r.attempts.map((a) => [a.outcome, a.error]), host).toEqual([['delivered', undefined]]);
+      expect(
+        r.attempts.map((a) => [a.outcome, a.error]),
+        host,
+      ).toEqual([['delivered', undefined]]);
       ids.push(r.id);
     }
     expect(hits).toEqual(ids);
@@ -123,7 +129,21 @@ describe('loopback is decided by parsing addresses', () => {
     for (const a of ['127.0.0.1', '127.255.0.9', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '[::ffff:7f01:203]', '::1%lo']) {
       expect(isLoopbackAddress(a), a).toBe(true);
     }
-    for (const a of ['0.0.0.0', '10.0.0.1', '128.0.0.1', '::', '::2', '::127.0.0.1', '::ffff:10.0.0.1', '::ffff:8000:1', '1::1', '127.0.0.1.evil.com', '127.evil', 'localhost', '']) {
+    for (const a of [
+      '0.0.0.0',
+      '10.0.0.1',
+      '128.0.0.1',
+      '::',
+      '::2',
+      '::127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:8000:1',
+      '1::1',
+      '127.0.0.1.evil.com',
+      '127.evil',
+      'localhost',
+      '',
+    ]) {
       expect(isLoopbackAddress(a), a).toBe(false);
     }
     expect(canonicalIp('[0::ffff:127.0.0.1]')).toBe(canonicalIp('::ffff:7f00:1'));

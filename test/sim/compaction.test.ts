@@ -19,7 +19,14 @@ describe('results kept as columns', () => {
     h.at(2000);
     expect(held.body).toMatchObject({ status: 'COMPLETED', executionTime: 1500, delayTime: 0, output: { prompt: 'hi', sim: { durationMs: 1500 } } });
     expect(h.status(held.body.id).body).toEqual(held.body);
-    expect(h.status(queued).body).toEqual({ id: queued, status: 'COMPLETED', delayTime: 0, executionTime: 500, workerId: expect.any(String), output: { sim: { durationMs: 500 } } });
+    expect(h.status(queued).body).toEqual({
+      id: queued,
+      status: 'COMPLETED',
+      delayTime: 0,
+      executionTime: 500,
+      workerId: expect.any(String),
+      output: { sim: { durationMs: 500 } },
+    });
   });
 
   it('a job cancelled in the queue keeps no times or worker; one cancelled while running keeps both', () => {
@@ -49,7 +56,13 @@ describe('results kept as columns', () => {
     const a = h.run({ sim: { durationMs: 100 } }).body.id as string;
     const b = h.run({ sim: { durationMs: 100 } }).body.id as string;
     h.at(1000);
-    expect(h.req('GET', '/requests').body).toEqual({ requests: [{ id: b, status: 'COMPLETED' }, { id: a, status: 'COMPLETED' }], total: 2 });
+    expect(h.req('GET', '/requests').body).toEqual({
+      requests: [
+        { id: b, status: 'COMPLETED' },
+        { id: a, status: 'COMPLETED' },
+      ],
+      total: 2,
+    });
     h.status(a, { ttl: '10000' });
     h.at(11_000 - 1);
     expect(h.status(a).status).toBe(200);

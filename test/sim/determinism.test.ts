@@ -19,11 +19,7 @@ describe('golden values (seed 1)', () => {
     expect(h.run({}).body.id).toBe('8a2e6a56-2e4b-4db2-a51b-cd35db7ba9f1-u1');
     h.req('POST', '/runsync', { input: {} });
     expect(h.run({}).body.id).toBe('cbed51c2-79c7-403b-b4d7-02e6db7ba9f3-u1');
-    expect(ids).toEqual([
-      '8a2e6a56-2e4b-4db2-a51b-cd35db7ba9f1-u1',
-      'sync-3d00fa7d-602d-45fd-96c4-247fdb7ba9f0-u1',
-      'cbed51c2-79c7-403b-b4d7-02e6db7ba9f3-u1',
-    ]);
+    expect(ids).toEqual(['8a2e6a56-2e4b-4db2-a51b-cd35db7ba9f1-u1', 'sync-3d00fa7d-602d-45fd-96c4-247fdb7ba9f0-u1', 'cbed51c2-79c7-403b-b4d7-02e6db7ba9f3-u1']);
   });
 
   it('pins the first draws of a named stream (Alea)', () => {
@@ -31,7 +27,7 @@ describe('golden values (seed 1)', () => {
     expect([r.next(), r.next(), r.next(), r.int32()]).toEqual([0.040297543397173285, 0.3183343056589365, 0.4461775596719235, -370420880]);
   });
 
-  it('ids look like the real service\'s: a v4 UUID and a -u1 suffix', () => {
+  it("ids look like the real service's: a v4 UUID and a -u1 suffix", () => {
     const h = harness();
     for (let i = 0; i < 50; i++) {
       expect(h.run({}).body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-u1$/);
@@ -66,8 +62,12 @@ describe('random streams', () => {
 /** A mixed workload on one endpoint, optionally with a second endpoint getting its own traffic. */
 function mixedRun(seed: number, withNeighbour: boolean) {
   const ep: EndpointConfigInput = {
-    id: 'ep', workersMax: 3, coldStartMs: { dist: 'lognormal', medianMs: 800, p95Ms: 3000 }, idleTimeoutMs: 2000,
-    jobDurationMs: { dist: 'exponential', meanMs: 1500 }, workload: { failureProbability: 0.2, chunks: 1 },
+    id: 'ep',
+    workersMax: 3,
+    coldStartMs: { dist: 'lognormal', medianMs: 800, p95Ms: 3000 },
+    idleTimeoutMs: 2000,
+    jobDurationMs: { dist: 'exponential', meanMs: 1500 },
+    workload: { failureProbability: 0.2, chunks: 1 },
     scaler: { type: 'QUEUE_DELAY', value: 1 },
   };
   const endpoints = withNeighbour ? [ep, { id: 'other', jobDurationMs: { dist: 'uniform', minMs: 10, maxMs: 5000 } }] : [ep];
@@ -98,7 +98,7 @@ describe('replay', () => {
     expect(JSON.stringify(mixedRun(6, false))).not.toBe(JSON.stringify(a));
   });
 
-  it('another endpoint\'s traffic does not change this endpoint\'s service times or cold starts', () => {
+  it("another endpoint's traffic does not change this endpoint's service times or cold starts", () => {
     const times = (events: SimEvent[]) =>
       events.flatMap((e) => (e.type === 'job.finished' && e.endpointId === 'ep' ? [[e.status, e.executionTimeMs, e.delayTimeMs]] : []));
     const alone = mixedRun(5, false);

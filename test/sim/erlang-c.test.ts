@@ -31,13 +31,18 @@ interface MmcRun {
 function simulateMmc(c: number, rho: number, jobs: number, seed: number): MmcRun {
   const parsed = parseSimConfig({
     seed,
-    endpoints: [{
-      id: 'ep', workersMin: c, workersMax: c, coldStartMs: 0,
-      jobDurationMs: { dist: 'exponential', meanMs: MEAN_SERVICE_MS },
-      limits: { enabled: false },
-      // Keeps memory flat: a finished job is dropped at once (nothing reads it back).
-      retention: { runMs: 0 },
-    }],
+    endpoints: [
+      {
+        id: 'ep',
+        workersMin: c,
+        workersMax: c,
+        coldStartMs: 0,
+        jobDurationMs: { dist: 'exponential', meanMs: MEAN_SERVICE_MS },
+        limits: { enabled: false },
+        // Keeps memory flat: a finished job is dropped at once (nothing reads it back).
+        retention: { runMs: 0 },
+      },
+    ],
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   const sim = new Simulator(parsed.config);
@@ -181,13 +186,25 @@ describe('Erlang C formula', () => {
 
 /** [servers, utilisation, jobs]; tolerance 5 % up to ρ = 0.8, 10 % at 0.9. */
 const CASES: [number, number, number][] = [
-  [1, 0.5, 300_000], [1, 0.6, 300_000], [1, 0.7, 300_000], [1, 0.8, 400_000], [1, 0.9, 400_000],
-  [4, 0.5, 500_000], [4, 0.6, 500_000], [4, 0.7, 500_000], [4, 0.8, 500_000], [4, 0.9, 400_000],
-  [10, 0.5, 2_000_000], [10, 0.6, 1_600_000], [10, 0.7, 1_200_000], [10, 0.8, 800_000], [10, 0.9, 400_000],
+  [1, 0.5, 300_000],
+  [1, 0.6, 300_000],
+  [1, 0.7, 300_000],
+  [1, 0.8, 400_000],
+  [1, 0.9, 400_000],
+  [4, 0.5, 500_000],
+  [4, 0.6, 500_000],
+  [4, 0.7, 500_000],
+  [4, 0.8, 500_000],
+  [4, 0.9, 400_000],
+  [10, 0.5, 2_000_000],
+  [10, 0.6, 1_600_000],
+  [10, 0.7, 1_200_000],
+  [10, 0.8, 800_000],
+  [10, 0.9, 400_000],
 ];
 
 describe('warm M/M/c endpoint against Erlang C', () => {
-  it.each(CASES)('c=%i ρ=%f over %i jobs: queue delay, Little\'s law', (c, rho, jobs) => {
+  it.each(CASES)("c=%i ρ=%f over %i jobs: queue delay, Little's law", (c, rho, jobs) => {
     const lambda = (c * rho) / MEAN_SERVICE_MS;
     const ref = erlangC({ servers: c, arrivalRate: lambda, serviceRate: 1 / MEAN_SERVICE_MS });
     const startedMs = performance.now();
@@ -195,8 +212,10 @@ describe('warm M/M/c endpoint against Erlang C', () => {
     if (process.env.LOADLAB_ORACLE_REPORT) {
       const pct = (x: number) => `${((x - 1) * 100).toFixed(2)}%`;
       const jobsPerS = Math.round(jobs / ((performance.now() - startedMs) / 1000));
-      console.log(`c=${c} rho=${rho} Wq sim ${r.meanDelayMs.toFixed(2)} ms vs ${ref.meanQueueWait.toFixed(2)} ms (${pct(r.meanDelayMs / ref.meanQueueWait)}); `
-        + `L/λW ${pct(r.L / (r.lambda * r.W))}; Lq/λWq ${pct(r.Lq / (r.lambda * r.Wq))}; busy/a ${pct(r.busy / ref.offeredLoad)}; ${jobsPerS} jobs/s`);
+      console.log(
+        `c=${c} rho=${rho} Wq sim ${r.meanDelayMs.toFixed(2)} ms vs ${ref.meanQueueWait.toFixed(2)} ms (${pct(r.meanDelayMs / ref.meanQueueWait)}); ` +
+          `L/λW ${pct(r.L / (r.lambda * r.W))}; Lq/λWq ${pct(r.Lq / (r.lambda * r.Wq))}; busy/a ${pct(r.busy / ref.offeredLoad)}; ${jobsPerS} jobs/s`,
+      );
     }
     const tol = rho >= 0.9 ? 0.1 : 0.05;
     expect(Math.abs(r.meanDelayMs / ref.meanQueueWait - 1)).toBeLessThan(tol);

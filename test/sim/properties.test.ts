@@ -60,7 +60,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const, 'status-sync' as const), pick: fc.nat(50) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), pick: fc.nat(50), ttl: fc.option(fc.integer({ min: 0, max: 30_000 }), { nil: undefined }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('status' as const), pick: fc.nat(50), ttl: fc.option(fc.integer({ min: 0, max: 30_000 }), { nil: undefined }) }),
+  },
   { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
   {
     weight: 5,
@@ -80,16 +83,29 @@ const configArb = fc
     workersMax: fc.integer({ min: 1, max: 3 }),
     coldStartMs: fc.constantFrom(0, 500, 3_000),
     idleTimeoutMs: fc.constantFrom(1_000, 5_000),
-    scaler: fc.constantFrom({ type: 'QUEUE_DELAY' as const, value: 1 }, { type: 'QUEUE_DELAY' as const, value: 4 }, { type: 'REQUEST_COUNT' as const, value: 2 }),
+    scaler: fc.constantFrom(
+      { type: 'QUEUE_DELAY' as const, value: 1 },
+      { type: 'QUEUE_DELAY' as const, value: 4 },
+      { type: 'REQUEST_COUNT' as const, value: 2 },
+    ),
     jobDurationMs: fc.constantFrom<number | { dist: 'exponential'; meanMs: number }>(1_000, { dist: 'exponential', meanMs: 3_000 }),
     window: fc.constantFrom('sliding' as const, 'fixed' as const),
-    rates: fc.record({ run: rate(8), runsync: rate(6), status: rate(8), 'status-sync': rate(4), cancel: rate(4), retry: rate(4), 'purge-queue': rate(2), health: rate(3) }),
+    rates: fc.record({
+      run: rate(8),
+      runsync: rate(6),
+      status: rate(8),
+      'status-sync': rate(4),
+      cancel: rate(4),
+      retry: rate(4),
+      'purge-queue': rate(2),
+      health: rate(3),
+    }),
     runsyncConcurrency: fc.integer({ min: 1, max: 3 }),
     queueMin: fc.constantFrom(3, 50),
     retention: fc.record({ runMs: fc.integer({ min: 0, max: 60_000 }), runsyncMs: fc.integer({ min: 0, max: 20_000 }) }),
   })
   .map((c) => ({ ...c, workersMax: Math.max(c.workersMax, c.workersMin) }));
-type Cfg = (typeof configArb) extends fc.Arbitrary<infer T> ? T : never;
+type Cfg = typeof configArb extends fc.Arbitrary<infer T> ? T : never;
 
 interface Call {
   op: Operation;
@@ -104,8 +120,13 @@ function world(cfg: Cfg, seed = cfg.seed) {
   operations.runsync = { rate: cfg.rates.runsync, concurrency: cfg.runsyncConcurrency };
   const h = harness(
     {
-      workersMin: cfg.workersMin, workersMax: cfg.workersMax, coldStartMs: cfg.coldStartMs, idleTimeoutMs: cfg.idleTimeoutMs,
-      scaler: cfg.scaler, jobDurationMs: cfg.jobDurationMs, retention: cfg.retention,
+      workersMin: cfg.workersMin,
+      workersMax: cfg.workersMax,
+      coldStartMs: cfg.coldStartMs,
+      idleTimeoutMs: cfg.idleTimeoutMs,
+      scaler: cfg.scaler,
+      jobDurationMs: cfg.jobDurationMs,
+      retention: cfg.retention,
       limits: { window: cfg.window, queueMin: cfg.queueMin, queuePerWorker: 1, operations },
     },
     { seed },
@@ -136,7 +157,8 @@ function world(cfg: Cfg, seed = cfg.seed) {
         break;
       case 'job.requeued': {
         const q = isLow.get(e.jobId) ? low : normal;
-        if (e.reason === 'crash') q.unshift(e.jobId); // a crashed job keeps its turn
+        if (e.reason === 'crash')
+          q.unshift(e.jobId); // a crashed job keeps its turn
         else q.push(e.jobId);
         break;
       }
@@ -207,7 +229,9 @@ function world(cfg: Cfg, seed = cfg.seed) {
     const known = new Set(accepted);
     expect(known.size).toBe(accepted.length); // ids are unique
     for (const id of accepted) {
-      const where = Object.entries(places).filter(([, s]) => s.has(id)).map(([k]) => k);
+      const where = Object.entries(places)
+        .filter(([, s]) => s.has(id))
+        .map(([k]) => k);
       if (where.length !== 1) throw new Error(`job ${id} is in ${where.length ? where.join(' and ') : 'no place'} at ${h.sim.nowMs} ms`);
     }
     for (const [k, s] of Object.entries(places)) for (const id of s) if (!known.has(id)) throw new Error(`${k} holds unknown job ${id}`);
@@ -252,8 +276,18 @@ describe('core properties over random request sequences', () => {
       }),
       RUNS,
     );
-    for (const k of ['expired:retention:ended', 'expired:ttl:IN_QUEUE', 'expired:ttl:IN_PROGRESS', 'finished:COMPLETED', 'finished:FAILED',
-      'finished:CANCELLED', 'finished:TIMED_OUT', 'requeued:crash', 'requeued:retry', 'purged']) {
+    for (const k of [
+      'expired:retention:ended',
+      'expired:ttl:IN_QUEUE',
+      'expired:ttl:IN_PROGRESS',
+      'finished:COMPLETED',
+      'finished:FAILED',
+      'finished:CANCELLED',
+      'finished:TIMED_OUT',
+      'requeued:crash',
+      'requeued:retry',
+      'purged',
+    ]) {
       expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
     }
   });
@@ -308,7 +342,11 @@ describe('core properties over random request sequences', () => {
           const w = world(cfg, seed);
           for (const o of seq) w.apply(o);
           w.h.advance(60_000);
-          return { events: JSON.stringify(w.events), answers: JSON.stringify(w.calls.map((c) => [c.atMs, c.reply.atMs, c.reply.res])), accepted: w.accepted.length };
+          return {
+            events: JSON.stringify(w.events),
+            answers: JSON.stringify(w.calls.map((c) => [c.atMs, c.reply.atMs, c.reply.res])),
+            accepted: w.accepted.length,
+          };
         };
         const a = logOf(cfg.seed);
         const b = logOf(cfg.seed);
@@ -329,7 +367,9 @@ describe('core properties over random request sequences', () => {
         for (const o of seq) w.apply(o);
         w.h.advance(120_000);
         expect(w.fifoViolations).toEqual([]);
-        lowStarts += w.events.filter((e) => e.type === 'job.started' && w.events.some((a) => a.type === 'job.accepted' && a.jobId === e.jobId && a.lowPriority)).length;
+        lowStarts += w.events.filter(
+          (e) => e.type === 'job.started' && w.events.some((a) => a.type === 'job.accepted' && a.jobId === e.jobId && a.lowPriority),
+        ).length;
       }),
       RUNS,
     );

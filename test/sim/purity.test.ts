@@ -93,16 +93,18 @@ describe('purity scanner (self-test)', () => {
   });
 
   it('reads import specifiers of every form', () => {
-    const code = strip([
-      "import { a } from './a.js';",
-      "import type { B } from '../b.js';",
-      "import * as c from 'zod';",
-      "import d, { e } from './d.js';",
-      "import './side-effect.js';",
-      "export { f } from './f.js';",
-      "export * from './g.js';",
-      "export type { H } from './h.js';",
-    ].join('\n')).code;
+    const code = strip(
+      [
+        "import { a } from './a.js';",
+        "import type { B } from '../b.js';",
+        "import * as c from 'zod';",
+        "import d, { e } from './d.js';",
+        "import './side-effect.js';",
+        "export { f } from './f.js';",
+        "export * from './g.js';",
+        "export type { H } from './h.js';",
+      ].join('\n'),
+    ).code;
     expect(specifiers(code)).toEqual(['./a.js', '../b.js', 'zod', './d.js', './side-effect.js', './f.js', './g.js', './h.js']);
   });
 });
@@ -119,9 +121,7 @@ describe('src/sim, src/lib and src/contract are pure', () => {
   });
 
   it('reads no clock, timer, ambient randomness or process state, and imports no node builtin', () => {
-    const bad = files
-      .map((f) => ({ file: relative(ROOT, f), found: violations(readFileSync(f, 'utf8')) }))
-      .filter((x) => x.found.length > 0);
+    const bad = files.map((f) => ({ file: relative(ROOT, f), found: violations(readFileSync(f, 'utf8')) })).filter((x) => x.found.length > 0);
     expect(bad).toEqual([]);
   });
 

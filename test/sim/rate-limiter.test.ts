@@ -45,20 +45,16 @@ describe('SlidingWindow', () => {
 
   it('never holds more than the limit in any window, and refuses only when the window is full (property)', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 5 }),
-        fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 120 }),
-        (limit, raw) => {
-          const times = [...raw].sort((a, b) => a - b);
-          const ok = accepts(new SlidingWindow(W), limit, times);
-          const acc = times.filter((_, i) => ok[i]);
-          // any interval [t, t + W): the densest ones start at an accepted request
-          for (const t of acc) expect(acc.filter((x) => x >= t && x < t + W).length).toBeLessThanOrEqual(limit);
-          times.forEach((t, i) => {
-            if (!ok[i]) expect(acc.filter((x) => x > t - W && x <= t).length).toBe(limit);
-          });
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 120 }), (limit, raw) => {
+        const times = [...raw].sort((a, b) => a - b);
+        const ok = accepts(new SlidingWindow(W), limit, times);
+        const acc = times.filter((_, i) => ok[i]);
+        // any interval [t, t + W): the densest ones start at an accepted request
+        for (const t of acc) expect(acc.filter((x) => x >= t && x < t + W).length).toBeLessThanOrEqual(limit);
+        times.forEach((t, i) => {
+          if (!ok[i]) expect(acc.filter((x) => x > t - W && x <= t).length).toBe(limit);
+        });
+      }),
       { seed: 7, numRuns: 300 },
     );
   });
@@ -83,21 +79,17 @@ describe('FixedWindow', () => {
 
   it('never holds more than the limit in an aligned window, and refuses only when it is full (property)', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 5 }),
-        fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 120 }),
-        (limit, raw) => {
-          const times = [...raw].sort((a, b) => a - b);
-          const ok = accepts(new FixedWindow(W), limit, times);
-          const perWindow = new Map<number, number>();
-          times.forEach((t, i) => {
-            const k = Math.floor(t / W);
-            if (ok[i]) perWindow.set(k, (perWindow.get(k) ?? 0) + 1);
-            else expect(perWindow.get(k)).toBe(limit);
-          });
-          for (const n of perWindow.values()) expect(n).toBeLessThanOrEqual(limit);
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 120 }), (limit, raw) => {
+        const times = [...raw].sort((a, b) => a - b);
+        const ok = accepts(new FixedWindow(W), limit, times);
+        const perWindow = new Map<number, number>();
+        times.forEach((t, i) => {
+          const k = Math.floor(t / W);
+          if (ok[i]) perWindow.set(k, (perWindow.get(k) ?? 0) + 1);
+          else expect(perWindow.get(k)).toBe(limit);
+        });
+        for (const n of perWindow.values()) expect(n).toBeLessThanOrEqual(limit);
+      }),
       { seed: 7, numRuns: 300 },
     );
   });

@@ -7,7 +7,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Scheduler, type Timer } from '../../src/lib/scheduler.js';
 
-interface ModelTimer { id: number; atMs: number; seq: number; live: boolean }
+interface ModelTimer {
+  id: number;
+  atMs: number;
+  seq: number;
+  live: boolean;
+}
 
 describe('Scheduler wheel and heap', () => {
   it('runs any mix of near and far events, re-arms and cancels in (atMs, seq) order (property)', () => {

@@ -19,24 +19,21 @@ describe('Scheduler', () => {
 
   it('orders any mix of schedules and cancels by (atMs, seq) (property)', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ atMs: fc.integer({ min: 0, max: 50 }), cancel: fc.boolean() }), { maxLength: 200 }),
-        (specs) => {
-          const s = new Scheduler();
-          const ran: number[] = [];
-          const timers: Timer[] = specs.map((sp, i) => s.at(sp.atMs, () => ran.push(i)));
-          specs.forEach((sp, i) => sp.cancel && s.cancel(timers[i]));
-          const expected = specs
-            .map((sp, i) => ({ ...sp, i }))
-            .filter((x) => !x.cancel)
-            .sort((a, b) => a.atMs - b.atMs || a.i - b.i)
-            .map((x) => x.i);
-          expect(s.pending).toBe(expected.length);
-          s.runUntilIdle();
-          expect(ran).toEqual(expected);
-          expect(s.pending).toBe(0);
-        },
-      ),
+      fc.property(fc.array(fc.record({ atMs: fc.integer({ min: 0, max: 50 }), cancel: fc.boolean() }), { maxLength: 200 }), (specs) => {
+        const s = new Scheduler();
+        const ran: number[] = [];
+        const timers: Timer[] = specs.map((sp, i) => s.at(sp.atMs, () => ran.push(i)));
+        specs.forEach((sp, i) => sp.cancel && s.cancel(timers[i]));
+        const expected = specs
+          .map((sp, i) => ({ ...sp, i }))
+          .filter((x) => !x.cancel)
+          .sort((a, b) => a.atMs - b.atMs || a.i - b.i)
+          .map((x) => x.i);
+        expect(s.pending).toBe(expected.length);
+        s.runUntilIdle();
+        expect(ran).toEqual(expected);
+        expect(s.pending).toBe(0);
+      }),
       { seed: 42, numRuns: 300 },
     );
   });
@@ -120,7 +117,11 @@ describe('Scheduler', () => {
     const neg = s.after(-50, () => ran.push(['neg', s.nowMs]));
     expect([past.atMs, frac.atMs, neg.atMs]).toEqual([500, 600, 500]);
     s.runUntilIdle();
-    expect(ran).toEqual([['past', 500], ['neg', 500], ['frac', 600]]);
+    expect(ran).toEqual([
+      ['past', 500],
+      ['neg', 500],
+      ['frac', 600],
+    ]);
   });
 
   it('runUntilIdle stops a self-feeding loop after maxEvents; step reports idleness', () => {

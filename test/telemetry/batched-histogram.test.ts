@@ -13,11 +13,21 @@ describe('BatchedHistogram', () => {
   it('scrapes as the prom-client Histogram given the same observations', async () => {
     const theirs = new Registry();
     const ours = new Registry();
-    const h = new Histogram({ name: 'x_seconds', help: 'Some "help"\\n', labelNames: ['endpoint', 'status'], buckets: DURATION_BUCKETS_S, registers: [theirs] });
+    const h = new Histogram({
+      name: 'x_seconds',
+      help: 'Some "help"\\n',
+      labelNames: ['endpoint', 'status'],
+      buckets: DURATION_BUCKETS_S,
+      registers: [theirs],
+    });
     const b = new BatchedHistogram<'endpoint' | 'status'>('x_seconds', 'Some "help"\\n', DURATION_BUCKETS_S, ours);
     // Values on, between and beyond the bounds, in several series (one with an odd label value).
     const values = [0, 0.005, 0.0051, 0.5, 1, 2.5, 7, 1800, 1800.5, 99999, 0.3, 0.3];
-    const series = [['ep', 'COMPLETED'], ['ep', 'FAILED'], ['other-ep', 'say "hi"\\n']] as const;
+    const series = [
+      ['ep', 'COMPLETED'],
+      ['ep', 'FAILED'],
+      ['other-ep', 'say "hi"\\n'],
+    ] as const;
     values.forEach((v, i) => {
       const [endpoint, status] = series[i % series.length]!;
       h.observe({ endpoint, status }, v);

@@ -32,7 +32,8 @@ describe('liveRunRegistry', () => {
     expect(select(p, CLIENT_METRIC.runEndTime)).toEqual([]);
     expect(value(p, PROCESS_METRIC.residentMemory)).toBeGreaterThan(0);
     expect(value(p, PROCESS_METRIC.heapUsed)).toBeGreaterThan(0);
-    for (const s of p.samples.filter((x) => x.name.startsWith(CLIENT_METRIC.requests.split('_')[0]!))) expect(Object.keys(s.labels).slice(0, 2)).toEqual(['endpoint', 'scenario']);
+    for (const s of p.samples.filter((x) => x.name.startsWith(CLIENT_METRIC.requests.split('_')[0]!)))
+      expect(Object.keys(s.labels).slice(0, 2)).toEqual(['endpoint', 'scenario']);
   });
 
   test('one scrape is one moment: every family from the same read; the next scrape reads again', async () => {
@@ -48,7 +49,11 @@ describe('liveRunRegistry', () => {
     });
     for (const expected of [1, 2]) {
       const p = parseProm(await registry.metrics());
-      expect([value(p, `${CLIENT_METRIC.requests}_total`), value(p, `${CLIENT_METRIC.responses2xx}_total`), value(p, CLIENT_METRIC.queueJobsMax)]).toEqual([expected, expected, expected]);
+      expect([value(p, `${CLIENT_METRIC.requests}_total`), value(p, `${CLIENT_METRIC.responses2xx}_total`), value(p, CLIENT_METRIC.queueJobsMax)]).toEqual([
+        expected,
+        expected,
+        expected,
+      ]);
     }
   });
 });

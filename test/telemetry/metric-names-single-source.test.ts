@@ -25,11 +25,16 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^
 
 describe('metric names', () => {
   it(`are spelled only in ${HOME}`, () => {
-    const offenders = ['src', 'bench'].flatMap((d) => files(join(ROOT, d)))
+    const offenders = ['src', 'bench']
+      .flatMap((d) => files(join(ROOT, d)))
       .map((p) => relative(ROOT, p).split('\\').join('/'))
       .filter((p) => p !== HOME)
-      .flatMap((p) => code(readFileSync(join(ROOT, p), 'utf8')).split('\n')
-        .filter((line) => LITERAL.test(line)).map((line) => `${p}: ${line.trim()}`));
+      .flatMap((p) =>
+        code(readFileSync(join(ROOT, p), 'utf8'))
+          .split('\n')
+          .filter((line) => LITERAL.test(line))
+          .map((line) => `${p}: ${line.trim()}`),
+      );
     expect(offenders).toEqual([]);
   });
 

@@ -48,7 +48,10 @@ describe('SessionTracer', () => {
     tracer.finish(20);
     a.end('COMPLETED', 30);
     const sessions = exporter.getFinishedSpans().map((x) => [x.attributes[ATTR.flow], x.attributes[ATTR.sessionOutcome], x.endTime[1] / 1e6, x.status.code]);
-    expect(sessions).toEqual([['a', 'gave-up', 7, 2], ['b', 'unfinished', 20, 2]]);
+    expect(sessions).toEqual([
+      ['a', 'gave-up', 7, 2],
+      ['b', 'unfinished', 20, 2],
+    ]);
   });
 
   test('wall-clock fractions of a ms survive, to the microsecond a double holds at epoch scale', () => {

@@ -69,8 +69,9 @@ function reply(ctx: RouteContext, j: Job, c: Completion): ApiResponse {
   const created = Math.floor(ctx.sim.nowMs / 1000);
   const id = `${c.kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${ctx.ep.jobs.idOf(j)}`;
   const text = words.join(' ');
-  const choice = c.kind === 'chat'
-    ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: finish, logprobs: null }
-    : { index: 0, text, finish_reason: finish, logprobs: null };
+  const choice =
+    c.kind === 'chat'
+      ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: finish, logprobs: null }
+      : { index: 0, text, finish_reason: finish, logprobs: null };
   return { status: 200, body: { id, object: c.kind === 'chat' ? 'chat.completion' : 'text_completion', created, model, choices: [choice], usage } };
 }

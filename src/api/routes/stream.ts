@@ -18,7 +18,7 @@ export const STREAM_ITEM_MAX = 1_000_000;
 export function splitItems(outputs: unknown[], maxBytes = STREAM_ITEM_MAX): { output: unknown }[] {
   const items: { output: unknown }[] = [];
   for (const o of outputs) {
-    const text = typeof o === 'string' ? o : JSON.stringify(o) ?? 'null';
+    const text = typeof o === 'string' ? o : (JSON.stringify(o) ?? 'null');
     // At most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units): most outputs
     // are known to fit without being measured.
     if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes) {

@@ -41,7 +41,8 @@ function parseInput(text: string | undefined): Record<string, unknown> | undefin
 
 export async function blastCommand(a: BlastArgs): Promise<number> {
   if (!isBlastOp(a.op)) throw new CliError(`--op: must be one of ${Object.keys(BLAST_OPS).join(', ')}, got ${a.op}`);
-  if (!(Number.isInteger(a.connections) && a.connections >= 1 && a.connections <= 10_000)) throw new CliError(`--connections: an integer from 1 to 10000, got ${a.connections}`);
+  if (!(Number.isInteger(a.connections) && a.connections >= 1 && a.connections <= 10_000))
+    throw new CliError(`--connections: an integer from 1 to 10000, got ${a.connections}`);
   if (!(a.duration > 0 && a.duration <= 3600)) throw new CliError(`--duration: seconds, more than 0 and at most 3600, got ${a.duration}`);
   if (!(Number.isInteger(a['body-bytes']) && a['body-bytes'] >= 0)) throw new CliError(`--body-bytes: a non-negative integer, got ${a['body-bytes']}`);
   try {
@@ -53,8 +54,15 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
   if (!apiKey) throw new CliError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
   const input = parseInput(a.body);
   const r = await blast({
-    url: a.target, apiKey, endpointId: a.endpoint, op: a.op, connections: a.connections, durationSec: a.duration,
-    padBytes: a['body-bytes'], ...(input ? { input } : {}), causesReported: isLoopback(a.target),
+    url: a.target,
+    apiKey,
+    endpointId: a.endpoint,
+    op: a.op,
+    connections: a.connections,
+    durationSec: a.duration,
+    padBytes: a['body-bytes'],
+    ...(input ? { input } : {}),
+    causesReported: isLoopback(a.target),
   }).catch((e: Error) => {
     throw new CliError(redactUrl(e.message, a.target), EXIT.RUNTIME_ERROR);
   });
@@ -64,11 +72,17 @@ export async function blastCommand(a: BlastArgs): Promise<number> {
   writeFileSync(join(dir, 'report.md'), renderMarkdown(r));
   const o = r.operations[a.op];
   const ac = r.wallClock?.autocannon;
-  const codes = o ? Object.entries(o.byStatus).map(([k, v]) => `${k}×${v}`).join(' ') : 'no answers';
+  const codes = o
+    ? Object.entries(o.byStatus)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' ')
+    : 'no answers';
   const v = verdict(r);
   appendStepSummary(r);
   process.stdout.write(`${v.line}\n${v.throttled}\n`);
-  process.stdout.write(`loadlab blast ${a.op}: ${o?.requests ?? 0} requests in ${(r.elapsedMs / 1000).toFixed(1)} s, ${Math.round(ac?.requestsPerSec ?? 0)} requests/s (${codes}); p99 ${o?.responseMs.summary.p99 ?? 0} ms\n  report: ${join(dir, 'report.md')}\n`);
+  process.stdout.write(
+    `loadlab blast ${a.op}: ${o?.requests ?? 0} requests in ${(r.elapsedMs / 1000).toFixed(1)} s, ${Math.round(ac?.requestsPerSec ?? 0)} requests/s (${codes}); p99 ${o?.responseMs.summary.p99 ?? 0} ms\n  report: ${join(dir, 'report.md')}\n`,
+  );
   // INVALID (every answer 401/403/404 or a transport error): exit 1 with the cause.
   exitWithVerdict(v);
   return EXIT.OK;

@@ -12,15 +12,33 @@ export interface CommandEntry {
 
 export const COMMANDS = {
   run: { command: 'run <scenario>', describe: 'Run a scenario file on the embedded simulator (virtual time) or against --target URL' },
-  blast: { command: 'blast', describe: 'Raw throughput of one operation with autocannon (closed model) against --target URL; 429s by cause (a loopback `loadlab serve` names it, else inferred)' },
+  blast: {
+    command: 'blast',
+    describe:
+      'Raw throughput of one operation with autocannon (closed model) against --target URL; 429s by cause (a loopback `loadlab serve` names it, else inferred)',
+  },
   serve: { command: 'serve', describe: 'Serve the simulator as an HTTP endpoint (/v2/{endpoint_id}/...) for real clients' },
   report: { command: 'report <path>', describe: 'Render a stored run again (report.md, report.html, metrics.om) from its report.json' },
-  compare: { command: 'compare <a> <b>', describe: 'Compare two stored runs (A the base, B the new one): compare.md and compare.html, and optionally fail on a regression' },
-  plan: { command: 'plan', describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO; `plan merge` joins the shards of a sharded plan' },
-  calibrate: { command: 'calibrate <run_dir>', describe: 'Fit the endpoint a run against --target saw (job times, cold starts, idle timeout, workersMax): calibrated.yaml for `loadlab plan`, and calibration.json/.md/.html' },
-  merge: { command: 'merge <dirs..>', describe: 'Merge the results of shards (`run --shard I/N`) into one run: counters summed, histograms merged exactly, thresholds judged on the whole; partial plans (`plan --shard`) as `plan merge` does' },
+  compare: {
+    command: 'compare <a> <b>',
+    describe: 'Compare two stored runs (A the base, B the new one): compare.md and compare.html, and optionally fail on a regression',
+  },
+  plan: {
+    command: 'plan',
+    describe:
+      'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO; `plan merge` joins the shards of a sharded plan',
+  },
+  calibrate: {
+    command: 'calibrate <run_dir>',
+    describe:
+      'Fit the endpoint a run against --target saw (job times, cold starts, idle timeout, workersMax): calibrated.yaml for `loadlab plan`, and calibration.json/.md/.html',
+  },
+  merge: {
+    command: 'merge <dirs..>',
+    describe:
+      'Merge the results of shards (`run --shard I/N`) into one run: counters summed, histograms merged exactly, thresholds judged on the whole; partial plans (`plan --shard`) as `plan merge` does',
+  },
   k8s: { command: 'k8s', describe: 'Write Kubernetes manifests (an Indexed Job of shards and a merge Job) for a run or a plan sweep beyond one machine' },
 } as const satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;
-

@@ -29,7 +29,8 @@ export interface CompareArgs {
 
 function checkPct(p: number | undefined): void {
   if (p === undefined) return;
-  if (!(Number.isFinite(p) && p >= 0)) throw new CliError(`--fail-on-regression: a percentage >= 0 (e.g. 10), got ${Number.isNaN(p) ? 'something that is not a number' : String(p)}`, EXIT.USAGE);
+  if (!(Number.isFinite(p) && p >= 0))
+    throw new CliError(`--fail-on-regression: a percentage >= 0 (e.g. 10), got ${Number.isNaN(p) ? 'something that is not a number' : String(p)}`, EXIT.USAGE);
 }
 
 const rowsOf = (c: Comparison) => [...c.operations, ...c.flows].flatMap((g) => g.rows).concat(c.totals);
@@ -62,7 +63,10 @@ export function compareCommand(a: CompareArgs): number {
   const reg = pct === undefined ? undefined : regressions(c, pct);
   process.stdout.write(`${summary(c, files, reg, pct)}\n`);
   if (reg?.length) {
-    throw new CliError(`${reg.length} metric${reg.length > 1 ? 's' : ''} regressed by more than ${pct} %:\n${reg.map((x) => `  ${x.where}: ${formatChange(x.row)}`).join('\n')}`, EXIT.THRESHOLD_FAILED);
+    throw new CliError(
+      `${reg.length} metric${reg.length > 1 ? 's' : ''} regressed by more than ${pct} %:\n${reg.map((x) => `  ${x.where}: ${formatChange(x.row)}`).join('\n')}`,
+      EXIT.THRESHOLD_FAILED,
+    );
   }
   return EXIT.OK;
 }
@@ -76,7 +80,8 @@ export const compareCommandModule: CommandModule<object, CompareArgs> = {
       .option('out', { type: 'string', describe: `Write compare.md and compare.html here (default ${DEFAULT_COMPARE_DIR}/)` })
       .option('fail-on-regression', {
         type: 'number',
-        describe: 'Exit 99 when B is worse than A by more than this percentage in any response-time p50/p95/p99 (per operation), turnaround or queue-delay p50/p95/p99 (per flow), 429 rate or error rate — and by at least 1 ms or 0.1 percentage point (from a base of 0, that floor alone). Lists the metrics that regressed',
+        describe:
+          'Exit 99 when B is worse than A by more than this percentage in any response-time p50/p95/p99 (per operation), turnaround or queue-delay p50/p95/p99 (per flow), 429 rate or error rate — and by at least 1 ms or 0.1 percentage point (from a base of 0, that floor alone). Lists the metrics that regressed',
       })
       .example('$0 compare reports/before reports/after', 'compare two run directories')
       .example('$0 compare main/report.json pr/report.json --fail-on-regression 10', 'CI: exit 99 if anything got more than 10 % worse'),

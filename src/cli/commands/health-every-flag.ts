@@ -14,7 +14,10 @@ const MAX_MS = 3_600_000;
 export function healthEveryOf(a: { 'health-every'?: string; target?: string; lockstep?: boolean }): number | undefined {
   const text = a['health-every'];
   if (text !== undefined) {
-    if (!a.target || a.lockstep) throw new CliError('--health-every: only with --target, without --lockstep (the embedded simulator and a lockstep server show the endpoint\'s queue and workers themselves)');
+    if (!a.target || a.lockstep)
+      throw new CliError(
+        "--health-every: only with --target, without --lockstep (the embedded simulator and a lockstep server show the endpoint's queue and workers themselves)",
+      );
     const ms = parseDurationFlag('--health-every', String(text));
     if (ms !== 0 && !(ms >= MIN_MS && ms <= MAX_MS)) throw new CliError(`--health-every: 0 (off) or from ${MIN_MS}ms to 1h, got ${JSON.stringify(text)}`);
     return ms;

@@ -21,14 +21,21 @@ export function scenarioFiles(file: string): ScenarioFile[] {
     if (typeof trace !== 'string') return;
     const rel = posix.normalize(trace.replace(/\\/g, '/'));
     if (isAbsolute(trace) || rel === '..' || rel.startsWith('../')) {
-      throw new CliError(`${file}: traffic.${i}.arrival.file: ${trace} is outside the scenario's folder; the pods see only the scenario's folder: move the trace beside the scenario (or below it)`, EXIT.USAGE);
+      throw new CliError(
+        `${file}: traffic.${i}.arrival.file: ${trace} is outside the scenario's folder; the pods see only the scenario's folder: move the trace beside the scenario (or below it)`,
+        EXIT.USAGE,
+      );
     }
-    if (rel === key) throw new CliError(`${file}: traffic.${i}.arrival.file: ${trace} would take the scenario's own place (${key}) in the pods: rename the trace`, EXIT.USAGE);
+    if (rel === key)
+      throw new CliError(`${file}: traffic.${i}.arrival.file: ${trace} would take the scenario's own place (${key}) in the pods: rename the trace`, EXIT.USAGE);
     files.push({ key: `trace-${i}`, path: rel, bytes: readFileSync(resolve(dirname(file), trace)) });
   });
   const total = filesBytes(files);
   if (total > CONFIG_MAP_MAX_BYTES) {
-    throw new CliError(`${file}: the scenario and its replay traces are ${total} bytes; a ConfigMap carries at most ${CONFIG_MAP_MAX_BYTES}: shorten the traces, or build them into your own image`, EXIT.USAGE);
+    throw new CliError(
+      `${file}: the scenario and its replay traces are ${total} bytes; a ConfigMap carries at most ${CONFIG_MAP_MAX_BYTES}: shorten the traces, or build them into your own image`,
+      EXIT.USAGE,
+    );
   }
   return files;
 }

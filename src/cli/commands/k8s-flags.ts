@@ -38,12 +38,16 @@ const usage = (m: string) => new CliError(m, EXIT.USAGE);
 
 export function parallelismOf(n: number | undefined): number {
   if (n === undefined) throw usage('--parallelism: required: the number of pods (shards), e.g. --parallelism 4');
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PARALLELISM) throw usage(`--parallelism: a whole number from 1 to ${MAX_PARALLELISM}, got ${Number.isNaN(n) ? 'something that is not a number' : n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PARALLELISM)
+    throw usage(`--parallelism: a whole number from 1 to ${MAX_PARALLELISM}, got ${Number.isNaN(n) ? 'something that is not a number' : n}`);
   return n;
 }
 
 export function imageOf(image: string | undefined): string {
-  if (!image) throw usage('--image: required: the loadlab image the pods run (build it with the repository\'s Dockerfile), e.g. --image registry.example.com/loadlab:0.1.0');
+  if (!image)
+    throw usage(
+      "--image: required: the loadlab image the pods run (build it with the repository's Dockerfile), e.g. --image registry.example.com/loadlab:0.1.0",
+    );
   if (/\s/.test(image)) throw usage(`--image: an image reference has no spaces, got ${JSON.stringify(image)}`);
   return image;
 }
@@ -66,7 +70,10 @@ export function storageOf(a: K8sCommonArgs): Storage {
     return st;
   }
   const secret = a['s3-secret'];
-  if (!secret) throw usage('--s3-secret: required with --storage s3://…: the name of a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (kubectl create secret generic NAME --from-literal=AWS_ACCESS_KEY_ID=… --from-literal=AWS_SECRET_ACCESS_KEY=…)');
+  if (!secret)
+    throw usage(
+      '--s3-secret: required with --storage s3://…: the name of a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (kubectl create secret generic NAME --from-literal=AWS_ACCESS_KEY_ID=… --from-literal=AWS_SECRET_ACCESS_KEY=…)',
+    );
   const why = objectNameProblem(secret);
   if (why) throw usage(`--s3-secret: ${why}, got ${JSON.stringify(secret)}`);
   const endpoint = a['s3-endpoint'];
@@ -87,7 +94,10 @@ export function httpUrl(flag: string, url: string): void {
     throw usage(`--${flag}: not a URL: ${displayUrl(url)}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`--${flag}: an http:// or https:// URL, got ${displayUrl(url)}`);
-  if (u.username || u.password) throw usage(`--${flag}: the URL holds credentials, which would be written into the manifests in clear; remove them (${displayUrl(url)})${flag === 'target' ? ' and name a Secret with --api-key-secret' : ' and name a Secret with --s3-secret'}`);
+  if (u.username || u.password)
+    throw usage(
+      `--${flag}: the URL holds credentials, which would be written into the manifests in clear; remove them (${displayUrl(url)})${flag === 'target' ? ' and name a Secret with --api-key-secret' : ' and name a Secret with --s3-secret'}`,
+    );
 }
 
 /** `--api-key-secret NAME[:KEY]`, KEY defaulting to RUNPOD_API_KEY. */
@@ -111,7 +121,8 @@ export function startAtOf(startAt: string | undefined, delayS: number | undefine
     return new Date(ms).toISOString();
   }
   const d = delayS ?? DEFAULT_START_DELAY_S;
-  if (!Number.isInteger(d) || d < 0 || d * 1000 > START_AT_MAX_AHEAD_MS) throw usage(`--start-delay: whole seconds from 0 to 86400, got ${Number.isNaN(d) ? 'something that is not a number' : d}`);
+  if (!Number.isInteger(d) || d < 0 || d * 1000 > START_AT_MAX_AHEAD_MS)
+    throw usage(`--start-delay: whole seconds from 0 to 86400, got ${Number.isNaN(d) ? 'something that is not a number' : d}`);
   return new Date(Math.ceil((nowMs + d * 1000) / 1000) * 1000).toISOString();
 }
 
@@ -121,7 +132,8 @@ const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/;
 export function requestsOf(a: { cpu?: string; memory?: string }): { cpu?: string; memory?: string } | undefined {
   for (const f of ['cpu', 'memory'] as const) {
     const v = a[f];
-    if (v !== undefined && !QUANTITY.test(v)) throw usage(`--${f}: a Kubernetes quantity such as ${f === 'cpu' ? '2 or 500m' : '1Gi or 512Mi'}, got ${JSON.stringify(v)}`);
+    if (v !== undefined && !QUANTITY.test(v))
+      throw usage(`--${f}: a Kubernetes quantity such as ${f === 'cpu' ? '2 or 500m' : '1Gi or 512Mi'}, got ${JSON.stringify(v)}`);
   }
   if (a.cpu === undefined && a.memory === undefined) return undefined;
   return { ...(a.cpu !== undefined ? { cpu: a.cpu } : {}), ...(a.memory !== undefined ? { memory: a.memory } : {}) };

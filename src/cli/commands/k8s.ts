@@ -63,19 +63,39 @@ function passFlags(a: K8sArgs, names: readonly (keyof K8sArgs & string)[]): Pass
   });
 }
 
-function runOptions(a: K8sArgs, nowMs: number): Pick<K8sOptions, 'target' | 'startAt' | 'apiKeySecret' | 'flags'> & { scenario: ReturnType<typeof loadOrExit> } {
-  if (a['api-key'] !== undefined) throw usage('--api-key: a key is never written into manifests: store it in a Secret (kubectl create secret generic NAME --from-literal=RUNPOD_API_KEY=…) and give --api-key-secret NAME');
-  if (priceFlagsGiven(a)) throw usage(`--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only with \`loadlab k8s plan\`: the shards of a run send to a URL, which shows no workers to bill`);
-  if (!a.target) throw usage('--target: required: the base URL the shards send to (sharding against the embedded simulator is refused: one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`)');
+function runOptions(
+  a: K8sArgs,
+  nowMs: number,
+): Pick<K8sOptions, 'target' | 'startAt' | 'apiKeySecret' | 'flags'> & { scenario: ReturnType<typeof loadOrExit> } {
+  if (a['api-key'] !== undefined)
+    throw usage(
+      '--api-key: a key is never written into manifests: store it in a Secret (kubectl create secret generic NAME --from-literal=RUNPOD_API_KEY=…) and give --api-key-secret NAME',
+    );
+  if (priceFlagsGiven(a))
+    throw usage(
+      `--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only with \`loadlab k8s plan\`: the shards of a run send to a URL, which shows no workers to bill`,
+    );
+  if (!a.target)
+    throw usage(
+      '--target: required: the base URL the shards send to (sharding against the embedded simulator is refused: one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`)',
+    );
   httpUrl('target', a.target);
-  checkRunFlags({ ...(typeof a.seed === 'number' ? { seed: a.seed } : {}), target: a.target, ...(a.connections !== undefined ? { connections: a.connections } : {}), ...(a['max-requests'] !== undefined ? { 'max-requests': a['max-requests'] } : {}) });
+  checkRunFlags({
+    ...(typeof a.seed === 'number' ? { seed: a.seed } : {}),
+    target: a.target,
+    ...(a.connections !== undefined ? { connections: a.connections } : {}),
+    ...(a['max-requests'] !== undefined ? { 'max-requests': a['max-requests'] } : {}),
+  });
   const startAt = startAtOf(a['start-at'], a['start-delay'], nowMs);
   const apiKeySecret = secretRefOf(a['api-key-secret']);
   const sc = loadOrExit(a.scenario);
   const blind = coldStartRefusal(sc, 'http');
   if (blind) throw usage(`${a.scenario}: ${blind}`);
   const plan = renderPlan(sc);
-  if (!isLoopback(a.target) && plan.requests > 1000 && !a.yes) throw usage(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)} (from all shards together); add --yes to go ahead (it is passed to every shard)`);
+  if (!isLoopback(a.target) && plan.requests > 1000 && !a.yes)
+    throw usage(
+      `${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)} (from all shards together); add --yes to go ahead (it is passed to every shard)`,
+    );
   const flags = passFlags(a, ['seed', 'endpoint', 'connections', 'max-requests', 'yes']);
   return { scenario: sc, target: a.target, startAt, flags, ...(apiKeySecret ? { apiKeySecret } : {}) };
 }
@@ -97,7 +117,10 @@ function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: Return
   if (!slos.list.length) throw usage(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
   // Checked as \`loadlab plan\` checks them (a bad one exits 2 before anything is written), then given to every shard.
   pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`);
-  return { scenario: sc, flags: passFlags(a, ['workers-max', 'workers-min', 'seeds', 'seed', 'slo', 'grid', 'exhaustive', 'jobs', 'gpu', 'price-flex', 'price-active']) };
+  return {
+    scenario: sc,
+    flags: passFlags(a, ['workers-max', 'workers-min', 'seeds', 'seed', 'slo', 'grid', 'exhaustive', 'jobs', 'gpu', 'price-flex', 'price-active']),
+  };
 }
 
 export function k8sCommand(mode: 'run' | 'plan', a: K8sArgs, nowMs = Date.now()): number {
@@ -109,7 +132,17 @@ export function k8sCommand(mode: 'run' | 'plan', a: K8sArgs, nowMs = Date.now())
   const { scenario, ...modeOptions } = mode === 'run' ? runOptions(a, nowMs) : planOptions(a);
   const files = scenarioFiles(a.scenario);
   const base = a.name ?? defaultBaseName(scenario.name);
-  const o: K8sOptions = { mode, base, shards, image, storage, files, ...(a.namespace ? { namespace: a.namespace } : {}), ...(requests ? { requests } : {}), ...modeOptions };
+  const o: K8sOptions = {
+    mode,
+    base,
+    shards,
+    image,
+    storage,
+    files,
+    ...(a.namespace ? { namespace: a.namespace } : {}),
+    ...(requests ? { requests } : {}),
+    ...modeOptions,
+  };
   const m = buildManifests(o);
   const dir = a.out ?? join('reports', scenario.name, 'k8s');
   mkdirSync(dir, { recursive: true });
@@ -143,37 +176,50 @@ function commonOptions(y: Argv): Argv<K8sCommonArgs> {
   return y
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its replay traces must lie in its folder' })
     .option('parallelism', { type: 'number', describe: 'Pods of the Indexed Job, one shard each (completions = parallelism = N)' })
-    .option('image', { type: 'string', describe: 'The loadlab image the pods run (built from the repository\'s Dockerfile)' })
-    .option('storage', { type: 'string', describe: 'Where results go: pvc:NAME (a ReadWriteMany PersistentVolumeClaim) or s3://BUCKET/PREFIX (any S3-compatible store)' })
+    .option('image', { type: 'string', describe: "The loadlab image the pods run (built from the repository's Dockerfile)" })
+    .option('storage', {
+      type: 'string',
+      describe: 'Where results go: pvc:NAME (a ReadWriteMany PersistentVolumeClaim) or s3://BUCKET/PREFIX (any S3-compatible store)',
+    })
     .option('s3-secret', { type: 'string', describe: 'With s3://: the Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY' })
-    .option('s3-endpoint', { type: 'string', describe: 'With s3://: the store\'s URL when it is not AWS S3 (MinIO, R2, …)' })
+    .option('s3-endpoint', { type: 'string', describe: "With s3://: the store's URL when it is not AWS S3 (MinIO, R2, …)" })
     .option('s3-region', { type: 'string', describe: 'With s3://: the region (default us-east-1)' })
     .option('aws-cli-image', { type: 'string', describe: 'With s3://: the AWS CLI image that moves results (default amazon/aws-cli:2.17.0)' })
-    .option('cpu', { type: 'string', describe: 'CPU each shard\'s pod requests, e.g. 2 or 500m (default: none; for `k8s plan` give --jobs to match)' })
-    .option('memory', { type: 'string', describe: 'Memory each shard\'s pod requests, e.g. 1Gi (default: none)' })
-    .option('namespace', { type: 'string', describe: 'Namespace of every object (default: kubectl\'s current one)' })
-    .option('name', { type: 'string', describe: 'Base of the objects\' names (default loadlab-<scenario name>)' })
-    .option('out', { type: 'string', describe: 'Directory of shards.yaml and merge.yaml (default reports/<scenario-name>/k8s/)' }) as unknown as Argv<K8sCommonArgs>;
+    .option('cpu', { type: 'string', describe: "CPU each shard's pod requests, e.g. 2 or 500m (default: none; for `k8s plan` give --jobs to match)" })
+    .option('memory', { type: 'string', describe: "Memory each shard's pod requests, e.g. 1Gi (default: none)" })
+    .option('namespace', { type: 'string', describe: "Namespace of every object (default: kubectl's current one)" })
+    .option('name', { type: 'string', describe: "Base of the objects' names (default loadlab-<scenario name>)" })
+    .option('out', {
+      type: 'string',
+      describe: 'Directory of shards.yaml and merge.yaml (default reports/<scenario-name>/k8s/)',
+    }) as unknown as Argv<K8sCommonArgs>;
 }
 
 const runModule: CommandModule<object, K8sArgs> = {
   command: 'run <scenario>',
-  describe: 'Manifests of a sharded run against --target: each pod sends its 1/N of every flow\'s arrivals from a common start',
-  builder: (y) => commonOptions(y)
-    .option('target', { type: 'string', describe: 'Base URL the shards send to (no credentials in it)' })
-    .option('api-key-secret', { type: 'string', describe: 'NAME or NAME:KEY of the Secret holding the API key (KEY default RUNPOD_API_KEY); it reaches the pods as env RUNPOD_API_KEY' })
-    .option('api-key', { type: 'string', hidden: true })
-    // Refused with the reason (runOptions), not as unknown flags.
-    .option('gpu', { type: 'string', hidden: true })
-    .option('price-flex', { type: 'number', hidden: true })
-    .option('price-active', { type: 'number', hidden: true })
-    .option('start-at', { type: 'string', describe: 'Common start of every shard, ISO-8601 with a zone, at most 24 h ahead' })
-    .option('start-delay', { type: 'number', describe: 'Without --start-at: start this many seconds after the manifests are written (default 300)' })
-    .option('seed', { type: 'number', describe: 'Seed (default: the scenario\'s); the same in every shard' })
-    .option('endpoint', { type: 'string', describe: 'Endpoint id (default: the scenario\'s endpoint.id)' })
-    .option('connections', { type: 'number', describe: 'Each shard\'s socket pool (see loadlab run)' })
-    .option('max-requests', { type: 'number', describe: 'Each shard\'s --max-requests (see loadlab run)' })
-    .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target (passed to every shard)' }) as unknown as Argv<K8sArgs>,
+  describe: "Manifests of a sharded run against --target: each pod sends its 1/N of every flow's arrivals from a common start",
+  builder: (y) =>
+    commonOptions(y)
+      .option('target', { type: 'string', describe: 'Base URL the shards send to (no credentials in it)' })
+      .option('api-key-secret', {
+        type: 'string',
+        describe: 'NAME or NAME:KEY of the Secret holding the API key (KEY default RUNPOD_API_KEY); it reaches the pods as env RUNPOD_API_KEY',
+      })
+      .option('api-key', { type: 'string', hidden: true })
+      // Refused with the reason (runOptions), not as unknown flags.
+      .option('gpu', { type: 'string', hidden: true })
+      .option('price-flex', { type: 'number', hidden: true })
+      .option('price-active', { type: 'number', hidden: true })
+      .option('start-at', { type: 'string', describe: 'Common start of every shard, ISO-8601 with a zone, at most 24 h ahead' })
+      .option('start-delay', { type: 'number', describe: 'Without --start-at: start this many seconds after the manifests are written (default 300)' })
+      .option('seed', { type: 'number', describe: "Seed (default: the scenario's); the same in every shard" })
+      .option('endpoint', { type: 'string', describe: "Endpoint id (default: the scenario's endpoint.id)" })
+      .option('connections', { type: 'number', describe: "Each shard's socket pool (see loadlab run)" })
+      .option('max-requests', { type: 'number', describe: "Each shard's --max-requests (see loadlab run)" })
+      .option('yes', {
+        type: 'boolean',
+        describe: 'Allow more than 1000 requests against a non-loopback target (passed to every shard)',
+      }) as unknown as Argv<K8sArgs>,
   handler: (a) => {
     k8sCommand('run', a);
   },
@@ -182,8 +228,11 @@ const runModule: CommandModule<object, K8sArgs> = {
 const planModule: CommandModule<object, K8sArgs> = {
   command: 'plan <scenario>',
   describe: 'Manifests of a sharded plan sweep: pod I runs the grid points p with p mod N = I on the embedded simulator',
-  builder: (y) => priceOptions(sweepOptions(commonOptions(y)))
-    .option('jobs', { type: 'number', describe: 'Threads in each pod (default: the pod\'s core count)' }) as unknown as Argv<K8sArgs>,
+  builder: (y) =>
+    priceOptions(sweepOptions(commonOptions(y))).option('jobs', {
+      type: 'number',
+      describe: "Threads in each pod (default: the pod's core count)",
+    }) as unknown as Argv<K8sArgs>,
   handler: (a) => {
     k8sCommand('plan', a);
   },
@@ -191,7 +240,13 @@ const planModule: CommandModule<object, K8sArgs> = {
 
 export const k8sCommandModule: CommandModule = {
   ...COMMANDS.k8s,
-  builder: (y) => y.command(runModule).command(planModule).demandCommand(1, 'k8s: name a command: k8s run or k8s plan (see loadlab k8s --help)')
-    .epilog('Writes shards.yaml (ConfigMap and Indexed Job) and merge.yaml (the merge Job), applied in that order with kubectl; docs/kubernetes.md explains them. Exit 2 for a bad flag or scenario (nothing is written).'),
+  builder: (y) =>
+    y
+      .command(runModule)
+      .command(planModule)
+      .demandCommand(1, 'k8s: name a command: k8s run or k8s plan (see loadlab k8s --help)')
+      .epilog(
+        'Writes shards.yaml (ConfigMap and Indexed Job) and merge.yaml (the merge Job), applied in that order with kubectl; docs/kubernetes.md explains them. Exit 2 for a bad flag or scenario (nothing is written).',
+      ),
   handler: () => {},
 };

@@ -51,8 +51,16 @@ function summary(r: RunResult & { shard: { count: number; indices: number[] } },
     ...verdictLines(verdict(r)),
     `loadlab merge ${r.scenario.name}: ${inputs} input${inputs > 1 ? 's' : ''}, shards ${indices.join(', ')} of ${count}${indices.length < count ? ` (${count - indices.length} missing: a partial run)` : ''}, seed ${r.scenario.seed}, ${(r.elapsedMs / 1000).toFixed(0)} s`,
     `  requests: ${ops.join('; ') || 'none'}`,
-    `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}`,
-    ...(r.thresholds.length ? [`  thresholds on the merged run: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
+    `  jobs: ${r.jobs.accepted} accepted; ${
+      Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none ended'
+    }`,
+    ...(r.thresholds.length
+      ? [
+          `  thresholds on the merged run: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`,
+        ]
+      : []),
     `  report: ${join(dir, REPORT_FILES.md)}`,
   ].join('\n');
 }
@@ -92,15 +100,22 @@ export const mergeCommandModule: CommandModule<object, MergeArgs> = {
   ...COMMANDS.merge,
   builder: (y) =>
     y
-      .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'Result directories of the shards (each holding report.json), or earlier merges of some of them' })
+      .positional('dirs', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'Result directories of the shards (each holding report.json), or earlier merges of some of them',
+      })
       .option('out', { type: 'string', describe: 'Write report.json, report.md, report.html and metrics.om here (default reports/merged/<scenario-name>/)' })
-      .option('junit', { type: 'string', describe: 'Also write the merged run\'s thresholds as JUnit XML to this file' })
+      .option('junit', { type: 'string', describe: "Also write the merged run's thresholds as JUnit XML to this file" })
       .example('$0 merge reports/shard-0 reports/shard-1 reports/shard-2 --out reports/merged', 'one report of three shards')
-      .epilog([
-        'The inputs must be shards of one run: the same scenario name, endpoint, durationMs, seed and shard count, each shard once; otherwise exit 2 naming the two inputs and the field. Any order or grouping of the inputs gives the same bytes (merge A B C = merge (merge A B) C).',
-        'Counters add and HDR histograms merge exactly, per window too; each shard\'s windows are placed on the wall clock from its start (--start-at, else its start time), to the nearest window. Headroom peaks and the endpoint over time are approximate: docs/merge.md.',
-        'The scenario\'s thresholds are judged on the merged run: exit 99 when one fails there, even if every shard passed it alone.',
-      ].join('\n\n')),
+      .epilog(
+        [
+          'The inputs must be shards of one run: the same scenario name, endpoint, durationMs, seed and shard count, each shard once; otherwise exit 2 naming the two inputs and the field. Any order or grouping of the inputs gives the same bytes (merge A B C = merge (merge A B) C).',
+          "Counters add and HDR histograms merge exactly, per window too; each shard's windows are placed on the wall clock from its start (--start-at, else its start time), to the nearest window. Headroom peaks and the endpoint over time are approximate: docs/merge.md.",
+          "The scenario's thresholds are judged on the merged run: exit 99 when one fails there, even if every shard passed it alone.",
+        ].join('\n\n'),
+      ),
   handler: async (a) => {
     await mergeCommand(a);
   },

@@ -28,13 +28,33 @@ export const bad = (m: string) => new CliError(m, EXIT.USAGE);
 /** The options that say what a sweep runs: `loadlab plan`'s, and `loadlab k8s plan` passes them on. */
 export function sweepOptions<T>(y: Argv<T>) {
   return y
-    .option('workers-max', { type: 'string', describe: `workersMax values to sweep, FROM..TO (default: the scenario's plan.workersMax, else ${DEFAULT_WORKERS_RANGE})` })
-    .option('workers-min', { type: 'string', describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s' })
-    .option('seeds', { type: 'number', describe: 'Seeds per point; a point meets the SLOs only if every seed does (default: the scenario\'s plan.seeds, else 3)' })
-    .option('seed', { type: 'string', describe: 'First seed; the others follow it (default: the scenario\'s)' })
-    .option('slo', { type: 'string', array: true, describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list' })
-    .option('exhaustive', { type: 'boolean', describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed' })
-    .option('grid', { type: 'string', array: true, describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front` });
+    .option('workers-max', {
+      type: 'string',
+      describe: `workersMax values to sweep, FROM..TO (default: the scenario's plan.workersMax, else ${DEFAULT_WORKERS_RANGE})`,
+    })
+    .option('workers-min', {
+      type: 'string',
+      describe: 'workersMin at every point: a number (capped at the point\'s workersMax) or "max" (every worker always on, warm). Default: the scenario\'s',
+    })
+    .option('seeds', {
+      type: 'number',
+      describe: "Seeds per point; a point meets the SLOs only if every seed does (default: the scenario's plan.seeds, else 3)",
+    })
+    .option('seed', { type: 'string', describe: "First seed; the others follow it (default: the scenario's)" })
+    .option('slo', {
+      type: 'string',
+      array: true,
+      describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list',
+    })
+    .option('exhaustive', {
+      type: 'boolean',
+      describe: 'Run every point; by default the sweep stops once a point and the next two meet every SLO on every seed',
+    })
+    .option('grid', {
+      type: 'string',
+      array: true,
+      describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front`,
+    });
 }
 
 export function wholeAtLeast(flag: string, v: number | undefined, min: number, dflt: number): number {

@@ -52,12 +52,14 @@ export async function planMergeCommand(a: PlanMergeArgs): Promise<number> {
   writeWholePlan(dir, plan, m.scenario);
   const count = ins[0]!.plan.shard.count;
   const rec = plan.recommendation;
-  process.stdout.write([
-    ...recommendationLines(plan),
-    `  merged ${plural(count, 'shard')} from ${plural(ins.length, 'input')}: ${plural(plan.rows.length, 'point')} × ${plural(m.spec.seeds.length, 'seed')} in the plan`,
-    `  plan: ${join(dir, 'plan.md')}`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      ...recommendationLines(plan),
+      `  merged ${plural(count, 'shard')} from ${plural(ins.length, 'input')}: ${plural(plan.rows.length, 'point')} × ${plural(m.spec.seeds.length, 'seed')} in the plan`,
+      `  plan: ${join(dir, 'plan.md')}`,
+      '',
+    ].join('\n'),
+  );
   if (rec.workersMax === null) throw new CliError(`no point meets the SLOs: ${rec.reason}`, EXIT.THRESHOLD_FAILED);
   return EXIT.OK;
 }
@@ -67,9 +69,16 @@ export const planMergeCommandModule: CommandModule<object, PlanMergeArgs> = {
   describe: 'Join the partial plans of `loadlab plan --shard I/N` into the plan one machine would write (plan.json, plan.md, plan.html, byte for byte)',
   builder: (y) =>
     y
-      .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'Directories holding one shard\'s plan.json each (or the files), every shard once, in any order' })
+      .positional('inputs', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: "Directories holding one shard's plan.json each (or the files), every shard once, in any order",
+      })
       .option('out', { type: 'string', describe: 'Directory of the merged plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/)' })
-      .epilog('Exit codes: 0 a recommendation, 99 no point meets the SLOs, 2 bad input (an input not a shard\'s plan.json, shards of different plans, a shard missing or given twice), 1 runtime error.'),
+      .epilog(
+        "Exit codes: 0 a recommendation, 99 no point meets the SLOs, 2 bad input (an input not a shard's plan.json, shards of different plans, a shard missing or given twice), 1 runtime error.",
+      ),
   handler: async (a) => {
     await planMergeCommand(a);
   },

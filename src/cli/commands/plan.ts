@@ -39,7 +39,8 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const flagSeeds = a.seeds === undefined ? undefined : wholeAtLeast('seeds', a.seeds, 1, 3);
   const jobs = wholeAtLeast('jobs', a.jobs, 1, availableParallelism());
   const flagAxes = parseGrid(a.grid ?? []);
-  if (typeof flagAxes[0] === 'string') throw bad(`bad grid (${flagAxes.length} problem${flagAxes.length > 1 ? 's' : ''}):\n${(flagAxes as string[]).map((p) => `  ${p}`).join('\n')}`);
+  if (typeof flagAxes[0] === 'string')
+    throw bad(`bad grid (${flagAxes.length} problem${flagAxes.length > 1 ? 's' : ''}):\n${(flagAxes as string[]).map((p) => `  ${p}`).join('\n')}`);
   const shard = shardOf(a);
   const sc = loadOrExit(a.scenario);
   // The scenario's plan.workersMax was checked when it loaded.
@@ -52,15 +53,26 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const axes = a.grid?.length ? (flagAxes as GridAxis[]) : gridOfScenario(sc.plan?.grid);
   const lines = combinations(axes);
   const gridProblems = checkCombinations(sc.endpoint, lines, a.grid?.length ? '--grid' : `${a.scenario}: plan.grid`);
-  if (gridProblems.length) throw bad(`bad grid for ${a.scenario} (${gridProblems.length} problem${gridProblems.length > 1 ? 's' : ''}):\n${gridProblems.map((p) => `  ${p}`).join('\n')}`);
+  if (gridProblems.length)
+    throw bad(
+      `bad grid for ${a.scenario} (${gridProblems.length} problem${gridProblems.length > 1 ? 's' : ''}):\n${gridProblems.map((p) => `  ${p}`).join('\n')}`,
+    );
   const workersMin = workersMinOf(a['workers-min'], sc.endpoint.workersMin);
   const seed = a.seed ?? sc.seed;
   const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
 
   const spec: PlanSpec = {
     scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs },
-    slo: { source: slos.source, exprs: slos.list.map((t) => t.expr) }, workers: range, grid: axes.length > 0, lines,
-    workersMin, seeds, exhaustive: a.exhaustive === true, mmc: mmcInputs(sc), ...(prices ? { prices } : {}), scenarioConfig: sc,
+    slo: { source: slos.source, exprs: slos.list.map((t) => t.expr) },
+    workers: range,
+    grid: axes.length > 0,
+    lines,
+    workersMin,
+    seeds,
+    exhaustive: a.exhaustive === true,
+    mmc: mmcInputs(sc),
+    ...(prices ? { prices } : {}),
+    scenarioConfig: sc,
   };
   const base: SweepBase = { scenario: sc, slos: spec.slo.exprs, workersMin };
   const total = lines.length * range.length;
@@ -71,7 +83,15 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const onRun = tty ? (done: number) => process.stderr.write(`\r  plan: ${done} runs done (at most ${runs})  `) : undefined;
   const wallStart = performance.now();
   const wall = () => `in ${((performance.now() - wallStart) / 1000).toFixed(1)} s wall on ${plural(threads, 'thread')}`;
-  if (shard) return planShard(a, spec, shard, await closing(runner, () => sweepShard(runner, { workers: range, seeds, lines, shard, concurrency: threads, onRun })), tty, wall);
+  if (shard)
+    return planShard(
+      a,
+      spec,
+      shard,
+      await closing(runner, () => sweepShard(runner, { workers: range, seeds, lines, shard, concurrency: threads, onRun })),
+      tty,
+      wall,
+    );
 
   const outcome = await closing(runner, () => sweep(runner, { workers: range, seeds, lines, exhaustive: spec.exhaustive, concurrency: threads, onRun }));
   if (tty) process.stderr.write('\r\x1b[K');
@@ -80,12 +100,14 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   writeWholePlan(dir, plan, sc);
   const done = outcome.lines.flatMap((l) => l.points.flat());
   const rec = plan.recommendation;
-  process.stdout.write([
-    ...recommendationLines(plan),
-    `  ${plural(done.length, 'run')} (${plural(plan.rows.length, 'point')} × ${plural(nSeeds, 'seed')}${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${tally(done)} ${wall()}`,
-    `  plan: ${join(dir, 'plan.md')}`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      ...recommendationLines(plan),
+      `  ${plural(done.length, 'run')} (${plural(plan.rows.length, 'point')} × ${plural(nSeeds, 'seed')}${lines.length === 1 && outcome.lines[0]!.stoppedAfter !== null ? `, stopped early after workersMax ${outcome.lines[0]!.stoppedAfter}` : ''}), ${tally(done)} ${wall()}`,
+      `  plan: ${join(dir, 'plan.md')}`,
+      '',
+    ].join('\n'),
+  );
   if (rec.workersMax === null) throw new CliError(`no point meets the SLOs: ${rec.reason}`, EXIT.THRESHOLD_FAILED);
   return EXIT.OK;
 }
@@ -99,7 +121,8 @@ async function closing<T>(runner: PointRunner, work: () => Promise<T>): Promise<
   }
 }
 
-const tally = (runs: readonly PointResult[]) => `${runs.reduce((n, r) => n + r.figures.jobsAccepted, 0)} jobs, ${runs.reduce((n, r) => n + r.figures.requests, 0)} requests`;
+const tally = (runs: readonly PointResult[]) =>
+  `${runs.reduce((n, r) => n + r.figures.jobsAccepted, 0)} jobs, ${runs.reduce((n, r) => n + r.figures.requests, 0)} requests`;
 
 /**
  * A shard of a plan writes only its partial plan.json (no recommendation: that needs every shard's
@@ -113,13 +136,15 @@ function planShard(a: PlanArgs, spec: PlanSpec, shard: ShardChoice, points: Awai
   writeFileSync(join(dir, 'plan.json'), renderPartialPlanJson({ version: PLAN_VERSION, shard: { count: shard.count, indices: [shard.index] }, spec, points }));
   for (const f of ['plan.md', 'plan.html']) rmSync(join(dir, f), { force: true });
   const total = spec.lines.length * spec.workers.length;
-  process.stdout.write([
-    `PARTIAL PLAN: shard ${shard.index} of ${shard.count} (${shard.from}): ${points.length} of ${plural(total, 'grid point')} × ${plural(spec.seeds.length, 'seed')}, every one run (the early stop is applied when the shards are merged)`,
-    `  ${plural(points.length * spec.seeds.length, 'run')}, ${tally(points.flatMap((p) => p.runs))} ${wall()}`,
-    '  no recommendation from one shard: join every shard\'s directory with `loadlab plan merge DIR... --out DIR`',
-    `  partial plan: ${join(dir, 'plan.json')}`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      `PARTIAL PLAN: shard ${shard.index} of ${shard.count} (${shard.from}): ${points.length} of ${plural(total, 'grid point')} × ${plural(spec.seeds.length, 'seed')}, every one run (the early stop is applied when the shards are merged)`,
+      `  ${plural(points.length * spec.seeds.length, 'run')}, ${tally(points.flatMap((p) => p.runs))} ${wall()}`,
+      "  no recommendation from one shard: join every shard's directory with `loadlab plan merge DIR... --out DIR`",
+      `  partial plan: ${join(dir, 'plan.json')}`,
+      '',
+    ].join('\n'),
+  );
   return EXIT.OK;
 }
 
@@ -128,12 +153,26 @@ const planSweepModule: CommandModule<object, PlanArgs> = {
   command: '$0 <scenario>',
   describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO',
   builder: (y) =>
-    shardOptions(priceOptions(sweepOptions(y
-      .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs' }))
-      .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
-      .option('out', { type: 'string', describe: 'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/; a shard: its partial plan.json, default reports/<scenario-name>/plan/shard-I-of-N/)' })),
-    'the grid points p with p mod N = I (every seed of each; with --out, else into reports/<scenario-name>/plan/shard-I-of-N/) and write a partial plan.json for `loadlab plan merge`')
-      .epilog('Exit codes: 0 a recommendation (or a shard\'s partial plan written), 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md and sharding.'),
+    shardOptions(
+      priceOptions(
+        sweepOptions(
+          y.positional('scenario', {
+            type: 'string',
+            demandOption: true,
+            describe: 'Scenario file (YAML or JSON); its slo: list (else its thresholds) are the SLOs',
+          }),
+        )
+          .option('jobs', { type: 'number', describe: 'Points run at once, on worker threads (default: the core count); plan.json is the same whatever N' })
+          .option('out', {
+            type: 'string',
+            describe:
+              'Directory of plan.json, plan.md and plan.html (default reports/<scenario-name>/plan/; a shard: its partial plan.json, default reports/<scenario-name>/plan/shard-I-of-N/)',
+          }),
+      ),
+      'the grid points p with p mod N = I (every seed of each; with --out, else into reports/<scenario-name>/plan/shard-I-of-N/) and write a partial plan.json for `loadlab plan merge`',
+    ).epilog(
+      "Exit codes: 0 a recommendation (or a shard's partial plan written), 99 no point meets the SLOs, 2 bad input, 1 runtime error. docs/plan.md explains plan.md and sharding.",
+    ),
   handler: async (a) => {
     await planCommand(a);
   },

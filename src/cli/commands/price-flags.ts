@@ -21,16 +21,23 @@ export function pricesOf(a: PriceArgs, scenarioGpu: string | undefined, where: s
   const gpu = a.gpu ?? scenarioGpu;
   if (gpu !== undefined) {
     const key = Object.keys(GPU_PRICES).find((k) => k.toLowerCase() === gpu.toLowerCase());
-    if (!key) throw bad(`${a.gpu !== undefined ? '--gpu' : where}: unknown GPU "${gpu}"; known: ${Object.keys(GPU_PRICES).join(', ')} (or give --price-flex and --price-active)`);
+    if (!key)
+      throw bad(
+        `${a.gpu !== undefined ? '--gpu' : where}: unknown GPU "${gpu}"; known: ${Object.keys(GPU_PRICES).join(', ')} (or give --price-flex and --price-active)`,
+      );
     base = { ...GPU_PRICES[key]!, gpu: key };
   }
-  for (const [flag, v] of [['price-flex', a['price-flex']], ['price-active', a['price-active']]] as const) {
+  for (const [flag, v] of [
+    ['price-flex', a['price-flex']],
+    ['price-active', a['price-active']],
+  ] as const) {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw bad(`--${flag}: must be a price per worker-second in dollars, >= 0, got ${v}`);
   }
   if (a['price-flex'] === undefined && a['price-active'] === undefined) return base;
   const flexPerSec = a['price-flex'] ?? base?.flexPerSec;
   const activePerSec = a['price-active'] ?? base?.activePerSec;
-  if (flexPerSec === undefined || activePerSec === undefined) throw bad(`--${flexPerSec === undefined ? 'price-flex' : 'price-active'}: give both --price-flex and --price-active, or --gpu NAME`);
+  if (flexPerSec === undefined || activePerSec === undefined)
+    throw bad(`--${flexPerSec === undefined ? 'price-flex' : 'price-active'}: give both --price-flex and --price-active, or --gpu NAME`);
   return { flexPerSec, activePerSec, ...(base?.gpu && a['price-flex'] === undefined && a['price-active'] === undefined ? { gpu: base.gpu } : {}) };
 }
 
@@ -40,7 +47,13 @@ export const priceFlagsGiven = (a: PriceArgs): boolean => a.gpu !== undefined ||
 /** Adds --gpu, --price-flex and --price-active to a command. */
 export function priceOptions<T>(y: Argv<T>): Argv<T & PriceArgs> {
   return y
-    .option('gpu', { type: 'string', describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)` })
-    .option('price-flex', { type: 'number', describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)' })
+    .option('gpu', {
+      type: 'string',
+      describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)`,
+    })
+    .option('price-flex', {
+      type: 'number',
+      describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)',
+    })
     .option('price-active', { type: 'number', describe: 'Dollars per second of an active worker (workersMin of them, billed for the whole run)' });
 }

@@ -29,13 +29,16 @@ export function reportCommand(a: ReportArgs): number {
   const dir = a.out ?? dirname(file);
   writeRenderedReports(dir, r, startMs);
   if (a.junit) writeJunit(a.junit, r);
-  const from = startTime !== undefined ? '--start-time' : typeof stored === 'number' ? 'as the run stored it' : 'not stored in this report: now minus the run\'s length';
-  process.stdout.write(`${[
-    ...verdictLines(verdict(r)),
-    `loadlab report ${r.scenario.name}: version ${r.version} report ${file}`,
-    `  wrote: ${[REPORT_FILES.md, REPORT_FILES.html, REPORT_FILES.metrics].map((f) => join(dir, f)).join(', ')}${a.junit ? `, ${a.junit}` : ''}`,
-    `  metrics: ${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()} (start ${from})`,
-  ].join('\n')}\n`);
+  const from =
+    startTime !== undefined ? '--start-time' : typeof stored === 'number' ? 'as the run stored it' : "not stored in this report: now minus the run's length";
+  process.stdout.write(
+    `${[
+      ...verdictLines(verdict(r)),
+      `loadlab report ${r.scenario.name}: version ${r.version} report ${file}`,
+      `  wrote: ${[REPORT_FILES.md, REPORT_FILES.html, REPORT_FILES.metrics].map((f) => join(dir, f)).join(', ')}${a.junit ? `, ${a.junit}` : ''}`,
+      `  metrics: ${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()} (start ${from})`,
+    ].join('\n')}\n`,
+  );
   return EXIT.OK;
 }
 
@@ -47,7 +50,8 @@ export const reportCommandModule: CommandModule<object, ReportArgs> = {
       .option('out', { type: 'string', describe: 'Write the files here (default: next to the report.json)' })
       .option('start-time', {
         type: 'string',
-        describe: 'Real instant of time 0 in metrics.om: ISO-8601 with a zone or epoch ms. Default: the instant the run used (stored in report.json since version 3), so the file comes out byte-identical; for older reports, now minus the run\'s length, as `loadlab run` does',
+        describe:
+          "Real instant of time 0 in metrics.om: ISO-8601 with a zone or epoch ms. Default: the instant the run used (stored in report.json since version 3), so the file comes out byte-identical; for older reports, now minus the run's length, as `loadlab run` does",
       })
       .option('junit', { type: 'string', describe: 'Also write the thresholds as JUnit XML to this file' })
       .example('$0 report reports/steady-mix', 'rebuild report.md, report.html and metrics.om in that directory')

@@ -35,7 +35,9 @@ function checkMetricsListen(a: RunFlags): void {
   if (at === undefined) return;
   parseListenAddress(String(at));
   if (!a.target) {
-    throw new CliError('--metrics-listen needs --target: the embedded simulator runs in virtual time (hours in seconds), too fast to scrape; load the metrics.om every run writes into Prometheus instead (docs/metrics.md: promtool tsdb create-blocks-from openmetrics)');
+    throw new CliError(
+      '--metrics-listen needs --target: the embedded simulator runs in virtual time (hours in seconds), too fast to scrape; load the metrics.om every run writes into Prometheus instead (docs/metrics.md: promtool tsdb create-blocks-from openmetrics)',
+    );
   }
 }
 
@@ -53,7 +55,7 @@ function checkTarget(url: string): void {
 function checkConnections(a: RunFlags): void {
   const n = a.connections;
   if (n === undefined) return;
-  if (!a.target || a.lockstep) throw new CliError('--connections: only with --target, without --lockstep (it sizes the HTTP target\'s socket pool)');
+  if (!a.target || a.lockstep) throw new CliError("--connections: only with --target, without --lockstep (it sizes the HTTP target's socket pool)");
   if (!(Number.isInteger(n) && n >= 1 && n <= 10_000)) throw new CliError(`--connections: an integer from 1 to 10000, got ${raw(n)}`);
 }
 
@@ -78,7 +80,7 @@ export function runShardingOf(a: RunFlags, env: ShardEnv = process.env, nowMs = 
     if (a['start-at'] !== undefined) throw new CliError(`--start-at: ${why}; it waits for a wall instant, a virtual-time run has none`);
   };
   if (!a.target) refuse('not on the embedded simulator (only with --target URL)');
-  if (a.lockstep) refuse('not with --lockstep (one runner steps the server\'s virtual clock)');
+  if (a.lockstep) refuse("not with --lockstep (one runner steps the server's virtual clock)");
   const at = a['start-at'] === undefined ? undefined : parseStartAt(a['start-at'], nowMs);
   // --start-at alone: the whole run as shard 0 of 1, so report.json keeps its start instant.
   const whole = shard ?? (at ? { index: 0, count: 1 } : undefined);

@@ -70,13 +70,23 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
     ...verdictLines(verdict(r)),
     `loadlab run ${r.scenario.name}: ${r.target.kind}, seed ${r.scenario.seed}, ${r.shard && r.shard.count > 1 ? `shard ${r.shard.indices.join(',')} of ${r.shard.count}, ` : ''}${(r.elapsedMs / 1000).toFixed(0)} s ${r.target.kind === 'http' ? 'wall' : 'virtual'} in ${((r.wallClock?.wallMs ?? 0) / 1000).toFixed(1)} s wall`,
     `  requests: ${ops.join('; ')}`,
-    `  jobs: ${r.jobs.accepted} accepted; ${Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none ended'}; expiries seen ${r.jobs.retentionExpiriesSeen}`,
+    `  jobs: ${r.jobs.accepted} accepted; ${
+      Object.entries(r.jobs.outcomes ?? r.jobs.finalStatus)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none ended'
+    }; expiries seen ${r.jobs.retentionExpiriesSeen}`,
     ...workersLine(r),
     ...webhooksLine(r),
     ...healthLine(r),
-    ...(r.thresholds.length ? [`  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`] : []),
+    ...(r.thresholds.length
+      ? [
+          `  thresholds: ${r.thresholds.length - failed.length}/${r.thresholds.length} passed${failed.length ? `; failed: ${failed.map((t) => `${t.expr} (got ${t.value ?? 'no data'})`).join(', ')}` : ''}`,
+        ]
+      : []),
     `  report: ${join(dir, 'report.md')}`,
-    ...(startMs === undefined ? [] : [`  metrics: ${join(dir, 'metrics.om')} (${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()})`]),
+    ...(startMs === undefined
+      ? []
+      : [`  metrics: ${join(dir, 'metrics.om')} (${new Date(startMs).toISOString()} to ${new Date(startMs + r.elapsedMs).toISOString()})`]),
   ].join('\n');
 }
 
@@ -86,26 +96,36 @@ function workersLine(r: RunResult): string[] {
   if (!w) return [];
   const c = w.cost;
   const usd = (v: number) => `$${v.toFixed(4)}`;
-  return [`  workers: ${w.started} started; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`];
+  return [
+    `  workers: ${w.started} started; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`,
+  ];
 }
 
 /** What the webhook receiver over HTTP turned away, when it turned away anything. */
 function webhooksLine(r: RunResult): string[] {
   const w = r.webhooks;
   if (!w.refused && !w.malformed) return [];
-  return [`  webhook receiver: ${w.refused ?? 0} refused (404: not a POST to its URL with the token), ${w.malformed ?? 0} malformed (400/413); not counted as deliveries`];
+  return [
+    `  webhook receiver: ${w.refused ?? 0} refused (404: not a POST to its URL with the token), ${w.malformed ?? 0} malformed (400/413); not counted as deliveries`,
+  ];
 }
 
 /** The runner's own /health reads (runs against a URL). */
 function healthLine(r: RunResult): string[] {
   const h = r.healthSampling;
   if (!h) return [];
-  return [`  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${h.stopped ? `; stopped: ${h.stopped}` : ''}`];
+  return [
+    `  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${h.stopped ? `; stopped: ${h.stopped}` : ''}`,
+  ];
 }
 
 export function loadOrExit(file: string): Scenario {
   const l = loadScenarioFile(file);
-  if (!l.ok) throw new CliError(`invalid scenario (${l.issues.length} problem${l.issues.length > 1 ? 's' : ''}):\n${l.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`, EXIT.USAGE);
+  if (!l.ok)
+    throw new CliError(
+      `invalid scenario (${l.issues.length} problem${l.issues.length > 1 ? 's' : ''}):\n${l.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+      EXIT.USAGE,
+    );
   return l.scenario;
 }
 
@@ -192,7 +212,11 @@ function runSetupOf(a: RunArgs): RunSetup {
  */
 function checkRunAllowed(a: RunArgs, { sc, kind }: RunSetup): PricesUsed | undefined {
   // Workers are billed only where the run sees them (in-process); the scenario's plan.gpu is then the default.
-  if (kind !== 'in-process' && priceFlagsGiven(a)) throw new CliError(`--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only without --target: a target at a URL shows no workers to bill`, EXIT.USAGE);
+  if (kind !== 'in-process' && priceFlagsGiven(a))
+    throw new CliError(
+      `--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only without --target: a target at a URL shows no workers to bill`,
+      EXIT.USAGE,
+    );
   const prices = kind === 'in-process' ? pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`) : undefined;
   const blind = kind === 'in-process' ? undefined : coldStartRefusal(sc, kind);
   if (blind) throw new CliError(`${a.scenario}: ${blind}`, EXIT.USAGE);
@@ -200,7 +224,8 @@ function checkRunAllowed(a: RunArgs, { sc, kind }: RunSetup): PricesUsed | undef
   if (big) throw new CliError(`${a.scenario}: ${big}`, EXIT.USAGE);
   if (a.target && !isLoopback(a.target)) {
     const plan = renderPlan(sc);
-    if (plan.requests > 1000 && !a.yes) throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
+    if (plan.requests > 1000 && !a.yes)
+      throw new CliError(`${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)}; add --yes to go ahead`, EXIT.USAGE);
   }
   return prices;
 }
@@ -217,14 +242,20 @@ interface OpenedRun {
 async function openRun(a: RunArgs, { sc, kind, hookAt, sharding }: RunSetup): Promise<OpenedRun> {
   // Before the target is contacted: a port in use ends the command first (exit 2).
   // Loaded only when asked for: prom-client (and through it the OpenTelemetry API) stays out of other runs.
-  const live = a['metrics-listen'] === undefined ? undefined
-    : await (await import('../live-metrics/live-metrics.js')).startLiveMetrics(sc, a['metrics-listen'], process.stderr);
+  const live =
+    a['metrics-listen'] === undefined
+      ? undefined
+      : await (await import('../live-metrics/live-metrics.js')).startLiveMetrics(sc, a['metrics-listen'], process.stderr);
   // Bound before the target is contacted too: a port in use is exit 2 with nothing sent.
   const webhooks = await openWebhooks(sc, a.scenario, hookAt, process.stderr);
-  const target = a.target ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}), ...(webhooks ? { webhooks } : {}) }).catch(async (e: unknown) => {
-    await webhooks?.close();
-    throw e;
-  }) : undefined;
+  const target = a.target
+    ? await targetFor(sc, { ...a, ...(sharding.startAtMs !== undefined ? { startAtMs: sharding.startAtMs } : {}), ...(webhooks ? { webhooks } : {}) }).catch(
+        async (e: unknown) => {
+          await webhooks?.close();
+          throw e;
+        },
+      )
+    : undefined;
   // OTLP traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (cli/run-tracing.ts); else no tracer at all.
   const tracing = await startRunTracing(kind === 'http' ? 'wall' : 'virtual');
   const progress = progressReporter(process.stderr, process.env);
@@ -233,23 +264,32 @@ async function openRun(a: RunArgs, { sc, kind, hookAt, sharding }: RunSetup): Pr
     process.stderr.write('loadlab: interrupted: stopping the run and writing its reports (Ctrl-C again to quit at once)\n');
   });
   if (sharding.warning) process.stderr.write(`loadlab: warning: ${sharding.warning}\n`);
-  else if (sharding.startAtMs !== undefined) process.stderr.write(`loadlab: waiting until ${new Date(sharding.startAtMs).toISOString()} (--start-at); Ctrl-C stops\n`);
+  else if (sharding.startAtMs !== undefined)
+    process.stderr.write(`loadlab: waiting until ${new Date(sharding.startAtMs).toISOString()} (--start-at); Ctrl-C stops\n`);
   return { live, target, tracing, progress, interrupts };
 }
 
 /** The run itself, with progress on stderr and warnings said as they come. */
 async function runWatched(a: RunArgs, { sc, seed, healthEveryMs, sharding }: RunSetup, o: OpenedRun, prices: PricesUsed | undefined): Promise<RunResult> {
   const { live, target, tracing, progress, interrupts } = o;
-  const r = await asUsage(a.target, () => runScenario(sc, {
-    seed, file: a.scenario, ...(target ? { target } : {}), ...(prices ? { prices } : {}), onProgress: progress.onProgress, signal: interrupts.signal,
-    ...(tracing ? { tracer: tracing.tracer } : {}), ...(sharding.shard ? { shard: sharding.shard } : {}),
-    ...(live ? { onStart: live.onStart } : {}),
-    ...(healthEveryMs !== undefined ? { healthEveryMs } : {}),
-    onWarning: (message) => {
-      progress.clear();
-      process.stderr.write(`loadlab: warning: ${message}\n`);
-    },
-  })).catch(async (e: unknown) => {
+  const r = await asUsage(a.target, () =>
+    runScenario(sc, {
+      seed,
+      file: a.scenario,
+      ...(target ? { target } : {}),
+      ...(prices ? { prices } : {}),
+      onProgress: progress.onProgress,
+      signal: interrupts.signal,
+      ...(tracing ? { tracer: tracing.tracer } : {}),
+      ...(sharding.shard ? { shard: sharding.shard } : {}),
+      ...(live ? { onStart: live.onStart } : {}),
+      ...(healthEveryMs !== undefined ? { healthEveryMs } : {}),
+      onWarning: (message) => {
+        progress.clear();
+        process.stderr.write(`loadlab: warning: ${message}\n`);
+      },
+    }),
+  ).catch(async (e: unknown) => {
     interrupts.dispose();
     progress.clear();
     await tracing?.finish(undefined);
@@ -278,39 +318,59 @@ function writeRunReports(a: RunArgs, { sc, startTime, sharding }: RunSetup, r: R
 export const runCommandModule: CommandModule<object, RunArgs> = {
   ...COMMANDS.run,
   builder: (y) =>
-    shardOptions(priceOptions(webhookOptions(y
-      .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
-      .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the scenario\'s)' })
-      .option('out', { type: 'string', describe: 'Report directory (default reports/<scenario-name>/)' })
-      .option('target', { type: 'string', describe: 'Base URL of a `loadlab serve` instance or a real deployment, e.g. http://127.0.0.1:8080/v2' })
-      .option('api-key', { type: 'string', describe: 'API key for --target (default: RUNPOD_API_KEY)' })
-      .option('endpoint', { type: 'string', describe: 'Endpoint id (default: the scenario\'s endpoint.id)' })
-      .option('lockstep', { type: 'boolean', describe: 'With --target of `serve --clock manual`: step its clock from the runner (virtual time)' })
-      .option('connections', { type: 'number', describe: `With --target: most sockets open at once (default ${DEFAULT_CONNECTIONS}); each request in flight holds one, a held runsync or stream for its whole hold, and a request finding none free waits inside the client (counted in its service time)` })
-      .option('dry-run', { type: 'boolean', describe: 'Print the plan (requests per operation, peak rates against the limits, worker-seconds) and stop' })
-      .option('junit', { type: 'string', describe: 'Also write the thresholds as JUnit XML to this file (one test case each)' })
-      .option('start-time', {
-        type: 'string',
-        describe: 'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
-      })
-      .option('max-requests', { type: 'number', describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})` })
-      .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
-      .option('start-at', { type: 'string', describe: 'With --target: wait until this wall instant (ISO-8601 with a zone, or epoch ms; at most 24 h ahead, at most 5 s past) and make it time 0 of the run, e.g. the same instant for every shard; report.json keeps it as shard.startAtMs and metrics.om starts there' })
-      .option('metrics-listen', {
-        type: 'string',
-        describe: 'With --target: serve the run\'s live Prometheus /metrics on HOST:PORT while it runs (":PORT" is 127.0.0.1; port 0 picks one, printed on stderr). The same names and labels as metrics.om; after the run, up until one more scrape or 15 s',
-      })
-      .option('health-every', {
-        type: 'string',
-        describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
-      })))
-      .epilog([
-        'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
-        '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
-        'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them (against --target: as /health last said, see --health-every). -- means not known yet, or not visible to this target.',
-        'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu or --price-flex/--price-active (default: the scenario\'s plan.gpu) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost").',
-        'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
-      ].join('\n\n')), 'the arrivals k of each flow with k mod N = I, against --target only; report.json says which (shard)'),
+    shardOptions(
+      priceOptions(
+        webhookOptions(
+          y
+            .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
+            .option('seed', { type: 'number', describe: "Seed of every random stream (default: the scenario's)" })
+            .option('out', { type: 'string', describe: 'Report directory (default reports/<scenario-name>/)' })
+            .option('target', { type: 'string', describe: 'Base URL of a `loadlab serve` instance or a real deployment, e.g. http://127.0.0.1:8080/v2' })
+            .option('api-key', { type: 'string', describe: 'API key for --target (default: RUNPOD_API_KEY)' })
+            .option('endpoint', { type: 'string', describe: "Endpoint id (default: the scenario's endpoint.id)" })
+            .option('lockstep', { type: 'boolean', describe: 'With --target of `serve --clock manual`: step its clock from the runner (virtual time)' })
+            .option('connections', {
+              type: 'number',
+              describe: `With --target: most sockets open at once (default ${DEFAULT_CONNECTIONS}); each request in flight holds one, a held runsync or stream for its whole hold, and a request finding none free waits inside the client (counted in its service time)`,
+            })
+            .option('dry-run', { type: 'boolean', describe: 'Print the plan (requests per operation, peak rates against the limits, worker-seconds) and stop' })
+            .option('junit', { type: 'string', describe: 'Also write the thresholds as JUnit XML to this file (one test case each)' })
+            .option('start-time', {
+              type: 'string',
+              describe:
+                'Real instant of time 0 of the run in metrics.om: ISO-8601 with a zone (2024-05-01T12:00:00Z) or epoch ms. Default: now minus the run\'s length, rounded down to a second, so the run ends when it finished and shows in Grafana\'s "last N minutes". Give it for a byte-identical metrics.om',
+            })
+            .option('max-requests', {
+              type: 'number',
+              describe: `Refuse to start a run whose plan (see --dry-run) expects more requests than this; the message gives the estimate and its wall time (default ${DEFAULT_MAX_REQUESTS})`,
+            })
+            .option('yes', { type: 'boolean', describe: 'Allow more than 1000 requests against a non-loopback target' })
+            .option('start-at', {
+              type: 'string',
+              describe:
+                'With --target: wait until this wall instant (ISO-8601 with a zone, or epoch ms; at most 24 h ahead, at most 5 s past) and make it time 0 of the run, e.g. the same instant for every shard; report.json keeps it as shard.startAtMs and metrics.om starts there',
+            })
+            .option('metrics-listen', {
+              type: 'string',
+              describe:
+                'With --target: serve the run\'s live Prometheus /metrics on HOST:PORT while it runs (":PORT" is 127.0.0.1; port 0 picks one, printed on stderr). The same names and labels as metrics.om; after the run, up until one more scrape or 15 s',
+            })
+            .option('health-every', {
+              type: 'string',
+              describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
+            }),
+        ),
+      ).epilog(
+        [
+          'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
+          '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
+          'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them (against --target: as /health last said, see --health-every). -- means not known yet, or not visible to this target.',
+          'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu or --price-flex/--price-active (default: the scenario\'s plan.gpu) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost").',
+          'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
+        ].join('\n\n'),
+      ),
+      'the arrivals k of each flow with k mod N = I, against --target only; report.json says which (shard)',
+    ),
   handler: async (a) => {
     await runCommand(a);
   },

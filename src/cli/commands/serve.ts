@@ -49,7 +49,10 @@ export function resolveServe(a: ServeArgs, env: NodeJS.ProcessEnv = process.env)
   if (a.seed !== undefined) config = { ...config, seed: a.seed };
   if (a.limits !== undefined) config = { ...config, endpoints: config.endpoints.map((e) => ({ ...e, limits: limitsFlag(a.limits!, e.limits) })) };
   const flagKeys = (a['api-key'] ?? []).map(String).filter((k) => k.length > 0);
-  const envKeys = (env.LOADLAB_API_KEY ?? '').split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  const envKeys = (env.LOADLAB_API_KEY ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
   const apiKeys = flagKeys.length > 0 ? flagKeys : envKeys.length > 0 ? envKeys : [...config.apiKeys];
   if (apiKeys.length === 0) warnings.push('no API key configured (--api-key, LOADLAB_API_KEY or apiKeys): any non-empty key is accepted');
   return { config, apiKeys, warnings };
@@ -86,8 +89,14 @@ export async function serveMain(a: ServeArgs): Promise<void> {
   let s: RunningServer;
   try {
     s = await startServer({
-      config: setup.config, host: a.host, port: a.port, apiKeys: setup.apiKeys, clock: a.clock as 'real' | 'manual',
-      speed: a.speed, webhookAllow: a['webhook-allow'] ?? [], tracing: tracing !== undefined,
+      config: setup.config,
+      host: a.host,
+      port: a.port,
+      apiKeys: setup.apiKeys,
+      clock: a.clock as 'real' | 'manual',
+      speed: a.speed,
+      webhookAllow: a['webhook-allow'] ?? [],
+      tracing: tracing !== undefined,
     });
   } catch (e) {
     detach();
@@ -114,8 +123,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('api-key', { type: 'array', string: true, describe: 'Accepted API key (repeatable; also LOADLAB_API_KEY)' })
       .option('clock', { type: 'string', choices: ['real', 'manual'], default: 'real', describe: 'real: wall time × --speed; manual: POST /_sim/advance' })
       .option('speed', { type: 'number', default: 1, describe: 'Virtual ms per wall ms (real clock)' })
-      .option('seed', { type: 'number', describe: 'Seed of every random stream (default: the config\'s, else 1)' })
-      .option('webhook-allow', { type: 'array', string: true, describe: 'Host name or IP address allowed to receive webhooks besides loopback (repeatable); a name is trusted wherever it resolves' })
+      .option('seed', { type: 'number', describe: "Seed of every random stream (default: the config's, else 1)" })
+      .option('webhook-allow', {
+        type: 'array',
+        string: true,
+        describe: 'Host name or IP address allowed to receive webhooks besides loopback (repeatable); a name is trusted wherever it resolves',
+      })
       .option('limits', { type: 'string', describe: '"off" disables every limit; a number scales them (benchmarks)' }),
   handler: (a) => serveMain(a),
 };

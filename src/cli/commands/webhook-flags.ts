@@ -12,7 +12,13 @@ import type { Writable } from 'node:stream';
 import type { Argv } from 'yargs';
 import type { Scenario } from '../../load/scenario/schema.js';
 import { displayUrl } from '../../load/targets/target-url.js';
-import { DEFAULT_WEBHOOK_ADDRESS, MAX_BODY_BYTES, openWebhookReceiver, type HttpWebhookReceiver, type WebhookAddress } from '../../load/targets/http/webhook-receiver.js';
+import {
+  DEFAULT_WEBHOOK_ADDRESS,
+  MAX_BODY_BYTES,
+  openWebhookReceiver,
+  type HttpWebhookReceiver,
+  type WebhookAddress,
+} from '../../load/targets/http/webhook-receiver.js';
 import { canonicalIp } from '../../lib/ip-address.js';
 import { CliError } from '../exit-codes.js';
 import { authority, parseListenAddress } from '../live-metrics/listen-address.js';
@@ -38,12 +44,16 @@ export function webhookAddressOf(a: WebhookArgs): WebhookAddress | undefined {
   const url = a['webhook-url'];
   if (listen === undefined && url === undefined) return undefined;
   if (!a.target) {
-    throw new CliError(`${listen !== undefined ? LISTEN : URL_FLAG}: only with --target: on the embedded simulator the webhook receiver is a function in the run, with no address`);
+    throw new CliError(
+      `${listen !== undefined ? LISTEN : URL_FLAG}: only with --target: on the embedded simulator the webhook receiver is a function in the run, with no address`,
+    );
   }
   const at = listen === undefined ? DEFAULT_WEBHOOK_ADDRESS : parseListenAddress(String(listen), LISTEN);
   if (url !== undefined) return { ...at, url: checkBaseUrl(String(url)) };
   if (isWildcard(at.host)) {
-    throw new CliError(`${LISTEN}: ${authority(at.host, at.port)} listens on every address of this machine, so it names none the endpoint could reach: give ${URL_FLAG} too (e.g. http://<public address>:${at.port || 'PORT'}, or a tunnel's https:// URL)`);
+    throw new CliError(
+      `${LISTEN}: ${authority(at.host, at.port)} listens on every address of this machine, so it names none the endpoint could reach: give ${URL_FLAG} too (e.g. http://<public address>:${at.port || 'PORT'}, or a tunnel's https:// URL)`,
+    );
   }
   return at;
 }
@@ -57,7 +67,10 @@ function checkBaseUrl(value: string): string {
     throw new CliError(`${URL_FLAG}: not a URL: ${JSON.stringify(displayUrl(value))}; e.g. https://abc.trycloudflare.com or http://203.0.113.7:8099`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`${URL_FLAG}: an http:// or https:// URL, got ${displayUrl(value)}`);
-  if (u.username || u.password) throw new CliError(`${URL_FLAG}: no user name or password in the URL (the token the receiver adds to its path is what authenticates a delivery), got ${displayUrl(value)}`);
+  if (u.username || u.password)
+    throw new CliError(
+      `${URL_FLAG}: no user name or password in the URL (the token the receiver adds to its path is what authenticates a delivery), got ${displayUrl(value)}`,
+    );
   if (u.search || u.hash) throw new CliError(`${URL_FLAG}: no query or fragment (the receiver adds /webhook/<token> to the path), got ${value}`);
   return u.href;
 }
@@ -75,10 +88,13 @@ export async function openWebhooks(sc: Scenario, file: string, at: WebhookAddres
   }
   const where = authority(at.host, at.port);
   const r = await openWebhookReceiver(at).catch((e: NodeJS.ErrnoException) => {
-    throw new CliError(e.code === 'EADDRINUSE'
-      ? `${LISTEN}: ${where} is in use (another process listens there); choose another port, or :0 for any free one`
-      : e.code === 'EADDRNOTAVAIL' ? `${LISTEN}: ${at.host} is not an address of this machine`
-        : `${LISTEN}: cannot listen on ${where}: ${e.code ?? e.message}`);
+    throw new CliError(
+      e.code === 'EADDRINUSE'
+        ? `${LISTEN}: ${where} is in use (another process listens there); choose another port, or :0 for any free one`
+        : e.code === 'EADDRNOTAVAIL'
+          ? `${LISTEN}: ${at.host} is not an address of this machine`
+          : `${LISTEN}: cannot listen on ${where}: ${e.code ?? e.message}`,
+    );
   });
   log.write(`loadlab: webhook receiver on ${r.listening}; the endpoint is given ${r.shownUrl}\n`);
   return r;
@@ -89,7 +105,8 @@ export function webhookOptions<T>(y: Argv<T>): Argv<T & WebhookArgs> {
   return y
     .option('webhook-listen', {
       type: 'string',
-      describe: 'With --target: where the webhook receiver of run-webhook flows listens, HOST:PORT (":PORT" is 127.0.0.1; port 0 picks one; default 127.0.0.1 and a free port). 0.0.0.0:PORT listens on every address: give --webhook-url too',
+      describe:
+        'With --target: where the webhook receiver of run-webhook flows listens, HOST:PORT (":PORT" is 127.0.0.1; port 0 picks one; default 127.0.0.1 and a free port). 0.0.0.0:PORT listens on every address: give --webhook-url too',
     })
     .option('webhook-url', {
       type: 'string',

@@ -24,7 +24,8 @@ export function parseListenAddress(value: string, flag = '--metrics-listen'): Li
   }
   const portText = m[3]!;
   const port = Number(portText);
-  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new CliError(`${flag}: the port must be an integer from 0 to 65535 (0: any free port), got ${JSON.stringify(portText)}`);
+  if (!/^\d{1,5}$/.test(portText) || port > 65_535)
+    throw new CliError(`${flag}: the port must be an integer from 0 to 65535 (0: any free port), got ${JSON.stringify(portText)}`);
   return { host: host === '' ? '127.0.0.1' : host, port };
 }
 

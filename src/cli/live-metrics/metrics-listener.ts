@@ -38,16 +38,20 @@ export async function listenForMetrics(at: ListenAddress, registry: Registry, en
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return json(res, 404, { error: `not found: ${path}; this server answers GET /metrics only` });
-    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: `method ${req.method} not allowed on /metrics; use GET` }, { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return json(res, 405, { error: `method ${req.method} not allowed on /metrics; use GET` }, { allow: 'GET, HEAD' });
     const final = ended();
-    registry.metrics().then((text) => {
-      res.writeHead(200, { 'content-type': registry.contentType, 'content-length': String(Buffer.byteLength(text)) });
-      res.end(req.method === 'HEAD' ? undefined : text, () => {
-        if (!final) return;
-        finalAnswered = true;
-        onFinal?.();
-      });
-    }, (e: unknown) => json(res, 500, { error: `metrics could not be read: ${(e as Error).message}` }));
+    registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': registry.contentType, 'content-length': String(Buffer.byteLength(text)) });
+        res.end(req.method === 'HEAD' ? undefined : text, () => {
+          if (!final) return;
+          finalAnswered = true;
+          onFinal?.();
+        });
+      },
+      (e: unknown) => json(res, 500, { error: `metrics could not be read: ${(e as Error).message}` }),
+    );
   };
   const server = createServer(handle);
   server.on('connection', (s) => s.unref());
@@ -56,25 +60,27 @@ export async function listenForMetrics(at: ListenAddress, registry: Registry, en
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${authority(at.host, port)}/metrics`,
-    finalScrape: (maxWaitMs, stop) => new Promise((resolve) => {
-      if (finalAnswered) return resolve('scraped');
-      if (stop?.aborted) return resolve('stopped');
-      const done = (how: 'scraped' | 'timed-out' | 'stopped') => {
-        clearTimeout(timer);
-        stop?.removeEventListener('abort', onStop);
-        onFinal = undefined;
-        resolve(how);
-      };
-      const onStop = () => done('stopped');
-      // This timer keeps the process alive while it waits (the server does not).
-      const timer = setTimeout(() => done('timed-out'), maxWaitMs);
-      stop?.addEventListener('abort', onStop);
-      onFinal = () => done('scraped');
-    }),
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    finalScrape: (maxWaitMs, stop) =>
+      new Promise((resolve) => {
+        if (finalAnswered) return resolve('scraped');
+        if (stop?.aborted) return resolve('stopped');
+        const done = (how: 'scraped' | 'timed-out' | 'stopped') => {
+          clearTimeout(timer);
+          stop?.removeEventListener('abort', onStop);
+          onFinal = undefined;
+          resolve(how);
+        };
+        const onStop = () => done('stopped');
+        // This timer keeps the process alive while it waits (the server does not).
+        const timer = setTimeout(() => done('timed-out'), maxWaitMs);
+        stop?.addEventListener('abort', onStop);
+        onFinal = () => done('scraped');
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -82,9 +88,13 @@ function bind(server: Server, at: ListenAddress): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       const where = authority(at.host, at.port);
-      reject(new CliError(e.code === 'EADDRINUSE'
-        ? `--metrics-listen: ${where} is in use (another process listens there); choose another port, or :0 for any free one`
-        : `--metrics-listen: cannot listen on ${where}: ${e.code ?? e.message}`));
+      reject(
+        new CliError(
+          e.code === 'EADDRINUSE'
+            ? `--metrics-listen: ${where} is in use (another process listens there); choose another port, or :0 for any free one`
+            : `--metrics-listen: cannot listen on ${where}: ${e.code ?? e.message}`,
+        ),
+      );
     });
     server.listen(at.port, at.host, () => resolve());
   });

@@ -32,7 +32,9 @@ export function progressLine(p: Progress): string {
     `429s ${count(p.limited)}`,
     `queue ${p.queueDepth === undefined ? '--' : count(p.queueDepth)}`,
     `workers ${p.workers === undefined ? '--' : count(p.workers)}`,
-  ].join('  ').slice(0, MAX_WIDTH);
+  ]
+    .join('  ')
+    .slice(0, MAX_WIDTH);
 }
 
 /** Wall time left at the mean pace so far (in the drain: at most), or `--` while that is not known. */
@@ -56,7 +58,11 @@ export function duration(ms: number): string {
 /** At most 6 characters: `9 999`, `123.4k`, `12.3M`, `1.2G` (rounded down, so never `1000.0k`). */
 export function count(n: number): string {
   if (n < 10_000) return n >= 1000 ? `${Math.floor(n / 1000)} ${String(n % 1000).padStart(3, '0')}` : String(n);
-  for (const [unit, size] of [['k', 1e3], ['M', 1e6], ['G', 1e9]] as const) {
+  for (const [unit, size] of [
+    ['k', 1e3],
+    ['M', 1e6],
+    ['G', 1e9],
+  ] as const) {
     if (n < size * 1000 || unit === 'G') return `${(Math.floor(n / (size / 10)) / 10).toFixed(1)}${unit}`;
   }
   return String(n);

@@ -12,17 +12,39 @@ const CORNERS = 288;
  */
 export const diurnal = defineArrival({
   schema: z.strictObject({
-    process: z.literal('diurnal')
+    process: z
+      .literal('diurnal')
       .meta({ description: 'Arrival process: a daily cycle, rate(t) = meanPerSec × (1 + amplitude × cos(2π (t − peakAtMs) / periodMs)).' }),
-    meanPerSec: z.number().positive().max(RATE_MAX_PER_SEC)
+    meanPerSec: z
+      .number()
+      .positive()
+      .max(RATE_MAX_PER_SEC)
       .meta({ description: 'Mean rate over a period, in arrivals per second.', examples: [10, 100] }),
-    amplitude: z.number().min(0).max(1).default(0.8)
+    amplitude: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.8)
       .meta({ description: 'Swing around the mean, in [0, 1]: 0 = flat, 1 = the rate touches 0 at the trough. Default: 0.8.', examples: [0.8, 0.5] }),
-    periodMs: z.number().int().positive().default(86_400_000)
+    periodMs: z
+      .number()
+      .int()
+      .positive()
+      .default(86_400_000)
       .meta({ description: 'Length of one cycle in ms. Default: 86400000 (24 h).', examples: [86_400_000, 3_600_000] }),
-    peakAtMs: z.number().int().nonnegative().default(43_200_000)
-      .meta({ description: 'When the rate peaks, in ms from the start of the run. Default: 43200000 (noon of a run started at midnight).', examples: [43_200_000, 0] }),
-    poisson: z.boolean().default(true).meta({ description: 'Poisson arrivals around the cycle instead of evenly spaced ones. Default: true.', examples: [true, false] }),
+    peakAtMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(43_200_000)
+      .meta({
+        description: 'When the rate peaks, in ms from the start of the run. Default: 43200000 (noon of a run started at midnight).',
+        examples: [43_200_000, 0],
+      }),
+    poisson: z
+      .boolean()
+      .default(true)
+      .meta({ description: 'Poisson arrivals around the cycle instead of evenly spaced ones. Default: true.', examples: [true, false] }),
   }),
   create: (s, ctx) => profile(s, ctx.durationMs).generator(ctx.durationMs, s.poisson ? ctx.rng : undefined),
   expected: (s, d) => profile(s, d).integral(d),

@@ -6,7 +6,11 @@ import { defineArrival, RATE_MAX_PER_SEC } from './types.js';
 export const poisson = defineArrival({
   schema: z.strictObject({
     process: z.literal('poisson').meta({ description: 'Arrival process: independent arrivals, exponential gaps of mean 1/ratePerSec.' }),
-    ratePerSec: z.number().positive().max(RATE_MAX_PER_SEC).meta({ description: 'Mean arrivals per second.', examples: [5, 50] }),
+    ratePerSec: z
+      .number()
+      .positive()
+      .max(RATE_MAX_PER_SEC)
+      .meta({ description: 'Mean arrivals per second.', examples: [5, 50] }),
   }),
   create: (s, ctx) => new RateProfile([{ atMs: 0, perSec: s.ratePerSec }]).generator(ctx.durationMs, ctx.rng),
   expected: (s, d) => (s.ratePerSec * d) / 1000,

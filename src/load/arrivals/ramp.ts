@@ -13,9 +13,16 @@ export const ramp = defineArrival({
     process: z.literal('ramp').meta({ description: 'Arrival process: the rate moves linearly from fromPerSec to toPerSec over overMs, then holds.' }),
     fromPerSec: rate.meta({ description: 'Rate at 0 ms, in arrivals per second.', examples: [0, 1] }),
     toPerSec: rate.meta({ description: 'Rate at the end of the ramp (and after it), in arrivals per second.', examples: [20, 100] }),
-    overMs: z.number().int().positive().optional()
+    overMs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
       .meta({ description: "Length of the ramp in ms. Default: the scenario's durationMs.", examples: [300_000, 60_000] }),
-    poisson: z.boolean().default(false).meta({ description: 'Poisson arrivals around the ramp instead of evenly spaced ones. Default: false.', examples: [false, true] }),
+    poisson: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Poisson arrivals around the ramp instead of evenly spaced ones. Default: false.', examples: [false, true] }),
   }),
   create: (s, ctx) => profile(s, ctx.durationMs).generator(ctx.durationMs, s.poisson ? ctx.rng : undefined),
   expected: (s, d) => profile(s, d).integral(d),

@@ -98,7 +98,11 @@ class ProfileArrivals implements ArrivalGenerator {
   private seg = 0;
   private done = false;
 
-  constructor(private readonly profile: RateProfile, private readonly endMs: number, private readonly rng: RandomStream | undefined) {
+  constructor(
+    private readonly profile: RateProfile,
+    private readonly endMs: number,
+    private readonly rng: RandomStream | undefined,
+  ) {
     if (rng) this.target = this.step();
   }
 

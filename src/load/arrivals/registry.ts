@@ -16,7 +16,13 @@ export const arrivals = { constant, poisson, ramp, stages, spike, diurnal, repla
 export type ArrivalName = keyof typeof arrivals;
 
 export const arrivalSchema = z.discriminatedUnion('process', [
-  constant.schema, poisson.schema, ramp.schema, stages.schema, spike.schema, diurnal.schema, replay.schema,
+  constant.schema,
+  poisson.schema,
+  ramp.schema,
+  stages.schema,
+  spike.schema,
+  diurnal.schema,
+  replay.schema,
 ]);
 export type ArrivalSpec = z.infer<typeof arrivalSchema>;
 

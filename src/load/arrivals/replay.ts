@@ -12,14 +12,28 @@ export const replay = defineArrival({
   schema: z
     .strictObject({
       process: z.literal('replay').meta({ description: 'Arrival process: arrivals at recorded times, from file or timestampsMs (exactly one).' }),
-      file: z.string().min(1).optional().meta({
-        description: 'A trace, relative to the scenario file: CSV (one ms offset per line, or a column named atMs or timestamp_ms) or a JSON array of numbers or of {atMs}.',
-        examples: ['traces/monday.csv', 'arrivals.json'],
-      }),
-      timestampsMs: z.array(z.number().nonnegative()).optional()
+      file: z
+        .string()
+        .min(1)
+        .optional()
+        .meta({
+          description:
+            'A trace, relative to the scenario file: CSV (one ms offset per line, or a column named atMs or timestamp_ms) or a JSON array of numbers or of {atMs}.',
+          examples: ['traces/monday.csv', 'arrivals.json'],
+        }),
+      timestampsMs: z
+        .array(z.number().nonnegative())
+        .optional()
         .meta({ description: 'Arrival times in ms, inline; shifted so the first is 0.', examples: [[0, 120, 130, 900, 2400]] }),
-      speed: z.number().positive().default(1).meta({ description: 'Replay speed: times are divided by it (2 = twice as fast). Default: 1.', examples: [1, 2, 0.5] }),
-      loop: z.boolean().default(false).meta({ description: 'Repeat the trace until the traffic phase ends. Default: false.', examples: [false, true] }),
+      speed: z
+        .number()
+        .positive()
+        .default(1)
+        .meta({ description: 'Replay speed: times are divided by it (2 = twice as fast). Default: 1.', examples: [1, 2, 0.5] }),
+      loop: z
+        .boolean()
+        .default(false)
+        .meta({ description: 'Repeat the trace until the traffic phase ends. Default: false.', examples: [false, true] }),
     })
     .refine((s) => (s.file === undefined) !== (s.timestampsMs === undefined), { message: 'give exactly one of file or timestampsMs' })
     .superRefine((s, ctx) => {

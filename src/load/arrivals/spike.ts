@@ -14,11 +14,26 @@ export const spike = defineArrival({
     process: z.literal('spike').meta({ description: 'Arrival process: a base rate with one burst at spikePerSec from atMs for durationMs.' }),
     basePerSec: rate.meta({ description: 'Rate outside the spike, in arrivals per second.', examples: [2, 10] }),
     spikePerSec: rate.meta({ description: 'Rate during the spike, in arrivals per second.', examples: [50, 200] }),
-    atMs: z.number().int().nonnegative().meta({ description: 'When the spike starts, in ms from the start of the run.', examples: [60_000, 300_000] }),
-    durationMs: z.number().int().positive().meta({ description: 'How long the spike holds spikePerSec, in ms (not counting the ramps).', examples: [30_000, 120_000] }),
-    rampMs: z.number().int().nonnegative().default(0)
+    atMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({ description: 'When the spike starts, in ms from the start of the run.', examples: [60_000, 300_000] }),
+    durationMs: z
+      .number()
+      .int()
+      .positive()
+      .meta({ description: 'How long the spike holds spikePerSec, in ms (not counting the ramps).', examples: [30_000, 120_000] }),
+    rampMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(0)
       .meta({ description: 'Time in ms to reach spikePerSec, and again to fall back to basePerSec. Default: 0 (a step).', examples: [0, 5000] }),
-    poisson: z.boolean().default(false).meta({ description: 'Poisson arrivals around the profile instead of evenly spaced ones. Default: false.', examples: [false, true] }),
+    poisson: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Poisson arrivals around the profile instead of evenly spaced ones. Default: false.', examples: [false, true] }),
   }),
   create: (s, ctx) => profile(s).generator(ctx.durationMs, s.poisson ? ctx.rng : undefined),
   expected: (s, d) => profile(s).integral(d),

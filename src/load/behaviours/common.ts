@@ -11,47 +11,81 @@ const ms = z.number().int().nonnegative();
 
 export const backoffFields = {
   baseMs: ms.default(1000).meta({ description: 'Delay in ms before the first retry after a 429. Default: 1000.', examples: [1000, 250] }),
-  factor: z.number().min(1).default(2).meta({ description: 'Each further delay is the previous one times this (>= 1). Default: 2.', examples: [2, 1.5] }),
+  factor: z
+    .number()
+    .min(1)
+    .default(2)
+    .meta({ description: 'Each further delay is the previous one times this (>= 1). Default: 2.', examples: [2, 1.5] }),
   maxMs: ms.default(30_000).meta({ description: 'Longest delay in ms. Default: 30000.', examples: [30_000, 5000] }),
-  jitter: z.number().min(0).max(1).default(0.5)
+  jitter: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
     .meta({ description: 'Fraction in [0, 1] of each delay taken off at random (0 = none). Default: 0.5.', examples: [0.5, 0] }),
 };
 
 export const on429Schema = z
   .strictObject({
-    maxAttempts: z.number().int().positive().default(3)
+    maxAttempts: z
+      .number()
+      .int()
+      .positive()
+      .default(3)
       .meta({ description: 'Attempts of a request answered 429, in all (1 = no retry). Default: 3.', examples: [3, 1, 10] }),
     ...backoffFields,
   })
   .default({ maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 30_000, jitter: 0.5 })
   .meta({
-    description: 'Retries of a request answered 429 (too many requests), with exponential back-off: baseMs × factor^(attempt−1), at most maxMs, minus up to jitter of it. Default: {maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 30000, jitter: 0.5}.',
+    description:
+      'Retries of a request answered 429 (too many requests), with exponential back-off: baseMs × factor^(attempt−1), at most maxMs, minus up to jitter of it. Default: {maxAttempts: 3, baseMs: 1000, factor: 2, maxMs: 30000, jitter: 0.5}.',
     examples: [{ maxAttempts: 1 }, { maxAttempts: 5, baseMs: 500 }],
   });
 
 export const payloadSchema = z
   .strictObject({
-    input: z.record(z.string(), z.unknown()).default({ prompt: 'hello' }).meta({
-      description: 'The job input; strings (keys and values) may hold {{seq}} (the session number) and {{flow}} (the flow name). Default: {prompt: hello}.',
-      examples: [{ prompt: 'a cat in a hat #{{seq}}' }, { prompt: 'hello', steps: 30 }],
-    }),
-    padBytes: ms.max(64 * 1024 * 1024).default(0)
+    input: z
+      .record(z.string(), z.unknown())
+      .default({ prompt: 'hello' })
+      .meta({
+        description: 'The job input; strings (keys and values) may hold {{seq}} (the session number) and {{flow}} (the flow name). Default: {prompt: hello}.',
+        examples: [{ prompt: 'a cat in a hat #{{seq}}' }, { prompt: 'hello', steps: 30 }],
+      }),
+    padBytes: ms
+      .max(64 * 1024 * 1024)
+      .default(0)
       .meta({ description: 'Adds input.pad, a string of this many bytes, to set the payload size (at most 64 MiB). Default: 0.', examples: [0, 1_048_576] }),
-    sim: z.record(z.string(), z.unknown()).optional().meta({
-      description: 'input.sim: directives for the simulated worker: durationMs, fail, output, outputBytes, chunks, crash. Real workers ignore it.',
-      examples: [{ durationMs: 5000 }, { fail: 'out of memory' }, { chunks: 10 }],
-    }),
-    policy: z.record(z.string(), z.unknown()).optional()
-      .meta({ description: 'The job policy (executionTimeout, ttl, lowPriority), sent as it is.', examples: [{ executionTimeout: 60_000 }, { ttl: 3_600_000, lowPriority: true }] }),
+    sim: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({
+        description: 'input.sim: directives for the simulated worker: durationMs, fail, output, outputBytes, chunks, crash. Real workers ignore it.',
+        examples: [{ durationMs: 5000 }, { fail: 'out of memory' }, { chunks: 10 }],
+      }),
+    policy: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({
+        description: 'The job policy (executionTimeout, ttl, lowPriority), sent as it is.',
+        examples: [{ executionTimeout: 60_000 }, { ttl: 3_600_000, lowPriority: true }],
+      }),
   })
   .default({ input: { prompt: 'hello' }, padBytes: 0 })
-  .meta({ description: 'The request body of each job: its input, size padding, simulator directives and policy. Default: {input: {prompt: hello}}.', examples: [{ input: { prompt: 'hello #{{seq}}' }, padBytes: 4096 }] });
+  .meta({
+    description: 'The request body of each job: its input, size padding, simulator directives and policy. Default: {input: {prompt: hello}}.',
+    examples: [{ input: { prompt: 'hello #{{seq}}' }, padBytes: 4096 }],
+  });
 
 export const commonFields = {
   on429: on429Schema,
   // The default sits above the longest server hold (300 s), so a held request is not cut short.
-  timeoutMs: ms.positive().default(330_000)
-    .meta({ description: 'Client-side timeout of each request in ms; a request without an answer by then ends timeout. Default: 330000.', examples: [330_000, 30_000] }),
+  timeoutMs: ms
+    .positive()
+    .default(330_000)
+    .meta({
+      description: 'Client-side timeout of each request in ms; a request without an answer by then ends timeout. Default: 330000.',
+      examples: [330_000, 30_000],
+    }),
   payload: payloadSchema,
 };
 

@@ -10,7 +10,13 @@ import type { HealthBodyRead } from '../../contract/health-body.js';
  * see the simulator, `windows.endpoint` (the only view of them against a real deployment) and the queue-throttle inference of 429 causes.
  */
 export const health = defineBehaviour({
-  schema: z.strictObject({ behaviour: z.literal('health').meta({ description: 'Client behaviour: one GET /health per arrival; its answers feed the queue-depth and worker peaks of the report.' }), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs }),
+  schema: z.strictObject({
+    behaviour: z
+      .literal('health')
+      .meta({ description: 'Client behaviour: one GET /health per arrival; its answers feed the queue-depth and worker peaks of the report.' }),
+    on429: commonFields.on429,
+    timeoutMs: commonFields.timeoutMs,
+  }),
   operation: () => 'health',
   create: (spec, env) => {
     const o = callOptions(spec, env);

@@ -19,14 +19,23 @@ export const pollSchema = z
   .strictObject({
     ...backoffFields,
     baseMs: ms.default(1000).meta({ description: 'Delay in ms from the submission to the first poll. Default: 1000.', examples: [1000, 250] }),
-    factor: z.number().min(1).default(1.5).meta({ description: 'Each further gap is the previous one times this (>= 1). Default: 1.5.', examples: [1.5, 1] }),
+    factor: z
+      .number()
+      .min(1)
+      .default(1.5)
+      .meta({ description: 'Each further gap is the previous one times this (>= 1). Default: 1.5.', examples: [1.5, 1] }),
     maxMs: ms.default(10_000).meta({ description: 'Longest gap between polls in ms. Default: 10000.', examples: [10_000, 2000] }),
-    jitter: z.number().min(0).max(1).default(0.2)
+    jitter: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
       .meta({ description: 'Fraction in [0, 1] of each gap taken off at random (0 = none). Default: 0.2.', examples: [0.2, 0] }),
   })
   .default({ baseMs: 1000, factor: 1.5, maxMs: 10_000, jitter: 0.2 })
   .meta({
-    description: 'Gaps between /status polls: baseMs × factor^(poll−1), at most maxMs, minus up to jitter of it. Default: {baseMs: 1000, factor: 1.5, maxMs: 10000, jitter: 0.2}.',
+    description:
+      'Gaps between /status polls: baseMs × factor^(poll−1), at most maxMs, minus up to jitter of it. Default: {baseMs: 1000, factor: 1.5, maxMs: 10000, jitter: 0.2}.',
     examples: [{ baseMs: 500, factor: 1, maxMs: 500, jitter: 0 }],
   });
 
@@ -34,15 +43,32 @@ export const jobFields = {
   cancel: z
     .strictObject({
       afterMs: ms.meta({ description: 'Delay in ms from the accepted submission to the /cancel.', examples: [2000, 500] }),
-      probability: z.number().min(0).max(1).default(1)
+      probability: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(1)
         .meta({ description: 'Share in [0, 1] of sessions that cancel. Default: 1.', examples: [1, 0.1] }),
     })
     .optional()
-    .meta({ description: 'POST /cancel the job afterMs after its submission was accepted, in a probability share of sessions. No cancel when unset.', examples: [{ afterMs: 2000, probability: 0.1 }] }),
-  retryFailed: z.number().int().min(0).max(100).default(0)
+    .meta({
+      description: 'POST /cancel the job afterMs after its submission was accepted, in a probability share of sessions. No cancel when unset.',
+      examples: [{ afterMs: 2000, probability: 0.1 }],
+    }),
+  retryFailed: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
     .meta({ description: 'How many times to /retry a job that ended FAILED or TIMED_OUT (0–100). Default: 0.', examples: [0, 2] }),
-  giveUpMs: ms.positive().optional()
-    .meta({ description: "The client stops waiting this long (ms) after the arrival's intended time; the session ends gave-up. Never when unset.", examples: [60_000, 300_000] }),
+  giveUpMs: ms
+    .positive()
+    .optional()
+    .meta({
+      description: "The client stops waiting this long (ms) after the arrival's intended time; the session ends gave-up. Never when unset.",
+      examples: [60_000, 300_000],
+    }),
 };
 
 export type { JobCtx } from './types.js';
@@ -102,7 +128,14 @@ export function onTerminal(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx, 
 }
 
 /** Schedules the cancel of `spec` (if this session draws it). */
-export function maybeCancel(env: BehaviourEnv, s: Session, o: Opts, job: JobCtx, spec: { afterMs: number; probability: number } | undefined, timeoutMs: number): void {
+export function maybeCancel(
+  env: BehaviourEnv,
+  s: Session,
+  o: Opts,
+  job: JobCtx,
+  spec: { afterMs: number; probability: number } | undefined,
+  timeoutMs: number,
+): void {
   if (!spec || !(spec.probability >= 1 || env.rng.next() < spec.probability)) return;
   env.target.at(job.acceptedAtMs + spec.afterMs, () => {
     if (s.done) return;
@@ -134,7 +167,9 @@ export class PollingJob extends Exchange implements JobCtx {
   private timer: unknown = undefined;
 
   constructor(
-    private readonly env: BehaviourEnv, private readonly session: Session, private readonly opts: Opts,
+    private readonly env: BehaviourEnv,
+    private readonly session: Session,
+    private readonly opts: Opts,
     private readonly spec: { poll: PollSpec; timeoutMs: number; retryFailed: number; cancel?: { afterMs: number; probability: number } },
   ) {
     super(env.client);

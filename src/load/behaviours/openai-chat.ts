@@ -14,22 +14,54 @@ import type { ClientResponse } from '../client.js';
  */
 export const openaiChat = defineBehaviour({
   schema: z.strictObject({
-    behaviour: z.literal('openai-chat').meta({ description: 'Client behaviour: POST /openai/v1/chat/completions, plain or streamed (server-sent events).' }), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs,
-    stream: z.boolean().default(false)
-      .meta({ description: 'Ask for a streamed answer (stream: true, server-sent events, counted as stream chunks; TTFT, ITL, TPOT and tokens are measured). Default: false.', examples: [false, true] }),
-    includeUsage: z.boolean().default(true)
-      .meta({ description: 'With stream: send stream_options: {include_usage: true}, so the stream\'s last event gives usage.completion_tokens (the token count); false: tokens are counted as content events. Default: true.', examples: [true, false] }),
-    maxTokens: z.number().int().positive().max(4096).default(16)
+    behaviour: z.literal('openai-chat').meta({ description: 'Client behaviour: POST /openai/v1/chat/completions, plain or streamed (server-sent events).' }),
+    on429: commonFields.on429,
+    timeoutMs: commonFields.timeoutMs,
+    stream: z
+      .boolean()
+      .default(false)
+      .meta({
+        description:
+          'Ask for a streamed answer (stream: true, server-sent events, counted as stream chunks; TTFT, ITL, TPOT and tokens are measured). Default: false.',
+        examples: [false, true],
+      }),
+    includeUsage: z
+      .boolean()
+      .default(true)
+      .meta({
+        description:
+          "With stream: send stream_options: {include_usage: true}, so the stream's last event gives usage.completion_tokens (the token count); false: tokens are counted as content events. Default: true.",
+        examples: [true, false],
+      }),
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .max(4096)
+      .default(16)
       .meta({ description: 'max_tokens of the request (1–4096). Default: 16.', examples: [16, 256] }),
-    model: z.string().default('loadlab-sim').meta({ description: 'model of the request. Default: loadlab-sim.', examples: ['loadlab-sim', 'meta-llama/Llama-3.1-8B-Instruct'] }),
-    prompt: z.string().default('Say hello')
-      .meta({ description: 'The user message; {{seq}} is replaced by the session number. Default: Say hello.', examples: ['Say hello', 'Summarise ticket #{{seq}}'] }),
+    model: z
+      .string()
+      .default('loadlab-sim')
+      .meta({ description: 'model of the request. Default: loadlab-sim.', examples: ['loadlab-sim', 'meta-llama/Llama-3.1-8B-Instruct'] }),
+    prompt: z
+      .string()
+      .default('Say hello')
+      .meta({
+        description: 'The user message; {{seq}} is replaced by the session number. Default: Say hello.',
+        examples: ['Say hello', 'Summarise ticket #{{seq}}'],
+      }),
   }),
   operation: () => 'openai',
   create: (spec, env) => {
     const o = callOptions(spec, env);
     return (s) => {
-      const body: Record<string, unknown> = { model: spec.model, max_tokens: spec.maxTokens, stream: spec.stream, messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }] };
+      const body: Record<string, unknown> = {
+        model: spec.model,
+        max_tokens: spec.maxTokens,
+        stream: spec.stream,
+        messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }],
+      };
       if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
       s.queuedMark = env.rec.ledger.mark();
       call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {

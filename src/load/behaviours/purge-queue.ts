@@ -5,7 +5,11 @@ import { call, defineBehaviour } from './types.js';
 
 /** `purge-queue`: one POST /purge-queue per arrival (an operator clearing the backlog). */
 export const purgeQueue = defineBehaviour({
-  schema: z.strictObject({ behaviour: z.literal('purge-queue').meta({ description: 'Client behaviour: one POST /purge-queue per arrival (an operator clearing the backlog).' }), on429: commonFields.on429, timeoutMs: commonFields.timeoutMs }),
+  schema: z.strictObject({
+    behaviour: z.literal('purge-queue').meta({ description: 'Client behaviour: one POST /purge-queue per arrival (an operator clearing the backlog).' }),
+    on429: commonFields.on429,
+    timeoutMs: commonFields.timeoutMs,
+  }),
   operation: () => 'purge-queue',
   create: (spec, env) => {
     const o = callOptions(spec, env);

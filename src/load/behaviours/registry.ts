@@ -11,11 +11,23 @@ import type { BehaviourEnv, BehaviourKind, Session } from './types.js';
 import type { Operation } from '../../contract/operations.js';
 
 export const behaviours = {
-  'run-poll': runPoll, 'run-webhook': runWebhook, 'run-stream': runStream, runsync, health, 'purge-queue': purgeQueue, 'openai-chat': openaiChat,
+  'run-poll': runPoll,
+  'run-webhook': runWebhook,
+  'run-stream': runStream,
+  runsync,
+  health,
+  'purge-queue': purgeQueue,
+  'openai-chat': openaiChat,
 } as const;
 
 export const behaviourSchema = z.discriminatedUnion('behaviour', [
-  runPoll.schema, runWebhook.schema, runStream.schema, runsync.schema, health.schema, purgeQueue.schema, openaiChat.schema,
+  runPoll.schema,
+  runWebhook.schema,
+  runStream.schema,
+  runsync.schema,
+  health.schema,
+  purgeQueue.schema,
+  openaiChat.schema,
 ]);
 export type BehaviourSpec = z.infer<typeof behaviourSchema>;
 

@@ -9,7 +9,14 @@ import { defineBehaviour } from './types.js';
  * terminal; optional cancel, /retry of failures and give-up deadline. The SDKs' default pattern.
  */
 export const runPoll = defineBehaviour({
-  schema: z.strictObject({ behaviour: z.literal('run-poll').meta({ description: "Client behaviour: POST /run, then GET /status with back-off until the job ends (the SDKs' default pattern)." }), ...commonFields, ...jobFields, poll: pollSchema }),
+  schema: z.strictObject({
+    behaviour: z
+      .literal('run-poll')
+      .meta({ description: "Client behaviour: POST /run, then GET /status with back-off until the job ends (the SDKs' default pattern)." }),
+    ...commonFields,
+    ...jobFields,
+    poll: pollSchema,
+  }),
   operation: () => 'run',
   create: (spec, env) => {
     const o = callOptions(spec, env);

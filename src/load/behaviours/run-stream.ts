@@ -13,8 +13,18 @@ import type { CallOptions } from '../client.js';
  */
 export const runStream = defineBehaviour({
   schema: z.strictObject({
-    behaviour: z.literal('run-stream').meta({ description: 'Client behaviour: POST /run, then GET /stream again and again, draining partial outputs until the job ends.' }), ...commonFields, cancel: jobFields.cancel, giveUpMs: jobFields.giveUpMs,
-    waitMs: z.number().int().min(1000).max(300_000).optional()
+    behaviour: z
+      .literal('run-stream')
+      .meta({ description: 'Client behaviour: POST /run, then GET /stream again and again, draining partial outputs until the job ends.' }),
+    ...commonFields,
+    cancel: jobFields.cancel,
+    giveUpMs: jobFields.giveUpMs,
+    waitMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(300_000)
+      .optional()
       .meta({ description: '?wait= of each /stream call in ms (1000–300000); the server default (10 s) when unset.', examples: [10_000, 30_000] }),
   }),
   operation: () => 'run',
@@ -35,7 +45,15 @@ export const runStream = defineBehaviour({
 });
 
 /** `chunks`: when each content chunk so far arrived (kept only for a flow with stream metrics). */
-function drain(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, query: Record<string, string> | undefined, timeoutMs: number, chunks: number[]): void {
+function drain(
+  env: BehaviourEnv,
+  s: Session,
+  o: CallOptions,
+  job: JobCtx,
+  query: Record<string, string> | undefined,
+  timeoutMs: number,
+  chunks: number[],
+): void {
   call(env, s, o, { op: 'stream', method: 'GET', path: `/stream/${job.id}`, jobId: job.id, query, timeoutMs }, (r) => {
     const items = (r.body as { stream?: unknown[] } | undefined)?.stream;
     if (r.status === 200) {

@@ -11,7 +11,14 @@ import { InternalError } from '../../contract/loadlab-error.js';
  * the first acknowledged delivery (the job's status) or when the sender gives up (`webhook-lost`).
  */
 export const runWebhook = defineBehaviour({
-  schema: z.strictObject({ behaviour: z.literal('run-webhook').meta({ description: 'Client behaviour: POST /run with a webhook to the built-in receiver, then wait for the delivery (no polling).' }), ...commonFields, cancel: jobFields.cancel, giveUpMs: jobFields.giveUpMs }),
+  schema: z.strictObject({
+    behaviour: z
+      .literal('run-webhook')
+      .meta({ description: 'Client behaviour: POST /run with a webhook to the built-in receiver, then wait for the delivery (no polling).' }),
+    ...commonFields,
+    cancel: jobFields.cancel,
+    giveUpMs: jobFields.giveUpMs,
+  }),
   operation: () => 'run',
   create: (spec, env) => {
     const o = callOptions(spec, env);

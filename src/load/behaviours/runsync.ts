@@ -13,9 +13,12 @@ const wait = z.number().int().min(1000).max(300_000);
  */
 export const runsync = defineBehaviour({
   schema: z.strictObject({
-    behaviour: z.literal('runsync').meta({ description: 'Client behaviour: POST /runsync?wait=, then GET /status-sync?wait= until the job ends.' }), ...commonFields, ...jobFields,
+    behaviour: z.literal('runsync').meta({ description: 'Client behaviour: POST /runsync?wait=, then GET /status-sync?wait= until the job ends.' }),
+    ...commonFields,
+    ...jobFields,
     waitMs: wait.optional().meta({ description: '?wait= of /runsync in ms (1000–300000); the server default (90 s) when unset.', examples: [90_000, 30_000] }),
-    statusSyncWaitMs: wait.optional()
+    statusSyncWaitMs: wait
+      .optional()
       .meta({ description: '?wait= of each /status-sync follow-up in ms (1000–300000); the server default when unset.', examples: [60_000, 10_000] }),
   }),
   operation: () => 'runsync',
@@ -35,7 +38,15 @@ export const runsync = defineBehaviour({
   },
 });
 
-function handle(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, r: Parameters<typeof observe>[1], q: Record<string, string> | undefined, timeoutMs: number): void {
+function handle(
+  env: BehaviourEnv,
+  s: Session,
+  o: CallOptions,
+  job: JobCtx,
+  r: Parameters<typeof observe>[1],
+  q: Record<string, string> | undefined,
+  timeoutMs: number,
+): void {
   const k = observe(env, r, s);
   if (k === 'expired' || k === 'purged') return s.end(k);
   if (k === 'terminal') return onTerminal(env, s, o, job, (r.body as StatusLike).status!, timeoutMs, () => follow(env, s, o, job, q, timeoutMs));
@@ -45,5 +56,7 @@ function handle(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, r: P
 }
 
 function follow(env: BehaviourEnv, s: Session, o: CallOptions, job: JobCtx, q: Record<string, string> | undefined, timeoutMs: number): void {
-  call(env, s, o, { op: 'status-sync', method: 'GET', path: `/status-sync/${job.id}`, jobId: job.id, query: q, timeoutMs }, (r) => handle(env, s, o, job, r, q, timeoutMs));
+  call(env, s, o, { op: 'status-sync', method: 'GET', path: `/status-sync/${job.id}`, jobId: job.id, query: q, timeoutMs }, (r) =>
+    handle(env, s, o, job, r, q, timeoutMs),
+  );
 }

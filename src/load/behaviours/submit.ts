@@ -13,9 +13,20 @@ export type SubmitRequest = TargetRequest & { bodyBytes: number };
  * when the body does not depend on `seq`.
  */
 export function submitRequests(
-  path: '/run' | '/runsync', b: { body: Template<Record<string, unknown>>; bytes: number }, timeoutMs: number, query?: Record<string, string>,
+  path: '/run' | '/runsync',
+  b: { body: Template<Record<string, unknown>>; bytes: number },
+  timeoutMs: number,
+  query?: Record<string, string>,
 ): (seq: number) => SubmitRequest {
-  const make = (seq: number): SubmitRequest => ({ op: path === '/run' ? 'run' : 'runsync', method: 'POST', path, query, body: b.body(seq), bodyBytes: b.bytes, timeoutMs });
+  const make = (seq: number): SubmitRequest => ({
+    op: path === '/run' ? 'run' : 'runsync',
+    method: 'POST',
+    path,
+    query,
+    body: b.body(seq),
+    bodyBytes: b.bytes,
+    timeoutMs,
+  });
   if (!b.body.constant) return make;
   const shared = make(0);
   return () => shared;
@@ -55,7 +66,14 @@ export function acceptedId(env: BehaviourEnv, s: Session, r: ClientResponse): st
   return id;
 }
 
-export function submit(env: BehaviourEnv, s: Session, o: CallOptions, req: SubmitRequest, retryFailed: number, accepted: (job: JobCtx, r: ClientResponse) => void): void {
+export function submit(
+  env: BehaviourEnv,
+  s: Session,
+  o: CallOptions,
+  req: SubmitRequest,
+  retryFailed: number,
+  accepted: (job: JobCtx, r: ClientResponse) => void,
+): void {
   // Queued from here on, as far as this client knows (a held /runsync answers only at its end).
   s.queuedMark = env.rec.ledger.mark();
   call(env, s, o, req, (r) => {

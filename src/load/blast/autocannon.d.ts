@@ -25,8 +25,18 @@ declare module 'autocannon' {
     onResponse?(status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>): void;
   }
   export interface AutocannonHistogram {
-    average: number; mean: number; stddev: number; min: number; max: number; total: number;
-    p50: number; p90: number; p99: number; p99_9?: number; p2_5?: number; p97_5?: number;
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p99_9?: number;
+    p2_5?: number;
+    p97_5?: number;
   }
   export interface AutocannonResult {
     requests: AutocannonHistogram;

@@ -69,8 +69,10 @@ function bodyOf(o: BlastOptions): string {
 async function seedJob(origin: string, prefix: string, headers: Record<string, string>, body: string): Promise<string> {
   const r = await request(`${origin}${prefix}/run`, { method: 'POST', headers, body });
   const j = (await r.body.json()) as { id?: string };
-  if (r.statusCode === 401 || r.statusCode === 403 || r.statusCode === 404) throw new LoadlabError('LOADLAB_ERR_RUNTIME', unreachableCause({ status: r.statusCode, answers: 1, stoppedEarly: true }));
-  if (r.statusCode !== 200 || typeof j.id !== 'string') throw new LoadlabError('LOADLAB_ERR_RUNTIME', `blast: could not submit the job to aim at (HTTP ${r.statusCode})`);
+  if (r.statusCode === 401 || r.statusCode === 403 || r.statusCode === 404)
+    throw new LoadlabError('LOADLAB_ERR_RUNTIME', unreachableCause({ status: r.statusCode, answers: 1, stoppedEarly: true }));
+  if (r.statusCode !== 200 || typeof j.id !== 'string')
+    throw new LoadlabError('LOADLAB_ERR_RUNTIME', `blast: could not submit the job to aim at (HTTP ${r.statusCode})`);
   return j.id;
 }
 
@@ -91,15 +93,24 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
   let body429 = '';
   const t0 = performance.now();
   const inst = autocannon({
-    url: origin + prefix + path, method: spec.method, headers, connections: o.connections, duration: o.durationSec,
-    timeout: o.timeoutSec ?? 10, ...(spec.body ? { body } : {}),
+    url: origin + prefix + path,
+    method: spec.method,
+    headers,
+    connections: o.connections,
+    duration: o.durationSec,
+    timeout: o.timeoutSec ?? 10,
+    ...(spec.body ? { body } : {}),
     requests: [{ onResponse: (status, text) => void (status === 429 && (body429 = text)) }],
   });
   const cause = (endMs: number): LimitCauseName => {
     if (o.causesReported) return causeInBody(body429) ?? 'unknown';
     // Closed model: every connection has a request out.
     return inferCause(lim, {
-      inFlightAtSend: o.connections, recentSent: sentRate.inWindow(endMs), lastQueueDepth: undefined, queueThrottleAt: Infinity, jobCreating: JOB_CREATING.has(o.op),
+      inFlightAtSend: o.connections,
+      recentSent: sentRate.inWindow(endMs),
+      lastQueueDepth: undefined,
+      queueThrottleAt: Infinity,
+      jobCreating: JOB_CREATING.has(o.op),
     });
   };
   // The first 20 answers all 401/403/404 or transport errors: stop, the target is not there.
@@ -132,21 +143,35 @@ export async function blast(o: BlastOptions): Promise<RunResult> {
     ...sec,
     flows: { blast: { ...sec.flows.blast!, sessions: o.connections, outcomes: {} } },
     headroom: {
-      operations: [{
-        // Sliding: the most sent in any 10 s (a real deployment's limiter window type is not known).
-        operation: o.op, peakPer10s: sentRate.slidingPeak,
-        ratePer10s: lim.rate, peakInFlight: rec.ops.get(o.op)?.peakInFlight ?? 0, concurrency: lim.concurrency,
-      }],
-      peakQueueDepth: null, queueThrottleAt: 0, peakRunningWorkers: null, workersMax: 0,
+      operations: [
+        {
+          // Sliding: the most sent in any 10 s (a real deployment's limiter window type is not known).
+          operation: o.op,
+          peakPer10s: sentRate.slidingPeak,
+          ratePer10s: lim.rate,
+          peakInFlight: rec.ops.get(o.op)?.peakInFlight ?? 0,
+          concurrency: lim.concurrency,
+        },
+      ],
+      peakQueueDepth: null,
+      queueThrottleAt: 0,
+      peakRunningWorkers: null,
+      workersMax: 0,
     },
     timeline: rec.tl.result(elapsedMs),
     thresholds: [],
     ...(reach.result() ? { unreachable: reach.result()! } : {}),
     wallClock: {
-      startedAt, wallMs: elapsedMs,
+      startedAt,
+      wallMs: elapsedMs,
       autocannon: {
-        connections: o.connections, requestsPerSec: ac.requests.average, latencyMs: pick(ac.latency), total: ac.requests.total,
-        errors: ac.errors, timeouts: ac.timeouts, non2xx: ac.non2xx,
+        connections: o.connections,
+        requestsPerSec: ac.requests.average,
+        latencyMs: pick(ac.latency),
+        total: ac.requests.total,
+        errors: ac.errors,
+        timeouts: ac.timeouts,
+        non2xx: ac.non2xx,
       },
     },
   };

@@ -17,7 +17,10 @@ export class LiveRunMetrics {
   private state: LiveRunState | undefined;
 
   /** `now`: the wall clock in Unix ms (tests may pin it). */
-  constructor(private readonly sc: Scenario, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly sc: Scenario,
+    private readonly now: () => number = Date.now,
+  ) {
     this.registry = liveRunRegistry({ endpoint: sc.endpoint.id, scenario: sc.name }, () => (this.state ? readLiveRun(this.state) : NOTHING));
   }
 

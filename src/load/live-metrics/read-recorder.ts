@@ -39,7 +39,9 @@ function histogram(labels: LabelSet, e: EncodedHistogram): HistogramPoint[] {
 
 function summary(labels: LabelSet, e: EncodedHistogram): SummaryPoint[] {
   if (!e.count) return [];
-  return [{ labels, quantiles: SUMMARY_QUANTILES.map(([q, k]) => [q, e.summary[k] / 1000] as const), count: e.count, sumSeconds: bucketCounts(e, []).sumMs / 1000 }];
+  return [
+    { labels, quantiles: SUMMARY_QUANTILES.map(([q, k]) => [q, e.summary[k] / 1000] as const), count: e.count, sumSeconds: bucketCounts(e, []).sumMs / 1000 },
+  ];
 }
 
 export function readLiveRun(s: LiveRunState): LiveSnapshot {
@@ -49,7 +51,12 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
   const ops = Object.entries(sec.operations);
   const flows = Object.entries(sec.flows);
   const streams = flows.flatMap(([flow, f]) => (f.stream ? [[flow, f.stream] as const] : []));
-  const causes = [['rate', tl.limitedRate], ['concurrency', tl.limitedConcurrency], ['queue', tl.limitedQueue], ['unknown', tl.limitedUnknown]] as const;
+  const causes = [
+    ['rate', tl.limitedRate],
+    ['concurrency', tl.limitedConcurrency],
+    ['queue', tl.limitedQueue],
+    ['unknown', tl.limitedUnknown],
+  ] as const;
   const wh = sec.webhooks;
   const outcomes = (flow: string, o: Record<string, number>, started: number): Point[] => {
     const pts = Object.entries(o).map(([outcome, v]) => ({ labels: { flow, outcome }, value: v }));
@@ -67,7 +74,9 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
       timeouts: one(sum(tl.clientTimeouts)),
       jobsFinished: [
         { labels: { status: 'COMPLETED' }, value: sum(tl.jobsCompleted) },
-        ...Object.entries(sec.jobs.finalStatus).filter(([st]) => st !== 'COMPLETED').map(([status, v]) => ({ labels: { status }, value: v })),
+        ...Object.entries(sec.jobs.finalStatus)
+          .filter(([st]) => st !== 'COMPLETED')
+          .map(([status, v]) => ({ labels: { status }, value: v })),
       ],
       jobsFailed: one(sum(tl.jobsFailed)),
       expiriesSeen: one(sum(tl.expiriesSeen)),
@@ -78,9 +87,14 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
       retries429: ops.map(([operation, o]) => ({ labels: { operation }, value: o.retried429 })),
       jobsAccepted: one(sec.jobs.accepted),
       jobsRequeued: one(sec.jobs.retriedByClient, { reason: 'retry' }),
-      webhookAttempts: wh.attempts > 0
-        ? [['delivered', wh.delivered], ['failed', wh.failedAttempts - wh.gaveUp], ['gave-up', wh.gaveUp]].map(([outcome, v]) => ({ labels: { outcome: String(outcome) }, value: Number(v) }))
-        : [],
+      webhookAttempts:
+        wh.attempts > 0
+          ? [
+              ['delivered', wh.delivered],
+              ['failed', wh.failedAttempts - wh.gaveUp],
+              ['gave-up', wh.gaveUp],
+            ].map(([outcome, v]) => ({ labels: { outcome: String(outcome) }, value: Number(v) }))
+          : [],
       sessions: flows.flatMap(([flow, f]) => outcomes(flow, f.outcomes, f.sessions)),
       streamRequests: streams.map(([flow, st]) => ({ labels: { flow }, value: st.requests })),
       streamTokens: streams.map(([flow, st]) => ({ labels: { flow }, value: st.tokens })),

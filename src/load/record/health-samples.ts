@@ -40,7 +40,10 @@ export class HealthSamples {
   windows(n: number): EndpointWindows | undefined {
     if (this.n.length === 0) return undefined;
     const counts = fold(this.n, n);
-    return endpointWindows('sampled', this.sums.map((a) => fold(a, n).map((s, i) => (counts[i] ? round3(s / counts[i]!) : -1))));
+    return endpointWindows(
+      'sampled',
+      this.sums.map((a) => fold(a, n).map((s, i) => (counts[i] ? round3(s / counts[i]!) : -1))),
+    );
   }
 }
 

@@ -98,7 +98,9 @@ export class JobTimes {
     const out: Record<string, FlowWindows> = {};
     for (const name of names) {
       const f = this.flows.get(name);
-      out[name] = Object.fromEntries(this.series().map((s) => [s, f ? f.series[s].windows.result(n) : new Array<string>(n).fill('')])) as unknown as FlowWindows;
+      out[name] = Object.fromEntries(
+        this.series().map((s) => [s, f ? f.series[s].windows.result(n) : new Array<string>(n).fill('')]),
+      ) as unknown as FlowWindows;
     }
     return out;
   }

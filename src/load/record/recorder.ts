@@ -35,7 +35,10 @@ export interface JobOutcome {
 }
 
 const LIMITED_COL: Record<LimitCauseName, number> = {
-  rate: COL.limitedRate, concurrency: COL.limitedConcurrency, queue: COL.limitedQueue, unknown: COL.limitedUnknown,
+  rate: COL.limitedRate,
+  concurrency: COL.limitedConcurrency,
+  queue: COL.limitedQueue,
+  unknown: COL.limitedUnknown,
 };
 
 /** One flow's sessions and their outcomes. */
@@ -54,7 +57,10 @@ export class Recorder {
   /** Every accepted job once, by category (job-ledger.ts). */
   readonly ledger = new JobLedger();
   private readonly jobs = {
-    retentionExpiriesSeen: 0, retriedByClient: 0, cancelLatencyMs: new MsHistogram(), cancelled: 0,
+    retentionExpiriesSeen: 0,
+    retriedByClient: 0,
+    cancelLatencyMs: new MsHistogram(),
+    cancelled: 0,
   };
   private readonly webhooks = { attempts: 0, delivered: 0, failedAttempts: 0, retries: 0, gaveUp: 0, latenessMs: new MsHistogram() };
   private readonly streams = { calls: 0, chunks: 0 };
@@ -74,7 +80,11 @@ export class Recorder {
   observations: EndpointObservations | undefined = undefined;
 
   /** `windowMs`: the timeline's; `histWindowMs`: the per-window histograms' (window-size.ts). */
-  constructor(readonly windowMs: number, private readonly lateAfterMs: number, readonly histWindowMs = windowMs) {
+  constructor(
+    readonly windowMs: number,
+    private readonly lateAfterMs: number,
+    readonly histWindowMs = windowMs,
+  ) {
     this.tl = new TimelineRecorder(windowMs);
     this.jobTimes = new JobTimes(histWindowMs);
     this.streamMetrics = new StreamMetrics(histWindowMs);
@@ -178,7 +188,17 @@ export class Recorder {
    * session's intended submission time; `sentMs`: when its first request went out; `workerId`: the
    * body's, if any.
    */
-  jobTerminal(flow: string, intendedMs: number, atMs: number, status: string, delayTimeMs: number | undefined, executionTimeMs: number | undefined, id?: string, sentMs = intendedMs, workerId?: unknown): void {
+  jobTerminal(
+    flow: string,
+    intendedMs: number,
+    atMs: number,
+    status: string,
+    delayTimeMs: number | undefined,
+    executionTimeMs: number | undefined,
+    id?: string,
+    sentMs = intendedMs,
+    workerId?: unknown,
+  ): void {
     const turnaroundMs = atMs - intendedMs;
     this.observations?.job(sentMs, status, delayTimeMs, executionTimeMs, workerId);
     this.sendTimes?.turnaround(flow, atMs, atMs - sentMs);
@@ -243,19 +263,38 @@ export class Recorder {
     }
   }
 
-  sections(): { operations: Record<string, OperationStats>; flows: Record<string, FlowStats>; jobs: JobStats; webhooks: WebhookStats; streams: StreamStats; arrivals: ArrivalStats } {
+  sections(): {
+    operations: Record<string, OperationStats>;
+    flows: Record<string, FlowStats>;
+    jobs: JobStats;
+    webhooks: WebhookStats;
+    streams: StreamStats;
+    arrivals: ArrivalStats;
+  } {
     const operations: Record<string, OperationStats> = {};
     for (const name of [...this.ops.keys()].sort()) {
       const o = this.ops.get(name)!;
       operations[name] = {
-        requests: o.requests, byStatus: sortedRecord(o.byStatus), limited: { ...o.limited }, retried429: o.retried429,
-        clientTimeouts: o.clientTimeouts, transportErrors: o.transportErrors, responseMs: encode(o.responseMs.hdr()), serviceMs: encode(o.serviceMs.hdr()),
+        requests: o.requests,
+        byStatus: sortedRecord(o.byStatus),
+        limited: { ...o.limited },
+        retried429: o.retried429,
+        clientTimeouts: o.clientTimeouts,
+        transportErrors: o.transportErrors,
+        responseMs: encode(o.responseMs.hdr()),
+        serviceMs: encode(o.serviceMs.hdr()),
       };
     }
     const flows: Record<string, FlowStats> = {};
     for (const [name, f] of this.flows) {
       const stream = this.streamMetrics.stats(name);
-      flows[name] = { ...f.meta, sessions: f.sessions, outcomes: sortedRecord(f.outcomes.toMap()), jobs: this.jobTimes.stats(name), ...(stream ? { stream } : {}) };
+      flows[name] = {
+        ...f.meta,
+        sessions: f.sessions,
+        outcomes: sortedRecord(f.outcomes.toMap()),
+        jobs: this.jobTimes.stats(name),
+        ...(stream ? { stream } : {}),
+      };
     }
     const j = this.jobs;
     const categories = this.ledger.categories();
@@ -263,8 +302,16 @@ export class Recorder {
       operations,
       flows,
       jobs: {
-        accepted: this.ledger.accepted, finalStatus: this.ledger.finalStatus(), outcomes: categories, purged: categories.purged ?? 0, queueDelayMs: encode(this.jobTimes.allFlows('queueDelayMs')), executionMs: encode(this.jobTimes.allFlows('executionMs')),
-        retentionExpiriesSeen: j.retentionExpiriesSeen, retriedByClient: j.retriedByClient, cancelLatencyMs: encode(j.cancelLatencyMs.hdr()), cancelled: j.cancelled,
+        accepted: this.ledger.accepted,
+        finalStatus: this.ledger.finalStatus(),
+        outcomes: categories,
+        purged: categories.purged ?? 0,
+        queueDelayMs: encode(this.jobTimes.allFlows('queueDelayMs')),
+        executionMs: encode(this.jobTimes.allFlows('executionMs')),
+        retentionExpiriesSeen: j.retentionExpiriesSeen,
+        retriedByClient: j.retriedByClient,
+        cancelLatencyMs: encode(j.cancelLatencyMs.hdr()),
+        cancelled: j.cancelled,
       },
       webhooks: { ...this.webhooks, latenessMs: encode(this.webhooks.latenessMs.hdr()) },
       streams: { ...this.streams },

@@ -30,7 +30,10 @@ export class FlowStreams {
   private good = 0;
   private readonly perWindow = { requests: [] as number[], tokens: [] as number[], good: [] as number[] };
 
-  constructor(windowMs: number, private readonly goodput: GoodputTargets | undefined) {
+  constructor(
+    windowMs: number,
+    private readonly goodput: GoodputTargets | undefined,
+  ) {
     this.series = { ttftMs: new Series(windowMs), itlMs: new Series(windowMs), tpotMs: new Series(windowMs), tokensPerS: new Series(windowMs) };
     this.index = new WindowIndex(windowMs);
   }
@@ -77,9 +80,14 @@ export class FlowStreams {
   stats(): FlowStreamStats {
     const g = this.goodput;
     return {
-      requests: this.requests, broken: this.broken, tokens: this.tokens, ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
-      ttftMs: encode(this.series.ttftMs.whole.hdr()), itlMs: encode(this.series.itlMs.whole.hdr()),
-      tpotMs: encode(this.series.tpotMs.whole.hdr()), tokensPerS: encode(this.series.tokensPerS.whole.hdr()),
+      requests: this.requests,
+      broken: this.broken,
+      tokens: this.tokens,
+      ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
+      ttftMs: encode(this.series.ttftMs.whole.hdr()),
+      itlMs: encode(this.series.itlMs.whole.hdr()),
+      tpotMs: encode(this.series.tpotMs.whole.hdr()),
+      tokensPerS: encode(this.series.tokensPerS.whole.hdr()),
     };
   }
 

@@ -12,8 +12,22 @@ export type CounterColumn = Exclude<keyof Timeline, 'windowMs' | 'queueDepthMax'
 export type MaxColumn = 'queueDepthMax' | 'inFlightMax';
 
 const COUNTERS: readonly CounterColumn[] = [
-  'requests', 'responses2xx', 'limitedRate', 'limitedConcurrency', 'limitedQueue', 'limitedUnknown', 'clientTimeouts',
-  'jobsCompleted', 'jobsFailed', 'expiriesSeen', 'webhookAttempts', 'webhookFailures', 'webhookGaveUp', 'streamChunks', 'late', 'dropped',
+  'requests',
+  'responses2xx',
+  'limitedRate',
+  'limitedConcurrency',
+  'limitedQueue',
+  'limitedUnknown',
+  'clientTimeouts',
+  'jobsCompleted',
+  'jobsFailed',
+  'expiriesSeen',
+  'webhookAttempts',
+  'webhookFailures',
+  'webhookGaveUp',
+  'streamChunks',
+  'late',
+  'dropped',
 ];
 const MAXIMA: readonly MaxColumn[] = ['queueDepthMax', 'inFlightMax'];
 

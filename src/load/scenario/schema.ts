@@ -11,41 +11,76 @@ import { arrivalSchema } from '../arrivals/registry.js';
 import { behaviourSchema, isStreaming } from '../behaviours/registry.js';
 
 const ms = z.number().int().nonnegative();
-const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-" only');
+const name = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, "_", "." and "-" only');
 
 const flowSchema = z.strictObject({
-  name: name.meta({ description: 'Name of the flow in reports and metrics; unique in the scenario. Letters, digits, "_", "." and "-".', examples: ['submit-poll', 'health-check'] }),
+  name: name.meta({
+    description: 'Name of the flow in reports and metrics; unique in the scenario. Letters, digits, "_", "." and "-".',
+    examples: ['submit-poll', 'health-check'],
+  }),
   arrival: arrivalSchema.meta({
-    description: 'When the flow\'s sessions start, keyed by `process`: constant, poisson, ramp, stages, spike, diurnal or replay.',
-    examples: [{ process: 'poisson', ratePerSec: 5 }, { process: 'ramp', fromPerSec: 1, toPerSec: 20, overMs: 300_000 }],
+    description: "When the flow's sessions start, keyed by `process`: constant, poisson, ramp, stages, spike, diurnal or replay.",
+    examples: [
+      { process: 'poisson', ratePerSec: 5 },
+      { process: 'ramp', fromPerSec: 1, toPerSec: 20, overMs: 300_000 },
+    ],
   }),
   client: behaviourSchema.meta({
     description: 'What each session does, keyed by `behaviour`: run-poll, run-webhook, run-stream, runsync, health, purge-queue or openai-chat.',
     examples: [{ behaviour: 'run-poll' }, { behaviour: 'runsync', waitMs: 30_000 }],
   }),
-  goodput: z.strictObject({
-    ttftMs: z.number().int().positive().optional().meta({ description: 'Most ms from the intended send to the first content chunk.', examples: [500, 2000] }),
-    tpotMs: z.number().int().positive().optional().meta({ description: 'Most ms per output token after the first.', examples: [50, 100] }),
-  }).optional().meta({
-    description: 'Streaming flows only (run-stream, openai-chat with stream): a request is good when its stream did not break and its TTFT and TPOT are at most these (an unset target holds for all); `goodput` is the share of good streamed requests (docs/thresholds.md).',
-    examples: [{ ttftMs: 500, tpotMs: 50 }, { ttftMs: 2000 }],
-  }),
+  goodput: z
+    .strictObject({
+      ttftMs: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .meta({ description: 'Most ms from the intended send to the first content chunk.', examples: [500, 2000] }),
+      tpotMs: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .meta({ description: 'Most ms per output token after the first.', examples: [50, 100] }),
+    })
+    .optional()
+    .meta({
+      description:
+        'Streaming flows only (run-stream, openai-chat with stream): a request is good when its stream did not break and its TTFT and TPOT are at most these (an unset target holds for all); `goodput` is the share of good streamed requests (docs/thresholds.md).',
+      examples: [{ ttftMs: 500, tpotMs: 50 }, { ttftMs: 2000 }],
+    }),
 });
 
 /** Context-free checks here (grammar, metric, selector kinds, operations); flow names at the top. */
-const thresholdExpr = z.string().meta({
-  description: '`metric{selector} <op> number [every Ns]`, e.g. "p99_ms{run} < 2000" (docs/thresholds.md).',
-  examples: ['p99_ms{run} < 2000', 'p95_ms{run} < 500 every 60s', 'jobs_failed{flow=batch} == 0'],
-}).superRefine((s, ctx) => {
-  const t = checkThreshold(s, {});
-  if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', message });
-});
+const thresholdExpr = z
+  .string()
+  .meta({
+    description: '`metric{selector} <op> number [every Ns]`, e.g. "p99_ms{run} < 2000" (docs/thresholds.md).',
+    examples: ['p99_ms{run} < 2000', 'p95_ms{run} < 500 every 60s', 'jobs_failed{flow=batch} == 0'],
+  })
+  .superRefine((s, ctx) => {
+    const t = checkThreshold(s, {});
+    if (Array.isArray(t)) for (const message of t) ctx.addIssue({ code: 'custom', message });
+  });
 const thresholdSchema = z.union([
   thresholdExpr,
   z.strictObject({
     expr: thresholdExpr,
-    abortOnFail: z.boolean().default(false).meta({ description: 'Check at the end of every 10 s window during the run; a failure ends the run early, writes the reports and exits 99. Default: false.', examples: [true] }),
-    delayAbortEvalMs: ms.default(0).meta({ description: 'Start the abort checks this long (ms) into the run (k6\'s delayAbortEval). Default: 0.', examples: [0, 60_000] }),
+    abortOnFail: z
+      .boolean()
+      .default(false)
+      .meta({
+        description: 'Check at the end of every 10 s window during the run; a failure ends the run early, writes the reports and exits 99. Default: false.',
+        examples: [true],
+      }),
+    delayAbortEvalMs: ms
+      .default(0)
+      .meta({ description: "Start the abort checks this long (ms) into the run (k6's delayAbortEval). Default: 0.", examples: [0, 60_000] }),
   }),
 ]);
 
@@ -55,64 +90,135 @@ const gridValues = <T extends z.ZodType>(t: T, description: string, examples: un
 
 /** `loadlab plan`'s defaults for this scenario (docs/plan.md); its flags override each. */
 const planSchema = z.strictObject({
-  workersMax: z.string().optional().meta({ description: 'The workersMax values to sweep, FROM..TO (`--workers-max`). Default: 1..20.', examples: ['1..20', '4..12'] }),
-  seeds: z.number().int().min(1).optional().meta({ description: 'Seeds per point; a point meets the SLOs only if every seed does (`--seeds`). Default: 3.', examples: [3, 5] }),
-  gpu: z.string().min(1).optional().meta({ description: 'Bill workers at this GPU\'s built-in per-second prices (`--gpu`; docs/plan.md lists them), in plans and in `loadlab run` reports. Default: no cost.', examples: ['A100', '4090-PRO'] }),
-  grid: z.strictObject({
-    workersMin: gridValues(ms, 'Active workers (capped at each point\'s workersMax).', [[0, 1, 2]]),
-    idleTimeoutMs: gridValues(ms, 'ms an idle flex worker stays before it stops.', [[5000, 60_000]]),
-    coldStartMs: gridValues(ms, 'ms from a worker\'s start to ready.', [[2000, 10_000]]),
-    'scaler.type': gridValues(z.enum(['QUEUE_DELAY', 'REQUEST_COUNT']), 'Scaler types.', [['QUEUE_DELAY', 'REQUEST_COUNT']]),
-    'scaler.value': gridValues(z.number().nonnegative(), 'Scaler values: seconds of queue delay (QUEUE_DELAY) or jobs per worker (REQUEST_COUNT).', [[1, 4]]),
-    flashBoot: gridValues(z.union([z.literal('off'), ms]), 'FlashBoot: off, or the restart time in ms of a worker stopped within its window.', [['off', 500]]),
-  }).optional().meta({
-    description: 'Endpoint knobs to sweep besides workersMax (`--grid`): every combination of their values is a line along workersMax, and the recommendation is the cheapest point meeting every SLO. Default: none.',
-    examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }],
-  }),
+  workersMax: z
+    .string()
+    .optional()
+    .meta({ description: 'The workersMax values to sweep, FROM..TO (`--workers-max`). Default: 1..20.', examples: ['1..20', '4..12'] }),
+  seeds: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: 'Seeds per point; a point meets the SLOs only if every seed does (`--seeds`). Default: 3.', examples: [3, 5] }),
+  gpu: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        "Bill workers at this GPU's built-in per-second prices (`--gpu`; docs/plan.md lists them), in plans and in `loadlab run` reports. Default: no cost.",
+      examples: ['A100', '4090-PRO'],
+    }),
+  grid: z
+    .strictObject({
+      workersMin: gridValues(ms, "Active workers (capped at each point's workersMax).", [[0, 1, 2]]),
+      idleTimeoutMs: gridValues(ms, 'ms an idle flex worker stays before it stops.', [[5000, 60_000]]),
+      coldStartMs: gridValues(ms, "ms from a worker's start to ready.", [[2000, 10_000]]),
+      'scaler.type': gridValues(z.enum(['QUEUE_DELAY', 'REQUEST_COUNT']), 'Scaler types.', [['QUEUE_DELAY', 'REQUEST_COUNT']]),
+      'scaler.value': gridValues(z.number().nonnegative(), 'Scaler values: seconds of queue delay (QUEUE_DELAY) or jobs per worker (REQUEST_COUNT).', [[1, 4]]),
+      flashBoot: gridValues(z.union([z.literal('off'), ms]), 'FlashBoot: off, or the restart time in ms of a worker stopped within its window.', [
+        ['off', 500],
+      ]),
+    })
+    .optional()
+    .meta({
+      description:
+        'Endpoint knobs to sweep besides workersMax (`--grid`): every combination of their values is a line along workersMax, and the recommendation is the cheapest point meeting every SLO. Default: none.',
+      examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }],
+    }),
 });
 
 /** A threshold entry in its object form. */
-export interface ThresholdSpec { expr: string; abortOnFail: boolean; delayAbortEvalMs: number }
+export interface ThresholdSpec {
+  expr: string;
+  abortOnFail: boolean;
+  delayAbortEvalMs: number;
+}
 export function thresholdSpec(t: string | ThresholdSpec): ThresholdSpec {
   return typeof t === 'string' ? { expr: t, abortOnFail: false, delayAbortEvalMs: 0 } : t;
 }
 
 export const scenarioSchema = z
   .strictObject({
-    $schema: z.string().optional().meta({ description: 'The JSON Schema this file follows (for editors); ignored by loadlab.', examples: ['../schema/scenario.schema.json'] }),
-    name: name.meta({ description: 'Name of the scenario in reports and metrics. Letters, digits, "_", "." and "-", at most 100.', examples: ['steady-mix', 'cold-start-burst'] }),
-    description: z.string().optional().meta({ description: 'Free text for the reader: what the scenario tests.', examples: ['Steady Poisson traffic of /run + polling against 3 workers.'] }),
-    seed: z.union([z.number().int(), z.string().min(1)]).default(1)
-      .meta({ description: 'Seed of every random stream (simulator and clients): the same seed, the same run. `--seed` overrides it. Default: 1.', examples: [1, 42, 'nightly'] }),
-    durationMs: ms.positive().max(30 * 86_400_000)
+    $schema: z
+      .string()
+      .optional()
+      .meta({ description: 'The JSON Schema this file follows (for editors); ignored by loadlab.', examples: ['../schema/scenario.schema.json'] }),
+    name: name.meta({
+      description: 'Name of the scenario in reports and metrics. Letters, digits, "_", "." and "-", at most 100.',
+      examples: ['steady-mix', 'cold-start-burst'],
+    }),
+    description: z
+      .string()
+      .optional()
+      .meta({ description: 'Free text for the reader: what the scenario tests.', examples: ['Steady Poisson traffic of /run + polling against 3 workers.'] }),
+    seed: z
+      .union([z.number().int(), z.string().min(1)])
+      .default(1)
+      .meta({
+        description: 'Seed of every random stream (simulator and clients): the same seed, the same run. `--seed` overrides it. Default: 1.',
+        examples: [1, 42, 'nightly'],
+      }),
+    durationMs: ms
+      .positive()
+      .max(30 * 86_400_000)
       .meta({ description: 'Length of the traffic phase in ms: arrivals happen in [0, durationMs). Max 30 days.', examples: [60_000, 600_000, 86_400_000] }),
-    drainMs: ms.max(30 * 86_400_000).default(600_000).meta({
-      description: 'After the traffic phase, how long (ms) open sessions may still finish before the run ends. Max 30 days. Default: 600000 (10 min).',
-      examples: [600_000, 60_000],
-    }),
-    endpoint: endpointSchema.extend({ id: endpointSchema.shape.id.default('ep') }).default(() => endpointSchema.parse({ id: 'ep' })).meta({
-      description: 'The endpoint under test: in-process, the simulated one (workers, scaler, limits, retention, webhooks, faults, workload); against a real deployment (--target), its id names the endpoint. Default: every field\'s default, id ep.',
-      examples: [{ id: 'ep', workersMax: 5, coldStartMs: { dist: 'lognormal', medianMs: 8000, p95Ms: 25_000 }, jobDurationMs: 2000 }],
-    }),
+    drainMs: ms
+      .max(30 * 86_400_000)
+      .default(600_000)
+      .meta({
+        description: 'After the traffic phase, how long (ms) open sessions may still finish before the run ends. Max 30 days. Default: 600000 (10 min).',
+        examples: [600_000, 60_000],
+      }),
+    endpoint: endpointSchema
+      .extend({ id: endpointSchema.shape.id.default('ep') })
+      .default(() => endpointSchema.parse({ id: 'ep' }))
+      .meta({
+        description:
+          "The endpoint under test: in-process, the simulated one (workers, scaler, limits, retention, webhooks, faults, workload); against a real deployment (--target), its id names the endpoint. Default: every field's default, id ep.",
+        examples: [{ id: 'ep', workersMax: 5, coldStartMs: { dist: 'lognormal', medianMs: 8000, p95Ms: 25_000 }, jobDurationMs: 2000 }],
+      }),
     openModel: z
       .strictObject({
-        maxInFlight: z.number().int().positive().optional()
+        maxInFlight: z
+          .number()
+          .int()
+          .positive()
+          .optional()
           .meta({ description: 'Most requests in flight at once, over all flows; further sends wait. Unlimited when unset.', examples: [100, 1000] }),
-        maxWaitMs: ms.default(60_000).meta({ description: 'A request held by maxInFlight longer than this (ms) is dropped. Default: 60000.', examples: [60_000, 5000] }),
-        lateAfterMs: ms.default(10).meta({ description: 'A send this much later (ms) than its intended time counts as a late arrival. Default: 10.', examples: [10, 100] }),
+        maxWaitMs: ms
+          .default(60_000)
+          .meta({ description: 'A request held by maxInFlight longer than this (ms) is dropped. Default: 60000.', examples: [60_000, 5000] }),
+        lateAfterMs: ms
+          .default(10)
+          .meta({ description: 'A send this much later (ms) than its intended time counts as a late arrival. Default: 10.', examples: [10, 100] }),
       })
       .default({ maxWaitMs: 60_000, lateAfterMs: 10 })
       .meta({
-        description: 'The open model: each arrival is sent at its intended time, whatever answers are pending, unless maxInFlight holds it. Default: {maxWaitMs: 60000, lateAfterMs: 10}.',
+        description:
+          'The open model: each arrival is sent at its intended time, whatever answers are pending, unless maxInFlight holds it. Default: {maxWaitMs: 60000, lateAfterMs: 10}.',
         examples: [{ maxInFlight: 500, maxWaitMs: 10_000 }],
       }),
     webhookReceiver: z
       .strictObject({
-        failFirstAttempts: z.number().int().min(0).default(0)
+        failFirstAttempts: z
+          .number()
+          .int()
+          .min(0)
+          .default(0)
           .meta({ description: 'The receiver fails the first this many delivery attempts of every job. Default: 0.', examples: [0, 1, 2] }),
-        failProbability: z.number().min(0).max(1).default(0)
+        failProbability: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0)
           .meta({ description: 'Probability in [0, 1] that the receiver fails any other delivery attempt. Default: 0.', examples: [0, 0.1] }),
-        failStatus: z.number().int().min(300).max(599).default(500)
+        failStatus: z
+          .number()
+          .int()
+          .min(300)
+          .max(599)
+          .default(500)
           .meta({ description: 'HTTP status (300–599) of a failed delivery. Default: 500.', examples: [500, 503] }),
       })
       .default({ failFirstAttempts: 0, failProbability: 0, failStatus: 500 })
@@ -120,22 +226,42 @@ export const scenarioSchema = z
         description: 'The built-in webhook receiver of run-webhook flows, and how it fails deliveries (to exercise retries). Default: never fails.',
         examples: [{ failFirstAttempts: 1 }, { failProbability: 0.1, failStatus: 503 }],
       }),
-    traffic: z.array(flowSchema).min(1, 'needs at least one flow').meta({
-      description: 'The flows of the run, at least one: each has a name, an arrival process and a client behaviour.',
-      examples: [[{ name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 5 }, client: { behaviour: 'run-poll' } }]],
-    }),
-    thresholds: z.array(thresholdSchema).default([]).meta({
-      description: 'Pass/fail checks on the run\'s results (docs/thresholds.md): `metric{selector} <op> number [every Ns]`, or `{expr, abortOnFail, delayAbortEvalMs}` to end the run early on a failure. Any failure makes `loadlab run` exit 99. Default: [].',
-      examples: [['p95_ms{run} < 500', 'error_rate < 0.01', 'turnaround_p95_ms{flow=submit-poll} < 30000', { expr: 'limited_rate < 0.05', abortOnFail: true, delayAbortEvalMs: 60000 }]],
-    }),
+    traffic: z
+      .array(flowSchema)
+      .min(1, 'needs at least one flow')
+      .meta({
+        description: 'The flows of the run, at least one: each has a name, an arrival process and a client behaviour.',
+        examples: [[{ name: 'submit-poll', arrival: { process: 'poisson', ratePerSec: 5 }, client: { behaviour: 'run-poll' } }]],
+      }),
+    thresholds: z
+      .array(thresholdSchema)
+      .default([])
+      .meta({
+        description:
+          "Pass/fail checks on the run's results (docs/thresholds.md): `metric{selector} <op> number [every Ns]`, or `{expr, abortOnFail, delayAbortEvalMs}` to end the run early on a failure. Any failure makes `loadlab run` exit 99. Default: [].",
+        examples: [
+          [
+            'p95_ms{run} < 500',
+            'error_rate < 0.01',
+            'turnaround_p95_ms{flow=submit-poll} < 30000',
+            { expr: 'limited_rate < 0.05', abortOnFail: true, delayAbortEvalMs: 60000 },
+          ],
+        ],
+      }),
     plan: planSchema.optional().meta({
-      description: '`loadlab plan`\'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` uses only its gpu (the report\'s cost).',
+      description:
+        "`loadlab plan`'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` uses only its gpu (the report's cost).",
       examples: [{ workersMax: '4..16', seeds: 3, gpu: 'A100', grid: { workersMin: [0, 1] } }],
     }),
-    slo: z.array(thresholdExpr).min(1, 'needs at least one SLO (or leave slo out: `loadlab plan` then uses thresholds)').optional().meta({
-      description: 'Service-level objectives for `loadlab plan` (docs/plan.md): the threshold grammar, and the plan recommends the smallest workersMax meeting every one on every seed. `loadlab run` ignores them. Default: the thresholds.',
-      examples: [['turnaround_p95_ms < 30000', 'limited_rate < 0.001'], ['queue_delay_mean_ms{flow=submit-poll} < 500']],
-    }),
+    slo: z
+      .array(thresholdExpr)
+      .min(1, 'needs at least one SLO (or leave slo out: `loadlab plan` then uses thresholds)')
+      .optional()
+      .meta({
+        description:
+          'Service-level objectives for `loadlab plan` (docs/plan.md): the threshold grammar, and the plan recommends the smallest workersMax meeting every one on every seed. `loadlab run` ignores them. Default: the thresholds.',
+        examples: [['turnaround_p95_ms < 30000', 'limited_rate < 0.001'], ['queue_delay_mean_ms{flow=submit-poll} < 500']],
+      }),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<string>();
@@ -143,7 +269,11 @@ export const scenarioSchema = z
       if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'name'], message: `duplicate flow name "${f.name}"` });
       seen.add(f.name);
       if (f.goodput !== undefined && !isStreaming(f.client)) {
-        ctx.addIssue({ code: 'custom', path: ['traffic', i, 'goodput'], message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['traffic', i, 'goodput'],
+          message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}`,
+        });
       }
     });
     const tctx = thresholdContext(s);
@@ -172,8 +302,10 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 export function thresholdContext(s: Pick<Scenario, 'traffic' | 'durationMs' | 'drainMs'>): ThresholdContext {
   const streaming = s.traffic.filter((f) => isStreaming(f.client));
   return {
-    flows: s.traffic.map((f) => f.name), maxRunMs: s.durationMs + s.drainMs,
-    streamingFlows: streaming.map((f) => f.name), goodputFlows: streaming.filter((f) => f.goodput).map((f) => f.name),
+    flows: s.traffic.map((f) => f.name),
+    maxRunMs: s.durationMs + s.drainMs,
+    streamingFlows: streaming.map((f) => f.name),
+    goodputFlows: streaming.filter((f) => f.goodput).map((f) => f.name),
   };
 }
 export type ScenarioInput = z.input<typeof scenarioSchema>;

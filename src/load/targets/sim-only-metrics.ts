@@ -8,10 +8,12 @@ import { thresholdSpec, type Scenario } from '../scenario/schema.js';
 
 /** The scenario's thresholds on cold starts (`cold_start_*`), as written. */
 export function coldStartThresholds(sc: Pick<Scenario, 'thresholds'>): string[] {
-  return sc.thresholds.map((t) => thresholdSpec(t).expr).filter((e) => {
-    const t = parseThreshold(e);
-    return typeof t !== 'string' && t.metric.startsWith('cold_start_');
-  });
+  return sc.thresholds
+    .map((t) => thresholdSpec(t).expr)
+    .filter((e) => {
+      const t = parseThreshold(e);
+      return typeof t !== 'string' && t.metric.startsWith('cold_start_');
+    });
 }
 
 /** Why a run of `sc` on a target of `kind` that cannot see cold starts is refused; undefined: it is not. */

@@ -13,7 +13,7 @@ import type { JobSeries, RunResult } from '../run-result.js';
 import { overlay, padTo, type Overlay } from './overlay.js';
 
 const PALETTE = ['#3366cc', '#dc3912', '#ff9900', '#109618', '#990099', '#0099c6', '#dd4477', '#66aa00', '#b82e2e', '#316395'];
-const NO_OVERLAY = 'The two runs\' windows have no common length, so they cannot share a time axis.';
+const NO_OVERLAY = "The two runs' windows have no common length, so they cannot share a time axis.";
 
 /** A's series solid, B's dashed, both in `color`. */
 function pair(label: string, color: string, a: (number | null)[], b: (number | null)[], o: Overlay): ChartSeries[] {
@@ -35,14 +35,35 @@ function trafficCharts(a: RunResult, b: RunResult): ChartSlot[] {
   const o = overlay({ windowMs: ta.windowMs, windows: ta.requests.length }, { windowMs: tb.windowMs, windows: tb.requests.length });
   if (!o) return [note('requests', 'Requests/s', NO_OVERLAY)];
   const rate = (ys: number[], g: Grouping) => ratePerSec(ys, g);
-  const requests: ChartSlot = { kind: 'chart', spec: {
-    id: 'requests', title: 'Requests/s and 2xx/s, all operations', unit: 'req/s', x: o.x, subtitle: `mean rate; ${pointNote(o)}`,
-    series: [...pair('requests', PALETTE[0]!, rate(ta.requests, o.a), rate(tb.requests, o.b), o), ...pair('2xx', PALETTE[3]!, rate(ta.responses2xx, o.a), rate(tb.responses2xx, o.b), o)],
-  } };
+  const requests: ChartSlot = {
+    kind: 'chart',
+    spec: {
+      id: 'requests',
+      title: 'Requests/s and 2xx/s, all operations',
+      unit: 'req/s',
+      x: o.x,
+      subtitle: `mean rate; ${pointNote(o)}`,
+      series: [
+        ...pair('requests', PALETTE[0]!, rate(ta.requests, o.a), rate(tb.requests, o.b), o),
+        ...pair('2xx', PALETTE[3]!, rate(ta.responses2xx, o.a), rate(tb.responses2xx, o.b), o),
+      ],
+    },
+  };
   const [la, lb] = [limitedOf(a), limitedOf(b)];
-  const limited: ChartSlot = la.some((v) => v) || lb.some((v) => v)
-    ? { kind: 'chart', spec: { id: 'limited', title: '429s/s, all causes', unit: '429/s', x: o.x, subtitle: `mean rate; ${pointNote(o)}`, series: pair('429s', '#d62728', rate(la, o.a), rate(lb, o.b), o) } }
-    : note('limited', '429s/s', 'No 429s in either run.');
+  const limited: ChartSlot =
+    la.some((v) => v) || lb.some((v) => v)
+      ? {
+          kind: 'chart',
+          spec: {
+            id: 'limited',
+            title: '429s/s, all causes',
+            unit: '429/s',
+            x: o.x,
+            subtitle: `mean rate; ${pointNote(o)}`,
+            series: pair('429s', '#d62728', rate(la, o.a), rate(lb, o.b), o),
+          },
+        }
+      : note('limited', '429s/s', 'No 429s in either run.');
   return [requests, limited];
 }
 
@@ -51,7 +72,12 @@ type Lists = (r: RunResult) => Record<string, string[]>;
 /** One percentile of per-window histograms, one A/B pair per name (operation or flow) either run has. */
 function percentileChart(a: RunResult, b: RunResult, id: string, title: string, lists: Lists, p: number, what: string): ChartSlot {
   const [wa, wb] = [a.windows, b.windows];
-  if (!wa || !wb) return note(id, title, `Run ${wa ? 'B' : 'A'} has no per-window histograms (a version-1 report, or a blast); the tables above have the whole-run percentiles.`);
+  if (!wa || !wb)
+    return note(
+      id,
+      title,
+      `Run ${wa ? 'B' : 'A'} has no per-window histograms (a version-1 report, or a blast); the tables above have the whole-run percentiles.`,
+    );
   const [la, lb] = [lists(a), lists(b)];
   const names = [...new Set([...sortedKeys(la), ...sortedKeys(lb)])].sort().filter((n) => [la[n], lb[n]].some((l) => l?.some((e) => e)));
   if (!names.length) return note(id, title, 'No samples in either run.');
@@ -59,13 +85,23 @@ function percentileChart(a: RunResult, b: RunResult, id: string, title: string, 
   const o = overlay({ windowMs: wa.windowMs, windows: len(la) }, { windowMs: wb.windowMs, windows: len(lb) });
   if (!o) return note(id, title, NO_OVERLAY);
   const pct = (l: string[] | undefined, g: Grouping) => (l ? percentilesOverTime([l], g, [p])[0]! : []);
-  return { kind: 'chart', spec: {
-    id, title, unit: 'ms', x: o.x, subtitle: `${what}; histograms merged per point, ${pointNote(o)}`,
-    series: names.flatMap((n, i) => pair(`${n} p${p}`, PALETTE[i % PALETTE.length]!, pct(la[n], o.a), pct(lb[n], o.b), o)),
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id,
+      title,
+      unit: 'ms',
+      x: o.x,
+      subtitle: `${what}; histograms merged per point, ${pointNote(o)}`,
+      series: names.flatMap((n, i) => pair(`${n} p${p}`, PALETTE[i % PALETTE.length]!, pct(la[n], o.a), pct(lb[n], o.b), o)),
+    },
+  };
 }
 
-const flowSeries = (s: JobSeries): Lists => (r) => Object.fromEntries(Object.entries(r.windows?.flows ?? {}).flatMap(([f, w]) => (w[s] ? [[f, w[s]]] : [])));
+const flowSeries =
+  (s: JobSeries): Lists =>
+  (r) =>
+    Object.fromEntries(Object.entries(r.windows?.flows ?? {}).flatMap(([f, w]) => (w[s] ? [[f, w[s]]] : [])));
 
 function queueChart(a: RunResult, b: RunResult): ChartSlot {
   const [ea, eb] = [a.windows?.endpoint, b.windows?.endpoint];
@@ -73,11 +109,20 @@ function queueChart(a: RunResult, b: RunResult): ChartSlot {
   if (!ea || !eb) return note('queue', title, 'One of the runs has no endpoint series (a report before version 3, or a target that does not show the queue).');
   const o = overlay({ windowMs: a.windows!.windowMs, windows: ea.queueLength.length }, { windowMs: b.windows!.windowMs, windows: eb.queueLength.length });
   if (!o) return note('queue', title, NO_OVERLAY);
-  return { kind: 'chart', spec: {
-    id: 'queue', title, unit: 'jobs', x: o.x, subtitle: `time average of jobs waiting; ${pointNote(o)}`,
-    series: [...pair('queue length', PALETTE[0]!, meanPerPoint(ea.queueLength, o.a), meanPerPoint(eb.queueLength, o.b), o),
-      ...pair('jobs in system', PALETTE[4]!, meanPerPoint(ea.jobsInSystem, o.a), meanPerPoint(eb.jobsInSystem, o.b), o)],
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id: 'queue',
+      title,
+      unit: 'jobs',
+      x: o.x,
+      subtitle: `time average of jobs waiting; ${pointNote(o)}`,
+      series: [
+        ...pair('queue length', PALETTE[0]!, meanPerPoint(ea.queueLength, o.a), meanPerPoint(eb.queueLength, o.b), o),
+        ...pair('jobs in system', PALETTE[4]!, meanPerPoint(ea.jobsInSystem, o.a), meanPerPoint(eb.jobsInSystem, o.b), o),
+      ],
+    },
+  };
 }
 
 export function compareCharts(a: RunResult, b: RunResult): ChartSlot[] {

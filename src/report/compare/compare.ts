@@ -57,7 +57,13 @@ const STREAM: Spec<FlowStats>[] = [
   { label: 'streamed requests', unit: 'count', better: 'neither', read: (f) => f.stream?.requests ?? null },
   { label: 'output tokens', unit: 'count', better: 'neither', read: (f) => f.stream?.tokens ?? null },
   { label: 'broken streams', unit: 'count', better: 'lower', read: (f) => f.stream?.broken ?? null },
-  { label: 'goodput', unit: 'rate', better: 'higher', gated: true, read: (f) => (f.stream?.good === undefined ? null : share(f.stream.good, f.stream.requests)) },
+  {
+    label: 'goodput',
+    unit: 'rate',
+    better: 'higher',
+    gated: true,
+    read: (f) => (f.stream?.good === undefined ? null : share(f.stream.good, f.stream.requests)),
+  },
 ];
 
 const allOps = (r: RunResult) => Object.values(r.operations);
@@ -66,8 +72,28 @@ const TOTALS: Spec<RunResult>[] = [
   { label: 'requests', unit: 'count', better: 'neither', read: (r) => allOps(r).reduce((n, o) => n + o.requests, 0) },
   { label: '2xx', unit: 'count', better: 'higher', read: (r) => allOps(r).reduce((n, o) => n + ok2xx(o), 0) },
   { label: '429s', unit: 'count', better: 'lower', read: (r) => allOps(r).reduce((n, o) => n + limited(o), 0) },
-  { label: '429 rate', unit: 'rate', better: 'lower', gated: true, read: (r) => share(allOps(r).reduce((n, o) => n + limited(o), 0), allOps(r).reduce((n, o) => n + o.requests, 0)) },
-  { label: 'error rate', unit: 'rate', better: 'lower', gated: true, read: (r) => share(allOps(r).reduce((n, o) => n + non2xx(o), 0), allOps(r).reduce((n, o) => n + o.requests, 0)) },
+  {
+    label: '429 rate',
+    unit: 'rate',
+    better: 'lower',
+    gated: true,
+    read: (r) =>
+      share(
+        allOps(r).reduce((n, o) => n + limited(o), 0),
+        allOps(r).reduce((n, o) => n + o.requests, 0),
+      ),
+  },
+  {
+    label: 'error rate',
+    unit: 'rate',
+    better: 'lower',
+    gated: true,
+    read: (r) =>
+      share(
+        allOps(r).reduce((n, o) => n + non2xx(o), 0),
+        allOps(r).reduce((n, o) => n + o.requests, 0),
+      ),
+  },
   { label: 'jobs accepted', unit: 'count', better: 'higher', read: (r) => r.jobs.accepted },
   { label: 'jobs completed', unit: 'count', better: 'higher', read: (r) => jobOutcomes(r).COMPLETED ?? 0 },
   { label: 'jobs failed or timed out', unit: 'count', better: 'lower', read: (r) => (jobOutcomes(r).FAILED ?? 0) + (jobOutcomes(r).TIMED_OUT ?? 0) },
@@ -79,7 +105,12 @@ const TOTALS: Spec<RunResult>[] = [
 
 /** Runs that billed their workers (report.json `workers`, in-process): rows only when either side has them. */
 const WORKERS: Spec<RunResult>[] = [
-  { label: 'billed worker-seconds', unit: 'count', better: 'lower', read: (r) => (r.workers ? r.workers.billedSeconds.flex + r.workers.billedSeconds.active : null) },
+  {
+    label: 'billed worker-seconds',
+    unit: 'count',
+    better: 'lower',
+    read: (r) => (r.workers ? r.workers.billedSeconds.flex + r.workers.billedSeconds.active : null),
+  },
   { label: 'cost per 1 000 jobs ($)', unit: 'count', better: 'lower', read: (r) => r.workers?.cost?.per1000Jobs ?? null },
 ];
 
@@ -88,10 +119,16 @@ function rows<T>(specs: readonly Spec<T>[], a: T | undefined, b: T | undefined):
 }
 
 /** Names in A's order, then those only B has; `more`: further rows for a group, by its two sides. */
-function groups<T>(a: Record<string, T>, b: Record<string, T>, specs: readonly Spec<T>[], more: (a: T | undefined, b: T | undefined) => readonly Spec<T>[] = () => []): GroupComparison[] {
+function groups<T>(
+  a: Record<string, T>,
+  b: Record<string, T>,
+  specs: readonly Spec<T>[],
+  more: (a: T | undefined, b: T | undefined) => readonly Spec<T>[] = () => [],
+): GroupComparison[] {
   const names = [...Object.keys(a), ...Object.keys(b).filter((k) => !(k in a))];
   return names.map((name) => ({
-    name, in: !(name in b) ? 'A' : !(name in a) ? 'B' : 'both',
+    name,
+    in: !(name in b) ? 'A' : !(name in a) ? 'B' : 'both',
     rows: rows([...specs, ...more(a[name], b[name])], a[name], b[name]),
   }));
 }
@@ -106,8 +143,14 @@ const STREAM_TOTALS: Spec<RunResult>[] = [{ label: 'output tokens/s', unit: 'cou
 function side(n: NamedRun): RunSide {
   const r = n.result;
   return {
-    file: n.file, scenario: r.scenario.name, seed: r.scenario.seed, target: r.target.kind, version: r.version,
-    durationMs: r.scenario.durationMs, elapsedMs: r.elapsedMs, verdict: verdict(r).line,
+    file: n.file,
+    scenario: r.scenario.name,
+    seed: r.scenario.seed,
+    target: r.target.kind,
+    version: r.version,
+    durationMs: r.scenario.durationMs,
+    elapsedMs: r.elapsedMs,
+    verdict: verdict(r).line,
   };
 }
 
@@ -115,12 +158,19 @@ function warnings(a: NamedRun, b: NamedRun, c: Pick<Comparison, 'operations' | '
   const [ra, rb] = [a.result, b.result];
   const out: string[] = [];
   if (ra.scenario.name !== rb.scenario.name) out.push(`different scenarios: A is ${ra.scenario.name}, B is ${rb.scenario.name}`);
-  if (ra.scenario.durationMs !== rb.scenario.durationMs) out.push(`different lengths of traffic: A ${ra.scenario.durationMs / 1000} s, B ${rb.scenario.durationMs / 1000} s (counts do not compare like for like)`);
+  if (ra.scenario.durationMs !== rb.scenario.durationMs)
+    out.push(`different lengths of traffic: A ${ra.scenario.durationMs / 1000} s, B ${rb.scenario.durationMs / 1000} s (counts do not compare like for like)`);
   if (ra.target.kind !== rb.target.kind) out.push(`different targets: A ${ra.target.kind}, B ${rb.target.kind}`);
-  for (const [what, list] of [['operation', c.operations], ['flow', c.flows]] as const) {
+  for (const [what, list] of [
+    ['operation', c.operations],
+    ['flow', c.flows],
+  ] as const) {
     for (const g of list) if (g.in !== 'both') out.push(`${what} ${g.name} only in ${g.in}`);
   }
-  for (const [k, r] of [['A', ra], ['B', rb]] as const) {
+  for (const [k, r] of [
+    ['A', ra],
+    ['B', rb],
+  ] as const) {
     const v = verdict(r);
     if (v.status === 'INVALID') out.push(`${k} is INVALID (${v.cause}): its figures do not describe the target`);
     if (r.version === 1) out.push(`${k} is a version-1 report: no per-flow job times`);
@@ -135,7 +185,11 @@ export function compareRuns(a: NamedRun, b: NamedRun): Comparison {
   const flows = groups(a.result.flows, b.result.flows, FLOW, (fa, fb) => (fa?.stream || fb?.stream ? STREAM : []));
   const streams = outputTokensPerS(a.result) !== null || outputTokensPerS(b.result) !== null;
   return {
-    a: side(a), b: side(b), warnings: warnings(a, b, { operations, flows }),
-    operations, flows, totals: rows([...TOTALS, ...(streams ? STREAM_TOTALS : []), ...(a.result.workers || b.result.workers ? WORKERS : [])], a.result, b.result),
+    a: side(a),
+    b: side(b),
+    warnings: warnings(a, b, { operations, flows }),
+    operations,
+    flows,
+    totals: rows([...TOTALS, ...(streams ? STREAM_TOTALS : []), ...(a.result.workers || b.result.workers ? WORKERS : [])], a.result, b.result),
   };
 }

@@ -43,5 +43,5 @@ function directionOf(better: Better, delta: number | null): Direction {
   if (delta === null) return 'n/a';
   if (delta === 0) return 'same';
   if (better === 'neither') return delta > 0 ? 'more' : 'fewer';
-  return (delta < 0) === (better === 'lower') ? 'better' : 'worse';
+  return delta < 0 === (better === 'lower') ? 'better' : 'worse';
 }

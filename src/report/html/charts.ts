@@ -16,11 +16,14 @@ export type { ChartSeries, ChartSpec, ChartXAxis } from './chart-spec.js';
 /** One chart: title, subtitle, the plot area and the spec as JSON (drawn by the boot script). */
 export function chartHtml(spec: ChartSpec): string {
   for (const s of spec.series) {
-    if (s.values.length !== spec.x.length) throw new InternalError(`chart ${spec.id}: series "${s.label}" has ${s.values.length} values for ${spec.x.length} x`);
+    if (s.values.length !== spec.x.length)
+      throw new InternalError(`chart ${spec.id}: series "${s.label}" has ${s.values.length} values for ${spec.x.length} x`);
   }
-  return `<figure class="chart" id="chart-${esc(spec.id)}"><figcaption><strong>${esc(spec.title)}</strong>` +
+  return (
+    `<figure class="chart" id="chart-${esc(spec.id)}"><figcaption><strong>${esc(spec.title)}</strong>` +
     `${spec.subtitle ? ` <span class="sub">${esc(spec.subtitle)}</span>` : ''}</figcaption>` +
-    `<div class="chart-plot"></div><script type="application/json" class="chart-data">${scriptJson(spec)}</script></figure>`;
+    `<div class="chart-plot"></div><script type="application/json" class="chart-data">${scriptJson(spec)}</script></figure>`
+  );
 }
 
 /**

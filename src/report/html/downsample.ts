@@ -73,7 +73,11 @@ export function meanPerPoint(ys: readonly number[], g: Grouping): (number | null
   return each(ys, g, (a, b) => {
     let sum = 0;
     let n = 0;
-    for (let k = a; k < b; k++) if (ys[k]! >= 0) { sum += ys[k]!; n++; }
+    for (let k = a; k < b; k++)
+      if (ys[k]! >= 0) {
+        sum += ys[k]!;
+        n++;
+      }
     return n ? round3(sum / n) : null;
   });
 }
@@ -82,8 +86,15 @@ export function meanPerPoint(ys: readonly number[], g: Grouping): (number | null
 export function duration(ms: number): string {
   const parts: string[] = [];
   let rest = ms;
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['min', 60_000]] as const) {
-    if (rest >= size) { parts.push(`${Math.floor(rest / size)} ${unit}`); rest %= size; }
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['min', 60_000],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
   }
   if (rest || !parts.length) parts.push(`${rest / 1000} s`);
   return parts.join(' ');

@@ -16,9 +16,11 @@ function bar(label: string, peak: number | null, limit: number | null): string {
   if (!limit) return `<div class="hr-row">${name}<span class="hr-none">peak ${groupDigits(peak)}, no limit</span></div>`;
   const share = peak / limit;
   const level = share > 1 ? 'over' : share > 0.8 ? 'hot' : 'ok';
-  return `<div class="hr-row">${name}<span class="hr-track"><span class="hr-bar hr-${level}" style="width:${at(share)}"></span>` +
+  return (
+    `<div class="hr-row">${name}<span class="hr-track"><span class="hr-bar hr-${level}" style="width:${at(share)}"></span>` +
     `<span class="hr-mark" style="left:${at(0.8)}"></span><span class="hr-mark hr-mark-100" style="left:${at(1)}"></span></span>` +
-    `<span class="hr-figure">${Math.round(100 * share)} % (${groupDigits(peak)} of ${groupDigits(limit)})</span></div>`;
+    `<span class="hr-figure">${Math.round(100 * share)} % (${groupDigits(peak)} of ${groupDigits(limit)})</span></div>`
+  );
 }
 
 export function headroomBars(r: RunResult): string {
@@ -31,6 +33,8 @@ export function headroomBars(r: RunResult): string {
     bar('queue depth vs queue throttle', h.peakQueueDepth, h.queueThrottleAt),
     bar('running workers vs workersMax', h.peakRunningWorkers, h.workersMax),
   ];
-  return `<section id="headroom"><h2>Headroom</h2><p class="note">Peak use of each limit over the run; marks at 80 % and 100 %.</p>` +
-    `<div class="hr">${rows.join('')}</div></section>`;
+  return (
+    `<section id="headroom"><h2>Headroom</h2><p class="note">Peak use of each limit over the run; marks at 80 % and 100 %.</p>` +
+    `<div class="hr">${rows.join('')}</div></section>`
+  );
 }

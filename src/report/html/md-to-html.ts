@@ -1,7 +1,10 @@
 /** The markdown subset report.md uses (headings, tables, paragraphs, `code`, **bold**) as HTML. */
 import { esc } from './escape.js';
 
-const inline = (s: string) => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+const inline = (s: string) =>
+  esc(s)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
 
 export function mdToHtml(md: string): string {
   const out: string[] = [];
@@ -12,10 +15,17 @@ export function mdToHtml(md: string): string {
     else if (l.startsWith('## ')) out.push(`<h2>${inline(l.slice(3))}</h2>`);
     else if (l.startsWith('|')) {
       const rows: string[][] = [];
-      for (; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(lines[i]!.slice(1, -1).split(' | ').map((c) => c.trim()));
+      for (; i < lines.length && lines[i]!.startsWith('|'); i++)
+        rows.push(
+          lines[i]!.slice(1, -1)
+            .split(' | ')
+            .map((c) => c.trim()),
+        );
       i--;
       const [head, , ...body] = rows;
-      out.push(`<table><thead><tr>${head!.map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`);
+      out.push(
+        `<table><thead><tr>${head!.map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
+      );
     } else if (l.trim()) out.push(`<p>${inline(l.replace(/ {2}$/, ''))}</p>`);
   }
   return out.join('\n');

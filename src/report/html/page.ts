@@ -12,7 +12,6 @@ import { htmlDocument } from './document.js';
 import { chartSlots } from './series.js';
 import { verdictBanner } from './verdict-banner.js';
 
-
 /** report.md without its verdict lines (the banner says it): the heading and intro, then the sections. */
 function splitMarkdown(md: string): { intro: string; sections: string } {
   const lines = md.split('\n');
@@ -25,7 +24,9 @@ function splitMarkdown(md: string): { intro: string; sections: string } {
 export function renderPage(r: RunResult): string {
   const { intro, sections } = splitMarkdown(renderMarkdown(r));
   const slots = chartSlots(r);
-  return htmlDocument(`loadlab ${r.kind}: ${r.scenario.name}`, `<header>
+  return htmlDocument(
+    `loadlab ${r.kind}: ${r.scenario.name}`,
+    `<header>
 ${mdToHtml(intro)}
 </header>
 ${verdictBanner(r)}
@@ -37,5 +38,6 @@ ${headroomBars(r)}
 <section id="tables">
 ${mdToHtml(sections)}
 </section>
-${chartAssetsHtml()}`);
+${chartAssetsHtml()}`,
+  );
 }

@@ -17,14 +17,20 @@ export function webhooksChart(r: RunResult): ChartSlot {
   }
   const g = grouping(t.webhookFailures.length, t.windowMs);
   const totals = `${group(w.failedAttempts)} of ${group(w.attempts)} attempts failed, ${group(w.gaveUp)} jobs given up`;
-  return { kind: 'chart', spec: {
-    id: 'webhooks', title, unit: `per ${pointSpan(g)}`, x: pointXs(g),
-    subtitle: `${totals}${attempts ? '' : '; attempts per window are not in this report'}; ${pointNote(g, 'sum')}`,
-    series: [
-      ...(attempts ? [{ label: 'attempts', values: sumPerPoint(attempts, g), color: '#1f77b4' }] : []),
-      { label: 'failed attempts', values: sumPerPoint(t.webhookFailures, g), color: '#d62728' },
-    ],
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id: 'webhooks',
+      title,
+      unit: `per ${pointSpan(g)}`,
+      x: pointXs(g),
+      subtitle: `${totals}${attempts ? '' : '; attempts per window are not in this report'}; ${pointNote(g, 'sum')}`,
+      series: [
+        ...(attempts ? [{ label: 'attempts', values: sumPerPoint(attempts, g), color: '#1f77b4' }] : []),
+        { label: 'failed attempts', values: sumPerPoint(t.webhookFailures, g), color: '#d62728' },
+      ],
+    },
+  };
 }
 
 export function expiriesChart(r: RunResult): ChartSlot {
@@ -32,9 +38,15 @@ export function expiriesChart(r: RunResult): ChartSlot {
   const title = 'Retention expiries seen';
   if (total(t.expiriesSeen) === 0) return note('expiries', title, 'No retention expiries seen in this run (no 404 for a known job).');
   const g = grouping(t.expiriesSeen.length, t.windowMs);
-  return { kind: 'chart', spec: {
-    id: 'expiries', title, unit: `per ${pointSpan(g)}`, x: pointXs(g),
-    subtitle: `404 for a job known to exist: its result expired before the client read it; ${pointNote(g, 'sum')}`,
-    series: [{ label: 'expiries seen', values: sumPerPoint(t.expiriesSeen, g), color: '#8c564b' }],
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id: 'expiries',
+      title,
+      unit: `per ${pointSpan(g)}`,
+      x: pointXs(g),
+      subtitle: `404 for a job known to exist: its result expired before the client read it; ${pointNote(g, 'sum')}`,
+      series: [{ label: 'expiries seen', values: sumPerPoint(t.expiriesSeen, g), color: '#8c564b' }],
+    },
+  };
 }

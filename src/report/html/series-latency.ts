@@ -22,23 +22,38 @@ export function responseTimeChart(r: RunResult): ChartSlot {
     const vs = percentilesOverTime([w.responseMs[op]!], g, PS);
     return PS.map((p, j) => ({ label: `${op} p${p}`, values: vs[j]!, color: PALETTE[i % PALETTE.length], ...STYLE[p] }));
   });
-  return { kind: 'chart', spec: {
-    id: 'response-time', title, unit: 'ms', x: pointXs(g), series,
-    subtitle: `intended send → answer; ${pointNote(g, 'merged')}`,
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id: 'response-time',
+      title,
+      unit: 'ms',
+      x: pointXs(g),
+      series,
+      subtitle: `intended send → answer; ${pointNote(g, 'merged')}`,
+    },
+  };
 }
 
 export function turnaroundChart(r: RunResult): ChartSlot {
   const title = 'Job turnaround p50 / p95 / p99, all flows';
   const w = r.windows;
   if (!w) return note('turnaround', title, NO_WINDOWS(r));
-  const lists = sortedKeys(w.flows).map((f) => w.flows[f]!.turnaroundMs ?? []).filter((l) => l.some((e) => e));
+  const lists = sortedKeys(w.flows)
+    .map((f) => w.flows[f]!.turnaroundMs ?? [])
+    .filter((l) => l.some((e) => e));
   if (!lists.length) return note('turnaround', title, 'No job finished in this run.');
   const g = grouping(Math.max(...lists.map((l) => l.length)), w.windowMs);
   const vs = percentilesOverTime(lists, g, PS);
-  return { kind: 'chart', spec: {
-    id: 'turnaround', title, unit: 'ms', x: pointXs(g),
-    subtitle: `submission → terminal status read, every flow's jobs together (per flow: the table below); ${pointNote(g, 'merged')}`,
-    series: PS.map((p, j) => ({ label: `p${p}`, values: vs[j]!, color: PALETTE[j], ...STYLE[p] })),
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id: 'turnaround',
+      title,
+      unit: 'ms',
+      x: pointXs(g),
+      subtitle: `submission → terminal status read, every flow's jobs together (per flow: the table below); ${pointNote(g, 'merged')}`,
+      series: PS.map((p, j) => ({ label: `p${p}`, values: vs[j]!, color: PALETTE[j], ...STYLE[p] })),
+    },
+  };
 }

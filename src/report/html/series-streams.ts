@@ -28,13 +28,20 @@ export function streamCharts(r: RunResult): ChartSlot[] {
   const times = TIMES.map(({ series, id, title, what }): ChartSlot => {
     const shown = flows.filter((f) => streams[f]![series].some((e) => e));
     if (!shown.length) return note(id, title, 'No streamed content in this run.');
-    return { kind: 'chart', spec: {
-      id, title, unit: 'ms', x: pointXs(g), subtitle: `${what}; in the window of the stream's last chunk; ${pointNote(g, 'merged')}`,
-      series: shown.flatMap((f, i) => {
-        const vs = percentilesOverTime([streams[f]![series]], g, PS);
-        return PS.map((p, j) => ({ label: `${f} p${p}`, values: vs[j]!, color: PALETTE[i % PALETTE.length], ...STYLE[p] }));
-      }),
-    } };
+    return {
+      kind: 'chart',
+      spec: {
+        id,
+        title,
+        unit: 'ms',
+        x: pointXs(g),
+        subtitle: `${what}; in the window of the stream's last chunk; ${pointNote(g, 'merged')}`,
+        series: shown.flatMap((f, i) => {
+          const vs = percentilesOverTime([streams[f]![series]], g, PS);
+          return PS.map((p, j) => ({ label: `${f} p${p}`, values: vs[j]!, color: PALETTE[i % PALETTE.length], ...STYLE[p] }));
+        }),
+      },
+    };
   });
   return [...times, tokensChart(flows, streams, g)];
 }
@@ -42,8 +49,15 @@ export function streamCharts(r: RunResult): ChartSlot[] {
 function tokensChart(flows: string[], streams: Record<string, StreamWindows>, g: ReturnType<typeof grouping>): ChartSlot {
   const title = 'Output tokens/s by flow';
   if (!flows.some((f) => total(streams[f]!.tokens))) return note('tokens', title, 'No streamed tokens in this run.');
-  return { kind: 'chart', spec: {
-    id: 'tokens', title, unit: 'tokens/s', x: pointXs(g), subtitle: `tokens of the streams that ended in the window / its length; ${pointNote(g, 'mean')}`,
-    series: flows.map((f, i) => ({ label: f, values: ratePerSec(streams[f]!.tokens, g), color: PALETTE[i % PALETTE.length] })),
-  } };
+  return {
+    kind: 'chart',
+    spec: {
+      id: 'tokens',
+      title,
+      unit: 'tokens/s',
+      x: pointXs(g),
+      subtitle: `tokens of the streams that ended in the window / its length; ${pointNote(g, 'mean')}`,
+      series: flows.map((f, i) => ({ label: f, values: ratePerSec(streams[f]!.tokens, g), color: PALETTE[i % PALETTE.length] })),
+    },
+  };
 }

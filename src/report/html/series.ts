@@ -11,7 +11,14 @@ export type { ChartSlot } from './chart-slot.js';
 
 export function chartSlots(r: RunResult): ChartSlot[] {
   return [
-    requestsChart(r), limitedChart(r), responseTimeChart(r), turnaroundChart(r), ...streamCharts(r), jobsChart(r),
-    endpointChart(r), webhooksChart(r), expiriesChart(r),
+    requestsChart(r),
+    limitedChart(r),
+    responseTimeChart(r),
+    turnaroundChart(r),
+    ...streamCharts(r),
+    jobsChart(r),
+    endpointChart(r),
+    webhooksChart(r),
+    expiriesChart(r),
   ];
 }

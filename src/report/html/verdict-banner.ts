@@ -28,8 +28,10 @@ export function verdictBanner(r: RunResult): string {
   if (v.warning) items.push(`<li>${esc(v.warning)}</li>`);
   const passed = r.thresholds.filter((t) => t.ok).length;
   const summary = r.thresholds.length ? `${passed} of ${r.thresholds.length} thresholds passed` : 'no thresholds set';
-  return `<section class="verdict verdict-${v.status.toLowerCase()}" id="verdict">` +
+  return (
+    `<section class="verdict verdict-${v.status.toLowerCase()}" id="verdict">` +
     `<p class="verdict-status"><strong>${v.status}</strong> <span>${esc(summary)}</span></p>` +
     `${items.length ? `<ul>${items.join('')}</ul>` : ''}` +
-    `<p class="verdict-limits">${esc(v.throttled)}<br>${esc(v.limits)}</p></section>`;
+    `<p class="verdict-limits">${esc(v.throttled)}<br>${esc(v.limits)}</p></section>`
+  );
 }

@@ -3,7 +3,18 @@
  * outcomes per flow, jobs, webhooks, streams and arrivals. Histograms beside them add exactly
  * (histograms.ts). Keys come out sorted, so the result does not depend on the inputs' order.
  */
-import type { ArrivalStats, FlowJobStats, FlowStats, JobSeries, JobStats, LimitCauseName, OperationStats, RunResult, StreamStats, WebhookStats } from '../run-result.js';
+import type {
+  ArrivalStats,
+  FlowJobStats,
+  FlowStats,
+  JobSeries,
+  JobStats,
+  LimitCauseName,
+  OperationStats,
+  RunResult,
+  StreamStats,
+  WebhookStats,
+} from '../run-result.js';
 import { mergeEncoded } from '../histogram.js';
 import { mergeFlowStream } from './streams.js';
 
@@ -56,13 +67,21 @@ function mergeFlowJobs(list: readonly FlowJobStats[]): FlowJobStats | undefined 
 
 /** Per flow: sessions and outcomes summed; operation, behaviour and arrival are the scenario's (the first input's). */
 export function mergeFlows(rs: readonly RunResult[]): Record<string, FlowStats> {
-  return Object.fromEntries(keysOf(rs.map((r) => r.flows)).map((name) => {
-    const list = rs.flatMap((r) => r.flows[name] ?? []);
-    const jobs = mergeFlowJobs(list.flatMap((f) => f.jobs ?? []));
-    const f: FlowStats = { operation: list[0]!.operation, behaviour: list[0]!.behaviour, arrival: list[0]!.arrival, sessions: sum(list, (x) => x.sessions), outcomes: sumCounts(list.map((x) => x.outcomes)) };
-    const stream = mergeFlowStream(list.flatMap((x) => x.stream ?? []));
-    return [name, { ...f, ...(jobs ? { jobs } : {}), ...(stream ? { stream } : {}) }];
-  }));
+  return Object.fromEntries(
+    keysOf(rs.map((r) => r.flows)).map((name) => {
+      const list = rs.flatMap((r) => r.flows[name] ?? []);
+      const jobs = mergeFlowJobs(list.flatMap((f) => f.jobs ?? []));
+      const f: FlowStats = {
+        operation: list[0]!.operation,
+        behaviour: list[0]!.behaviour,
+        arrival: list[0]!.arrival,
+        sessions: sum(list, (x) => x.sessions),
+        outcomes: sumCounts(list.map((x) => x.outcomes)),
+      };
+      const stream = mergeFlowStream(list.flatMap((x) => x.stream ?? []));
+      return [name, { ...f, ...(jobs ? { jobs } : {}), ...(stream ? { stream } : {}) }];
+    }),
+  );
 }
 
 export function mergeJobs(list: readonly JobStats[]): JobStats {

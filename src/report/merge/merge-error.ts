@@ -5,7 +5,10 @@
 import { LoadlabError } from '../../contract/loadlab-error.js';
 
 export class MergeError extends LoadlabError {
-  constructor(message: string, readonly field: string) {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
     super('LOADLAB_ERR_MERGE', message);
   }
 }

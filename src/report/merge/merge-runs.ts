@@ -34,11 +34,18 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
   const offsets = tlShifts.map((s) => s * first.timeline.windowMs);
   const marked = rs.map((r, i) => ({ r, offsetMs: offsets[i]! }));
   const t0 = mergedTime0(checked);
-  const windows = mergeWindows(rs.map((r) => r.windows!), winShifts);
+  const windows = mergeWindows(
+    rs.map((r) => r.windows!),
+    winShifts,
+  );
   const unreachable = mergeUnreachable(rs);
   const aborted = mergeAborted(marked);
   const interrupted = mergeInterrupted(marked);
-  const shard: ShardInfo = { count: checked[0]!.shard.count, indices: checked.flatMap((x) => x.shard.indices).sort((a, b) => a - b), ...(t0.common ? { startAtMs: t0.time0Ms } : {}) };
+  const shard: ShardInfo = {
+    count: checked[0]!.shard.count,
+    indices: checked.flatMap((x) => x.shard.indices).sort((a, b) => a - b),
+    ...(t0.common ? { startAtMs: t0.time0Ms } : {}),
+  };
   const merged: RunResult & { shard: ShardInfo } = {
     version: 3,
     kind: 'run',
@@ -53,8 +60,14 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
     webhooks: mergeWebhooks(rs.map((r) => r.webhooks)),
     streams: mergeStreams(rs.map((r) => r.streams)),
     arrivals: mergeArrivals(rs.map((r) => r.arrivals)),
-    headroom: mergeHeadroom(rs.map((r) => r.headroom), windows),
-    timeline: mergeTimeline(rs.map((r) => r.timeline), tlShifts),
+    headroom: mergeHeadroom(
+      rs.map((r) => r.headroom),
+      windows,
+    ),
+    timeline: mergeTimeline(
+      rs.map((r) => r.timeline),
+      tlShifts,
+    ),
     thresholds: [],
     ...(unreachable ? { unreachable } : {}),
     windows,
@@ -62,6 +75,9 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
     ...(interrupted ? { interrupted } : {}),
     wallClock: mergeWallClock(checked, t0),
   };
-  merged.thresholds = evaluateThresholds(merged, first.thresholds.map((t) => t.expr));
+  merged.thresholds = evaluateThresholds(
+    merged,
+    first.thresholds.map((t) => t.expr),
+  );
   return merged;
 }

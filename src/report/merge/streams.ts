@@ -21,7 +21,11 @@ export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamSta
 }
 
 /** `windows.streams` of every input, each moved by its shift, added per merged window 0 … n − 1; undefined: no input has any. */
-export function mergeStreamWindows(list: readonly (Record<string, StreamWindows> | undefined)[], shifts: readonly number[], n: number): Record<string, StreamWindows> | undefined {
+export function mergeStreamWindows(
+  list: readonly (Record<string, StreamWindows> | undefined)[],
+  shifts: readonly number[],
+  n: number,
+): Record<string, StreamWindows> | undefined {
   const present = list.filter((s) => s !== undefined);
   if (!present.length) return undefined;
   const out: Record<string, StreamWindows> = {};
@@ -29,7 +33,16 @@ export function mergeStreamWindows(list: readonly (Record<string, StreamWindows>
     const ws = list.map((s) => s?.[name]);
     const col = (pick: (w: StreamWindows) => readonly number[] | undefined) =>
       Array.from({ length: n }, (_, k) => ws.reduce((a, w, i) => a + at(w ? pick(w) : undefined, shifts[i]!, k, 0), 0));
-    const hist = Object.fromEntries(SERIES.map((k) => [k, mergeWindowSeries(ws.map((w) => w?.[k]), shifts, n)])) as Record<StreamSeries, string[]>;
+    const hist = Object.fromEntries(
+      SERIES.map((k) => [
+        k,
+        mergeWindowSeries(
+          ws.map((w) => w?.[k]),
+          shifts,
+          n,
+        ),
+      ]),
+    ) as Record<StreamSeries, string[]>;
     out[name] = { ...hist, requests: col((w) => w.requests), tokens: col((w) => w.tokens), ...(ws.some((w) => w?.good) ? { good: col((w) => w.good) } : {}) };
   }
   return out;

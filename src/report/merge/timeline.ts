@@ -11,12 +11,28 @@ import { at, mergedLength } from './alignment.js';
 type Column = Exclude<keyof Timeline, 'windowMs'>;
 
 const COUNTERS: readonly Column[] = [
-  'requests', 'responses2xx', 'limitedRate', 'limitedConcurrency', 'limitedQueue', 'limitedUnknown', 'clientTimeouts',
-  'jobsCompleted', 'jobsFailed', 'expiriesSeen', 'webhookAttempts', 'webhookFailures', 'streamChunks', 'late', 'dropped',
+  'requests',
+  'responses2xx',
+  'limitedRate',
+  'limitedConcurrency',
+  'limitedQueue',
+  'limitedUnknown',
+  'clientTimeouts',
+  'jobsCompleted',
+  'jobsFailed',
+  'expiriesSeen',
+  'webhookAttempts',
+  'webhookFailures',
+  'streamChunks',
+  'late',
+  'dropped',
 ];
 
 export function mergeTimeline(list: readonly Timeline[], shifts: readonly number[]): Timeline {
-  const n = mergedLength(list.map((t) => t.requests.length), shifts);
+  const n = mergedLength(
+    list.map((t) => t.requests.length),
+    shifts,
+  );
   const out = { windowMs: list[0]!.windowMs } as Timeline;
   const windows = Array.from({ length: n }, (_, w) => w);
   for (const c of COUNTERS) {

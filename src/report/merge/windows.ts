@@ -22,7 +22,16 @@ function lengthOf(w: Windows): number {
 
 export function mergeWindows(list: readonly Windows[], shifts: readonly number[]): Windows {
   const n = mergedLength(list.map(lengthOf), shifts);
-  const responseMs = Object.fromEntries(keysOf(list.map((w) => w.responseMs)).map((op) => [op, mergeWindowSeries(list.map((w) => w.responseMs[op]), shifts, n)]));
+  const responseMs = Object.fromEntries(
+    keysOf(list.map((w) => w.responseMs)).map((op) => [
+      op,
+      mergeWindowSeries(
+        list.map((w) => w.responseMs[op]),
+        shifts,
+        n,
+      ),
+    ]),
+  );
   const flows: Record<string, FlowWindows> = {};
   for (const name of keysOf(list.map((w) => w.flows))) {
     const f = {} as FlowWindows;
@@ -33,8 +42,18 @@ export function mergeWindows(list: readonly Windows[], shifts: readonly number[]
     flows[name] = f;
   }
   const reqs = list.map((w) => w.requests ?? {});
-  const requests = Object.fromEntries(keysOf(reqs).map((op) => [op, Array.from({ length: n }, (_, k) => reqs.reduce((s, r, i) => s + at(r[op], shifts[i]!, k, 0), 0))]));
-  const endpoint = mergeEndpointWindows(list.map((w) => w.endpoint), shifts, n);
-  const streams = mergeStreamWindows(list.map((w) => w.streams), shifts, n);
+  const requests = Object.fromEntries(
+    keysOf(reqs).map((op) => [op, Array.from({ length: n }, (_, k) => reqs.reduce((s, r, i) => s + at(r[op], shifts[i]!, k, 0), 0))]),
+  );
+  const endpoint = mergeEndpointWindows(
+    list.map((w) => w.endpoint),
+    shifts,
+    n,
+  );
+  const streams = mergeStreamWindows(
+    list.map((w) => w.streams),
+    shifts,
+    n,
+  );
   return { windowMs: list[0]!.windowMs, responseMs, flows, requests, ...(endpoint ? { endpoint } : {}), ...(streams ? { streams } : {}) };
 }

@@ -10,10 +10,13 @@ import { per, type OmContext } from './om-context.js';
 export function endpointFamilies({ r, e, win }: OmContext): void {
   const ep = r.windows?.endpoint;
   if (!ep || !win) return;
-  const how = ep.source === 'simulator' ? 'time average over the simulator\'s clock' : 'mean of the /health answers; none where no answer fell in the window';
+  const how = ep.source === 'simulator' ? "time average over the simulator's clock" : 'mean of the /health answers; none where no answer fell in the window';
   const w = `${how}, ${per(win)}`;
   e.gauge(CLIENT_METRIC.endpointQueueJobs, `Jobs waiting in the endpoint's queue (${w})`, [[e.labels(), win.values(ep.queueLength)]]);
   e.gauge(CLIENT_METRIC.endpointJobsInSystem, `Jobs queued or in progress at the endpoint (${w})`, [[e.labels(), win.values(ep.jobsInSystem)]]);
-  e.gauge(CLIENT_METRIC.endpointWorkers, `The endpoint's workers by state (${w})`,
-    Object.entries(ep.workers).map(([state, col]): Series => [e.labels(['state', state]), win.values(col)]));
+  e.gauge(
+    CLIENT_METRIC.endpointWorkers,
+    `The endpoint's workers by state (${w})`,
+    Object.entries(ep.workers).map(([state, col]): Series => [e.labels(['state', state]), win.values(col)]),
+  );
 }

@@ -15,8 +15,8 @@ import { WindowGrid } from './window-grid.js';
 
 const FLOW_HISTOGRAMS: readonly (readonly [JobSeries, string, string])[] = [
   ['turnaroundMs', CLIENT_METRIC.turnaroundSeconds, "A job's intended submission to its terminal status read"],
-  ['queueDelayMs', CLIENT_METRIC.queueDelaySeconds, 'delayTime of terminal status bodies read by the flow\'s clients'],
-  ['executionMs', CLIENT_METRIC.executionSeconds, 'executionTime of terminal status bodies read by the flow\'s clients'],
+  ['queueDelayMs', CLIENT_METRIC.queueDelaySeconds, "delayTime of terminal status bodies read by the flow's clients"],
+  ['executionMs', CLIENT_METRIC.executionSeconds, "executionTime of terminal status bodies read by the flow's clients"],
   ['coldStartMs', CLIENT_METRIC.coldStartSeconds, 'Wait for a starting worker, 0 when a ready worker took the job (in-process only)'],
 ];
 
@@ -24,15 +24,24 @@ export function latencyHistograms({ r, e, tl, win }: OmContext): void {
   const w = r.windows;
   const respHelp = 'Intended send to answer, so waits before sending count';
   if (win && w) {
-    e.histogram(CLIENT_METRIC.responseSeconds, `${respHelp} (${per(win)})`,
-      Object.entries(w.responseMs).map(([op, encs]): HistogramSeries => [e.labels(['operation', op]), encs, win]));
+    e.histogram(
+      CLIENT_METRIC.responseSeconds,
+      `${respHelp} (${per(win)})`,
+      Object.entries(w.responseMs).map(([op, encs]): HistogramSeries => [e.labels(['operation', op]), encs, win]),
+    );
     for (const [key, name, help] of FLOW_HISTOGRAMS) {
-      e.histogram(name, `${help} (${per(win)})`, Object.entries(w.flows).flatMap(([flow, fw]): HistogramSeries[] =>
-        fw[key] ? [[e.labels(['flow', flow]), fw[key], win]] : []));
+      e.histogram(
+        name,
+        `${help} (${per(win)})`,
+        Object.entries(w.flows).flatMap(([flow, fw]): HistogramSeries[] => (fw[key] ? [[e.labels(['flow', flow]), fw[key], win]] : [])),
+      );
     }
     return;
   }
   const whole = new WindowGrid(tl.endMs, 1, tl.endMs);
-  e.histogram(CLIENT_METRIC.responseSeconds, `${respHelp} (start and end of the run)`,
-    Object.entries(r.operations).map(([op, o]): HistogramSeries => [e.labels(['operation', op]), [o.responseMs.hdr], whole]));
+  e.histogram(
+    CLIENT_METRIC.responseSeconds,
+    `${respHelp} (start and end of the run)`,
+    Object.entries(r.operations).map(([op, o]): HistogramSeries => [e.labels(['operation', op]), [o.responseMs.hdr], whole]),
+  );
 }

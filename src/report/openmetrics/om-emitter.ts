@@ -16,7 +16,6 @@ export type Series = readonly [Labels, Points];
 export type HistogramSeries = readonly [Labels, readonly string[], WindowGrid];
 type Label = readonly [string, string];
 
-
 export class OmEmitter {
   constructor(
     private readonly w: OpenMetricsWriter,

@@ -21,15 +21,28 @@ export function streamFamilies({ r, e, win }: OmContext): void {
   if (!win || !streams) return;
   const flows = Object.entries(streams);
   for (const [key, name, help] of HISTOGRAMS) {
-    e.histogram(name, `${help}, in the window of its last chunk (${per(win)})`, flows.map(([flow, s]): HistogramSeries => [e.labels(['flow', flow]), s[key], win]));
+    e.histogram(
+      name,
+      `${help}, in the window of its last chunk (${per(win)})`,
+      flows.map(([flow, s]): HistogramSeries => [e.labels(['flow', flow]), s[key], win]),
+    );
   }
-  e.counter(CLIENT_METRIC.streamRequests, `Requests whose stream carried content, in the window of its last chunk (${per(win)})`,
-    flows.map(([flow, s]): Series => [e.labels(['flow', flow]), win.cumulative(s.requests)]));
-  e.counter(CLIENT_METRIC.streamTokens, `Output tokens of streamed requests: usage.completion_tokens, else content chunks (${per(win)})`,
-    flows.map(([flow, s]): Series => [e.labels(['flow', flow]), win.cumulative(s.tokens)]));
+  e.counter(
+    CLIENT_METRIC.streamRequests,
+    `Requests whose stream carried content, in the window of its last chunk (${per(win)})`,
+    flows.map(([flow, s]): Series => [e.labels(['flow', flow]), win.cumulative(s.requests)]),
+  );
+  e.counter(
+    CLIENT_METRIC.streamTokens,
+    `Output tokens of streamed requests: usage.completion_tokens, else content chunks (${per(win)})`,
+    flows.map(([flow, s]): Series => [e.labels(['flow', flow]), win.cumulative(s.tokens)]),
+  );
   const good = flows.filter(([, s]) => s.good);
   if (good.length) {
-    e.counter(CLIENT_METRIC.streamGoodRequests, `Streamed requests within the flow's goodput targets (${per(win)})`,
-      good.map(([flow, s]): Series => [e.labels(['flow', flow]), win.cumulative(s.good!)]));
+    e.counter(
+      CLIENT_METRIC.streamGoodRequests,
+      `Streamed requests within the flow's goodput targets (${per(win)})`,
+      good.map(([flow, s]): Series => [e.labels(['flow', flow]), win.cumulative(s.good!)]),
+    );
   }
 }

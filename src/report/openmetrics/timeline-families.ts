@@ -20,13 +20,23 @@ export function timelineFamilies(c: OmContext): void {
   const sum = (col: readonly number[]) => col.reduce((a, b) => a + b, 0);
 
   e.counter(CLIENT_METRIC.responses2xx, `Answers with a 2xx status (${w})`, one(tl.responses2xx));
-  const causes = [['rate', tl.limitedRate], ['concurrency', tl.limitedConcurrency], ['queue', tl.limitedQueue], ['unknown', tl.limitedUnknown]] as const;
-  e.counter(family(METRIC.requestsLimited), `Answers 429 by the limit hit, as the client saw them; no operation label (${w})`,
-    causes.filter(([cause, col]) => cause !== 'unknown' || sum(col) > 0).map(([cause, col]) => [e.labels(['cause', cause]), g.cumulative(col)]));
+  const causes = [
+    ['rate', tl.limitedRate],
+    ['concurrency', tl.limitedConcurrency],
+    ['queue', tl.limitedQueue],
+    ['unknown', tl.limitedUnknown],
+  ] as const;
+  e.counter(
+    family(METRIC.requestsLimited),
+    `Answers 429 by the limit hit, as the client saw them; no operation label (${w})`,
+    causes.filter(([cause, col]) => cause !== 'unknown' || sum(col) > 0).map(([cause, col]) => [e.labels(['cause', cause]), g.cumulative(col)]),
+  );
   e.counter(CLIENT_METRIC.timeouts, `Requests the client gave up waiting for (${w})`, one(tl.clientTimeouts));
   e.counter(family(METRIC.jobsFinished), `Terminal statuses read by clients: COMPLETED ${w}, other statuses at the start and end of the run`, [
     [e.labels(['status', 'COMPLETED']), g.cumulative(tl.jobsCompleted)],
-    ...Object.entries(r.jobs.finalStatus).filter(([s]) => s !== 'COMPLETED').map(([s, v]): Series => [e.labels(['status', s]), g.whole(v)]),
+    ...Object.entries(r.jobs.finalStatus)
+      .filter(([s]) => s !== 'COMPLETED')
+      .map(([s, v]): Series => [e.labels(['status', s]), g.whole(v)]),
   ]);
   e.counter(CLIENT_METRIC.jobsFailed, `Jobs read FAILED or TIMED_OUT (${w})`, one(tl.jobsFailed));
   e.counter(CLIENT_METRIC.expiriesSeen, `404s for jobs known to exist: the result expired before the client read it (${w})`, one(tl.expiriesSeen));
@@ -55,11 +65,15 @@ function webhookAttempts({ r, e, tl: g }: OmContext): void {
     const delivered = attempts.map((a, i) => a - (tl.webhookFailures[i] ?? 0));
     const failed = tl.webhookFailures.map((f, i) => f - (gaveUp[i] ?? 0));
     e.counter(name, `${help} (${per(g)})`, [
-      [e.labels(['outcome', 'delivered']), g.cumulative(delivered)], [e.labels(['outcome', 'failed']), g.cumulative(failed)], [e.labels(['outcome', 'gave-up']), g.cumulative(gaveUp)],
+      [e.labels(['outcome', 'delivered']), g.cumulative(delivered)],
+      [e.labels(['outcome', 'failed']), g.cumulative(failed)],
+      [e.labels(['outcome', 'gave-up']), g.cumulative(gaveUp)],
     ]);
     return;
   }
   e.counter(name, `${help} (start and end of the run)`, [
-    [e.labels(['outcome', 'delivered']), g.whole(wh.delivered)], [e.labels(['outcome', 'failed']), g.whole(wh.failedAttempts - wh.gaveUp)], [e.labels(['outcome', 'gave-up']), g.whole(wh.gaveUp)],
+    [e.labels(['outcome', 'delivered']), g.whole(wh.delivered)],
+    [e.labels(['outcome', 'failed']), g.whole(wh.failedAttempts - wh.gaveUp)],
+    [e.labels(['outcome', 'gave-up']), g.whole(wh.gaveUp)],
   ]);
 }

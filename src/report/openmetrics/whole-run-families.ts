@@ -12,22 +12,51 @@ const RUN = '(start and end of the run)';
 
 export function wholeRunFamilies({ r, e, tl }: OmContext): void {
   const ops = Object.entries(r.operations);
-  e.counter(CLIENT_METRIC.retries429, `Requests re-sent after a 429 and a back-off ${RUN}`, ops.map(([op, o]) => [e.labels(['operation', op]), tl.whole(o.retried429)]));
+  e.counter(
+    CLIENT_METRIC.retries429,
+    `Requests re-sent after a 429 and a back-off ${RUN}`,
+    ops.map(([op, o]) => [e.labels(['operation', op]), tl.whole(o.retried429)]),
+  );
   e.counter(family(METRIC.jobsAccepted), `Jobs the API accepted (an id came back); no kind label ${RUN}`, [[e.labels(), tl.whole(r.jobs.accepted)]]);
-  e.counter(family(METRIC.jobsRequeued), `/retry calls that re-queued a FAILED or TIMED_OUT job ${RUN}`, [[e.labels(['reason', 'retry']), tl.whole(r.jobs.retriedByClient)]]);
-  e.counter(CLIENT_METRIC.sessions, `Client sessions by flow and how they ended ${RUN}`,
-    Object.entries(r.flows).flatMap(([flow, f]) => Object.entries(f.outcomes).map(([o, v]): Series => [e.labels(['flow', flow], ['outcome', o]), tl.whole(v)])));
+  e.counter(family(METRIC.jobsRequeued), `/retry calls that re-queued a FAILED or TIMED_OUT job ${RUN}`, [
+    [e.labels(['reason', 'retry']), tl.whole(r.jobs.retriedByClient)],
+  ]);
+  e.counter(
+    CLIENT_METRIC.sessions,
+    `Client sessions by flow and how they ended ${RUN}`,
+    Object.entries(r.flows).flatMap(([flow, f]) => Object.entries(f.outcomes).map(([o, v]): Series => [e.labels(['flow', flow], ['outcome', o]), tl.whole(v)])),
+  );
   const wk = r.workers;
   if (wk) {
-    e.counter(CLIENT_METRIC.workerSeconds, `Worker-seconds by worker state, as the simulator ran them ${RUN}`,
-      Object.entries(wk.secondsByState).map(([s, v]): Series => [e.labels(['state', s]), tl.whole(v)]), 'seconds');
-    e.counter(CLIENT_METRIC.workerBilledSeconds, `Billed worker-seconds: flex workers rounded up per worker, idle tail included; active workers for the whole run ${RUN}`,
-      [[e.labels(['billing', 'flex']), tl.whole(wk.billedSeconds.flex)], [e.labels(['billing', 'active']), tl.whole(wk.billedSeconds.active)]], 'seconds');
+    e.counter(
+      CLIENT_METRIC.workerSeconds,
+      `Worker-seconds by worker state, as the simulator ran them ${RUN}`,
+      Object.entries(wk.secondsByState).map(([s, v]): Series => [e.labels(['state', s]), tl.whole(v)]),
+      'seconds',
+    );
+    e.counter(
+      CLIENT_METRIC.workerBilledSeconds,
+      `Billed worker-seconds: flex workers rounded up per worker, idle tail included; active workers for the whole run ${RUN}`,
+      [
+        [e.labels(['billing', 'flex']), tl.whole(wk.billedSeconds.flex)],
+        [e.labels(['billing', 'active']), tl.whole(wk.billedSeconds.active)],
+      ],
+      'seconds',
+    );
   }
 
   const end = tl.endMs;
-  e.summary(CLIENT_METRIC.serviceSeconds, 'Actual send to answer (whole run, at its end)', end, ops.map(([op, o]) => [e.labels(['operation', op]), o.serviceMs]));
+  e.summary(
+    CLIENT_METRIC.serviceSeconds,
+    'Actual send to answer (whole run, at its end)',
+    end,
+    ops.map(([op, o]) => [e.labels(['operation', op]), o.serviceMs]),
+  );
   e.summary(CLIENT_METRIC.cancelLatencySeconds, '/cancel sent to the answer CANCELLED (whole run, at its end)', end, [[e.labels(), r.jobs.cancelLatencyMs]]);
-  e.summary(CLIENT_METRIC.webhookLatenessSeconds, 'Acknowledged webhook delivery minus job end (whole run, at its end)', end, [[e.labels(), r.webhooks.latenessMs]]);
-  e.summary(CLIENT_METRIC.sendLagSeconds, 'Actual minus intended send time of every request (whole run, at its end)', end, [[e.labels(), r.arrivals.sendLagMs]]);
+  e.summary(CLIENT_METRIC.webhookLatenessSeconds, 'Acknowledged webhook delivery minus job end (whole run, at its end)', end, [
+    [e.labels(), r.webhooks.latenessMs],
+  ]);
+  e.summary(CLIENT_METRIC.sendLagSeconds, 'Actual minus intended send time of every request (whole run, at its end)', end, [
+    [e.labels(), r.arrivals.sendLagMs],
+  ]);
 }

@@ -100,7 +100,13 @@ export class WindowBucketCounter {
     const key = `${lowest}/${highest}/${digits}`;
     let l = this.layouts.get(key);
     if (l) return l;
-    const h = hdr.build({ lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: digits as 3, bitBucketSize: 32, useWebAssembly: false });
+    const h = hdr.build({
+      lowestDiscernibleValue: lowest,
+      highestTrackableValue: highest,
+      numberOfSignificantValueDigits: digits as 3,
+      bitBucketSize: 32,
+      useWebAssembly: false,
+    });
     if (!(h instanceof hdr.JsHistogram)) throw new InternalError('expected a JavaScript HDR histogram');
     const bounds = this.boundsMs;
     const n = h.countsArrayLength;

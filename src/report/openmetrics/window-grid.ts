@@ -12,7 +12,11 @@ export class WindowGrid {
   readonly endMs: number;
 
   /** `n` windows of `windowMs` over a run of `elapsedMs`. */
-  constructor(readonly windowMs: number, readonly n: number, private readonly elapsedMs: number) {
+  constructor(
+    readonly windowMs: number,
+    readonly n: number,
+    private readonly elapsedMs: number,
+  ) {
     this.endMs = n ? this.end(n - 1) : Math.max(elapsedMs, 1);
   }
 
@@ -48,6 +52,9 @@ export class WindowGrid {
 
   /** A figure known only for the whole run: 0 at the start, the total at the end. */
   whole(total: number): Points {
-    return [[0, 0], [this.endMs, total]];
+    return [
+      [0, 0],
+      [this.endMs, total],
+    ];
   }
 }

@@ -6,4 +6,3 @@ export type Sampler = () => number;
 
 /** Builds a sampler over `rng` from a spec its schema (contract/duration-spec.ts) accepted. */
 export type SamplerFactory<N extends DistributionName> = (spec: SpecOf<N>, rng: RandomStream) => Sampler;
-

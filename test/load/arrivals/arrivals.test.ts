@@ -18,7 +18,18 @@ const cases: [string, unknown, number, number][] = [
   ['poisson', { process: 'poisson', ratePerSec: 50 }, HOUR, 180_000],
   ['ramp', { process: 'ramp', fromPerSec: 10, toPerSec: 90 }, HOUR, 180_000],
   ['ramp (poisson)', { process: 'ramp', fromPerSec: 10, toPerSec: 90, poisson: true }, HOUR, 180_000],
-  ['stages', { process: 'stages', stages: [{ durationMs: 600_000, targetPerSec: 60 }, { durationMs: 3_000_000, targetPerSec: 60 }] }, HOUR, 18_000 + 180_000],
+  [
+    'stages',
+    {
+      process: 'stages',
+      stages: [
+        { durationMs: 600_000, targetPerSec: 60 },
+        { durationMs: 3_000_000, targetPerSec: 60 },
+      ],
+    },
+    HOUR,
+    18_000 + 180_000,
+  ],
   ['spike', { process: 'spike', basePerSec: 20, spikePerSec: 200, atMs: 1_800_000, durationMs: 600_000 }, HOUR, 72_000 + 108_000],
   ['diurnal (a day)', { process: 'diurnal', meanPerSec: 5 }, 24 * HOUR, 432_000],
   ['replay (looped)', { process: 'replay', timestampsMs: [0, 100, 200, 300, 400, 500, 600, 700, 800, 900], loop: true }, HOUR, 36_000],

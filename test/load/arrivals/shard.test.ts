@@ -18,17 +18,44 @@ const ms = (min: number, max: number) => fc.integer({ min, max });
 const specs: Record<ArrivalName, fc.Arbitrary<unknown>> = {
   constant: fc.record({ process: fc.constant('constant'), ratePerSec: positiveRate(40) }),
   poisson: fc.record({ process: fc.constant('poisson'), ratePerSec: positiveRate(40) }),
-  ramp: fc.record({ process: fc.constant('ramp'), fromPerSec: rate(40), toPerSec: rate(40), overMs: fc.option(ms(1, 60_000), { nil: undefined }), poisson: fc.boolean() }),
+  ramp: fc.record({
+    process: fc.constant('ramp'),
+    fromPerSec: rate(40),
+    toPerSec: rate(40),
+    overMs: fc.option(ms(1, 60_000), { nil: undefined }),
+    poisson: fc.boolean(),
+  }),
   stages: fc.record({
-    process: fc.constant('stages'), startPerSec: rate(20), poisson: fc.boolean(),
+    process: fc.constant('stages'),
+    startPerSec: rate(20),
+    poisson: fc.boolean(),
     stages: fc.array(fc.record({ durationMs: ms(1, 20_000), targetPerSec: rate(40) }), { minLength: 1, maxLength: 4 }),
   }),
-  spike: fc.record({ process: fc.constant('spike'), basePerSec: rate(10), spikePerSec: rate(60), atMs: ms(0, 30_000), durationMs: ms(1, 20_000), rampMs: ms(0, 5000), poisson: fc.boolean() }),
-  diurnal: fc.record({ process: fc.constant('diurnal'), meanPerSec: positiveRate(30), amplitude: fc.double({ min: 0, max: 1, noNaN: true }), periodMs: ms(1000, 60_000), peakAtMs: ms(0, 60_000), poisson: fc.boolean() }),
-  replay: fc.record({
-    process: fc.constant('replay'), timestampsMs: fc.array(ms(0, 20_000), { minLength: 1, maxLength: 300 }),
-    speed: fc.double({ min: 0.25, max: 4, noNaN: true }), loop: fc.boolean(),
-  }).filter((s) => arrivalSchema.safeParse(s).success), // a looped trace must span > 0 ms
+  spike: fc.record({
+    process: fc.constant('spike'),
+    basePerSec: rate(10),
+    spikePerSec: rate(60),
+    atMs: ms(0, 30_000),
+    durationMs: ms(1, 20_000),
+    rampMs: ms(0, 5000),
+    poisson: fc.boolean(),
+  }),
+  diurnal: fc.record({
+    process: fc.constant('diurnal'),
+    meanPerSec: positiveRate(30),
+    amplitude: fc.double({ min: 0, max: 1, noNaN: true }),
+    periodMs: ms(1000, 60_000),
+    peakAtMs: ms(0, 60_000),
+    poisson: fc.boolean(),
+  }),
+  replay: fc
+    .record({
+      process: fc.constant('replay'),
+      timestampsMs: fc.array(ms(0, 20_000), { minLength: 1, maxLength: 300 }),
+      speed: fc.double({ min: 0.25, max: 4, noNaN: true }),
+      loop: fc.boolean(),
+    })
+    .filter((s) => arrivalSchema.safeParse(s).success), // a looped trace must span > 0 ms
 };
 
 /** A flow's schedule as the run loop takes it: the flow's own stream of the client seed, cut at durationMs. */

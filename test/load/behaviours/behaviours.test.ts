@@ -4,10 +4,16 @@ import { parseScenario } from '../../../src/load/scenario/loader.js';
 import { runScenario } from '../../../src/load/run-scenario.js';
 
 async function run(client: Record<string, unknown>, endpoint: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  const l = parseScenario({
-    name: 'b', durationMs: 10_000, endpoint: { workersMax: 10, jobDurationMs: 1000, ...endpoint },
-    traffic: [{ name: 'f', arrival: { process: 'constant', ratePerSec: 1 }, client }], ...extra,
-  }, 'inline');
+  const l = parseScenario(
+    {
+      name: 'b',
+      durationMs: 10_000,
+      endpoint: { workersMax: 10, jobDurationMs: 1000, ...endpoint },
+      traffic: [{ name: 'f', arrival: { process: 'constant', ratePerSec: 1 }, client }],
+      ...extra,
+    },
+    'inline',
+  );
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return runScenario(l.scenario);
 }
@@ -53,7 +59,10 @@ describe('client behaviours (in-process)', () => {
     expect(r.operations.runsync!.responseMs.summary).toMatchObject({ min: 1000, max: 1000 });
   });
   test('on 429: back-off and re-send up to maxAttempts', async () => {
-    const r = await run({ behaviour: 'run-poll', on429: { maxAttempts: 2, baseMs: 3000, jitter: 0 }, poll: { jitter: 0 } }, { limits: { operations: { run: { rate: 5 } } } });
+    const r = await run(
+      { behaviour: 'run-poll', on429: { maxAttempts: 2, baseMs: 3000, jitter: 0 }, poll: { jitter: 0 } },
+      { limits: { operations: { run: { rate: 5 } } } },
+    );
     expect(r.operations.run!.limited.rate).toBeGreaterThan(0);
     expect(r.operations.run!.retried429).toBeGreaterThan(0);
   });

@@ -25,7 +25,10 @@ describe('TimeAverages', () => {
     a.advance(25);
     a.value[0] = 0;
     // The run ends at 28: window 2 covers [20, 28).
-    expect(a.averages(28, 4)).toEqual([[3, 4, 2.5, 0], [0.5, 1, 1, 0]]);
+    expect(a.averages(28, 4)).toEqual([
+      [3, 4, 2.5, 0],
+      [0.5, 1, 1, 0],
+    ]);
   });
 });
 
@@ -36,11 +39,21 @@ function sc(input: object): Scenario {
 describe('windows.endpoint in-process (source simulator)', () => {
   it('is the queue a hand computation gives: one warm worker, 2 s jobs arriving every second', async () => {
     // Job k arrives at k s and starts at 2k s: it waits in the queue over [k s, 2k s).
-    const r = await runScenario(sc({
-      name: 'by-hand', durationMs: 10_000, drainMs: 60_000,
-      endpoint: { id: 'ep', workersMin: 1, workersMax: 1, jobDurationMs: 2000 },
-      traffic: [{ name: 'p', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, maxMs: 500, jitter: 0 } } }],
-    }));
+    const r = await runScenario(
+      sc({
+        name: 'by-hand',
+        durationMs: 10_000,
+        drainMs: 60_000,
+        endpoint: { id: 'ep', workersMin: 1, workersMax: 1, jobDurationMs: 2000 },
+        traffic: [
+          {
+            name: 'p',
+            arrival: { process: 'constant', ratePerSec: 1 },
+            client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, maxMs: 500, jitter: 0 } },
+          },
+        ],
+      }),
+    );
     const e = r.windows!.endpoint!;
     expect(e.source).toBe('simulator');
     // [0, 10 s): jobs 1…9 wait 1+2+3+4+5+4+3+2+1 s = 25 s; [10 s, 20 s): jobs 6…9 wait 2+4+6+8 s.
@@ -51,23 +64,34 @@ describe('windows.endpoint in-process (source simulator)', () => {
     expect(e.workers.initializing.slice(0, 2)).toEqual([0, 0]);
   });
 
-  it('equals a per-ms sampling of the simulator\'s state (queue-throttling)', async () => {
+  it("equals a per-ms sampling of the simulator's state (queue-throttling)", async () => {
     const s = load('queue-throttling');
     const perMs: number[][] = [];
     const r = await runScenario(s, {
       target: (x, seed) => {
         const t = inProcessTarget(x, seed);
         const ep = t.sim.endpoints.get(x.endpoint.id)!;
-        const state = () => [ep.queue.length, ep.queue.length + ep.pool.counts.running, ep.pool.counts.running, ep.pool.counts.idle, ep.pool.counts.initializing];
+        const state = () => [
+          ep.queue.length,
+          ep.queue.length + ep.pool.counts.running,
+          ep.pool.counts.running,
+          ep.pool.counts.idle,
+          ep.pool.counts.initializing,
+        ];
         let at = 0;
         let held = state();
         // The drive loop asks `stop()` after every event: every whole ms since the last one had the state read then.
         const drive = t.drive.bind(t);
-        t.drive = (stop, hardEndMs, tick) => drive(() => {
-          for (; at < t.now(); at++) perMs.push(held);
-          held = state();
-          return stop();
-        }, hardEndMs, tick);
+        t.drive = (stop, hardEndMs, tick) =>
+          drive(
+            () => {
+              for (; at < t.now(); at++) perMs.push(held);
+              held = state();
+              return stop();
+            },
+            hardEndMs,
+            tick,
+          );
         return t;
       },
     });
@@ -90,8 +114,8 @@ function load(name: string): Scenario {
   return l.scenario;
 }
 
-describe('a run\'s report', () => {
-  it('has requests per window adding up to each operation\'s requests, and a sensible endpoint (queue-throttling)', async () => {
+describe("a run's report", () => {
+  it("has requests per window adding up to each operation's requests, and a sensible endpoint (queue-throttling)", async () => {
     const s = load('queue-throttling');
     const r = await runScenario(s);
     const w = r.windows!;
@@ -99,7 +123,10 @@ describe('a run\'s report', () => {
     expect(Object.keys(w.requests!).sort()).toEqual(Object.keys(r.operations).sort());
     for (const [op, col] of Object.entries(w.requests!)) {
       expect(col).toHaveLength(n);
-      expect(col.reduce((a, b) => a + b, 0), op).toBe(r.operations[op]!.requests);
+      expect(
+        col.reduce((a, b) => a + b, 0),
+        op,
+      ).toBe(r.operations[op]!.requests);
     }
     const e = w.endpoint!;
     for (const col of [e.queueLength, e.jobsInSystem, ...Object.values(e.workers)]) expect(col).toHaveLength(n);
@@ -127,7 +154,10 @@ describe('windows.endpoint against an HTTP target (source sampled)', () => {
     req.on('end', () => {
       // Alternating answers: queue 2 then 4, so the mean of an even count is 3.
       const q = k++ % 2 === 0 ? 2 : 4;
-      const body = JSON.stringify({ jobs: { completed: 0, failed: 0, inProgress: 1, inQueue: q, retried: 0 }, workers: { idle: 0, initializing: 1, ready: 1, running: 1, throttled: 0, unhealthy: 0 } });
+      const body = JSON.stringify({
+        jobs: { completed: 0, failed: 0, inProgress: 1, inQueue: q, retried: 0 },
+        workers: { idle: 0, initializing: 1, ready: 1, running: 1, throttled: 0, unhealthy: 0 },
+      });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
     });

@@ -11,7 +11,9 @@ import { SendRate } from '../../../src/load/record/send-rate.js';
 function burst(window: 'sliding' | 'fixed') {
   const timestampsMs = [0, ...Array.from({ length: 120 }, (_, i) => 9000 + i * 10)];
   return scenarioSchema.parse({
-    name: `burst-${window}`, durationMs: 30_000, drainMs: 1000,
+    name: `burst-${window}`,
+    durationMs: 30_000,
+    drainMs: 1000,
     endpoint: { id: 'ep', limits: { window, operations: { health: { rate: 100 } } } },
     traffic: [{ name: 'burst', arrival: { process: 'replay', timestampsMs }, client: { behaviour: 'health', on429: { maxAttempts: 1 } } }],
   } satisfies ScenarioInput);
@@ -35,7 +37,7 @@ describe('headroom: peak rate against the rate limit', () => {
 
   test('SendRate equals a brute-force count over every interval, for bursts, gaps longer than the window and many sends per ms', () => {
     let seed = 12345;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 20; round++) {
       const W = 1 + Math.floor(rnd() * 500);
       const r = new SendRate(W);

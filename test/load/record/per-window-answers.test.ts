@@ -13,7 +13,7 @@ import { scenarioSchema } from '../../../src/load/scenario/schema.js';
 const sum = (a: readonly number[]) => a.reduce((x, y) => x + y, 0);
 
 describe('InFlightWindows', () => {
-  it('holds each window\'s highest level, the level it started with included', () => {
+  it("holds each window's highest level, the level it started with included", () => {
     const f = new InFlightWindows(10);
     f.up(5); // window 0: 1
     f.up(15); // window 1: 2
@@ -36,24 +36,36 @@ describe('InFlightWindows', () => {
 describe('StatusWindows', () => {
   it('counts answers by status in the window of the answer, statuses in numeric order', () => {
     const s = new StatusWindows(10);
-    for (const [at, st] of [[1, 429], [2, 200], [12, 200], [25, 0], [99, 200], [3, 1234]] as const) s.add(at, st);
+    for (const [at, st] of [
+      [1, 429],
+      [2, 200],
+      [12, 200],
+      [25, 0],
+      [99, 200],
+      [3, 1234],
+    ] as const)
+      s.add(at, st);
     expect(s.result(3)).toEqual({ 0: [0, 0, 1], 200: [1, 1, 1], 429: [1, 0, 0], 1234: [1, 0, 0] });
     expect(Object.keys(s.result(3))).toEqual(['0', '200', '429', '1234']);
   });
 });
 
-describe('a run\'s per-window answers, in-flight maxima and webhooks given up', () => {
+describe("a run's per-window answers, in-flight maxima and webhooks given up", () => {
   it('add up to the whole-run figures', async () => {
-    const r = await runScenario(scenarioSchema.parse({
-      name: 'per-window', durationMs: 40_000, drainMs: 120_000,
-      endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 3000, limits: { operations: { run: { rate: 10 } } } },
-      webhookReceiver: { failProbability: 0.6 },
-      traffic: [
-        { name: 'poll', arrival: { process: 'constant', ratePerSec: 1.5 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, jitter: 0 } } },
-        { name: 'sync', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 20_000 } },
-        { name: 'hook', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'run-webhook' } },
-      ],
-    }));
+    const r = await runScenario(
+      scenarioSchema.parse({
+        name: 'per-window',
+        durationMs: 40_000,
+        drainMs: 120_000,
+        endpoint: { id: 'ep', workersMax: 2, jobDurationMs: 3000, limits: { operations: { run: { rate: 10 } } } },
+        webhookReceiver: { failProbability: 0.6 },
+        traffic: [
+          { name: 'poll', arrival: { process: 'constant', ratePerSec: 1.5 }, client: { behaviour: 'run-poll', poll: { baseMs: 500, factor: 1, jitter: 0 } } },
+          { name: 'sync', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'runsync', waitMs: 20_000 } },
+          { name: 'hook', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'run-webhook' } },
+        ],
+      }),
+    );
     const w = r.windows!;
     const n = Math.ceil(r.elapsedMs / w.windowMs);
     expect(Object.keys(w.responses!)).toEqual(Object.keys(r.operations));

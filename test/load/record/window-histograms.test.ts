@@ -12,7 +12,12 @@ import { RandomSource } from '../../../src/lib/random.js';
 function content(e: string): Map<number, number> {
   const out = new Map<number, number>();
   if (!e) return out;
-  const h = decodeWindow(e) as unknown as { countsArrayIndex(v: number): number; getCountAtIndex(i: number): number; valueFromIndex(i: number): number; maxValue: number };
+  const h = decodeWindow(e) as unknown as {
+    countsArrayIndex(v: number): number;
+    getCountAtIndex(i: number): number;
+    valueFromIndex(i: number): number;
+    maxValue: number;
+  };
   for (let i = 0, end = h.countsArrayIndex(h.maxValue); i <= end; i++) if (h.getCountAtIndex(i)) out.set(h.valueFromIndex(i), h.getCountAtIndex(i));
   return out;
 }

@@ -106,7 +106,12 @@ function zodFields(root: z.ZodType): { path: string; schema: z.ZodType }[] {
       case 'record':
         visit(def.valueType as z.ZodType, `${path}{*}`);
         break;
-      case 'default': case 'optional': case 'nullable': case 'prefault': case 'readonly': case 'nonoptional':
+      case 'default':
+      case 'optional':
+      case 'nullable':
+      case 'prefault':
+      case 'readonly':
+      case 'nonoptional':
         visit(def.innerType as z.ZodType, path);
         break;
     }

@@ -29,12 +29,18 @@ export class Connector {
   async open(n: number): Promise<void> {
     const u = new URL(this.origin);
     const opts = { hostname: u.hostname, host: u.host, protocol: u.protocol, port: u.port, servername: undefined, localAddress: null };
-    await Promise.all(Array.from({ length: n }, () => new Promise<void>((resolve) => {
-      this.base(opts as buildConnector.Options, (err, s) => {
-        if (!err && s) this.ready.push(s as Socket);
-        resolve();
-      });
-    })));
+    await Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<void>((resolve) => {
+            this.base(opts as buildConnector.Options, (err, s) => {
+              if (!err && s) this.ready.push(s as Socket);
+              resolve();
+            });
+          }),
+      ),
+    );
   }
 
   /** Closes the connections the pool never took. */

@@ -167,7 +167,11 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
 export function parseSse(text: string): string[] {
   const out: string[] = [];
   for (const block of text.split(/\r?\n\r?\n/)) {
-    const data = block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+    const data = block
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
     if (data) out.push(data);
   }
   return out;

@@ -103,7 +103,10 @@ export class HttpTarget implements Target {
   inFlight = 0;
   private readonly open: OpenRequests;
 
-  constructor(readonly url: string, opts: HttpTargetOptions) {
+  constructor(
+    readonly url: string,
+    opts: HttpTargetOptions,
+  ) {
     const { origin, prefix } = splitBase(opts.url);
     // undici's own header/body timeouts are off: held answers may take 300 s; the client timeout is ours.
     const connections = opts.connections ?? DEFAULT_CONNECTIONS;
@@ -267,15 +270,26 @@ function peakPerSec(sc: Scenario): number {
 }
 
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
-export function httpTargetFor(sc: Scenario, a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number; webhooks?: HttpWebhookReceiver }): () => HttpTarget {
+export function httpTargetFor(
+  sc: Scenario,
+  a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number; webhooks?: HttpWebhookReceiver },
+): () => HttpTarget {
   const url = a.target!;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
   const connections = a.connections ?? DEFAULT_CONNECTIONS;
   const peak = peakPerSec(sc);
   const preconnect = Math.min(connections, Math.ceil(peak / ARRIVALS_PER_PRECONNECTED));
-  return () => new HttpTarget(url, {
-    url, apiKey, endpointId: a.endpoint ?? sc.endpoint.id, causesReported: isLoopback(url), connections, preconnect, startAtMs: a.startAtMs, warmUpRequests: warmUpRequestsFor(peak),
-    ...(a.webhooks ? { webhooks: a.webhooks } : {}),
-  });
+  return () =>
+    new HttpTarget(url, {
+      url,
+      apiKey,
+      endpointId: a.endpoint ?? sc.endpoint.id,
+      causesReported: isLoopback(url),
+      connections,
+      preconnect,
+      startAtMs: a.startAtMs,
+      warmUpRequests: warmUpRequestsFor(peak),
+      ...(a.webhooks ? { webhooks: a.webhooks } : {}),
+    });
 }

@@ -40,7 +40,14 @@ let warmed: Promise<number> = Promise.resolve(0);
  * the run's for base URL `url`.
  */
 export function warmUpHttp(targetFor: (url: string) => Target & { close(): Promise<void> }, requests = WARMUP_REQUESTS): Promise<number> {
-  warmed = warmed.then((done) => (done >= requests ? done : run(targetFor, requests - done).then((n) => done + n, () => done)));
+  warmed = warmed.then((done) =>
+    done >= requests
+      ? done
+      : run(targetFor, requests - done).then(
+          (n) => done + n,
+          () => done,
+        ),
+  );
   return warmed;
 }
 
@@ -66,9 +73,10 @@ async function run(targetFor: (url: string) => Target & { close(): Promise<void>
       let sent = 0;
       let done = 0;
       const one = (): void => {
-        const req: TargetRequest = sent++ % 2 === 0
-          ? { op: 'health', method: 'GET', path: '/health', timeoutMs: 5000 }
-          : { op: 'run', method: 'POST', path: '/run', body: { input: { warmUp: sent } }, timeoutMs: 5000 };
+        const req: TargetRequest =
+          sent++ % 2 === 0
+            ? { op: 'health', method: 'GET', path: '/health', timeoutMs: 5000 }
+            : { op: 'run', method: 'POST', path: '/run', body: { input: { warmUp: sent } }, timeoutMs: 5000 };
         target.send(req, () => {
           if (++done === requests) resolve();
           else if (sent < requests) one();

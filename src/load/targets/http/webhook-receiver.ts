@@ -133,10 +133,11 @@ export async function openWebhookReceiver(at: WebhookAddress = DEFAULT_WEBHOOK_A
         onDelivery(d, ok);
       };
     },
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   return r;
 }
@@ -145,7 +146,7 @@ export async function openWebhookReceiver(at: WebhookAddress = DEFAULT_WEBHOOK_A
 function deliveryBody(raw: Buffer): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(raw.toString('utf8'));
-    return typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? v as Record<string, unknown> : undefined;
+    return typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -166,8 +167,14 @@ function answer(req: IncomingMessage, res: ServerResponse, status: number, error
  * come in on their own sockets; each is handled as an event on the target's clock, so that a
  * lockstep run reads the virtual time of the attempt (the advance that made it has returned).
  */
-export async function receiveOnClock(target: Target, open: HttpWebhookReceiver | undefined, cfg: ReceiverConfig, rng: RandomStream, onDelivery: DeliveryListener): Promise<HttpWebhookReceiver> {
-  const r = open ?? await openWebhookReceiver();
+export async function receiveOnClock(
+  target: Target,
+  open: HttpWebhookReceiver | undefined,
+  cfg: ReceiverConfig,
+  rng: RandomStream,
+  onDelivery: DeliveryListener,
+): Promise<HttpWebhookReceiver> {
+  const r = open ?? (await openWebhookReceiver());
   r.receive(cfg, rng, target.endpointId, (d, ok) => target.at(target.now(), () => onDelivery(d, ok)));
   return r;
 }

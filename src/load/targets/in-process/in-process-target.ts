@@ -37,7 +37,10 @@ export class InProcessTarget implements Target {
   private readonly ep: Endpoint;
   private readonly prefix: string;
 
-  constructor(readonly sim: Simulator, readonly endpointId: string) {
+  constructor(
+    readonly sim: Simulator,
+    readonly endpointId: string,
+  ) {
     this.api = new Api(sim, { apiKeys: [] });
     const ep = sim.endpoints.get(endpointId);
     if (!ep) throw new InternalError(`no endpoint ${endpointId} in the simulator`);
@@ -140,7 +143,8 @@ export class InProcessTarget implements Target {
   watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBill {
     const b = this.bill;
     if (b === undefined) return (this.bill = { rule, read: watchWorkerBill(this.ep.pool, rule) }).read;
-    if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs) throw new InternalError('the workers are already billed under another rule');
+    if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs)
+      throw new InternalError('the workers are already billed under another rule');
     return b.read;
   }
 

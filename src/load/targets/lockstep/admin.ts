@@ -28,7 +28,10 @@ export interface Occupancy {
 export class LockstepAdmin {
   private readonly pool: Pool;
 
-  constructor(origin: string, private readonly headers: Record<string, string>) {
+  constructor(
+    origin: string,
+    private readonly headers: Record<string, string>,
+  ) {
     this.pool = new Pool(origin, { connections: 2, pipelining: 1 });
   }
 
@@ -54,8 +57,12 @@ export class LockstepAdmin {
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Counts> {
     const res = await this.pool.request({ method, path, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const j = (await res.body.json()) as Partial<Counts> & { error?: string };
-    if (res.statusCode !== 200) throw new LockstepError(`lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? ' (the server\'s clock is not manual: start it with --clock manual)' : ''}: ${j.error ?? ''}`);
-    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number') throw new LockstepError('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
+    if (res.statusCode !== 200)
+      throw new LockstepError(
+        `lockstep: ${method} ${path} answered ${res.statusCode}${res.statusCode === 409 ? " (the server's clock is not manual: start it with --clock manual)" : ''}: ${j.error ?? ''}`,
+      );
+    if (typeof j.received !== 'number' || typeof j.ended !== 'number' || typeof j.markers !== 'number')
+      throw new LockstepError('lockstep: the server does not report request counts (a loadlab serve with --clock manual is needed)');
     return j as Counts;
   }
 

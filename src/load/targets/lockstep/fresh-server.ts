@@ -11,8 +11,10 @@ import { UsageError } from '../../usage-error.js';
 /** Why these counts are not a server at its start, or undefined when they are. */
 export function notAtStart(c: Counts): string | undefined {
   if (c.now === 0 && c.received === 0 && c.ended === 0 && c.markers === 0) return undefined;
-  return `the lockstep server is not at its start (virtual time ${c.now} ms, ${c.received} requests received, ${c.markers} markers fired): ` +
-    'a lockstep run needs a freshly started `loadlab serve --clock manual` (restart it before each run)';
+  return (
+    `the lockstep server is not at its start (virtual time ${c.now} ms, ${c.received} requests received, ${c.markers} markers fired): ` +
+    'a lockstep run needs a freshly started `loadlab serve --clock manual` (restart it before each run)'
+  );
 }
 
 /** Reads the server's clock and counts; throws a UsageError when it is not at its start. */

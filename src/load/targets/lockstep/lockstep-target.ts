@@ -71,7 +71,10 @@ export class LockstepTarget implements Target {
   advances = 0;
 
   /** `opts.webhooks`: the webhook receiver, already listening (default: one on 127.0.0.1, a free port); closed with the target. */
-  constructor(readonly url: string, opts: { apiKey: string; endpointId: string; webhooks?: HttpWebhookReceiver }) {
+  constructor(
+    readonly url: string,
+    opts: { apiKey: string; endpointId: string; webhooks?: HttpWebhookReceiver },
+  ) {
     const { origin, prefix } = splitBase(url);
     this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
     // No cap on sockets: every held request (runsync, stream) keeps one, as many as the scenario
@@ -103,7 +106,11 @@ export class LockstepTarget implements Target {
   }
 
   send(req: TargetRequest, done: (res: TargetResponse) => void): void {
-    const x = new HttpExchange(this.nowMs + req.timeoutMs, (ex, r) => this.finish(ex, r, done), () => this.nowMs);
+    const x = new HttpExchange(
+      this.nowMs + req.timeoutMs,
+      (ex, r) => this.finish(ex, r, done),
+      () => this.nowMs,
+    );
     this.queue.push({ req, x });
   }
 
@@ -205,11 +212,17 @@ export class LockstepTarget implements Target {
       const n = ++this.sent;
       this.dirty = true;
       const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
-      this.pool.dispatch({ method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? null : JSON.stringify(req.body) }, x);
+      this.pool.dispatch(
+        { method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? null : JSON.stringify(req.body) },
+        x,
+      );
       await this.wake(ANSWER_GRACE_MS, false);
       const t0 = performance.now();
       while (!x.finished) {
-        if (performance.now() - t0 > STALL_MS) throw new LockstepError(`lockstep: no sign of request ${n} (${req.method} ${req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`);
+        if (performance.now() - t0 > STALL_MS)
+          throw new LockstepError(
+            `lockstep: no sign of request ${n} (${req.method} ${req.path}) at the server (it counts ${this.counts.received - this.base.received} received, ${this.counts.ended - this.base.ended} ended; ${this.ended} ended here)`,
+          );
         await this.read();
         if (this.counts.received - this.base.received >= n && this.inTransit() === 0) {
           // Held: in-process sets the client timeout right after the API took the request.
@@ -260,7 +273,10 @@ export class LockstepTarget implements Target {
 }
 
 /** The lockstep target for `loadlab run --target URL --lockstep` (a `serve --clock manual`). */
-export function lockstepTargetFor(sc: { endpoint: { id: string } }, a: { target?: string; 'api-key'?: string; endpoint?: string; webhooks?: HttpWebhookReceiver }): () => LockstepTarget {
+export function lockstepTargetFor(
+  sc: { endpoint: { id: string } },
+  a: { target?: string; 'api-key'?: string; endpoint?: string; webhooks?: HttpWebhookReceiver },
+): () => LockstepTarget {
   const url = a.target!;
   const apiKey = lockstepApiKey(a);
   return () => new LockstepTarget(url, { apiKey, endpointId: a.endpoint ?? sc.endpoint.id, ...(a.webhooks ? { webhooks: a.webhooks } : {}) });

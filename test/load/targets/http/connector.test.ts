@@ -21,7 +21,10 @@ test('preconnect: the run uses the connections opened before it starts, and open
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
   try {
     const sc = scenarioSchema.parse({
-      name: 'pre', durationMs: 500, drainMs: 2000, endpoint: { id: 'ep' },
+      name: 'pre',
+      durationMs: 500,
+      drainMs: 2000,
+      endpoint: { id: 'ep' },
       traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 40 }, client: { behaviour: 'health', timeoutMs: 2000 } }],
     });
     const r = await runScenario(sc, { target: () => new HttpTarget(url, { url, apiKey: 'k', endpointId: 'ep', connections: 3, preconnect: 3 }) });

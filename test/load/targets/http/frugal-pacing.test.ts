@@ -63,7 +63,10 @@ describe('HTTP target pacing', () => {
   test('200 arrivals/s for 3 s: the generator uses well under a core, and every arrival reaches the server', async () => {
     const ratePerSec = 200;
     const sc = scenarioSchema.parse({
-      name: 'frugal', durationMs: 3000, drainMs: 2000, endpoint: { id: 'ep' },
+      name: 'frugal',
+      durationMs: 3000,
+      drainMs: 2000,
+      endpoint: { id: 'ep' },
       traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health', timeoutMs: 5000 } }],
     });
     let t: CpuTarget | undefined;

@@ -32,7 +32,13 @@ async function run(traffic: unknown[], drainMs = 5000, onTarget?: (t: HttpTarget
 
 describe('HTTP target', () => {
   test('a held /runsync past the client timeout (300 ms) ends as a client timeout, not an answer', async () => {
-    const r = await run([{ name: 's', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'runsync', waitMs: 60_000, timeoutMs: 300, payload: { sim: { durationMs: 30_000 } } } }]);
+    const r = await run([
+      {
+        name: 's',
+        arrival: { process: 'constant', ratePerSec: 4 },
+        client: { behaviour: 'runsync', waitMs: 60_000, timeoutMs: 300, payload: { sim: { durationMs: 30_000 } } },
+      },
+    ]);
     expect(r.operations.runsync!.clientTimeouts).toBe(4);
     expect(r.operations.runsync!.byStatus).toEqual({ 0: 4 });
     expect(r.flows.s!.outcomes).toEqual({ timeout: 4 });
@@ -48,7 +54,16 @@ describe('HTTP target', () => {
     expect(r.streams.chunks).toBeGreaterThan(2);
   }, 20_000);
   test('requests still held when the run ends are unanswered (session unfinished), not transport errors', async () => {
-    const r = await run([{ name: 'h', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'runsync', waitMs: 60_000, payload: { sim: { durationMs: 30_000 } } } }], 300);
+    const r = await run(
+      [
+        {
+          name: 'h',
+          arrival: { process: 'constant', ratePerSec: 4 },
+          client: { behaviour: 'runsync', waitMs: 60_000, payload: { sim: { durationMs: 30_000 } } },
+        },
+      ],
+      300,
+    );
     expect(r.operations.runsync!.requests).toBe(4);
     expect(r.operations.runsync!.transportErrors).toBe(0);
     expect(r.operations.runsync!.byStatus).toEqual({});
@@ -58,10 +73,11 @@ describe('HTTP target', () => {
     // 100 arrivals/s; the loop is blocked for 80 ms at 300 ms of the run's own clock (not the
     // test's: starting the server may take that long on a busy machine): the arrivals due
     // meanwhile go late.
-    const block = (t: HttpTarget) => t.at(300, () => {
-      const s = performance.now();
-      while (performance.now() - s < 80);
-    });
+    const block = (t: HttpTarget) =>
+      t.at(300, () => {
+        const s = performance.now();
+        while (performance.now() - s < 80);
+      });
     const r = await run([{ name: 'h', arrival: { process: 'constant', ratePerSec: 100 }, client: { behaviour: 'health' } }], 5000, block);
     expect(r.arrivals.intended).toBe(100);
     expect(r.arrivals.late).toBeGreaterThanOrEqual(5);

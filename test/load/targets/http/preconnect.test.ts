@@ -38,7 +38,10 @@ async function run(ratePerSec: number, connectionsFlag?: number): Promise<number
   atFirstRequest = undefined;
   firstRequestSeen = false;
   const sc = scenarioSchema.parse({
-    name: 'pre', durationMs: 200, drainMs: 2000, endpoint: { id: 'ep' },
+    name: 'pre',
+    durationMs: 200,
+    drainMs: 2000,
+    endpoint: { id: 'ep' },
     traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec }, client: { behaviour: 'health' } }],
   });
   await runScenario(sc, { target: httpTargetFor(sc, { target: url, connections: connectionsFlag }) });

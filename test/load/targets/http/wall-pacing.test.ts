@@ -24,7 +24,11 @@ test('events run at or after their fractional-ms time, in order, the loop idle b
   // The process's warm-up of the send path (warmup.ts) first: its CPU is not the loop's.
   await warmUpHttp((url) => new HttpTarget(url, { url, apiKey: 'k', endpointId: 'ep' }));
   const cpu0 = process.cpuUsage();
-  await t.drive(() => due.length === 200, 5000, () => {});
+  await t.drive(
+    () => due.length === 200,
+    5000,
+    () => {},
+  );
   const cpu = process.cpuUsage(cpu0);
   await t.close();
   expect(due).toEqual([...due].sort((a, b) => a - b));

@@ -6,7 +6,14 @@ describe('WallQueue', () => {
   test('runs events in time order (ties in insertion order), none before its fractional time', () => {
     const q = new WallQueue();
     const ran: string[] = [];
-    for (const [at, name] of [[10.7, 'c'], [10.2, 'a'], [10.7, 'd'], [10.5, 'b'], [11, 'e']] as const) q.push(at, () => ran.push(name));
+    for (const [at, name] of [
+      [10.7, 'c'],
+      [10.2, 'a'],
+      [10.7, 'd'],
+      [10.5, 'b'],
+      [11, 'e'],
+    ] as const)
+      q.push(at, () => ran.push(name));
     expect(q.runDue(10.1)).toBe(0);
     expect(q.runDue(10.69)).toBe(2);
     expect(ran).toEqual(['a', 'b']);

@@ -23,11 +23,14 @@ const server = createServer((req, res) => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-test('the first HTTP run of a process warms up against its own stub: the target gets exactly the scenario\'s requests', async () => {
+test("the first HTTP run of a process warms up against its own stub: the target gets exactly the scenario's requests", async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
   const sc = scenarioSchema.parse({
-    name: 'warm', durationMs: 1000, drainMs: 2000, endpoint: { id: 'ep' },
+    name: 'warm',
+    durationMs: 1000,
+    drainMs: 2000,
+    endpoint: { id: 'ep' },
     traffic: [{ name: 'h', arrival: { process: 'constant', ratePerSec: 20 }, client: { behaviour: 'health' } }],
   });
   const r = await runScenario(sc, { target: () => new HttpTarget(url, { url, apiKey: 'k', endpointId: 'ep' }) });

@@ -29,7 +29,9 @@ async function serve(sc: Scenario, clock: 'manual' | 'real'): Promise<RunningSer
 describe('webhooks over HTTP', () => {
   test('real clock: every first attempt fails (500), the retry 300 ms later is delivered', async () => {
     const sc = scenarioSchema.parse({
-      name: 'hooks', durationMs: 1000, drainMs: 10_000,
+      name: 'hooks',
+      durationMs: 1000,
+      drainMs: 10_000,
       endpoint: { id: 'ep', workersMax: 5, jobDurationMs: 50, webhook: { attempts: 3, intervalMs: 300 } },
       webhookReceiver: { failFirstAttempts: 1 },
       traffic: [{ name: 'w', arrival: { process: 'constant', ratePerSec: 10 }, client: { behaviour: 'run-webhook' } }],

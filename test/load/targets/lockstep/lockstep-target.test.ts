@@ -45,7 +45,8 @@ describe('the admin API lockstep relies on (serve --clock manual)', () => {
     const h = { authorization: 'Bearer k', 'content-type': 'application/json' };
     type Counts = { now: number; received: number; ended: number; markers: number };
     const clock = async () => (await (await fetch(`${srv.origin}/_sim/clock`, { headers: h })).json()) as Counts;
-    const advance = async (body: unknown) => (await (await fetch(`${srv.origin}/_sim/advance`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json()) as Counts;
+    const advance = async (body: unknown) =>
+      (await (await fetch(`${srv.origin}/_sim/advance`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json()) as Counts;
     expect(await clock()).toEqual({ now: 0, received: 0, ended: 0, markers: 0 });
     const held = fetch(`${srv.baseUrl}/ep/runsync?wait=60000`, { method: 'POST', headers: h, body: JSON.stringify({ input: {} }) });
     let c = await clock();
@@ -57,7 +58,8 @@ describe('the admin API lockstep relies on (serve --clock manual)', () => {
     // Without `until`, an advance runs its whole span.
     expect(await advance({ ms: 10_000 })).toEqual({ now: 11_500, received: 1, ended: 1, markers: 0 });
     // Client markers take their turn among simulator events; an advance stops after each.
-    const mark = async (atMs: number[]) => (await (await fetch(`${srv.origin}/_sim/mark`, { method: 'POST', headers: h, body: JSON.stringify({ atMs }) })).json()) as Counts;
+    const mark = async (atMs: number[]) =>
+      (await (await fetch(`${srv.origin}/_sim/mark`, { method: 'POST', headers: h, body: JSON.stringify({ atMs }) })).json()) as Counts;
     expect(await mark([12_000, 13_000])).toMatchObject({ now: 11_500, markers: 0 });
     expect(await advance({ ms: 5000, until: 'answer' })).toMatchObject({ now: 12_000, markers: 1 });
     expect(await advance({ ms: 5000, until: 'answer' })).toMatchObject({ now: 13_000, markers: 2 });
@@ -68,17 +70,32 @@ describe('the admin API lockstep relies on (serve --clock manual)', () => {
 describe('lockstep with serve --clock manual', () => {
   test('client timeouts (runsync, /status-sync and /stream timing out, on the very ms a server wait ends too; polls cut off at the hard end): every outcome equals in-process', async () => {
     const sc = scenarioSchema.parse({
-      name: 'client-timeouts', seed: 7, durationMs: 60_000, drainMs: 30_000,
+      name: 'client-timeouts',
+      seed: 7,
+      durationMs: 60_000,
+      drainMs: 30_000,
       // 1.5 s jobs on two warm workers, fewer than the arrivals need: the queue grows, and so do the waits.
       endpoint: { id: 'to', workersMin: 2, workersMax: 2, jobDurationMs: 1500, workload: { chunks: 4 } },
       traffic: [
         // Timeout = ?wait=: the server's wait and the client's timeout end on one ms; in-process the server's comes first.
-        { name: 'tie', arrival: { process: 'constant', ratePerSec: 1 }, client: { behaviour: 'runsync', waitMs: 1000, statusSyncWaitMs: 1000, timeoutMs: 1000 } },
+        {
+          name: 'tie',
+          arrival: { process: 'constant', ratePerSec: 1 },
+          client: { behaviour: 'runsync', waitMs: 1000, statusSyncWaitMs: 1000, timeoutMs: 1000 },
+        },
         { name: 'sync', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'runsync', waitMs: 5000, timeoutMs: 2000 } },
-        { name: 'follow', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'runsync', waitMs: 1000, statusSyncWaitMs: 5000, timeoutMs: 2500 } },
+        {
+          name: 'follow',
+          arrival: { process: 'poisson', ratePerSec: 0.3 },
+          client: { behaviour: 'runsync', waitMs: 1000, statusSyncWaitMs: 5000, timeoutMs: 2500 },
+        },
         { name: 'stream', arrival: { process: 'poisson', ratePerSec: 0.3 }, client: { behaviour: 'run-stream', waitMs: 5000, timeoutMs: 1200 } },
         // Whole-second polls, many still going at the hard end (in-process runs the timers of that ms too).
-        { name: 'poll', arrival: { process: 'constant', ratePerSec: 0.5 }, client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } } },
+        {
+          name: 'poll',
+          arrival: { process: 'constant', ratePerSec: 0.5 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } },
+        },
       ],
     } satisfies ScenarioInput);
     const { inProc, lock, a, b } = await both(sc);
@@ -95,10 +112,21 @@ describe('lockstep with serve --clock manual', () => {
     expect(b.elapsedMs).toBe(a.elapsedMs);
   }, 120_000);
 
-  test('an llm: endpoint\'s streamed chat completions (a stream is answered when it ends, as in process): every outcome equals in-process', async () => {
+  test("an llm: endpoint's streamed chat completions (a stream is answered when it ends, as in process): every outcome equals in-process", async () => {
     const sc = scenarioSchema.parse({
-      name: 'llm-streams', seed: 3, durationMs: 20_000,
-      endpoint: { id: 'llm', workersMin: 1, workersMax: 2, llm: { ttftMs: { dist: 'uniform', minMs: 100, maxMs: 500 }, interTokenMs: { dist: 'uniform', minMs: 10, maxMs: 50 }, outputTokens: { dist: 'uniform', minMs: 5, maxMs: 40 } } },
+      name: 'llm-streams',
+      seed: 3,
+      durationMs: 20_000,
+      endpoint: {
+        id: 'llm',
+        workersMin: 1,
+        workersMax: 2,
+        llm: {
+          ttftMs: { dist: 'uniform', minMs: 100, maxMs: 500 },
+          interTokenMs: { dist: 'uniform', minMs: 10, maxMs: 50 },
+          outputTokens: { dist: 'uniform', minMs: 5, maxMs: 40 },
+        },
+      },
       traffic: [
         { name: 'streamed', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 30 } },
         { name: 'plain', arrival: { process: 'poisson', ratePerSec: 0.5 }, client: { behaviour: 'openai-chat', maxTokens: 30 } },
@@ -112,7 +140,13 @@ describe('lockstep with serve --clock manual', () => {
     const { stream: sa, ...fa } = a.flows.streamed!;
     const { stream: sb, ...fb } = b.flows.streamed!;
     expect(fb).toEqual(fa);
-    expect([sb!.requests, sb!.tokens, sb!.broken, sb!.ttftMs.count, sb!.itlMs.count]).toEqual([sa!.requests, sa!.tokens, sa!.broken, sa!.ttftMs.count, sa!.itlMs.count]);
+    expect([sb!.requests, sb!.tokens, sb!.broken, sb!.ttftMs.count, sb!.itlMs.count]).toEqual([
+      sa!.requests,
+      sa!.tokens,
+      sa!.broken,
+      sa!.ttftMs.count,
+      sa!.itlMs.count,
+    ]);
     expect(b.flows.plain).toEqual(a.flows.plain);
     expect(b.operations.openai!.byStatus).toEqual(a.operations.openai!.byStatus);
   }, 120_000);
