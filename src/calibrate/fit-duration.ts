@@ -5,6 +5,7 @@
  * Kolmogorov–Smirnov limit, the samples themselves (`empirical`, at most 1 000 quantiles).
  */
 import { Z95, type DurationSpec } from '../contract/duration-spec.js';
+import { partitionPoint } from '../lib/partition-point.js';
 import { normalCdf } from './normal-cdf.js';
 
 /** Fewer samples than this: the fit is reported, and flagged as not to be trusted. */
@@ -106,14 +107,7 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 /** How many of `sorted` are ≤ x. */
 export function upperBound(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (sorted[m]! <= x) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
+  return partitionPoint(sorted.length, (i) => sorted[i]! <= x);
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;

@@ -5,6 +5,7 @@
  * explains the most of those falls with "worker w stopped at its last end + T" while predicting
  * the fewest stops where the count did not fall; it is the middle of that T's range.
  */
+import { partitionPoint } from '../lib/partition-point.js';
 import type { ObservedEndpoint } from '../report/run-result.js';
 import type { HealthRow } from './health-rows.js';
 
@@ -109,12 +110,6 @@ export function fitIdleTimeout(obs: ObservedEndpoint, rows: readonly HealthRow[]
 
 /** The fall whose window (fromMs, toMs] holds `at`; -1: none. Falls are in time order. */
 function fallAt(falls: readonly Fall[], at: number): number {
-  let lo = 0;
-  let hi = falls.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (falls[m]!.toMs < at) lo = m + 1;
-    else hi = m;
-  }
-  return lo < falls.length && falls[lo]!.fromMs < at ? lo : -1;
+  const k = partitionPoint(falls.length, (i) => falls[i]!.toMs < at);
+  return k < falls.length && falls[k]!.fromMs < at ? k : -1;
 }

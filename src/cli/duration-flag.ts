@@ -2,10 +2,10 @@
  * A duration given on the command line: whole ms (`250`), or a number with a unit, `ms`, `s`,
  * `m` or `h` (`200ms`, `5s`, `1.5s`, `1m`): the units of a threshold's `every`.
  */
+import { UNIT_MS } from '../report/threshold-parse.js';
 import { CliError } from './exit-codes.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
 /** `text` in whole ms; a CliError (exit 2) naming `flag` for anything else. */
 export function parseDurationFlag(flag: string, text: string): number {

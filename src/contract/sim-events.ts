@@ -11,6 +11,8 @@ export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'C
  * throttled: wanted but no host capacity; unhealthy: crash-looping, never takes a job.
  */
 export type WorkerState = 'initializing' | 'idle' | 'running' | 'throttled' | 'unhealthy';
+/** Every worker state, in the order reports and series list them. */
+export const WORKER_STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
 
 export type LimitCause = 'rate' | 'concurrency' | 'queue';
 

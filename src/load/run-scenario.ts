@@ -123,7 +123,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   const watch = new RunWatch(sc, run, opts);
   const tick = progressTick(sc, run, wallStart, opts.onProgress);
   // Against a URL the run lasts at least durationMs: a tail without arrivals still shows the endpoint (its workers stopping).
-  const minEndMs = run.rec.observations ? sc.durationMs : 0;
+  const minEndMs = target.kind === 'http' ? sc.durationMs : 0;
   try {
     await target.drive(() => watch.stopped() || (live.generating === 0 && live.active === 0 && target.now() >= minEndMs), sc.durationMs + sc.drainMs, tick);
   } catch (e) {

@@ -29,7 +29,8 @@ export interface Threshold {
 }
 
 const RE = /^\s*([A-Za-z0-9_]+)\s*(?:\{([^}]*)\})?\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*(?:every\s+(\d+)\s*(ms|s|m|h)\s*)?$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+/** ms per unit of a duration (`every 60s`; the CLI's duration flags take the same units). */
+export const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** Parses one threshold; a string is what is wrong with it. */

@@ -2,12 +2,11 @@
  * The report's `workers` section (run-result.ts WorkersSection): a run's worker bill
  * (worker-bill.ts) and, with prices, its cost (prices.ts), rounded for report.json. Pure.
  */
-import type { WorkerState } from '../contract/sim-events.js';
+import { WORKER_STATES, type WorkerState } from '../contract/sim-events.js';
 import { costOf, GPU_PRICES_DATE, type PricesUsed } from './prices.js';
 import type { WorkersSection } from './run-result.js';
 import type { WorkerBill } from './worker-bill.js';
 
-const STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
 const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
@@ -15,7 +14,7 @@ export function workersSection(bill: WorkerBill, workersMin: number, runMs: numb
   const section: WorkersSection = {
     started: bill.workersStarted,
     workersMin,
-    secondsByState: Object.fromEntries(STATES.map((s) => [s, r3(bill.secondsByState[s] ?? 0)])) as Record<WorkerState, number>,
+    secondsByState: Object.fromEntries(WORKER_STATES.map((s) => [s, r3(bill.secondsByState[s] ?? 0)])) as Record<WorkerState, number>,
     billedSeconds: { active: bill.activeSeconds, flex: bill.flexSeconds },
   };
   if (prices) {

@@ -8,6 +8,7 @@ import type { RandomStream } from '../../lib/random.js';
 import type { ObservedEndpoint } from '../../report/run-result.js';
 import { WORKER_STATES } from './endpoint-series.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
+import { num } from './health-samples.js';
 
 /** Execution times kept (a uniform sample of them when more were read). */
 export const MAX_EXECUTION_SAMPLES = 10_000;
@@ -69,7 +70,7 @@ export class EndpointObservations {
   health(atMs: number, b: HealthBodyRead): void {
     const q = b.jobs?.inQueue;
     if (typeof q !== 'number') return;
-    const row = [round(atMs), q, count(b.jobs?.inProgress), ...WORKER_STATES.map((s) => count(b.workers?.[s]))];
+    const row = [round(atMs), q, num(b.jobs?.inProgress), ...WORKER_STATES.map((s) => num(b.workers?.[s]))];
     const prev = this.last;
     this.last = row;
     if (prev !== undefined && sameCounts(prev, row)) return void (this.lastKept = false);
@@ -115,10 +116,6 @@ function sameCounts(a: number[], b: number[]): boolean {
 
 function finite(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
-}
-
-function count(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
 const round = (ms: number): number => Math.round(ms * 1000) / 1000;

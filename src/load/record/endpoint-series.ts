@@ -4,9 +4,9 @@
  * `/health` answers.
  */
 import type { EndpointWindows } from '../../report/run-result.js';
-import type { WorkerState } from '../../contract/sim-events.js';
+import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
 
-export const WORKER_STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
+export { WORKER_STATES };
 /** queueLength, jobsInSystem, then WORKER_STATES (the order of sim/occupancy.ts OCCUPANCY_SERIES). */
 export const ENDPOINT_SERIES = 2 + WORKER_STATES.length;
 

@@ -47,6 +47,7 @@ export class HealthSamples {
   }
 }
 
-function num(v: unknown): number {
+/** A count of a `/health` answer: a finite number, else 0 (missing or malformed). */
+export function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }

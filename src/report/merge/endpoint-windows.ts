@@ -6,11 +6,9 @@
  * the shards' values would lower the sampling noise but cannot be kept associative: an average
  * of averages rounded to 3 decimals changes with the grouping of the inputs.
  */
-import type { WorkerState } from '../../contract/sim-events.js';
+import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
 import type { EndpointWindows } from '../run-result.js';
 import { at } from './alignment.js';
-
-const WORKER_STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
 
 /** `list` in shard order (undefined: that input has no view of the endpoint); `n` merged windows. */
 export function mergeEndpointWindows(list: readonly (EndpointWindows | undefined)[], shifts: readonly number[], n: number): EndpointWindows | undefined {
