@@ -60,8 +60,7 @@ function lastBlockEnd(text: string): number {
 
 export class HttpExchange implements Dispatcher.DispatchHandler {
   private status = 0;
-  private sse = false;
-  /** The event stream of an SSE answer, read as it comes. */
+  /** The event stream of an SSE answer (content type text/event-stream), read as it comes. */
   private events: SseReader | undefined = undefined;
   /** The body: the first chunk, then the rest (most answers come in one chunk). */
   private first: Buffer = EMPTY;
@@ -90,7 +89,6 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   reuse(deadlineMs: number): void {
     this.deadlineMs = deadlineMs;
     this.status = 0;
-    this.sse = false;
     this.events = undefined;
     this.first = EMPTY;
     this.rest = undefined;
@@ -109,10 +107,9 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     for (let i = 0; i < rawHeaders.length; i += 2) {
       const k = rawHeaders[i]!;
       if (k.length === 12 && (k[0]! | 0x20) === 0x63 && k.toString('latin1').toLowerCase() === 'content-type') {
-        this.sse = rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream');
+        if (rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream')) this.events = new SseReader();
       }
     }
-    if (this.sse) this.events = new SseReader();
     return true;
   }
 
