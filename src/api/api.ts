@@ -98,10 +98,10 @@ export class Api {
     const bytes = req.bodyBytes ?? (req.rawBody !== undefined ? Buffer.byteLength(req.rawBody) : 0);
     // No body (a poll) fits any limit: no 413 message to consider.
     const op = prepared.op;
-    if (bytes > prepared.maxBodyBytes) return this.end(respond, shapedFor(op, prepared.tooLarge(bytes)!));
+    if (bytes > prepared.maxBodyBytes) return this.end(respond, prepared.tooLarge(bytes)!, op === 'openai');
     const ep = prepared.ep;
     const cause = ep.admit(op);
-    if (cause) return this.end(respond, shapedFor(op, limited(cause, op)));
+    if (cause) return this.end(respond, limited(cause, op), op === 'openai');
 
     const spare = this.spare;
     this.spare = undefined;
@@ -126,20 +126,14 @@ export class Api {
 
   /** The core never throws on user input; anything else still gets a JSON 500. */
   private failed(respond: Respond, e: unknown, openai: boolean): Pending {
-    const r = apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`);
+    return this.end(respond, apiError('API_ERR_INTERNAL', `internal error: ${(e as Error).message}`), openai);
+  }
+
+  /** Answers a request that never reached its handler; `openai`: an OpenAI route's, whose errors are shaped as OpenAI's. */
+  private end(respond: Respond, r: ApiResponse, openai = false): Pending {
     respond(openai ? openaiShaped(r) : r);
     return NOOP;
   }
-
-  private end(respond: Respond, r: ApiResponse): Pending {
-    respond(r);
-    return NOOP;
-  }
-}
-
-/** An error answer of `op`, shaped as OpenAI's on the OpenAI routes. */
-function shapedFor(op: Operation, r: ApiResponse): ApiResponse {
-  return op === 'openai' ? openaiShaped(r) : r;
 }
 
 /**
