@@ -39,6 +39,10 @@ class Hold implements JobWaiter {
     readonly answer: HoldAnswer,
   ) {}
 
+  get wantsChunks(): boolean {
+    return this.onChunk;
+  }
+
   update(change: 'chunk' | 'terminal' | 'gone'): boolean {
     const ctx = this.ctx;
     if (change === 'gone') {

@@ -12,6 +12,7 @@ export class SseFeed {
   readonly atMs: number[] = [];
   ended = false;
   private onEvent: FeedEvent | undefined = undefined;
+  private listened = false;
   private onEnd: (() => void) | undefined = undefined;
   private readonly finals: (() => void)[] = [];
 
@@ -33,12 +34,21 @@ export class SseFeed {
     this.finish();
   }
 
-  /** The transport's one listener: every event so far now, the rest as they come, then `onEnd`. */
-  listen(onEvent: FeedEvent, onEnd: () => void): void {
-    for (let i = 0; i < this.events.length; i++) onEvent(this.events[i]!, this.atMs[i]!);
+  /**
+   * The transport's one listener: every event so far now, the rest as they come, then `onEnd`.
+   * Without `onEvent` (a transport that takes the stream whole at its end) nothing is sent live.
+   */
+  listen(onEvent: FeedEvent | undefined, onEnd: () => void): void {
+    this.listened = true;
+    if (onEvent) for (let i = 0; i < this.events.length; i++) onEvent(this.events[i]!, this.atMs[i]!);
     if (this.ended) return onEnd();
     this.onEvent = onEvent;
     this.onEnd = onEnd;
+  }
+
+  /** Are events sent as they come (or may they be: nobody listened yet)? Else the producer may push them in bulk at the end. */
+  get live(): boolean {
+    return !this.listened || this.onEvent !== undefined;
   }
 
   /** The client went away before the end: the producer stops; nothing more is pushed. */

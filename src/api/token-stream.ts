@@ -7,7 +7,7 @@
  * one; after it, the stream ends with an error event (`{"error": {…, "code": status}}`) and no
  * `[DONE]`. A worker crash re-runs the job: its tokens already sent are not sent again.
  */
-import { chunksOf, type Job, type JobWaiter } from '../sim/job.js';
+import type { Job, JobWaiter } from '../sim/job.js';
 import type { Timer } from '../lib/scheduler.js';
 import { tokenPieces } from '../sim/token-text.js';
 import { apiError } from './errors.js';
@@ -36,6 +36,11 @@ class TokenStream implements JobWaiter {
     readonly job: Job,
     private readonly c: Completion,
   ) {}
+
+  /** Each token as it lands until the answer began; after that only while the transport sends events live. */
+  get wantsChunks(): boolean {
+    return this.feed === undefined || this.feed.live;
+  }
 
   update(change: 'chunk' | 'terminal' | 'gone'): boolean {
     const { ctx, job } = this;
@@ -70,7 +75,7 @@ class TokenStream implements JobWaiter {
   /** Sends the tokens produced since the last call; the first one answers the request. */
   private flush(): void {
     const { ctx, job } = this;
-    const done = chunksOf(job);
+    const done = ctx.ep.tokensDone(job);
     if (done <= this.sent) return;
     if (this.feed === undefined) {
       this.writer = chunkWriter(ctx, job, this.c);
@@ -79,7 +84,8 @@ class TokenStream implements JobWaiter {
     }
     const now = ctx.sim.nowMs;
     const pieces = tokenPieces(ctx.ep.jobs.idOf(job), this.sent, done);
-    for (let i = 0; i < pieces.length; i++) this.feed.push(this.writer!.token(pieces[i]!, this.sent + i === 0), now);
+    // An engine's tokens carry their exact instants; the token model's land on the ms they are sent in.
+    for (let i = 0; i < pieces.length; i++) this.feed.push(this.writer!.token(pieces[i]!, this.sent + i === 0), ctx.ep.tokenAtMs(job, this.sent + i) ?? now);
     this.sent = done;
   }
 

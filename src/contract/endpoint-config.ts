@@ -137,6 +137,17 @@ export const endpointSchema = z.strictObject({
     .meta({ description: 'Endpoint id, as in /v2/{id}/run: letters, digits, "_", "." and "-". In a scenario, default: ep.', examples: ['ep', 'sdxl-prod'] }),
   workersMin: ms.default(0).meta({ description: 'Workers kept running even when idle; at most workersMax. Default: 0.', examples: [0, 1] }),
   workersMax: ms.default(3).meta({ description: 'Most workers running at once. Default: 3.', examples: [3, 10] }),
+  workerConcurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(1024)
+    .default(1)
+    .meta({
+      description:
+        "Jobs one worker runs at once (the RunPod SDK's concurrency_modifier; RunPod's vLLM worker sets it from MAX_CONCURRENCY, 30 there). A worker bills its time once, whatever it holds. Default: 1.",
+      examples: [1, 30],
+    }),
   idleTimeoutMs: ms.default(5000).meta({ description: 'A worker idle this long (ms) stops, down to workersMin. Default: 5000.', examples: [5000, 60_000] }),
   coldStartMs: durationSchema.default(0).meta({
     description: "Time from a worker's start to ready: whole ms or a distribution object. Default: 0.",

@@ -58,22 +58,102 @@ export const tokenCountSchema = z
     examples: [20, { dist: 'uniform', minMs: 50, maxMs: 400 }, { dist: 'lognormal', medianMs: 200, p95Ms: 800 }],
   });
 
-export const llmSchema = z
+const msFraction = z.number().min(0).max(3_600_000);
+
+/**
+ * Continuous batching (vLLM's scheduler, one engine per worker): iterations back to back while the
+ * worker holds a sequence; each running sequence gets one token per iteration; a job joins at an
+ * iteration boundary, its prompt is prefilled in that iteration (chunked over several when longer
+ * than the token budget) and its first token comes at that iteration's end. An iteration lasts
+ * `decodeMs + perSequenceMs × (sequences − 1) + prefillMsPerToken × prompt tokens prefilled in it`.
+ * Times are exact (fractions of a ms kept): an iteration of 5.07 ms is not 5 ms.
+ */
+export const engineSchema = z
   .strictObject({
-    ttftMs: durationSchema.meta({
-      description: "Time to first token: ms from a job's start to its first token (whole ms or a distribution object).",
-      examples: [300, { dist: 'lognormal', medianMs: 250, p95Ms: 900 }],
+    decodeMs: z
+      .number()
+      .positive()
+      .max(3_600_000)
+      .meta({
+        description:
+          'ms of an iteration with one sequence decoding: the inter-token latency at one request in flight (vllm bench serve --max-concurrency 1: median_itl_ms).',
+        examples: [5.1, 6.5, 25],
+      }),
+    perSequenceMs: msFraction.default(0).meta({
+      description: 'ms an iteration grows per further sequence in it: (ITL at C in flight − ITL at 1) / (C − 1) from a concurrency sweep. Default: 0.',
+      examples: [0.065, 0.3],
     }),
-    interTokenMs: durationSchema.meta({
-      description: 'Gap in ms before each further token, drawn once per gap (whole ms or a distribution object).',
-      examples: [25, { dist: 'uniform', minMs: 15, maxMs: 40 }],
+    prefillMsPerToken: msFraction.default(0).meta({
+      description:
+        'ms an iteration grows per prompt token prefilled in it (vLLM prefills a joining prompt in the iteration that produces its first token). Default: 0.',
+      examples: [0.02, 0.1],
     }),
-    outputTokens: tokenCountSchema,
+    overheadMs: msFraction.default(0).meta({
+      description:
+        "ms from a job's start on the worker until it can join a batch (request handling, tokenization, the worker's own queue): part of the time to first token. Default: 0.",
+      examples: [0, 15],
+    }),
+    maxNumSeqs: z
+      .number()
+      .int()
+      .min(1)
+      .max(65_536)
+      .default(256)
+      .meta({
+        description:
+          "Most sequences in one batch (vLLM --max-num-seqs); a worker's further jobs wait inside it for a place (vLLM queues internally). Default: 256.",
+        examples: [256, 64],
+      }),
+    maxNumBatchedTokens: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_048_576)
+      .default(8192)
+      .meta({
+        description:
+          'Tokens one iteration takes in all (vLLM --max-num-batched-tokens): one per decoding sequence, the rest for prompt chunks; a longer prompt is prefilled over several iterations. Default: 8192.',
+        examples: [8192, 2048],
+      }),
   })
   .meta({
     description:
-      "Token model: a job runs ttftMs plus one interTokenMs per further token, and streams each token as it is produced (the OpenAI route's server-sent events, /stream items). max_tokens caps the count. Off when unset.",
-    examples: [{ ttftMs: 300, interTokenMs: 25, outputTokens: { dist: 'uniform', minMs: 50, maxMs: 400 } }],
+      'Continuous batching inside each worker (vLLM): an iteration lasts decodeMs + perSequenceMs × (sequences − 1) + prefillMsPerToken × prompt tokens prefilled in it, and gives every running sequence one token. Replaces ttftMs and interTokenMs.',
+    examples: [{ decodeMs: 5.1, perSequenceMs: 0.065, prefillMsPerToken: 0.02, overheadMs: 15 }],
+  });
+
+export type EngineConfig = z.infer<typeof engineSchema>;
+
+export const llmSchema = z
+  .strictObject({
+    ttftMs: durationSchema.optional().meta({
+      description:
+        "Time to first token: ms from a job's start to its first token (whole ms or a distribution object). Each job alone, as a batch of one; give engine instead to batch. Required without engine.",
+      examples: [300, { dist: 'lognormal', medianMs: 250, p95Ms: 900 }],
+    }),
+    interTokenMs: durationSchema.optional().meta({
+      description: 'Gap in ms before each further token, drawn once per gap (whole ms or a distribution object). Required without engine.',
+      examples: [25, { dist: 'uniform', minMs: 15, maxMs: 40 }],
+    }),
+    engine: engineSchema.optional(),
+    outputTokens: tokenCountSchema,
+  })
+  .superRefine((l, ctx) => {
+    if (l.engine !== undefined) {
+      for (const k of ['ttftMs', 'interTokenMs'] as const)
+        if (l[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `not with engine (the engine's iterations set token times)` });
+      return;
+    }
+    for (const k of ['ttftMs', 'interTokenMs'] as const)
+      if (l[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or give engine: continuous batching)' });
+  })
+  .meta({
+    description:
+      "Token model: each job produces outputTokens tokens and streams each as it is produced (the OpenAI route's server-sent events, /stream items); max_tokens caps the count. Either ttftMs and interTokenMs (each job alone) or engine (continuous batching of a worker's jobs). Off when unset.",
+    examples: [
+      { ttftMs: 300, interTokenMs: 25, outputTokens: { dist: 'uniform', minMs: 50, maxMs: 400 } },
+      { engine: { decodeMs: 5.1, perSequenceMs: 0.065, prefillMsPerToken: 0.02 }, outputTokens: 128 },
+    ],
   });
 
 export type LlmConfig = z.infer<typeof llmSchema>;
@@ -81,9 +161,13 @@ export type LlmConfig = z.infer<typeof llmSchema>;
 /**
  * The mean execution time (ms) of an endpoint's jobs: `jobDurationMs`'s, or with a token model
  * the mean time to first token plus a mean gap per further token (requests' max_tokens aside).
+ * With an engine, a job alone in its batch with an empty prompt: overheadMs plus decodeMs a token
+ * (the estimates that use this, dry-run and Erlang C, know nothing of batching).
  */
 export function meanJobMs(e: { jobDurationMs: DurationSpec; llm?: LlmConfig | undefined }): number {
   if (!e.llm) return meanMs(e.jobDurationMs);
   const tokens = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, meanMs(e.llm.outputTokens)));
-  return meanMs(e.llm.ttftMs) + (tokens - 1) * meanMs(e.llm.interTokenMs);
+  const g = e.llm.engine;
+  if (g) return g.overheadMs + tokens * g.decodeMs;
+  return meanMs(e.llm.ttftMs!) + (tokens - 1) * meanMs(e.llm.interTokenMs!);
 }

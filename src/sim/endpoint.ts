@@ -13,7 +13,21 @@ import type { JobIds } from './ids.js';
 import { JobTable } from './job-table.js';
 import { JobStreams } from './job-streams.js';
 import { Retention, type ExpiryReason } from './retention.js';
-import { delayOf, DEFAULT_TTL_MS, extras, GONE, isGone, isLowPriority, isTerminal, newJob, ttlOf, type Job, type JobWaiter, type ReadonlyJob } from './job.js';
+import {
+  chunksOf,
+  delayOf,
+  DEFAULT_TTL_MS,
+  extras,
+  GONE,
+  isGone,
+  isLowPriority,
+  isTerminal,
+  newJob,
+  ttlOf,
+  type Job,
+  type JobWaiter,
+  type ReadonlyJob,
+} from './job.js';
 import type { JobKind, JobStatus } from '../contract/sim-events.js';
 import { statusBody, type StatusBody } from './job-body.js';
 import { JobQueue } from './job-queue.js';
@@ -25,8 +39,9 @@ import type { Scheduler } from '../lib/scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler } from './webhooks.js';
 import type { WebhookSender } from '../contract/webhooks.js';
-import type { Worker } from './worker.js';
+import type { Run, Worker } from './worker.js';
 import { WorkerPool } from './worker-pool.js';
+import { LlmEngine, type EngineHost } from './llm-engine.js';
 
 export interface Submission {
   kind: JobKind;
@@ -40,6 +55,8 @@ export interface Submission {
   directives?: SimDirectives | undefined;
   /** Cap on the job's tokens (`max_tokens`), on an `llm:` endpoint. */
   maxTokens?: number | undefined;
+  /** Prompt tokens the job's request carries (contract/prompt-tokens.ts), prefilled by an `llm.engine` worker. */
+  promptTokens?: number | undefined;
 }
 
 export { DEFAULT_TTL_MS };
@@ -79,7 +96,15 @@ export class Endpoint {
       (j, why) => this.expire(j, why),
       (seq) => this.expireCompacted(seq),
     );
-    this.streams = new JobStreams(cfg, sched, this.workload, this.jobs, bus, (j) => this.notify(j, 'chunk'));
+    this.streams = new JobStreams(
+      cfg,
+      sched,
+      this.workload,
+      this.jobs,
+      bus,
+      (j) => this.notify(j, 'chunk'),
+      (j) => this.tokensDone(j),
+    );
     const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
       onReady: (w) => {
@@ -89,6 +114,7 @@ export class Endpoint {
         if (this.scaler.surplus(w)) this.scaler.atEndOfMs();
       },
       onRunEnd: this.onRunEnd,
+      engineFor: () => (cfg.llm?.engine ? new LlmEngine(cfg.llm.engine, sched, this.engineHost) : undefined),
       onState: (w, from, to) => {
         if (bus.workersWatched) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
@@ -133,6 +159,7 @@ export class Endpoint {
     if (s.webhook !== undefined) extras(j).webhook = s.webhook;
     if (s.directives !== undefined) extras(j).directives = s.directives;
     if (s.maxTokens !== undefined) extras(j).maxTokens = s.maxTokens;
+    if (s.promptTokens !== undefined && this.cfg.llm?.engine) extras(j).promptTokens = s.promptTokens;
     // In the table first: the ttl sweep walks the table, and a job it cannot see gets no deadline.
     this.jobs.add(j);
     this.retention.watchTtl(j);
@@ -220,13 +247,32 @@ export class Endpoint {
     return j.x?.tokens;
   }
 
+  /** Tokens (or chunks) a job has produced so far in its current run (once it ended: all of them). */
+  tokensDone(j: ReadonlyJob): number {
+    if (j.status === 'IN_PROGRESS' && this.cfg.llm?.engine) return (j.worker as Worker).engine!.produced(this.jobs.own(j));
+    return chunksOf(j);
+  }
+
+  /**
+   * With an engine, the exact virtual ms (fractional) at which token `k` (0-based) of `j`'s current
+   * or ended run was produced; undefined otherwise (the token model's tokens land on whole ms).
+   */
+  tokenAtMs(j: ReadonlyJob, k: number): number | undefined {
+    if (!this.cfg.llm?.engine) return undefined;
+    const t = j.x?.tokens;
+    if (t !== undefined && t.atMs.length > k && j.startedAtMs !== undefined) return j.startedAtMs + t.atMs[k]!;
+    if (j.status !== 'IN_PROGRESS') return undefined;
+    const at = (j.worker as Worker).engine!.tokenAtMs(this.jobs.own(j), k);
+    return Number.isNaN(at) ? undefined : at;
+  }
+
   health(): HealthBody {
     const c = this.pool.counts;
     return {
       jobs: {
         completed: this.counters.completed,
         failed: this.counters.failed,
-        inProgress: c.running,
+        inProgress: this.pool.jobsHeld,
         inQueue: this.queue.length,
         retried: this.counters.retried,
       },
@@ -237,6 +283,13 @@ export class Endpoint {
   /** Holds `w` until the job changes. */
   wait(j: Job, w: JobWaiter): void {
     (extras(j).waiters ??= []).push(w);
+    this.watchTokens(j);
+  }
+
+  /** An engine's job tells each new token while a waiter wants them (not every token is an event otherwise). */
+  watchTokens(j: Job): void {
+    if (j.status !== 'IN_PROGRESS' || !this.cfg.llm?.engine || !j.x?.waiters?.some((w) => w.wantsChunks)) return;
+    (j.worker as Worker).engine!.watch(j);
   }
 
   unwait(j: Job, w: JobWaiter): void {
@@ -246,10 +299,16 @@ export class Endpoint {
 
   // ---------------------------------------------------------------- internals
 
+  /**
+   * Queued jobs go to idle workers first (the newest idle), then to running workers with room
+   * (workerConcurrency > 1: the one with the most room): every worker with room asks for work.
+   */
   private dispatch(): void {
-    while (this.queue.length > 0 && this.pool.counts.idle > 0) {
-      const j = this.queue.shift()!;
-      this.start(this.pool.takeIdle()!, j);
+    const pool = this.pool;
+    while (this.queue.length > 0 && (pool.counts.idle > 0 || pool.room > 0)) {
+      const w = pool.counts.idle > 0 ? pool.takeIdle() : pool.withRoom();
+      if (w === undefined) break;
+      this.start(w, this.queue.shift()!);
     }
     this.scaler.run();
   }
@@ -269,7 +328,7 @@ export class Endpoint {
 
   private start(w: Worker, j: Job): void {
     const now = this.sched.nowMs;
-    w.job = j;
+    this.pool.took(w);
     j.worker = w;
     j.status = 'IN_PROGRESS';
     j.startedAtMs = now;
@@ -285,24 +344,27 @@ export class Endpoint {
       });
     w.bootFromMs = -1;
     const x = j.x;
+    const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
+    if (w.engine !== undefined) return this.startInEngine(w.engine, j, timeoutMs);
+    const r = freeRun(w);
+    r.job = j;
     const tokens = this.tokens?.plan(x?.maxTokens);
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, tokens?.atMs[tokens.count - 1]);
-    const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
     let inMs: number;
     if (plan.crashAfterMs !== undefined && plan.crashAfterMs < timeoutMs) {
-      w.runEnd = 'crash';
+      r.runEnd = 'crash';
       inMs = plan.crashAfterMs;
     } else if (plan.durationMs > timeoutMs) {
-      w.runEnd = 'timeout';
+      r.runEnd = 'timeout';
       inMs = timeoutMs;
     } else {
-      w.runEnd = 'complete';
+      r.runEnd = 'complete';
       inMs = plan.durationMs;
       // The planned failure waits in `error` (not shown while running: job-body.ts).
       j.error = plan.failed ? (plan.error ?? DEFAULT_FAILURE) : undefined;
     }
-    // The worker is its own timer, re-armed for each run (worker.ts).
-    this.sched.again(w, now + inMs);
+    // The run slot (the worker itself for the first) is its own timer, re-armed for each run (worker.ts).
+    this.sched.again(r, now + inMs);
     if (tokens === undefined) return this.streams.started(j, plan.durationMs, plan.chunks);
     // A run that will fail produces no tokens.
     extras(j).tokens = plan.failed ? undefined : tokens;
@@ -319,16 +381,43 @@ export class Endpoint {
     this.jobs.clear(seq);
   }
 
+  /**
+   * A job joins its worker's batching engine: its token count is drawn now, its times come from
+   * the engine's iterations. A planned failure runs its tokens unseen and then ends FAILED; a crash
+   * directive kills the worker once half its tokens are out.
+   */
+  private startInEngine(e: LlmEngine, j: Job, timeoutMs: number): void {
+    const x = j.x;
+    const run = this.tokens!.count(x?.maxTokens);
+    const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, 0);
+    j.error = plan.failed ? (plan.error ?? DEFAULT_FAILURE) : undefined;
+    extras(j).tokens = plan.failed ? undefined : run;
+    const crashAfter = plan.crashAfterMs !== undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
+    e.add(j, run.count, x?.promptTokens ?? 0, this.sched.nowMs + timeoutMs, crashAfter);
+  }
+
+  /** What an engine tells its endpoint (one object for all the endpoint's engines: each call names its job). */
+  private readonly engineHost: EngineHost = {
+    runEnded: (j) => this.runEnded(j, 'complete'),
+    crashed: (j) => this.runEnded(j, 'crash'),
+    timedOut: (j) => this.runEnded(j, 'timeout'),
+    tokensLanded: (j) => {
+      this.notify(j, 'chunk');
+      return j.x?.waiters?.some((w) => w.wantsChunks) === true;
+    },
+  };
+
   /** The run's planned end came (worker.ts `runEnd`). */
-  private readonly onRunEnd = (w: Worker): void => {
-    const j = w.job!;
+  private readonly onRunEnd = (r: Run): void => this.runEnded(r.job!, r.runEnd);
+
+  private runEnded(j: Job, how: Run['runEnd']): void {
     // A run ending at the very instant of the job's ttl deadline loses to it, whichever of the two
     // timers the scheduler runs first (the default ttl's sweep may be armed after the run started).
     if (j.expiresAtMs <= this.sched.nowMs) return this.expire(j, 'ttl');
-    if (w.runEnd === 'complete') return this.complete(j);
-    if (w.runEnd === 'crash') return this.crash(j);
+    if (how === 'complete') return this.complete(j);
+    if (how === 'crash') return this.crash(j);
     this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${this.executionTimeoutOf(j)} ms exceeded`);
-  };
+  }
 
   private complete(j: Job): void {
     const error = j.error;
@@ -339,9 +428,26 @@ export class Endpoint {
     this.finish(j, 'COMPLETED', this.workload.output(j.input, j.x?.directives), undefined);
   }
 
-  /** The worker dies mid-job: the job goes back to the front of the queue; the worker restarts. */
+  /**
+   * The worker dies mid-job: every job it holds goes back to the front of the queue (the crashing
+   * one first, the others behind it in the order they started); the worker restarts.
+   */
   private crash(j: Job): void {
     const w = j.worker as Worker;
+    const others = w.engine !== undefined ? w.engine.takeAll(j) : heldBy(w, j);
+    for (const r of w.runs ?? []) if (r.job !== j) this.sched.cancel(r);
+    for (let i = others.length - 1; i >= 0; i--) this.requeue(others[i]!, w);
+    // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
+    // must be this job (it keeps its turn), not the one behind it.
+    this.requeue(j, w);
+    this.pool.crash(w);
+    this.dispatch();
+  }
+
+  /** A job of a crashed worker back at the front of the queue (the crash directive does not fire again). */
+  private requeue(j: Job, w: Worker): void {
+    this.pool.freed(w);
+    for (const r of w.runs ?? []) if (r.job === j) r.job = undefined;
     j.worker = undefined;
     const x = extras(j);
     x.crashed = true;
@@ -352,13 +458,9 @@ export class Endpoint {
     j.enqueuedAtMs = this.sched.nowMs;
     j.startedAtMs = undefined;
     x.chunksDone = 0;
-    if (j.x) j.x.streamBuffer = undefined;
+    x.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'crash' });
-    // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
-    // must be this job (it keeps its turn), not the one behind it.
     this.queue.push(j, true);
-    this.pool.crash(w);
-    this.dispatch();
   }
 
   private finish(j: Job, status: JobStatus, output: unknown, error: string | undefined): void {
@@ -368,9 +470,6 @@ export class Endpoint {
     if (j.startedAtMs !== undefined) j.executionTimeMs = now - j.startedAtMs;
     j.output = output;
     j.error = error;
-    const t = j.x?.tokens;
-    // Only the count and the cut are read once the run ended.
-    if (t !== undefined && t.atMs.length > 0) j.x!.tokens = ended(t);
     if (status === 'COMPLETED') this.counters.completed++;
     else if (status === 'FAILED' || status === 'TIMED_OUT') this.counters.failed++;
     if (this.bus.active)
@@ -390,6 +489,9 @@ export class Endpoint {
       this.webhooks.deliver(this.id, id, webhook, { ...statusBody(j, id, this.jobs.workerIdOf(j), now), input: j.input, webhook });
     }
     this.notify(j, 'terminal');
+    const t = j.x?.tokens;
+    // Only the count and the cut are read once the run ended (and its held streams had the times).
+    if (t !== undefined && t.atMs.length > 0) j.x!.tokens = ended(t);
     // A retention of 0 ms (a result nobody may read): gone now, as a lane would only remove it at
     // the next scheduler step (a cancel answers between steps).
     if (inLane && j.expiresAtMs <= now) {
@@ -414,7 +516,13 @@ export class Endpoint {
   private stopRun(j: Job): Worker | undefined {
     if (j.status !== 'IN_PROGRESS') return undefined;
     const w = j.worker as Worker;
-    this.sched.cancel(w);
+    if (w.engine !== undefined) w.engine.remove(j);
+    else {
+      const r = runOf(w, j);
+      this.sched.cancel(r);
+      r.job = undefined;
+    }
+    this.pool.freed(w);
     j.worker = w.n;
     return w;
   }
@@ -424,10 +532,10 @@ export class Endpoint {
     if (!w) return;
     const next = this.queue.shift();
     if (next) {
-      w.job = undefined;
       this.start(w, next);
       return;
     }
+    if (w.held > 0) return;
     this.pool.release(w);
     // REQUEST_COUNT stops it at the end of the ms (scaler.ts `atEndOfMs`), unless a job arriving
     // in the same ms takes it first.
@@ -466,6 +574,29 @@ export class Endpoint {
 }
 
 const NO_TIMES: readonly number[] = Object.freeze([]);
+
+/** A free run slot of `w` (itself when it holds one job at a time). */
+function freeRun(w: Worker): Run {
+  const runs = w.runs;
+  if (runs === undefined) return w;
+  for (const r of runs) if (r.job === undefined) return r;
+  throw new Error(`worker ${w.id} has no free run slot`);
+}
+
+/** The run slot of `j` on `w`. */
+function runOf(w: Worker, j: Job): Run {
+  const runs = w.runs;
+  if (runs === undefined) return w;
+  for (const r of runs) if (r.job === j) return r;
+  throw new Error(`job ${j.id} is not on worker ${w.id}`);
+}
+
+/** The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). */
+function heldBy(w: Worker, j: Job): Job[] {
+  const out: Job[] = [];
+  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) out.push(r.job);
+  return out.sort((a, b) => a.startedAtMs! - b.startedAtMs! || a.seq - b.seq);
+}
 
 /** A run's tokens without their times. */
 function ended(t: TokenRun): TokenRun {

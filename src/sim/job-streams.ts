@@ -23,6 +23,8 @@ export class JobStreams {
     private readonly bus: EventBus,
     /** Tells the job's held requests that a chunk landed. */
     private readonly chunkLanded: (j: Job) => void,
+    /** Tokens produced so far on an `llm:` endpoint (an engine counts them as asked: Endpoint.tokensDone). */
+    private readonly tokensDone: (j: ReadonlyJob) => number,
   ) {}
 
   /** Chunks of the current run: on an `llm:` endpoint, its tokens (0 before it started or when it will fail). */
@@ -42,7 +44,7 @@ export class JobStreams {
     const j = this.jobs.own(job);
     if (this.cfg.llm) {
       const from = j.x?.streamBuffer?.length ?? 0;
-      const done = chunksOf(j);
+      const done = this.tokensDone(j);
       if (done <= from) return [];
       extras(j).streamBuffer = new Array(done);
       return tokenPieces(this.jobs.idOf(j), from, done);
@@ -63,7 +65,7 @@ export class JobStreams {
   /** True when `/stream` has nothing new and the job can still produce something. */
   idle(j: ReadonlyJob): boolean {
     if (isTerminal(j.status)) return false;
-    if (this.cfg.llm) return chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
+    if (this.cfg.llm) return this.tokensDone(j) <= (j.x?.streamBuffer?.length ?? 0);
     return this.chunkCount(j) <= 1 || chunksOf(j) <= (j.x?.streamBuffer?.length ?? 0);
   }
 

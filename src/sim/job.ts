@@ -10,6 +10,11 @@ export const isTerminal = (s: JobStatus): boolean => s === 'COMPLETED' || s === 
 export interface JobWaiter {
   /** Called on a streamed chunk, a terminal state, or the job's removal (`job` undefined). True: done, drop me. */
   update(change: 'chunk' | 'terminal' | 'gone'): boolean;
+  /**
+   * Does it want each chunk as it lands? An engine's tokens are then told one by one (an event
+   * each); otherwise a waiter hears only of the end (llm-engine.ts `watch`).
+   */
+  readonly wantsChunks: boolean;
 }
 
 /**
@@ -43,6 +48,8 @@ export interface JobExtras {
   chunksDone: number;
   /** The request's cap on tokens (`max_tokens`), on an `llm:` endpoint. */
   maxTokens: number | undefined;
+  /** The request's prompt tokens, on an `llm.engine` endpoint (its worker prefills them). */
+  promptTokens: number | undefined;
   /** The current run's tokens, on an `llm:` endpoint (token-model.ts); their times are dropped once it ends. */
   tokens: TokenRun | undefined;
 }
@@ -198,6 +205,7 @@ export function extras(j: Job): JobExtras {
     crashed: false,
     chunksDone: 0,
     maxTokens: undefined,
+    promptTokens: undefined,
     tokens: undefined,
   });
 }

@@ -39,7 +39,7 @@ export class Occupancy {
     const c = this.ep.pool.counts;
     const q = this.ep.queue.length;
     v[0] = q;
-    v[1] = q + c.running;
+    v[1] = q + this.ep.pool.jobsHeld;
     v[2] = c.running;
     v[3] = c.idle;
     v[4] = c.initializing;

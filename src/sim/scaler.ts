@@ -4,7 +4,7 @@
  * - Always: with no live worker, a queued normal job starts one at once; workersMin is kept.
  * - QUEUE_DELAY (value in seconds): one more worker for each queued normal job that has waited
  *   at least `value` s and is not already covered by a worker that is starting.
- * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + in progress) / value),
+ * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + jobs in progress) / value),
  *   applied at the end of each millisecond (scheduler.ts `atEndOfMs`), once every arrival and
  *   completion of that ms is in: workers start up to it, idle workers above it stop (the idle
  *   timeout does not apply). A worker that goes idle in the same ms as a job
@@ -71,7 +71,7 @@ function decide(cfg: EndpointConfig, requestCount: boolean, nowMs: number, queue
 }
 
 export function requestCountTarget(cfg: EndpointConfig, queue: JobQueue, pool: WorkerPool): number {
-  const t = Math.ceil((queue.normalLength + pool.counts.running) / cfg.scaler.value);
+  const t = Math.ceil((queue.normalLength + pool.jobsHeld) / cfg.scaler.value);
   return Math.min(cfg.workersMax, Math.max(cfg.workersMin, t));
 }
 

@@ -14,31 +14,42 @@ export interface TokenRun {
   readonly count: number;
   /** The job's `max_tokens` cut the drawn count (OpenAI `finish_reason: "length"`). */
   readonly capped: boolean;
-  /** ms after the run's start at which each token is produced, ascending (`count` of them). */
+  /**
+   * ms after the run's start at which each token is produced, ascending (`count` of them). With an
+   * engine: exact (fractional) and written when the run ended; empty before.
+   */
   readonly atMs: readonly number[];
 }
 
 export class TokenModel {
-  private readonly count: Sampler;
-  private readonly ttft: Sampler;
-  private readonly gap: Sampler;
+  private readonly tokenCount: Sampler;
+  /** Undefined with an engine (its iterations time the tokens: llm-engine.ts). */
+  private readonly ttft: Sampler | undefined;
+  private readonly gap: Sampler | undefined;
 
   /** Draws from the streams `{endpoint}/llm-tokens`, `llm-ttft` and `llm-gaps`: no other stream is touched. */
   constructor(cfg: LlmConfig, endpointId: string, rng: RandomSource) {
-    this.count = sampler(cfg.outputTokens, rng.stream(`${endpointId}/llm-tokens`));
-    this.ttft = sampler(cfg.ttftMs, rng.stream(`${endpointId}/llm-ttft`));
-    this.gap = sampler(cfg.interTokenMs, rng.stream(`${endpointId}/llm-gaps`));
+    this.tokenCount = sampler(cfg.outputTokens, rng.stream(`${endpointId}/llm-tokens`));
+    this.ttft = cfg.ttftMs === undefined ? undefined : sampler(cfg.ttftMs, rng.stream(`${endpointId}/llm-ttft`));
+    this.gap = cfg.interTokenMs === undefined ? undefined : sampler(cfg.interTokenMs, rng.stream(`${endpointId}/llm-gaps`));
+  }
+
+  /** A run's token count alone (an engine times the tokens): `atMs` stays empty until the run ends (llm-engine.ts fills it). */
+  count(maxTokens: number | undefined): TokenRun {
+    const drawn = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, this.tokenCount()));
+    const capped = maxTokens !== undefined && drawn > maxTokens;
+    return { count: capped ? maxTokens : drawn, capped, atMs: [] };
   }
 
   /** A run's tokens: the count first, then the time to the first token, then each gap. */
   plan(maxTokens: number | undefined): TokenRun {
-    const drawn = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, this.count()));
+    const drawn = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, this.tokenCount()));
     const capped = maxTokens !== undefined && drawn > maxTokens;
     const count = capped ? maxTokens : drawn;
     const atMs = new Array<number>(count);
-    let t = this.ttft();
+    let t = this.ttft!();
     atMs[0] = t;
-    for (let k = 1; k < count; k++) atMs[k] = t += this.gap();
+    for (let k = 1; k < count; k++) atMs[k] = t += this.gap!();
     return { count, capped, atMs };
   }
 }

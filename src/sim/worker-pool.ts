@@ -7,15 +7,18 @@ import type { EndpointConfig, FaultConfig } from '../contract/endpoint-config.js
 import { Deque } from '../lib/deque.js';
 import type { Sampler } from './distributions/types.js';
 import type { Scheduler, Timer } from '../lib/scheduler.js';
-import { Worker, workerIdPrefix } from './worker.js';
+import { RunSlot, Worker, workerIdPrefix, type Run } from './worker.js';
+import type { LlmEngine } from './llm-engine.js';
 import type { WorkerState } from '../contract/sim-events.js';
 import { WorkerList } from './worker-list.js';
 
 export interface PoolHost {
   /** A worker became ready (after its start or a fault ended): give it work. */
   onReady(w: Worker): void;
-  /** The run of a running worker came to its planned end (the worker's timer: worker.ts). */
-  onRunEnd(w: Worker): void;
+  /** A run came to its planned end (its slot's timer: worker.ts). */
+  onRunEnd(r: Run): void;
+  /** The batching engine of a new worker object (an `llm.engine` endpoint), else undefined. */
+  engineFor(w: Worker): LlmEngine | undefined;
   onState(w: Worker, from: WorkerState | 'none', to: WorkerState | 'stopped'): void;
 }
 
@@ -58,6 +61,12 @@ export class WorkerPool {
   private readonly reaps: boolean;
   /** Worker ids are `{endpoint id}-w{n}`. */
   private readonly prefix: string;
+  /** Jobs a worker runs at once (workerConcurrency). */
+  private readonly conc: number;
+  /** Jobs held by all workers (in progress). */
+  jobsHeld = 0;
+  /** Free job places on running workers (a worker with room takes queued jobs: `withRoom`). */
+  room = 0;
   /** Watching the workers' lives (watchLives); their times are kept only then. */
   private lives: WorkerLives | undefined = undefined;
   /** ms spent in each state by every worker, up to its latest change (while lives are watched). */
@@ -73,6 +82,7 @@ export class WorkerPool {
   ) {
     this.prefix = workerIdPrefix(endpointId);
     this.reaps = cfg.scaler.type !== 'REQUEST_COUNT';
+    this.conc = cfg.workerConcurrency;
     for (const f of cfg.faults) {
       if (f.fromMs > 0) sched.at(f.fromMs, () => this.faultBegins(f));
       if (f.toMs !== undefined) sched.at(f.toMs, () => this.faultEnds(f));
@@ -121,7 +131,7 @@ export class WorkerPool {
   /** Starts a new worker; a fault that is short of workers takes it instead. */
   start(): Worker {
     const n = this.nextId++;
-    const w = this.spare.pop()?.renew(n) ?? new Worker(this.prefix, n, this.onTimer);
+    const w = this.spare.pop()?.renew(n) ?? this.newWorker(n);
     this.workers.add(w);
     const lives = this.lives;
     if (lives !== undefined) {
@@ -143,11 +153,51 @@ export class WorkerPool {
     return w;
   }
 
+  private newWorker(n: number): Worker {
+    const w = new Worker(this.prefix, n, this.onTimer);
+    w.engine = this.host.engineFor(w);
+    if (w.engine === undefined && this.conc > 1) {
+      w.runs = [w];
+      for (let i = 1; i < this.conc; i++) w.runs.push(new RunSlot(w, this.onTimer));
+    }
+    return w;
+  }
+
   /** The most recently idle worker (LIFO lets the others reach their idle timeout), or undefined. */
   takeIdle(): Worker | undefined {
     const w = this.idle.pop();
-    if (w) this.setState(w, 'running');
+    if (w) {
+      this.setState(w, 'running');
+      this.room += this.conc;
+    }
     return w;
+  }
+
+  /**
+   * A running worker with room for another job (workerConcurrency > 1): the one with the most
+   * room, the oldest of those on a tie; undefined when none has any.
+   */
+  withRoom(): Worker | undefined {
+    if (this.room === 0) return undefined;
+    let best: Worker | undefined;
+    for (let w = this.workers.first; w; w = w.poolNext) {
+      if (w.state === 'running' && w.held < this.conc && (best === undefined || w.held < best.held)) best = w;
+    }
+    return best;
+  }
+
+  /** `w` (running) takes a job. */
+  took(w: Worker): void {
+    w.held++;
+    this.jobsHeld++;
+    this.room--;
+  }
+
+  /** A job of `w` left it (ended, or was taken away). */
+  freed(w: Worker): void {
+    w.held--;
+    this.jobsHeld--;
+    this.room++;
   }
 
   /** The most recently idle worker, left idle, or undefined. */
@@ -155,9 +205,10 @@ export class WorkerPool {
     return this.idle.peekBack();
   }
 
-  /** A running worker finished its job and nothing waits: back to idle. */
+  /** A running worker finished its last job and nothing waits: back to idle. */
   release(w: Worker): void {
     w.job = undefined;
+    this.room -= this.conc;
     this.makeIdle(w);
   }
 
@@ -179,12 +230,13 @@ export class WorkerPool {
     }
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
-    if (w.job === undefined) this.spare.push(w);
+    if (w.held === 0) this.spare.push(w);
   }
 
-  /** A worker died mid-job: it restarts from cold (the job is the endpoint's business). */
+  /** A worker died mid-job: it restarts from cold (its jobs are the endpoint's business: it took them away first). */
   crash(w: Worker): void {
     w.job = undefined;
+    this.room -= this.conc;
     this.setState(w, 'initializing');
     this.boot(w);
   }
@@ -198,10 +250,11 @@ export class WorkerPool {
     else this.sched.again(w, this.sched.nowMs + ms);
   }
 
-  /** A worker's timer: the end of its cold start, or of its run. */
-  private readonly onTimer = (w: Worker): void => {
-    if (w.state === 'initializing') this.booted(w);
-    else this.host.onRunEnd(w);
+  /** A worker's timer (the end of its cold start, or of its first slot's run) or a further slot's (a run's end). */
+  private readonly onTimer = (r: Run): void => {
+    const w = r.worker;
+    if (r === w && w.state === 'initializing') this.booted(w);
+    else this.host.onRunEnd(r);
   };
 
   private booted(w: Worker): void {

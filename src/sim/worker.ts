@@ -2,6 +2,39 @@
 import type { WorkerState } from '../contract/sim-events.js';
 import type { Job } from './job.js';
 import type { Timer } from '../lib/scheduler.js';
+import type { LlmEngine } from './llm-engine.js';
+
+/** What happens when a run's timer fires, decided at its start. */
+export type RunEnd = 'complete' | 'timeout' | 'crash';
+
+/**
+ * One job's run on a worker and its end timer: the worker itself for its first job, a `RunSlot`
+ * for each further one (`workerConcurrency` > 1). Jobs of an engine (llm-engine.ts) have none:
+ * the engine times them.
+ */
+export interface Run extends Timer {
+  job: Job | undefined;
+  runEnd: RunEnd;
+  readonly worker: Worker;
+}
+
+/** A further run slot of a worker that holds several jobs at once (reused for the worker's whole life). */
+export class RunSlot implements Run {
+  job: Job | undefined = undefined;
+  runEnd: RunEnd = 'complete';
+  atMs = 0;
+  seq = 0;
+  idx = -1;
+  wheel = false;
+  prev: Timer | undefined = undefined;
+  next: Timer | undefined = undefined;
+  readonly arg: RunSlot = this;
+
+  constructor(
+    readonly worker: Worker,
+    readonly fn: (r: Run) => void,
+  ) {}
+}
 
 /**
  * A class, not an object literal, so its id is built only when something shows it (a status
@@ -12,9 +45,17 @@ import type { Timer } from '../lib/scheduler.js';
  * the worker and the job are each a cache miss, one after the other; one object fewer is one
  * miss fewer on every completion.
  */
-export class Worker implements Timer {
+export class Worker implements Run {
   state: WorkerState = 'initializing';
+  /** The job of its first run slot (the worker is that slot's timer). */
   job: Job | undefined = undefined;
+  /** Jobs it holds now (at most the endpoint's workerConcurrency): running, or waiting in its engine. */
+  held = 0;
+  /** Its run slots, itself first, when it holds several jobs at once without an engine; else undefined. */
+  runs: Run[] | undefined = undefined;
+  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept across renewals. */
+  engine: LlmEngine | undefined = undefined;
+  readonly worker: Worker = this;
   /** When the worker last became idle (the idle timeout counts from here). */
   idleSinceMs = 0;
   /**
@@ -27,7 +68,7 @@ export class Worker implements Timer {
   sinceMs = 0;
   billedMs = 0;
   /** What happens when the run ends (the timer fires while running), decided at its start. */
-  runEnd: 'complete' | 'timeout' | 'crash' = 'complete';
+  runEnd: RunEnd = 'complete';
   private name: string | undefined = undefined;
   /**
    * The pool's list of its workers, in the order they were added (worker-pool.ts): links, and
@@ -51,7 +92,7 @@ export class Worker implements Timer {
     /** The worker's number in its endpoint, from 1. */
     public n: number,
     /** Called when the timer fires: the cold start or the run is over (see `state`). */
-    readonly fn: (w: Worker) => void,
+    readonly fn: (r: Run) => void,
   ) {}
 
   /**
@@ -63,6 +104,7 @@ export class Worker implements Timer {
     this.name = undefined;
     this.state = 'initializing';
     this.job = undefined;
+    this.held = 0;
     this.idleSinceMs = 0;
     this.bootFromMs = -1;
     this.runEnd = 'complete';

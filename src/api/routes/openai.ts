@@ -7,6 +7,7 @@
  * streamed answer sends each chunk as its token is produced (token-stream.ts); without it the
  * completion has `max_tokens` words (default 16), all sent when the job ends.
  */
+import { promptTokensOf } from '../../contract/prompt-tokens.js';
 import type { Job } from '../../sim/job.js';
 import { badField } from '../errors.js';
 import { hold } from '../hold.js';
@@ -42,7 +43,13 @@ function request(ctx: RouteContext, kind: CompletionKind): void {
   const c: Completion = { kind, o, maxTokens: maxTok as number | undefined, includeUsage: includeUsage === true };
   const llm = ctx.ep.cfg.llm !== undefined;
   const route = kind === 'chat' ? '/v1/chat/completions' : '/v1/completions';
-  const j = createJob(ctx, { kind: 'openai', id: '', input: { openai_route: route, openai_input: o }, maxTokens: llm ? c.maxTokens : undefined });
+  const j = createJob(ctx, {
+    kind: 'openai',
+    id: '',
+    input: { openai_route: route, openai_input: o },
+    maxTokens: llm ? c.maxTokens : undefined,
+    promptTokens: ctx.ep.cfg.llm?.engine ? promptTokensOf(o) : undefined,
+  });
   if (!j) return;
   if (llm && o.stream === true) return streamTokens(ctx, j, c);
   hold(ctx, j, ctx.ep.executionTimeoutOf(j) + 1, 'terminal', (x, job) => reply(x, job, c));

@@ -26,7 +26,6 @@ const KEY = 'loadlab-in-process';
 type Sent = TargetRequest & { bodyBytes?: number };
 /** Events between progress ticks (a tick reads the wall clock, then yields to the event loop). */
 const TICK_EVERY = 8192;
-const noEvent = (): void => {};
 
 export class InProcessTarget implements Target {
   readonly kind = 'in-process' as const;
@@ -112,7 +111,7 @@ export class InProcessTarget implements Target {
       // A streamed answer reaches the runner whole, once its last event was sent.
       if (feed !== undefined) {
         stream = feed;
-        return feed.listen(noEvent, () => {
+        return feed.listen(undefined, () => {
           if (finished) return;
           finished = true;
           sched.cancel(timer);

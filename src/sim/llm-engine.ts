@@ -1,0 +1,354 @@
+/**
+ * The batching engine of one LLM worker (`llm.engine`: vLLM's continuous batching). Iterations
+ * run back to back while the worker holds a sequence; each gives every decoding sequence one token.
+ * A job joins at the first iteration boundary at or after its start + overheadMs (FIFO, at most
+ * maxNumSeqs in the batch; the rest wait inside the worker), its prompt is prefilled within the
+ * iteration token budget (maxNumBatchedTokens, one token per decoding sequence taken first), and its
+ * first token comes at the end of the iteration that finished its prefill. An iteration lasts
+ * `decodeMs + perSequenceMs × (n − 1) + prefillMsPerToken × p` (n sequences in it, p prompt tokens).
+ *
+ * Cost: events per change of the batch, not per token. Between two changes the iteration time is
+ * constant (a segment), so token k of a sequence is the end of global iteration `firstIter + k`,
+ * found arithmetically from the segments. Times are exact (fractional ms); the scheduler's events
+ * (a change applied, a run ended: at the first whole ms at or after it) stay on the integer clock.
+ * Between events the state is brought up to date lazily (`advance`) whenever something asks.
+ */
+import type { EngineConfig } from '../contract/llm-config.js';
+import type { Scheduler, Timer } from '../lib/scheduler.js';
+import type { Job } from './job.js';
+import { EngineSegments } from './engine-segments.js';
+import { EngineSeq } from './engine-seq.js';
+
+export interface EngineHost {
+  /** `j` produced its last token (a planned failure ends now too): the run is over. */
+  runEnded(j: Job): void;
+  /** `j`'s crash point came: the worker dies. */
+  crashed(j: Job): void;
+  /** `j` reached its execution timeout. */
+  timedOut(j: Job): void;
+  /** `j` produced tokens since the last call and someone watches it (`watch`); false: nobody does any more. */
+  tokensLanded(j: Job): boolean;
+}
+
+export class LlmEngine implements Timer {
+  // Timer fields (scheduler.ts): the engine's next change, ended run or deadline.
+  atMs = 0;
+  seq = 0;
+  idx = -1;
+  wheel = false;
+  prev: Timer | undefined = undefined;
+  next: Timer | undefined = undefined;
+  readonly arg: LlmEngine = this;
+  readonly fn = fire;
+
+  /** Held, not yet in the batch (FIFO). */
+  private readonly waiting: EngineSeq[] = [];
+  /** In the batch: prefilling or decoding (removed ones stay until the next boundary). */
+  private readonly running: EngineSeq[] = [];
+  /** Runs that ended (last token out), not yet told to the host. */
+  private readonly ended: EngineSeq[] = [];
+  private crash: EngineSeq | undefined = undefined;
+  private readonly segs = new EngineSegments();
+  /** A segment is running (iterations back to back). */
+  private busy = false;
+  /** Last iteration of the current segment: after its end the batch changes. */
+  private lastIter = 0;
+  /** Global index of the next segment's first iteration when idle; when the engine last went idle. */
+  private nextIter = 0;
+  private idleSince = 0;
+  /** The tick timer of watched sequences (`watch`): set while one is. */
+  private tick: Timer | undefined = undefined;
+
+  constructor(
+    private readonly cfg: EngineConfig,
+    private readonly sched: Scheduler,
+    private readonly host: EngineHost,
+  ) {}
+
+  /** Sequences held (waiting or in the batch; removed ones not counted). */
+  get size(): number {
+    let n = this.waiting.length + this.ended.length;
+    for (const s of this.running) if (!s.removed) n++;
+    return n;
+  }
+
+  /**
+   * Takes job `j`, started now: `tokens` to produce, `promptTokens` to prefill, its execution
+   * deadline (whole ms), the token after which the worker crashes (0: none).
+   */
+  add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
+    const now = this.sched.nowMs;
+    this.advance(now);
+    const s = new EngineSeq(j, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
+    this.waiting.push(s);
+    if (this.busy && this.running.length < this.cfg.maxNumSeqs) {
+      const seg = this.segs;
+      const join = seg.iter0 - 1 + Math.ceil((s.readyAtMs - seg.t0) / seg.d);
+      // Ready at the instant the current segment began (nothing of it has run): it joins it.
+      if (join < seg.iter0) this.recompose();
+      else if (join < this.lastIter) this.lastIter = join;
+    }
+    this.arm();
+  }
+
+  /** Takes `j` out (cancelled, timed out, removed, or its ended run told): its place is free from the next boundary. */
+  remove(j: Job): void {
+    const now = this.sched.nowMs;
+    this.advance(now);
+    if (drop(this.ended, j) || drop(this.waiting, j)) return this.arm();
+    const s = this.running.find((r) => r.job === j && !r.removed);
+    if (s === undefined) return;
+    s.removed = true;
+    const seg = this.segs;
+    if (!this.busy) drop(this.running, j);
+    else if (seg.t0 === now) this.recompose();
+    else this.lastIter = Math.min(this.lastIter, seg.iter0 + seg.doneBy(now));
+    this.arm();
+  }
+
+  /** Every job it holds (the crashing one excepted), in the order they came; the engine is empty after. */
+  takeAll(except: Job): Job[] {
+    const out: Job[] = [];
+    const all = [...this.ended, ...this.running.filter((s) => !s.removed), ...this.waiting].sort((a, b) => a.order - b.order);
+    for (const s of all) if (s.job !== except) out.push(s.job);
+    this.ended.length = this.running.length = this.waiting.length = 0;
+    this.crash = undefined;
+    this.busy = false;
+    this.segs.clear();
+    this.sched.cancel(this);
+    this.sched.cancel(this.tick);
+    return out;
+  }
+
+  /** Tokens `j` has produced by now. */
+  produced(j: Job): number {
+    this.advance(this.sched.nowMs);
+    const s = this.find(j);
+    return s === undefined ? 0 : this.producedBy(s, this.sched.nowMs);
+  }
+
+  /** The exact virtual ms (fractional) at which token `k` (0-based) of `j` was produced; NaN if unknown. */
+  tokenAtMs(j: Job, k: number): number {
+    const s = this.find(j);
+    if (s === undefined || s.firstIter < 0) return NaN;
+    return this.segs.endOf(s.firstIter + k);
+  }
+
+  /** From now on tells the host of `j`'s new tokens as they come (a live stream or a /stream poll waits on it). */
+  watch(j: Job): void {
+    const s = this.find(j);
+    if (s === undefined || s.watched) return;
+    s.watched = true;
+    s.told = this.producedBy(s, this.sched.nowMs);
+    this.armTick();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private find(j: Job): EngineSeq | undefined {
+    for (const s of this.running) if (s.job === j && !s.removed) return s;
+    for (const s of this.ended) if (s.job === j) return s;
+    for (const s of this.waiting) if (s.job === j) return s;
+    return undefined;
+  }
+
+  /** Tokens of `s` out by `nowMs` (the state brought up to it). */
+  private producedBy(s: EngineSeq, nowMs: number): number {
+    if (s.firstIter < 0) return 0;
+    if (s.endedRun) return s.tokens;
+    const seg = this.segs;
+    const last = this.busy ? Math.min(this.lastIter, seg.iter0 - 1 + seg.doneBy(nowMs)) : this.nextIter - 1;
+    return Math.max(0, Math.min(s.tokens, last - s.firstIter + 1));
+  }
+
+  /** Applies every change of the batch due at or before `nowMs`. */
+  private advance(nowMs: number): void {
+    while (this.crash === undefined) {
+      if (!this.busy) {
+        const w = this.waiting[0];
+        if (w === undefined) return;
+        const t = Math.max(w.readyAtMs, this.idleSince);
+        if (t > nowMs) return;
+        this.compose(t, this.nextIter);
+        continue;
+      }
+      const seg = this.segs;
+      const endT = seg.t0 + (this.lastIter - seg.iter0 + 1) * seg.d;
+      if (endT > nowMs) return;
+      this.boundary(this.lastIter, endT);
+    }
+  }
+
+  /** The end of iteration `it` at `atMs`, the last of its segment: prefills, ended runs, crash, removals; then the next segment. */
+  private boundary(it: number, atMs: number): void {
+    const run = this.running;
+    let keep = 0;
+    for (let i = 0; i < run.length; i++) {
+      const s = run[i]!;
+      if (s.removed) continue;
+      if (s.chunk > 0) {
+        s.promptLeft -= s.chunk;
+        s.chunk = 0;
+        if (s.promptLeft === 0) s.firstIter = it;
+      }
+      if (s.firstIter >= 0 && s.crashAfter > 0 && s.firstIter + s.crashAfter - 1 <= it) this.crash ??= s;
+      else if (s.firstIter >= 0 && s.firstIter + s.tokens - 1 <= it) {
+        s.endedRun = true;
+        this.timesOf(s);
+        this.ended.push(s);
+        continue;
+      }
+      run[keep++] = s;
+    }
+    run.length = keep;
+    if (this.crash !== undefined) {
+      this.busy = false;
+      return;
+    }
+    this.compose(atMs, it + 1);
+  }
+
+  /** Starts a segment at `atMs` (exact) with global iteration `iter`: admits, gives prompt chunks, times the iteration. */
+  private compose(atMs: number, iter: number): void {
+    const { cfg, running, waiting } = this;
+    while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) running.push(waiting.shift()!);
+    if (running.length === 0) {
+      this.busy = false;
+      this.idleSince = atMs;
+      this.nextIter = iter;
+      this.segs.clear();
+      return;
+    }
+    let decoding = 0;
+    for (const s of running) if (s.firstIter >= 0) decoding++;
+    let budget = cfg.maxNumBatchedTokens - decoding;
+    let n = decoding;
+    let p = 0;
+    for (const s of running) {
+      s.chunk = 0;
+      if (s.firstIter >= 0 || budget <= 0) continue;
+      s.chunk = Math.min(s.promptLeft, budget);
+      budget -= s.chunk;
+      p += s.chunk;
+      n++;
+    }
+    const d = cfg.decodeMs + cfg.perSequenceMs * (Math.max(1, n) - 1) + cfg.prefillMsPerToken * p;
+    let oldest = iter;
+    for (const s of running) if (s.firstIter >= 0 && s.firstIter < oldest) oldest = s.firstIter;
+    this.segs.trimBefore(oldest);
+    this.segs.begin(iter, atMs, d);
+    this.busy = true;
+    this.lastIter = p > 0 ? iter : this.nextChange(iter, atMs, d);
+  }
+
+  /** Writes an ended run's token times (exact ms after its start) into its token run, while the segments still hold them. */
+  private timesOf(s: EngineSeq): void {
+    const t = s.job.x?.tokens;
+    if (t === undefined) return;
+    const start = s.job.startedAtMs!;
+    const at = t.atMs as number[];
+    at.length = s.tokens;
+    for (let k = 0; k < s.tokens; k++) at[k] = this.segs.endOf(s.firstIter + k) - start;
+  }
+
+  /** The same segment composed again: something joined or left at the instant it began. */
+  private recompose(): void {
+    const seg = this.segs;
+    const t0 = seg.t0;
+    const iter0 = seg.iter0;
+    seg.dropLast();
+    const run = this.running;
+    let keep = 0;
+    for (const s of run) if (!s.removed) run[keep++] = s;
+    run.length = keep;
+    this.compose(t0, iter0);
+  }
+
+  /** The last iteration of a decoding segment: before a run ends, a crash point, or a join. */
+  private nextChange(iter: number, atMs: number, d: number): number {
+    let last = Infinity;
+    for (const s of this.running) {
+      if (s.firstIter < 0) continue;
+      last = Math.min(last, s.firstIter + s.tokens - 1);
+      if (s.crashAfter > 0) last = Math.min(last, s.firstIter + s.crashAfter - 1);
+    }
+    const w = this.waiting[0];
+    if (w !== undefined && this.running.length < this.cfg.maxNumSeqs) last = Math.min(last, iter - 1 + Math.max(1, Math.ceil((w.readyAtMs - atMs) / d)));
+    return last;
+  }
+
+  /** Arms the timer at the next thing to happen: an ended run to tell, a change, a deadline. */
+  private arm(): void {
+    const now = this.sched.nowMs;
+    let at = Infinity;
+    if (this.ended.length > 0 || this.crash !== undefined) at = now;
+    else if (this.busy) at = Math.ceil(this.segs.t0 + (this.lastIter - this.segs.iter0 + 1) * this.segs.d);
+    else if (this.waiting.length > 0) at = Math.ceil(Math.max(this.waiting[0]!.readyAtMs, this.idleSince));
+    for (const s of this.running) if (!s.removed && s.deadlineMs < at) at = s.deadlineMs;
+    for (const s of this.waiting) if (s.deadlineMs < at) at = s.deadlineMs;
+    if (at === Infinity) this.sched.cancel(this);
+    else if (this.idx === -1 || this.atMs !== Math.max(at, now)) this.sched.again(this, at);
+    this.armTick();
+  }
+
+  /** The timer: applies the changes due, then tells the host what ended, crashed or timed out. */
+  fire(): void {
+    const now = this.sched.nowMs;
+    this.advance(now);
+    this.tellTokens(now);
+    while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job);
+    const c = this.crash;
+    if (c !== undefined) return this.host.crashed(c.job);
+    for (const list of [this.running, this.waiting])
+      for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.timedOut(s.job);
+    this.arm();
+  }
+
+  /** Tells the host of watched sequences' new tokens, and arms the tick at the next one. */
+  private tellTokens(now: number): void {
+    // A copy: what the host does with a token (a client's next request) may change the batch.
+    for (const s of [...this.running]) {
+      if (!s.watched || s.removed) continue;
+      const n = this.producedBy(s, now);
+      if (n > s.told) {
+        s.told = n;
+        s.watched = this.host.tokensLanded(s.job);
+      }
+    }
+  }
+
+  private armTick(): void {
+    let at = Infinity;
+    for (const s of this.running) {
+      if (!s.watched || s.removed || s.firstIter < 0 || s.told >= s.tokens) continue;
+      at = Math.min(at, Math.ceil(this.segs.endOf(s.firstIter + s.told)));
+    }
+    if (at === Infinity || !this.busy) return void this.sched.cancel(this.tick);
+    if (this.tick === undefined) this.tick = this.sched.at(at, tickFired, this);
+    else if (this.tick.idx === -1 || this.tick.atMs !== at) this.sched.again(this.tick, at);
+  }
+
+  /** The tick: tells the new tokens of watched sequences. */
+  ticked(): void {
+    const now = this.sched.nowMs;
+    this.advance(now);
+    this.tellTokens(now);
+    this.arm();
+  }
+}
+
+function fire(e: LlmEngine): void {
+  e.fire();
+}
+
+function tickFired(e: LlmEngine): void {
+  e.ticked();
+}
+
+/** Removes `j`'s entry from `list`; true if there was one. */
+function drop(list: EngineSeq[], j: Job): boolean {
+  const i = list.findIndex((s) => s.job === j);
+  if (i < 0) return false;
+  list.splice(i, 1);
+  return true;
+}
