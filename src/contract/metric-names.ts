@@ -32,6 +32,8 @@ export const METRIC = {
   workers: 'loadlab_workers',
   /** gauge {endpoint}: jobs waiting in the queue. */
   queueJobs: 'loadlab_queue_jobs',
+  /** gauge {endpoint}: jobs held by workers (in progress; above the running workers when a worker takes several). */
+  jobsInProgress: 'loadlab_jobs_in_progress',
   /** gauge: virtual time since the simulation started, seconds. */
   virtualTime: 'loadlab_virtual_time_seconds',
   /** counter {route, status}: HTTP requests answered by `loadlab serve`. */
