@@ -244,7 +244,8 @@ function streamTable(r: RunResult): string[] {
     '## Streams',
     '',
     'Streamed answers per flow, p50 / p95 / p99 / max. TTFT: intended send → first content chunk (ms); ITL: each gap between content chunks (ms); ' +
-      "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length.",
+      "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length. " +
+      (flows.some(([, st]) => scaleOf(st.itlMs) > 1) ? 'Times are kept to 0.01 ms.' : 'Times are whole ms (a report from before 0.01 ms stream times).'),
     '',
     ...table(
       ['flow', 'streamed (broken)', 'tokens', 'output tokens/s', 'TTFT', 'ITL', 'TPOT', 'tokens/s per request', 'goodput'],
