@@ -14,6 +14,7 @@ import { renderMarkdown } from '../../src/report/render-md.js';
 import { renderOpenMetrics } from '../../src/report/render-openmetrics.js';
 import { evaluateThresholds } from '../../src/report/thresholds.js';
 import { feedFine, fineRun, ITL_MS, REQUESTS, TOKENS, TTFT_MS } from '../helpers/fine-streams.js';
+import { bucketQuantile, histogramPoints, parseOpenMetrics } from '../report/openmetrics-check.js';
 
 const ITLS = REQUESTS * (TOKENS - 1);
 
@@ -78,6 +79,10 @@ describe('a run with 6.2 ms tokens', () => {
   test('metrics.om: the ITL buckets put 6.2 ms above le=0.006 and within le=0.007; the sum is in seconds', async () => {
     const r = await fineRun();
     const om = renderOpenMetrics(r, Date.UTC(2026, 0, 1));
+    // Well-formed OpenMetrics (what promtool backfills), and what the dashboard's histogram_quantile reads from it.
+    const points = histogramPoints(parseOpenMetrics(om), 'loadlab_client_itl_seconds', { flow: 'chat' });
+    const q = bucketQuantile(0.5, points.at(-1)!.buckets);
+    expect([q.lower, q.upper]).toEqual([0.006, 0.007]);
     const last = (le: string) => {
       const lines = om.split('\n').filter((l) => l.startsWith('loadlab_client_itl_seconds_bucket{') && l.includes(`le="${le}"`));
       return Number(lines.at(-1)!.split(' ')[1]);
