@@ -62,7 +62,7 @@ describe('a run with 6.2 ms tokens', () => {
     ]);
   });
 
-  test('report.md prints 6.20 and 50.5; report.html renders its charts', async () => {
+  test('report.md prints 6.20 and 50.5; report.html charts 6.2', async () => {
     const r = await fineRun();
     const md = renderMarkdown(r);
     const row = md
@@ -73,7 +73,7 @@ describe('a run with 6.2 ms tokens', () => {
     expect(row).toContain('| 6.20 / 6.20 / 6.20 / 6.20 |');
     const html = renderHtml(r);
     expect(html).toContain('Inter-token latency p50 / p95 / p99 by flow');
-    expect(html).toContain('6.2');
+    expect(html).toContain('{"label":"chat p50","values":[6.2],');
   });
 
   test('metrics.om: the ITL buckets put 6.2 ms above le=0.006 and within le=0.007; the sum is in seconds', async () => {
