@@ -3,7 +3,8 @@
  * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), webhooks, arrivals, headroom against every limit, workers and cost, thresholds, after the verdict
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
-import type { EncodedHistogram } from './histogram.js';
+import { fineMs } from './fine-ms.js';
+import { scaleOf, type EncodedHistogram } from './histogram.js';
 import type { RunResult, ShardSection } from './run-result.js';
 import { verdict, verdictLines } from './verdict.js';
 
@@ -234,7 +235,8 @@ function flowJobTable(r: RunResult): string[] {
 function streamTable(r: RunResult): string[] {
   const flows = Object.entries(r.flows).flatMap(([n, f]) => (f.stream ? [[n, f.stream] as const] : []));
   if (!flows.length) return [];
-  const q = (h: EncodedHistogram) => [h.summary.p50, h.summary.p95, h.summary.p99, h.summary.max].map(fmt).join(' / ');
+  // Times kept to 0.01 ms print their fraction (fine-ms.ts); older reports' whole ms, and tokens/s, as they are.
+  const q = (h: EncodedHistogram) => [h.summary.p50, h.summary.p95, h.summary.p99, h.summary.max].map((v) => (scaleOf(h) > 1 ? fineMs(v) : fmt(v))).join(' / ');
   const secs = r.elapsedMs / 1000;
   const targets = (g: NonNullable<(typeof flows)[number][1]['goodputTargets']>) =>
     [g.ttftMs !== undefined ? `TTFT ≤ ${g.ttftMs}` : '', g.tpotMs !== undefined ? `TPOT ≤ ${g.tpotMs}` : ''].filter(Boolean).join(', ') || 'none';
@@ -242,7 +244,8 @@ function streamTable(r: RunResult): string[] {
     '## Streams',
     '',
     'Streamed answers per flow, p50 / p95 / p99 / max. TTFT: intended send → first content chunk (ms); ITL: each gap between content chunks (ms); ' +
-      "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length.",
+      "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length. " +
+      (flows.some(([, st]) => scaleOf(st.itlMs) > 1) ? 'Times are kept to 0.01 ms.' : 'Times are whole ms (a report from before 0.01 ms stream times).'),
     '',
     ...table(
       ['flow', 'streamed (broken)', 'tokens', 'output tokens/s', 'TTFT', 'ITL', 'TPOT', 'tokens/s per request', 'goodput'],

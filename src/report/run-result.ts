@@ -15,7 +15,8 @@ import type { WorkerState } from '../contract/sim-events.js';
  * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
  * operation and status (`windows.responses`), per-window in-flight maxima by operation
  * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`), streamed
- * answers per flow (`flows.*.stream`, `windows.streams`).
+ * answers per flow (`flows.*.stream`, `windows.streams`); stream times at 0.01 ms (their histograms
+ * say `scale: 100` and `timeScale: 100`; without them, whole ms).
  * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
@@ -71,11 +72,11 @@ export interface FlowStreamStats {
   good?: number;
   /** The flow's goodput targets (ms), as the scenario set them. */
   goodputTargets?: { ttftMs?: number; tpotMs?: number };
-  /** Intended send → first content chunk. */
+  /** Intended send → first content chunk (scale 100: 0.01 ms resolution; older reports: whole ms). */
   ttftMs: EncodedHistogram;
-  /** Each gap between consecutive content chunks of a request. */
+  /** Each gap between consecutive content chunks of a request (scale 100, as `ttftMs`). */
   itlMs: EncodedHistogram;
-  /** (last − first content chunk) / (tokens − 1), for requests of two tokens or more. */
+  /** (last − first content chunk) / (tokens − 1), for requests of two tokens or more (scale 100, as `ttftMs`). */
   tpotMs: EncodedHistogram;
   /** Output tokens per second of each request: tokens / (last content chunk − intended send), whole tokens/s. */
   tokensPerS: EncodedHistogram;
@@ -83,6 +84,11 @@ export interface FlowStreamStats {
 
 /** A flow's streamed answers per window (of the stream's last content chunk); `good` when the flow has goodput targets. */
 export interface StreamWindows {
+  /**
+   * The `ttftMs`, `itlMs` and `tpotMs` windows hold ms × timeScale: 100, hundredths of a ms
+   * (stream-scale.ts); absent: 1, whole ms (older reports). `tokensPerS` holds whole tokens/s.
+   */
+  timeScale?: number;
   ttftMs: string[];
   itlMs: string[];
   tpotMs: string[];
