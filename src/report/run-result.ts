@@ -391,7 +391,7 @@ export interface HealthSampling {
 
 /**
  * The shards of one sharded run a result holds (`loadlab run --shard I/N`; version 3, optional).
- * Shard I took the arrivals k of each flow with k mod N = I (load/arrivals/shard.ts).
+ * Shard I took the arrivals k of each open flow with k mod N = I (load/arrivals/shard.ts) and the users i of each closed flow with i mod N = I.
  */
 export interface ShardSection {
   /** N, the run's shard count (>= 1). */

@@ -11,6 +11,7 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/load/scenario/schema.js';
 import { renderPlan } from '../../src/plan/dry-run.js';
 import { renderJson } from '../../src/report/render-json.js';
+import { mergeRuns } from '../../src/report/merge/merge-runs.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
 import type { RunResult } from '../../src/report/run-result.js';
 
@@ -140,5 +141,24 @@ describe('determinism and reports', () => {
   test('report.md names the users of a closed flow', async () => {
     const md = renderMarkdown(await runScenario(closed(4, 4)));
     expect(md).toMatch(/\| u \| runsync \| closed \(4 users\) \| 40 \|/);
+  });
+});
+
+describe('shards of a closed flow', () => {
+  test('user i runs on shard i mod N, as in the whole run: the merged shards ran every user once, with the same sessions', async () => {
+    // Lognormal think times from each user's own stream, a ramp-up, and a worker per user: each
+    // user's sessions are the same whichever process runs it.
+    const sc = closed(5, 5, { thinkTimeMs: { dist: 'lognormal', medianMs: 300, p95Ms: 1500 }, rampUpMs: 5000 }, { durationMs: 20_000 });
+    const whole = await runScenario(sc);
+    const shards = await Promise.all([0, 1, 2].map((index) => runScenario(sc, { shard: { index, count: 3 } })));
+    expect(shards.map((s) => s.flows.u!.users)).toEqual([2, 2, 1]);
+    const merged = mergeRuns(shards.map((result, i) => ({ name: `shard-${i}`, result })));
+    expect(merged.shard).toEqual({ count: 3, indices: [0, 1, 2] });
+    expect(merged.flows.u!.users).toBe(5);
+    expect(merged.flows.u!.sessions).toBe(whole.flows.u!.sessions);
+    expect(merged.flows.u!.outcomes).toEqual(whole.flows.u!.outcomes);
+    // More users than shards is not needed: a shard without users sends nothing and ends.
+    const lone = await runScenario(closed(1, 1), { shard: { index: 1, count: 2 } });
+    expect(lone.flows.u).toMatchObject({ users: 0, sessions: 0 });
   });
 });
