@@ -12,6 +12,7 @@ import { scenarioSchema, type Scenario, type ScenarioInput } from '../../src/loa
 import { renderPlan } from '../../src/plan/dry-run.js';
 import { renderJson } from '../../src/report/render-json.js';
 import { mergeRuns } from '../../src/report/merge/merge-runs.js';
+import { renderHtml } from '../../src/report/render-html.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
 import type { RunResult } from '../../src/report/run-result.js';
 
@@ -138,9 +139,12 @@ describe('determinism and reports', () => {
     expect(think.flows.u!.sessions).toBeGreaterThan(none.flows.u!.sessions / 3);
   });
 
-  test('report.md names the users of a closed flow', async () => {
-    const md = renderMarkdown(await runScenario(closed(4, 4)));
+  test('report.md and report.html name the users of a closed flow, and say what its arrivals are', async () => {
+    const r = await runScenario(closed(4, 4));
+    const md = renderMarkdown(r);
     expect(md).toMatch(/\| u \| runsync \| closed \(4 users\) \| 40 \|/);
+    expect(md).toContain("A closed flow's session is intended when its user sends");
+    expect(renderHtml(r)).toContain('closed (4 users)');
   });
 });
 
