@@ -68,7 +68,7 @@ export function renderMarkdown(r: RunResult): string {
       Object.entries(r.flows).map(([n, f]) => [
         n,
         f.behaviour,
-        f.arrival,
+        f.users === undefined ? f.arrival : `${f.arrival} (${f.users} users)`,
         f.sessions,
         Object.entries(f.outcomes)
           .map(([k, v]) => `${k} ${v}`)
@@ -143,7 +143,14 @@ export function renderMarkdown(r: RunResult): string {
   }
 
   const a = r.arrivals;
-  out.push('## Arrivals (open model)', '');
+  // A closed flow's users send when their last session ended: its sessions are arrivals with no schedule to fall behind.
+  const closed = Object.values(r.flows).some((f) => f.users !== undefined);
+  out.push(closed ? '## Arrivals' : '## Arrivals (open model)', '');
+  if (closed)
+    out.push(
+      "A closed flow's session is intended when its user sends (its last session's end plus the think time): late counts only the client's own delay in sending it.",
+      '',
+    );
   out.push(
     ...table(
       ['intended', 'sent', 'late', 'dropped', 'send lag p99 / max (ms)'],
@@ -309,7 +316,7 @@ function shardLine(sh: ShardSection): string {
     sh.count === 1
       ? 'the whole run (one shard)'
       : sh.indices.length === 1
-        ? `**shard ${sh.indices[0]} of ${sh.count}**: arrivals k of each flow with k mod ${sh.count} = ${sh.indices[0]}`
+        ? `**shard ${sh.indices[0]} of ${sh.count}**: arrivals k of each flow with k mod ${sh.count} = ${sh.indices[0]} (of a closed flow: its users i with i mod ${sh.count} = ${sh.indices[0]})`
         : sh.indices.length === sh.count
           ? `**all ${sh.count} shards**, merged`
           : `**shards ${sh.indices.join(', ')} of ${sh.count}**, merged`;

@@ -15,8 +15,12 @@ import type { WorkerState } from '../contract/sim-events.js';
  * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
  * operation and status (`windows.responses`), per-window in-flight maxima by operation
  * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`), streamed
+<<<<<<< HEAD
  * answers per flow (`flows.*.stream`, `windows.streams`); stream times at 0.01 ms (their histograms
  * say `scale: 100` and `timeScale: 100`; without them, whole ms).
+=======
+ * answers per flow (`flows.*.stream`, `windows.streams`), a closed flow's users (`flows.*.users`).
+>>>>>>> wt-closed
  * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
@@ -45,6 +49,8 @@ export interface FlowStats {
   operation: string;
   behaviour: string;
   arrival: string;
+  /** A closed flow's users this run drove (a shard: its share; merged: their sum); absent on an open flow (version 3, optional). */
+  users?: number;
   /** Sessions started (one per arrival that was not dropped). */
   sessions: number;
   /** How sessions ended: job status (COMPLETED, FAILED, …), `ok`, `rejected`, `expired`, `gave-up`, `timeout`, `error`, `unfinished`. */
@@ -395,7 +401,7 @@ export interface HealthSampling {
 
 /**
  * The shards of one sharded run a result holds (`loadlab run --shard I/N`; version 3, optional).
- * Shard I took the arrivals k of each flow with k mod N = I (load/arrivals/shard.ts).
+ * Shard I took the arrivals k of each open flow with k mod N = I (load/arrivals/shard.ts) and the users i of each closed flow with i mod N = I.
  */
 export interface ShardSection {
   /** N, the run's shard count (>= 1). */
