@@ -52,12 +52,12 @@ class TokenStream implements JobWaiter {
     if (change === 'gone') {
       const r = apiError('API_ERR_JOB_NOT_FOUND', `job ${ctx.ep.jobs.idOf(job)} was removed (ttl or retention expired)`);
       if (this.feed === undefined) ctx.respond(r);
-      else this.fail(JSON.stringify(openaiShaped(r).body));
+      else this.fail(openaiShaped(r).body);
       return true;
     }
     if (job.status !== 'COMPLETED') {
       if (this.feed === undefined) ctx.respond(jobEndedError(ctx, job));
-      else this.fail(JSON.stringify(jobEndedError(ctx, job).body));
+      else this.fail(jobEndedError(ctx, job).body);
       return true;
     }
     this.flush();
@@ -65,8 +65,14 @@ class TokenStream implements JobWaiter {
     const now = ctx.sim.nowMs;
     const w = this.writer!;
     const feed = this.feed!;
-    feed.push(w.finish(t?.capped ? 'length' : 'stop'), now);
-    if (this.c.includeUsage) feed.push(w.usage(usageOf(this.c, this.sent)), now);
+    // Spelt out only if read (sse-feed.ts): in process the run reads the digest.
+    const reason = t?.capped ? 'length' : 'stop';
+    feed.push(() => w.finish(reason), now);
+    if (this.c.includeUsage) {
+      const u = usageOf(this.c, this.sent);
+      feed.usageTokens = u.completion_tokens;
+      feed.push(() => w.usage(u), now);
+    }
     feed.push(DONE, now);
     feed.end();
     return true;
@@ -80,17 +86,25 @@ class TokenStream implements JobWaiter {
     if (this.feed === undefined) {
       this.writer = chunkWriter(ctx, job, this.c);
       this.feed = new SseFeed(() => this.abort());
+      const id = ctx.ep.jobs.idOf(job);
+      const w = this.writer;
+      this.feed.setTokenWriter((from, to) => tokenPieces(id, from, to).map((p, i) => w.token(p, from + i === 0)));
       ctx.respond({ status: 200, feed: this.feed });
     }
     const now = ctx.sim.nowMs;
-    const pieces = tokenPieces(ctx.ep.jobs.idOf(job), this.sent, done);
+    const feed = this.feed;
     // An engine's tokens carry their exact instants; the token model's land on the ms they are sent in.
-    for (let i = 0; i < pieces.length; i++) this.feed.push(this.writer!.token(pieces[i]!, this.sent + i === 0), ctx.ep.tokenAtMs(job, this.sent + i) ?? now);
+    // A feed that is not live takes each token as its index (sse-feed.ts): nothing is written unless read.
+    const t = ctx.ep.tokenTimes(job);
+    for (let k = this.sent; k < done; k++) feed.push(k, t !== undefined && k < t.atMs.length ? t.startMs + t.atMs[k]! : (ctx.ep.tokenAtMs(job, k) ?? now));
     this.sent = done;
   }
 
-  private fail(event: string): void {
-    this.feed!.push(event, this.ctx.sim.nowMs);
+  /** The stream ends with an error event (the job ended otherwise after its first token, or was removed). */
+  private fail(body: unknown): void {
+    const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+    this.feed!.errorCode = typeof code === 'string' ? code : '';
+    this.feed!.push(JSON.stringify(body), this.ctx.sim.nowMs);
     this.feed!.end();
   }
 

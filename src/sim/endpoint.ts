@@ -253,6 +253,13 @@ export class Endpoint {
     return chunksOf(j);
   }
 
+  /** With an engine, an ended run's token times (ms after `startMs`, exact), once written; else undefined. */
+  tokenTimes(j: ReadonlyJob): { readonly startMs: number; readonly atMs: readonly number[] } | undefined {
+    const t = j.x?.tokens;
+    if (!this.cfg.llm?.engine || t === undefined || t.atMs.length === 0 || j.startedAtMs === undefined) return undefined;
+    return { startMs: j.startedAtMs, atMs: t.atMs };
+  }
+
   /**
    * With an engine, the exact virtual ms (fractional) at which token `k` (0-based) of `j`'s current
    * or ended run was produced; undefined otherwise (the token model's tokens land on whole ms).
@@ -322,8 +329,10 @@ export class Endpoint {
     if (j.status !== 'COMPLETED' && j.status !== 'CANCELLED') return false;
     const x = j.x;
     if (x !== undefined && (x.waiters !== undefined || x.streamBuffer !== undefined || x.retries > 0)) return false;
-    // Tokens stay readable from `/stream` (and their count from the job) until the result goes.
-    return this.tokens === undefined && this.streams.chunkCount(j) <= 1;
+    // Tokens stay readable from `/stream` (and their count from the job) until the result goes; an
+    // OpenAI completion's were answered (nothing streams it again), so its result alone stays.
+    if (this.tokens !== undefined) return j.kind === 'openai';
+    return this.streams.chunkCount(j) <= 1;
   }
 
   private start(w: Worker, j: Job): void {

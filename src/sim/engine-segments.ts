@@ -69,6 +69,28 @@ export class EngineSegments {
     return this.ts[lo]! + (i - it[lo]! + 1) * this.ds[lo]!;
   }
 
+  /**
+   * Appends to `out` the ends of iterations `first` … `first + count − 1`, less `minusMs` (one walk
+   * over the segments: a run's token times, relative to its start).
+   */
+  pushEnds(out: number[], first: number, count: number, minusMs: number): void {
+    const it = this.iters;
+    let s = this.head;
+    let lo = s;
+    let hi = it.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (it[mid]! <= first) lo = mid;
+      else hi = mid - 1;
+    }
+    s = lo;
+    for (let k = 0; k < count; k++) {
+      const i = first + k;
+      while (s + 1 < it.length && it[s + 1]! <= i) s++;
+      out.push(this.ts[s]! + (i - it[s]! + 1) * this.ds[s]! - minusMs);
+    }
+  }
+
   /** Iterations of the current segment ended by `nowMs` (the same formula as `endOf`). */
   doneBy(nowMs: number): number {
     let m = Math.floor((nowMs - this.t0) / this.d);

@@ -56,6 +56,8 @@ export class LlmEngine implements Timer {
   /** Global index of the next segment's first iteration when idle; when the engine last went idle. */
   private nextIter = 0;
   private idleSince = 0;
+  /** `earliestDeadline`'s answer; -1: to be looked for again (a job left). */
+  private deadline = -1;
   /** Jobs taken so far (their arrival order). */
   private arrivals = 0;
   /** The tick timer of watched sequences (`watch`): set while one is. */
@@ -83,6 +85,7 @@ export class LlmEngine implements Timer {
     this.advance(now);
     const s = new EngineSeq(j, this.arrivals++, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
     this.waiting.push(s);
+    if (this.deadline >= 0 && deadlineMs < this.deadline) this.deadline = deadlineMs;
     if (this.busy && this.running.length < this.cfg.maxNumSeqs) {
       const seg = this.segs;
       const join = seg.iter0 - 1 + Math.ceil((s.readyAtMs - seg.t0) / seg.d);
@@ -97,6 +100,7 @@ export class LlmEngine implements Timer {
   remove(j: Job): void {
     const now = this.sched.nowMs;
     this.advance(now);
+    this.deadline = -1;
     if (drop(this.ended, j) || drop(this.waiting, j)) return this.arm();
     const s = this.running.find((r) => r.job === j && !r.removed);
     if (s === undefined) return;
@@ -116,6 +120,7 @@ export class LlmEngine implements Timer {
     this.ended.length = this.running.length = this.waiting.length = 0;
     this.crash = undefined;
     this.busy = false;
+    this.deadline = -1;
     this.segs.clear();
     this.sched.cancel(this);
     this.sched.cancel(this.tick);
@@ -196,6 +201,7 @@ export class LlmEngine implements Timer {
       if (s.firstIter >= 0 && s.crashAfter > 0 && s.firstIter + s.crashAfter - 1 <= it) this.crash ??= s;
       else if (s.firstIter >= 0 && s.firstIter + s.tokens - 1 <= it) {
         s.endedRun = true;
+        this.deadline = -1;
         this.timesOf(s);
         this.ended.push(s);
         continue;
@@ -247,10 +253,9 @@ export class LlmEngine implements Timer {
   private timesOf(s: EngineSeq): void {
     const t = s.job.x?.tokens;
     if (t === undefined) return;
-    const start = s.job.startedAtMs!;
     const at = t.atMs as number[];
-    at.length = s.tokens;
-    for (let k = 0; k < s.tokens; k++) at[k] = this.segs.endOf(s.firstIter + k) - start;
+    at.length = 0;
+    this.segs.pushEnds(at, s.firstIter, s.tokens, s.job.startedAtMs!);
   }
 
   /** The same segment composed again: something joined or left at the instant it began. */
@@ -286,8 +291,7 @@ export class LlmEngine implements Timer {
     if (this.ended.length > 0 || this.crash !== undefined) at = now;
     else if (this.busy) at = Math.ceil(this.segs.t0 + (this.lastIter - this.segs.iter0 + 1) * this.segs.d);
     else if (this.waiting.length > 0) at = Math.ceil(Math.max(this.waiting[0]!.readyAtMs, this.idleSince));
-    for (const s of this.running) if (!s.removed && s.deadlineMs < at) at = s.deadlineMs;
-    for (const s of this.waiting) if (s.deadlineMs < at) at = s.deadlineMs;
+    at = Math.min(at, this.earliestDeadline());
     if (at === Infinity) this.sched.cancel(this);
     else if (this.idx === -1 || this.atMs !== Math.max(at, now)) this.sched.again(this, at);
     this.armTick();
@@ -301,9 +305,20 @@ export class LlmEngine implements Timer {
     while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job);
     const c = this.crash;
     if (c !== undefined) return this.host.crashed(c.job);
-    for (const list of [this.running, this.waiting])
-      for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.timedOut(s.job);
+    if (this.earliestDeadline() <= now)
+      for (const list of [this.running, this.waiting])
+        for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.timedOut(s.job);
     this.arm();
+  }
+
+  /** The earliest execution deadline of a job held (kept until a job leaves: most arms add nothing to look at). */
+  private earliestDeadline(): number {
+    if (this.deadline >= 0) return this.deadline;
+    let at = Infinity;
+    for (const s of this.running) if (!s.removed && s.deadlineMs < at) at = s.deadlineMs;
+    for (const s of this.waiting) if (s.deadlineMs < at) at = s.deadlineMs;
+    this.deadline = at;
+    return at;
   }
 
   /** Tells the host of watched sequences' new tokens, and arms the tick at the next one. */

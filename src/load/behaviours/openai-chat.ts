@@ -68,7 +68,7 @@ export const openaiChat = defineBehaviour({
         if (r.status !== 200) {
           // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
           // a request refused or failed before any stream counts as a streamed request that was not good.
-          if (r.sse) streamed(env, s, r, true);
+          if (r.stream || r.sse) streamed(env, s, r, true);
           else env.streams?.ended(s.intendedMs, [], undefined, true, env.target.now());
           if (removedWhileHeld(env, s, r)) return;
           // The simulator's answer for a job that ended otherwise: 500 with the status as error.code.
@@ -84,7 +84,7 @@ export const openaiChat = defineBehaviour({
           return s.end(status);
         }
         acceptJob(env, s);
-        if (r.sse) {
+        if (r.stream || r.sse) {
           // An error event after the first token: the job ended otherwise (its status as the code), the stream broken.
           const code = streamed(env, s, r, false);
           if (code !== undefined) {
@@ -106,10 +106,10 @@ export const openaiChat = defineBehaviour({
  * metrics. Returns the code of an error event that ended it (then it counts as broken).
  */
 function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: boolean): string | undefined {
-  const sse = r.sse!;
   const now = env.target.now();
-  env.rec.stream(now, sse.filter((d) => d !== '[DONE]').length);
-  const c = streamContent(sse, r.sseAtMs, now);
+  // In process the answer comes digested (target.ts `stream`); over HTTP its events are read here.
+  const c = r.stream ?? streamContent(r.sse!, r.sseAtMs, now);
+  env.rec.stream(now, r.stream ? r.stream.events : r.sse!.filter((d) => d !== '[DONE]').length);
   env.streams?.ended(s.intendedMs, c.atMs, c.usageTokens, broken || c.errorCode !== undefined, now);
   return c.errorCode;
 }

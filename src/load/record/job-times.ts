@@ -27,6 +27,12 @@ export class Series {
     this.whole.record(ms);
     this.windows.record(atMs, ms);
   }
+
+  /** `n` samples of `ms` (a stream's equal inter-token gaps, recorded at once). */
+  addCount(atMs: number, ms: number, n: number): void {
+    this.whole.record(ms, n);
+    this.windows.record(atMs, ms, n);
+  }
 }
 
 class FlowTimes {

@@ -23,10 +23,10 @@ export class MsHistogram {
     this.indexes = indexesAt(scale);
   }
 
-  /** One sample of `ms` (any number: rounded to 1/scale ms and clamped to the range). */
-  record(ms: number): void {
+  /** `n` samples (default 1) of `ms` (any number: rounded to 1/scale ms and clamped to the range). */
+  record(ms: number, n = 1): void {
     const v = recordedValue(ms, this.scale);
-    (this.counts ??= new Uint32Array(this.indexes))[countsIndex(v)]!++;
+    (this.counts ??= new Uint32Array(this.indexes))[countsIndex(v)]! += n;
     if (v > this.max) this.max = v;
     if (v !== 0 && v < this.min) this.min = v;
   }

@@ -40,8 +40,8 @@ export class WindowHistograms {
     this.index = new WindowIndex(windowMs);
   }
 
-  /** A sample of `ms` (rounded to 1/scale ms) in the window of `atMs`. */
-  record(atMs: number, ms: number): void {
+  /** `n` samples (default 1) of `ms` (rounded to 1/scale ms) in the window of `atMs`. */
+  record(atMs: number, ms: number, n = 1): void {
     const i = this.index.of(atMs);
     if (i > this.newest) {
       this.newest = i;
@@ -49,10 +49,12 @@ export class WindowHistograms {
     }
     const v = recordedValue(ms, this.scale);
     if (i < this.done.length) {
-      this.done[i] = mergeInto(this.done[i]!, v, this.scale);
+      for (let k = 0; k < n; k++) this.done[i] = mergeInto(this.done[i]!, v, this.scale);
       return;
     }
-    (this.open[i & 1] ??= new SampleCounts(this.scale)).add(v);
+    const c = (this.open[i & 1] ??= new SampleCounts(this.scale));
+    if (n === 1) c.add(v);
+    else c.addCount(v, n);
   }
 
   /** Encodes every open window before index `i`. */

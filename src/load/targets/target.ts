@@ -45,9 +45,22 @@ export interface TargetResponse {
   sse?: string[];
   /** When each `sse` event arrived, on the target's clock (same length as `sse`); in process: the virtual ms the endpoint sent it. */
   sseAtMs?: number[];
+  /**
+   * A streamed answer as the in-process target knows it without its text: the content events'
+   * instants, the usage count, the error code, the events but `[DONE]`. Readers take it instead of
+   * parsing `sse` (which it then spells out only when read).
+   */
+  stream?: StreamDigest;
   timedOut?: boolean;
   /** Transport error (connection refused, reset, …). */
   error?: string;
+}
+
+export interface StreamDigest {
+  atMs: number[];
+  usageTokens: number | undefined;
+  errorCode: string | undefined;
+  events: number;
 }
 
 /** What the target can see of the endpoint itself (in-process only). */

@@ -11,7 +11,7 @@ import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
-import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { EndpointProbe, StreamDigest, Target, TargetRequest, TargetResponse } from '../target.js';
 import type { BillingRule, WorkerBill } from '../../../report/worker-bill.js';
 import { watchColdStarts } from './cold-starts.js';
 import { watchWorkerBill } from './worker-bills.js';
@@ -115,7 +115,7 @@ export class InProcessTarget implements Target {
           if (finished) return;
           finished = true;
           sched.cancel(timer);
-          done({ status: r.status, sse: feed.events, sseAtMs: feed.atMs });
+          done(new FeedAnswer(r.status, feed));
         });
       }
       finished = true;
@@ -179,4 +179,24 @@ export class InProcessTarget implements Target {
   }
 
   async close(): Promise<void> {}
+}
+
+/** A streamed answer: its digest for the run, its text only if something reads it (sse-feed.ts). */
+class FeedAnswer implements TargetResponse {
+  readonly stream: StreamDigest;
+
+  constructor(
+    readonly status: number,
+    private readonly feed: SseFeed,
+  ) {
+    this.stream = feed.digest();
+  }
+
+  get sse(): string[] {
+    return this.feed.events;
+  }
+
+  get sseAtMs(): number[] {
+    return this.feed.atMs;
+  }
 }
