@@ -15,12 +15,8 @@ import type { WorkerState } from '../contract/sim-events.js';
  * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
  * operation and status (`windows.responses`), per-window in-flight maxima by operation
  * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`), streamed
-<<<<<<< HEAD
  * answers per flow (`flows.*.stream`, `windows.streams`); stream times at 0.01 ms (their histograms
- * say `scale: 100` and `timeScale: 100`; without them, whole ms).
-=======
- * answers per flow (`flows.*.stream`, `windows.streams`), a closed flow's users (`flows.*.users`).
->>>>>>> wt-closed
+ * say `scale: 100` and `timeScale: 100`; without them, whole ms); a closed flow's users (`flows.*.users`).
  * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
