@@ -2,6 +2,12 @@
  * Erlang C beside a sweep: the M/M/c prediction for each workersMax from the scenario's mean
  * arrival rate (of job-submitting flows) and mean job time, and Erlang C's own smallest c for the
  * queue-delay SLOs. Pure.
+ *
+ * Jobs per worker: a worker of `workerConcurrency` c runs up to c jobs at once, each as if alone
+ * (no engine), so a job waits only when all workersMax × c slots are taken: the queue is exactly
+ * M/M/(workersMax × c), and the servers here are job slots. A batching worker (`llm.engine`) is
+ * another matter: a job's time depends on how many share its batch, which M/M/c cannot express,
+ * so no prediction is made (`stable: null`) rather than a misleading one.
  */
 import { meanJobMs } from '../contract/llm-config.js';
 import { expectedArrivals } from '../load/arrivals/registry.js';
@@ -15,26 +21,67 @@ const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsyn
 export interface MmcInputs {
   /** Mean job arrivals per second over the traffic phase. */
   arrivalsPerSec: number;
-  /** Mean job time (ms). */
+  /** Mean job time (ms); with an engine, of a job alone in its batch (contract meanJobMs). */
   meanJobMs: number;
+  /** The scenario's endpoint.workerConcurrency, when above 1 (absent: 1, one job per worker). */
+  workerConcurrency?: number;
+  /** The endpoint batches a worker's jobs (llm.engine): Erlang C does not model it. */
+  batching?: true;
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
   const jobs = sc.traffic.filter((f) => JOB_BEHAVIOURS.has(f.client.behaviour)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs), 0);
-  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobMs(sc.endpoint) };
+  // The optional fields only when they differ from one job per worker: a plan of such an endpoint keeps its bytes.
+  const c = sc.endpoint.workerConcurrency;
+  return {
+    arrivalsPerSec: (jobs * 1000) / sc.durationMs,
+    meanJobMs: meanJobMs(sc.endpoint),
+    ...(c > 1 ? { workerConcurrency: c } : {}),
+    ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
+  };
 }
 
-/** The prediction for c workers; `stable: false` when λ ≥ cμ (the queue grows without bound). */
+/**
+ * The prediction for c servers; `stable: false` when λ ≥ cμ (the queue grows without bound);
+ * `stable: null` when the endpoint batches (no prediction). `servers`: the job slots
+ * (workersMax × workerConcurrency), given when a worker holds more than one job.
+ */
 export type MmcPrediction =
-  | { stable: true; utilisation: number; probabilityOfWaiting: number; meanQueueDelayMs: number; p95QueueDelayMs: number }
-  | { stable: false; utilisation: number };
+  | { stable: true; servers?: number; utilisation: number; probabilityOfWaiting: number; meanQueueDelayMs: number; p95QueueDelayMs: number }
+  | { stable: false; servers?: number; utilisation: number }
+  | { stable: null; notModelled: 'batching' };
+/** A prediction with figures (no batching). */
+export type MmcFigures = Exclude<MmcPrediction, { stable: null }>;
+
+/** Jobs per worker at a point: its grid's workerConcurrency, else the scenario's. */
+export function concurrencyAt(m: MmcInputs, knobs: { workerConcurrency?: number | string } = {}): number {
+  return knobs.workerConcurrency !== undefined ? Number(knobs.workerConcurrency) : (m.workerConcurrency ?? 1);
+}
+
+/** The prediction at a point: M/M/(workersMax × c), or none for a batching endpoint. */
+export function predictAt(m: MmcInputs, workersMax: number, c: number): MmcPrediction {
+  if (m.batching) return { stable: null, notModelled: 'batching' };
+  const p = predict(m, workersMax * c);
+  return c > 1 ? { ...p, servers: workersMax * c } : p;
+}
+
+/**
+ * Erlang C's smallest workersMax at c jobs per worker: its smallest number of slots s, then
+ * ceil(s / c) (a queue delay only falls as slots are added, so no smaller workersMax meets the
+ * SLOs). Null: no queue-delay SLO, none up to the bound, or a batching endpoint.
+ */
+export function erlangSmallestWorkers(m: MmcInputs, slos: readonly Threshold[], c: number): { workersMax: number; servers: number } | null {
+  if (m.batching) return null;
+  const s = erlangSmallestC(m, slos);
+  return s === null ? null : { workersMax: Math.ceil(s / c), servers: s };
+}
 
 /** The q-quantile of the queue wait: P(Wq > t) = C e^{-(cμ-λ)t}, so t = ln(C / (1-q)) / (cμ-λ), or 0. */
 function waitQuantileMs(c: number, lambdaPerMs: number, muPerMs: number, pWait: number, q: number): number {
   return pWait <= 1 - q ? 0 : Math.log(pWait / (1 - q)) / (c * muPerMs - lambdaPerMs);
 }
 
-export function predict(m: MmcInputs, c: number): MmcPrediction {
+export function predict(m: MmcInputs, c: number): MmcFigures {
   const lambda = m.arrivalsPerSec / 1000;
   const mu = 1 / m.meanJobMs;
   const utilisation = lambda / (c * mu);

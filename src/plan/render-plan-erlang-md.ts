@@ -1,0 +1,86 @@
+/**
+ * plan.md's Erlang C parts: the line under the recommendation, the two columns of each row, and
+ * the section "Erlang C beside the simulation" with where the scenario departs from M/M/c. With
+ * jobs per worker (workerConcurrency) the servers are job slots, workersMax × workerConcurrency
+ * (exact when a worker's jobs run independently); with a batching endpoint (llm.engine) Erlang C
+ * has no figure to give, and plan.md says so and what it would have assumed. Pure.
+ */
+import type { Scenario } from '../load/scenario/schema.js';
+import { departures } from './departures.js';
+import { describeKnobs } from './grid.js';
+import { fmt, pct } from './plan-format.js';
+import type { PlanResult, PlanRow } from './plan-result.js';
+
+/** The endpoint batches: plan.md shows no Erlang C figure. */
+export const batching = (p: PlanResult) => p.recommendation.erlangC.notModelled === 'batching';
+
+/** Some point runs more than one job per worker (the servers are job slots). */
+const perWorker = (p: PlanResult) => p.recommendation.erlangC.workerConcurrency !== undefined;
+
+/** The line under the recommendation; null when Erlang C has nothing to say. */
+export function erlangIntro(p: PlanResult): string | null {
+  const ec = p.recommendation.erlangC;
+  if (batching(p)) return 'Erlang C (M/M/c) does not model batching, so it gives no figure here; see below.';
+  if (ec.workersMax === null) return null;
+  if (!perWorker(p)) return `Erlang C (M/M/c) says ${ec.workersMax} for the queue-delay SLOs; see below.`;
+  return `Erlang C (M/M/c over workersMax × workerConcurrency job slots) says workersMax ${ec.workersMax} at workerConcurrency ${ec.workerConcurrency} (${ec.servers} slots) for the queue-delay SLOs; see below.`;
+}
+
+export const ERLANG_HEADS = ['Erlang C P(wait)', 'Erlang C queue delay mean / p95 ms'];
+
+/** A row's Erlang C cells (none for a batching endpoint: the columns are left out). */
+export function erlangCells(r: PlanRow): string[] {
+  const e = r.erlangC;
+  if (e.stable === null) return [];
+  return e.stable
+    ? [pct(e.probabilityOfWaiting), `${fmt(e.meanQueueDelayMs)} / ${fmt(e.p95QueueDelayMs)}`]
+    : ['100 %', `unbounded (ρ = ${e.utilisation.toFixed(2)})`];
+}
+
+export function erlangSection(p: PlanResult, sc: Scenario): string[] {
+  const rec = p.recommendation;
+  const ec = rec.erlangC;
+  const L: string[] = ['## Erlang C beside the simulation', ''];
+  if (batching(p)) {
+    L.push(
+      "**Erlang C does not model batching.** This endpoint's workers batch their jobs (`llm.engine`, continuous batching): each iteration gives every running sequence one token and lasts longer the more sequences share it, so a job's time depends on how many others its worker holds. Erlang C's M/M/c queue assumes each job runs alone at a fixed rate.",
+      '',
+      `The only such rate here is a job alone in its batch: ${fmt(ec.meanJobMs)} ms on average (overheadMs plus decodeMs per output token, no prompt prefill), at λ = ${fmt(ec.arrivalsPerSec)} jobs/s. M/M/c with workersMax × workerConcurrency servers at that speed would understate both the queue and the token times as batches grow, so plan.md shows no Erlang C figure and gives no Erlang C answer: the simulated rows are the answer.`,
+    );
+    return L;
+  }
+  L.push(
+    `Erlang C is the M/M/c queue: Poisson arrivals at λ = ${fmt(ec.arrivalsPerSec)} jobs/s (the scenario's mean), exponential job times of mean ${fmt(ec.meanJobMs)} ms, c warm workers, an unbounded queue. Its columns above are its prediction for c = workersMax.`,
+  );
+  if (perWorker(p))
+    L.push(
+      '',
+      'Each worker runs up to workerConcurrency jobs at once, each as if alone (no batching engine), so a job waits only when every one of the workersMax × workerConcurrency job slots is taken: the queue is exactly M/M/c with c = workersMax × workerConcurrency, and the columns above are that prediction.',
+    );
+  if (ec.workersMax === null)
+    L.push('', 'No SLO bounds the queue delay over the whole run (queue_delay_mean_ms or a percentile, `<` or `<=`), so Erlang C gives no c of its own.');
+  else if (perWorker(p))
+    L.push(
+      '',
+      `Its smallest number of job slots for the queue-delay SLOs is ${ec.servers}: workersMax ${ec.workersMax} at workerConcurrency ${ec.workerConcurrency}; the simulation recommends ${rec.workersMax === null ? 'nothing in the range' : `workersMax ${rec.workersMax}${rec.knobs && Object.keys(rec.knobs).length ? ` with ${describeKnobs(rec.knobs)}` : ''}`}.`,
+    );
+  else if (rec.workersMax === ec.workersMax) L.push('', `Its smallest c for the queue-delay SLOs, ${ec.workersMax}, is the simulation's recommendation.`);
+  else
+    L.push(
+      '',
+      `Its smallest c for the queue-delay SLOs is ${ec.workersMax}; the simulation recommends ${rec.workersMax ?? 'nothing in the range'}${rec.workersMax !== null && Math.abs(rec.workersMax - ec.workersMax) === 1 && p.borderline.length ? " (off by one where an SLO lies within the seeds' sampling error, below)" : ''}.`,
+    );
+  const dep = departures(sc, {
+    limited: p.rows.some((r) => r.measured.limitedRate.some((v) => (v ?? 0) > 0)),
+    scaled: p.rows.some((r) => r.workersMin < r.workersMax),
+  });
+  if (dep.length) {
+    L.push('', 'Where this scenario departs from M/M/c, and why the simulation differs:', '');
+    for (const d of dep) L.push(`- ${d}`);
+  } else
+    L.push(
+      '',
+      'This scenario is an M/M/c queue (warm workers, Poisson arrivals, exponential job times, no 429s): the simulation should agree with Erlang C within sampling error.',
+    );
+  return L;
+}
