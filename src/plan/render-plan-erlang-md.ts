@@ -49,13 +49,11 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
     );
     return L;
   }
-  L.push(
-    `Erlang C is the M/M/c queue: Poisson arrivals at λ = ${fmt(ec.arrivalsPerSec)} jobs/s (the scenario's mean), exponential job times of mean ${fmt(ec.meanJobMs)} ms, c warm workers, an unbounded queue. Its columns above are its prediction for c = workersMax.`,
-  );
-  if (perWorker(p))
+  const mmc = `Erlang C is the M/M/c queue: Poisson arrivals at λ = ${fmt(ec.arrivalsPerSec)} jobs/s (the scenario's mean), exponential job times of mean ${fmt(ec.meanJobMs)} ms`;
+  if (!perWorker(p)) L.push(`${mmc}, c warm workers, an unbounded queue. Its columns above are its prediction for c = workersMax.`);
+  else
     L.push(
-      '',
-      'Each worker runs up to workerConcurrency jobs at once, each as if alone (no batching engine), so a job waits only when every one of the workersMax × workerConcurrency job slots is taken: the queue is exactly M/M/c with c = workersMax × workerConcurrency, and the columns above are that prediction.',
+      `${mmc}, c warm servers, an unbounded queue. Each worker runs up to workerConcurrency jobs at once, each as if alone (no batching engine), so a job waits only when every one of the workersMax × workerConcurrency job slots is taken: the queue is exactly M/M/c with c = workersMax × workerConcurrency, and the columns above are that prediction.`,
     );
   if (ec.workersMax === null)
     L.push('', 'No SLO bounds the queue delay over the whole run (queue_delay_mean_ms or a percentile, `<` or `<=`), so Erlang C gives no c of its own.');

@@ -8,6 +8,7 @@
  * bad workerConcurrency is refused, naming the flag or the field.
  */
 import { describe, expect, test } from 'vitest';
+import { recommendationLines } from '../../src/cli/commands/plan-write.js';
 import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.js';
 import type { Scenario } from '../../src/load/scenario/schema.js';
 import { renderPlan } from '../../src/plan/dry-run.js';
@@ -69,6 +70,7 @@ describe('plan by workers × concurrency', () => {
     // Erlang C does not model batching: no figure, and said so.
     expect(best.erlangC).toEqual({ stable: null, notModelled: 'batching' });
     expect(p.recommendation.erlangC).toMatchObject({ workersMax: null, notModelled: 'batching' });
+    expect(recommendationLines(p)).toContain('  Erlang C: not modelled (the workers batch their jobs: llm.engine)');
 
     const md = renderPlanMarkdown(p, sc);
     expect(md).toContain('## Workers × concurrency');
