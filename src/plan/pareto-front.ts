@@ -4,10 +4,20 @@
  */
 import type { Threshold } from '../report/thresholds.js';
 import type { Knobs } from './grid.js';
-import type { PlanRow } from './plan-result.js';
+
+/** What the front reads of a plan row (plan-result.ts's PlanRow). */
+interface FrontRow {
+  workersMax: number;
+  knobs?: Knobs;
+  slo: { values: (number | null)[] }[];
+}
 
 /** Rows no other row beats (≤ on cost and every SLO's worst seed, < on one); cheapest first. */
-export function paretoFront(rows: readonly PlanRow[], slos: readonly Threshold[], price: (r: PlanRow) => number): { workersMax: number; knobs: Knobs }[] {
+export function paretoFront<R extends FrontRow>(
+  rows: readonly R[],
+  slos: readonly Threshold[],
+  price: (r: R) => number,
+): { workersMax: number; knobs: Knobs }[] {
   // Each objective as "lower is better"; SLOs compared with == or != take no part.
   const dirs = slos.map((t) => (t.cmp[0] === '<' ? 1 : t.cmp[0] === '>' ? -1 : 0));
   const scored = rows.flatMap((r) => {
