@@ -52,10 +52,13 @@ const rows: RowSpec[] = [
     title: 'Queue and workers',
     panels: [
       {
-        title: 'Queue length',
+        title: 'Queue length and jobs in progress',
         unit: 'short',
-        description: `Jobs waiting in the queue, per endpoint (${M.queueJobs}).`,
-        queries: [{ expr: sumBy(['endpoint'], sel(M.queueJobs, EP)), legend: '{{endpoint}}' }],
+        description: `Jobs waiting in the queue (${M.queueJobs}) and jobs held by workers (${M.jobsInProgress}: above the running workers when a worker takes several, workerConcurrency), per endpoint.`,
+        queries: [
+          { expr: sumBy(['endpoint'], sel(M.queueJobs, EP)), legend: 'queued {{endpoint}}' },
+          { expr: sumBy(['endpoint'], sel(M.jobsInProgress, EP)), legend: 'in progress {{endpoint}}' },
+        ],
       },
       {
         title: 'Workers by state',

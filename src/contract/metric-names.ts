@@ -32,6 +32,8 @@ export const METRIC = {
   workers: 'loadlab_workers',
   /** gauge {endpoint}: jobs waiting in the queue. */
   queueJobs: 'loadlab_queue_jobs',
+  /** gauge {endpoint}: jobs held by workers (in progress; above the running workers when a worker takes several). */
+  jobsInProgress: 'loadlab_jobs_in_progress',
   /** gauge: virtual time since the simulation started, seconds. */
   virtualTime: 'loadlab_virtual_time_seconds',
   /** counter {route, status}: HTTP requests answered by `loadlab serve`. */
@@ -47,7 +49,8 @@ export const METRIC = {
  * timestamps) and the runner's live `/metrics` (`loadlab run --metrics-listen`, the same names and
  * labels, no timestamps). Every series also carries `endpoint` and `scenario`: backfilled data has
  * no scrape target to tell runs apart. Counter families are named without `_total`; their samples
- * add it. Histograms are classic Prometheus histograms with DURATION_BUCKETS_S (serve's buckets).
+ * add it. Histograms are classic Prometheus histograms with DURATION_BUCKETS_S (serve's buckets),
+ * the stream times (TTFT, ITL, TPOT) with the finer STREAM_BUCKETS_S.
  * The Grafana dashboard "loadlab — run" (grafana/) reads only these and the serve names reused
  * below (METRIC.requestsLimited, METRIC.jobsFinished, METRIC.webhookAttempts, all with `scenario`).
  */
@@ -113,11 +116,11 @@ export const CLIENT_METRIC = {
   executionSeconds: 'loadlab_client_execution_seconds',
   /** histogram {flow}: wait for a starting worker (in-process only; report.json `coldStartMs`), seconds. */
   coldStartSeconds: 'loadlab_client_cold_start_seconds',
-  /** histogram {flow}: intended send to a stream's first content chunk (time to first token), seconds. */
+  /** histogram {flow}: intended send to a stream's first content chunk (time to first token), seconds; STREAM_BUCKETS_S. */
   ttftSeconds: 'loadlab_client_ttft_seconds',
-  /** histogram {flow}: each gap between consecutive content chunks of a stream (inter-token latency), seconds. */
+  /** histogram {flow}: each gap between consecutive content chunks of a stream (inter-token latency), seconds; STREAM_BUCKETS_S. */
   itlSeconds: 'loadlab_client_itl_seconds',
-  /** histogram {flow}: (last − first content chunk) / (tokens − 1) of a stream (time per output token), seconds. */
+  /** histogram {flow}: (last − first content chunk) / (tokens − 1) of a stream (time per output token), seconds; STREAM_BUCKETS_S. */
   tpotSeconds: 'loadlab_client_tpot_seconds',
   /** counter {flow}: requests whose stream carried content (run-stream, streamed openai-chat). */
   streamRequests: 'loadlab_client_stream_requests',
@@ -175,3 +178,15 @@ export const ATTR = {
 
 /** Histogram buckets in seconds: 5 ms to 30 min, roughly ×2.5 apart. */
 export const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 60, 120, 300, 600, 1800];
+
+/**
+ * Bucket bounds of the stream time histograms (TTFT, ITL, TPOT) in ms: every ms up to 10 (a token
+ * every ~6 ms on an H100: 5, 6 and 7 ms fall in buckets of their own, so histogram_quantile is
+ * within a ms there), then roughly ×1.5 steps to 30 min for TTFT under load.
+ */
+export const STREAM_BUCKETS_MS = [
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12.5, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000, 30_000, 60_000, 300_000,
+  1_800_000,
+];
+/** STREAM_BUCKETS_MS in seconds (divided, so each prints as its decimal: 0.007, not 0.007000000000000001). */
+export const STREAM_BUCKETS_S = STREAM_BUCKETS_MS.map((ms) => ms / 1000);

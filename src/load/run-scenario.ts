@@ -1,21 +1,18 @@
 /**
- * The run loop. Each flow pulls its arrival process lazily (one pending arrival per flow) and
- * starts one behaviour session per arrival at its intended time — an open model: a slow answer
- * never delays the next arrival. After the traffic phase, open sessions may finish for
- * `drainMs`. Everything runs on the target's clock; in-process, that is virtual time and a seed
- * determines every byte of the result but `wallClock`.
+ * The run loop. Each open flow pulls its arrival process lazily (one pending arrival per flow) and
+ * starts one behaviour session per arrival at its intended time — a slow answer never delays the
+ * next arrival. A closed flow's users each start a session when their last one ended (plus a
+ * think time). The flows' drivers are in start-flows.ts. After the traffic phase, open sessions
+ * may finish for `drainMs`. Everything runs on the target's clock; in-process, that is virtual
+ * time and a seed determines every byte of the result but `wallClock`.
  */
 import type { RunResult } from '../report/run-result.js';
 import type { PricesUsed } from '../report/prices.js';
 import { billingRule } from '../report/worker-bill.js';
 import { RandomSource } from '../lib/random.js';
-import { arrivalGenerator } from './arrivals/registry.js';
-import { shardArrivals } from './arrivals/shard.js';
-import { behaviourOperation, behaviourSession, isStreaming } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
 import { limitsOf, queueThrottleAt } from './record/headroom.js';
-import { FlowDriver } from './flow-driver.js';
 import { AbortCheck } from './abort-check.js';
 import { Recorder, type JobOutcome } from './record/recorder.js';
 import { histogramWindowMs } from '../report/window-size.js';
@@ -29,8 +26,8 @@ import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metric
 import { UsageError } from './usage-error.js';
 import { EndpointObservations } from './record/endpoint-observations.js';
 import { resultOfRun, type RunParts, type WatchSections } from './run-result-of.js';
+import { startFlows } from './start-flows.js';
 import type { Tracer } from '@opentelemetry/api';
-import type { SessionTracer, ToHrTime } from '../telemetry/session-tracing.js';
 
 export const WINDOW_MS = 10_000;
 
@@ -86,8 +83,8 @@ export interface RunOptions {
    */
   tracer?: Tracer;
   /**
-   * Run shard `index` of `count`: each flow sends only its arrivals k with k mod count = index
-   * (arrivals/shard.ts); the result's `shard` says so, with `startAtMs` (epoch ms of time 0,
+   * Run shard `index` of `count`: each open flow sends only its arrivals k with k mod count = index
+   * (arrivals/shard.ts), each closed flow runs only its users i with i mod count = index; the result's `shard` says so, with `startAtMs` (epoch ms of time 0,
    * `--start-at`; the target waits for it) when given. Default: the whole run.
    */
   shard?: { index: number; count: number; startAtMs?: number };
@@ -189,29 +186,6 @@ async function recordInto(sc: Scenario, target: Target, seed: number | string, o
   return { seed, target, rec, rates, client, rand, webhooks, bill };
 }
 
-/** Sessions open and flows still generating, and the session tracer (none without `opts.tracer`). */
-interface LiveFlows {
-  active: number;
-  generating: number;
-  sessions: SessionTracer | undefined;
-}
-
-/** One FlowDriver per flow, each arming its first arrival on the target's clock. */
-async function startFlows(sc: Scenario, run: RunParts, opts: RunOptions): Promise<LiveFlows> {
-  const { target, rec, rand, client, webhooks } = run;
-  const sessions = opts.tracer ? await sessionTracer(opts.tracer, target, sc.endpoint.id) : undefined;
-  const live: LiveFlows = { active: 0, generating: sc.traffic.length, sessions };
-  for (const f of sc.traffic) {
-    const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
-    if (isStreaming(f.client)) env.streams = rec.streamMetrics.flow(f.name, f.goodput);
-    const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
-    const all = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
-    const gen = opts.shard ? shardArrivals(all, opts.shard) : all;
-    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
-  }
-  return live;
-}
-
 /**
  * What may end a run early, and what watches the endpoint apart from the traffic: Ctrl-C (the
  * signal), a failed `abortOnFail` check, an unreachable target, and the `/health` sampler.
@@ -309,19 +283,6 @@ function progressTick(sc: Scenario, { target, rec }: RunParts, wallStart: number
       workers: p ? p.runningWorkers : rec.health.latest?.[2],
     });
   };
-}
-
-/**
- * The session tracer on the run clock: wall ms since the run's time 0 (`drive` sets it, before
- * any session) onto the epoch, or virtual ms as they are (see RunOptions.tracer). Loaded only
- * when tracing is on: `@opentelemetry/api` costs a run without it some 20 ms of start-up.
- */
-async function sessionTracer(tracer: Tracer, target: Target, endpointId: string): Promise<SessionTracer> {
-  const { msToHrTime, SessionTracer } = await import('../telemetry/session-tracing.js');
-  let zero: number | undefined;
-  const time: ToHrTime =
-    target.clock === 'virtual' ? msToHrTime : (ms) => msToHrTime((zero ??= performance.timeOrigin + performance.now() - target.now()) + ms);
-  return new SessionTracer(tracer, time, endpointId);
 }
 
 /**

@@ -8,19 +8,23 @@
  * M/M/(workersMax × c), and the servers here are job slots. A batching worker (`llm.engine`) is
  * another matter: a job's time depends on how many share its batch, which M/M/c cannot express,
  * so no prediction is made (`stable: null`) rather than a misleading one.
+ *
+ * A closed flow that submits jobs leaves Erlang C without an input: its rate is its users over a
+ * cycle that includes the queue delay Erlang C would predict, so there is no rate fixed in
+ * advance (arrivalsPerSec null, no prediction: null). That is checked first: a closed flow on a
+ * batching endpoint has no prediction (null) for want of a rate, and `batching` still says the
+ * endpoint batches.
  */
 import { meanJobMs } from '../contract/llm-config.js';
-import { expectedArrivals } from '../load/arrivals/registry.js';
+import { expectedArrivals, isClosed } from '../load/arrivals/registry.js';
+import { submitsJob } from '../load/behaviours/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Threshold } from '../report/thresholds.js';
 import { erlangC } from './erlang-c.js';
 
-/** Behaviours whose sessions submit a job. */
-const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
-
 export interface MmcInputs {
-  /** Mean job arrivals per second over the traffic phase. */
-  arrivalsPerSec: number;
+  /** Mean job arrivals per second over the traffic phase; null: a closed flow submits jobs (none fixed in advance). */
+  arrivalsPerSec: number | null;
   /** Mean job time (ms); with an engine, of a job alone in its batch (contract meanJobMs). */
   meanJobMs: number;
   /** The scenario's endpoint.workerConcurrency, when above 1 (absent: 1, one job per worker). */
@@ -30,15 +34,22 @@ export interface MmcInputs {
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
-  const jobs = sc.traffic.filter((f) => JOB_BEHAVIOURS.has(f.client.behaviour)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs), 0);
+  const flows = sc.traffic.filter((f) => submitsJob(f.client));
+  const jobMs = meanJobMs(sc.endpoint);
   // The optional fields only when they differ from one job per worker: a plan of such an endpoint keeps its bytes.
   const c = sc.endpoint.workerConcurrency;
-  return {
-    arrivalsPerSec: (jobs * 1000) / sc.durationMs,
-    meanJobMs: meanJobMs(sc.endpoint),
+  const perWorker = {
     ...(c > 1 ? { workerConcurrency: c } : {}),
     ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
   };
+  if (flows.some((f) => isClosed(f.arrival))) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
+  const jobs = flows.reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs, ...perWorker };
+}
+
+/** The job-submitting closed flows of a scenario, by name: why Erlang C has no rate to start from. */
+export function closedJobFlows(sc: Scenario): string[] {
+  return sc.traffic.filter((f) => submitsJob(f.client) && isClosed(f.arrival)).map((f) => f.name);
 }
 
 /**
@@ -58,17 +69,22 @@ export function concurrencyAt(m: MmcInputs, knobs: { workerConcurrency?: number 
   return knobs.workerConcurrency !== undefined ? Number(knobs.workerConcurrency) : (m.workerConcurrency ?? 1);
 }
 
-/** The prediction at a point: M/M/(workersMax × c), or none for a batching endpoint. */
-export function predictAt(m: MmcInputs, workersMax: number, c: number): MmcPrediction {
+/**
+ * The prediction at a point: M/M/(workersMax × c); null without an arrival rate (a closed flow,
+ * checked first), `notModelled` for a batching endpoint.
+ */
+export function predictAt(m: MmcInputs, workersMax: number, c: number): MmcPrediction | null {
+  if (m.arrivalsPerSec === null) return null;
   if (m.batching) return { stable: null, notModelled: 'batching' };
-  const p = predict(m, workersMax * c);
+  const p = predict(m, workersMax * c)!;
   return c > 1 ? { ...p, servers: workersMax * c } : p;
 }
 
 /**
  * Erlang C's smallest workersMax at c jobs per worker: its smallest number of slots s, then
  * ceil(s / c) (a queue delay only falls as slots are added, so no smaller workersMax meets the
- * SLOs). Null: no queue-delay SLO, none up to the bound, or a batching endpoint.
+ * SLOs). Null: no queue-delay SLO, none up to the bound, no arrival rate (a closed flow) or a
+ * batching endpoint.
  */
 export function erlangSmallestWorkers(m: MmcInputs, slos: readonly Threshold[], c: number): { workersMax: number; servers: number } | null {
   if (m.batching) return null;
@@ -81,7 +97,9 @@ function waitQuantileMs(c: number, lambdaPerMs: number, muPerMs: number, pWait: 
   return pWait <= 1 - q ? 0 : Math.log(pWait / (1 - q)) / (c * muPerMs - lambdaPerMs);
 }
 
-export function predict(m: MmcInputs, c: number): MmcFigures {
+/** The prediction for c servers; null without an arrival rate (a closed flow). */
+export function predict(m: MmcInputs, c: number): MmcFigures | null {
+  if (m.arrivalsPerSec === null) return null;
   const lambda = m.arrivalsPerSec / 1000;
   const mu = 1 / m.meanJobMs;
   const utilisation = lambda / (c * mu);
@@ -105,7 +123,7 @@ export function queueDelaySlos(slos: readonly Threshold[]): Threshold[] {
 }
 
 /** The queue-delay statistic Erlang C predicts for c workers (ms); Infinity when unstable. */
-function predictedStat(m: MmcInputs, c: number, metric: string): number {
+function predictedStat(m: MmcInputs & { arrivalsPerSec: number }, c: number, metric: string): number {
   const stat = QUEUE_STAT.exec(metric)![1]!;
   const lambda = m.arrivalsPerSec / 1000;
   const mu = 1 / m.meanJobMs;
@@ -116,14 +134,15 @@ function predictedStat(m: MmcInputs, c: number, metric: string): number {
   return waitQuantileMs(c, lambda, mu, r.probabilityOfWaiting, Number(stat.slice(1)) / 100);
 }
 
-/** Erlang C's smallest c meeting every queue-delay SLO; null when there is none or none up to `maxC`. */
+/** Erlang C's smallest c meeting every queue-delay SLO; null when there is none, none up to `maxC`, or no arrival rate. */
 export function erlangSmallestC(m: MmcInputs, slos: readonly Threshold[], maxC = 100_000): number | null {
   const qs = queueDelaySlos(slos);
-  if (!qs.length) return null;
+  if (!qs.length || m.arrivalsPerSec === null) return null;
+  const known = { ...m, arrivalsPerSec: m.arrivalsPerSec };
   const lambda = m.arrivalsPerSec / 1000;
   const start = m.meanJobMs > 0 ? Math.max(1, Math.floor(lambda * m.meanJobMs) + 1) : 1;
   for (let c = start; c <= maxC; c++) {
-    if (qs.every((t) => (t.cmp === '<' ? predictedStat(m, c, t.metric) < t.value : predictedStat(m, c, t.metric) <= t.value))) return c;
+    if (qs.every((t) => (t.cmp === '<' ? predictedStat(known, c, t.metric) < t.value : predictedStat(known, c, t.metric) <= t.value))) return c;
   }
   return null;
 }

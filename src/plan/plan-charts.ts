@@ -41,9 +41,9 @@ function unitOf(metric: string): string {
 /** Metrics Erlang C predicts (plan.json's erlangC of a row). */
 const ERLANG_METRICS = ['queue_delay_mean_ms', 'queue_delay_p95_ms'];
 
-/** Erlang C's prediction of a queue-delay metric at a row (null: unbounded, λ ≥ cμ). */
+/** Erlang C's prediction of a queue-delay metric at a row (null: unbounded, λ ≥ cμ, or no prediction: a closed flow). */
 function erlangOf(metric: string, r: PlanRow): number | null {
-  if (!r.erlangC.stable) return null;
+  if (!r.erlangC?.stable) return null;
   return metric === 'queue_delay_mean_ms' ? r.erlangC.meanQueueDelayMs : r.erlangC.p95QueueDelayMs;
 }
 
@@ -114,9 +114,16 @@ function chartsOf(p: PlanResult): ChartSpec[] {
   const rec = p.recommendation.workersMax === null ? 'no recommendation' : `recommendation: workersMax ${p.recommendation.workersMax}`;
   const specs: ChartSpec[] = [];
   // The Erlang C line, per x: only where it depends on workersMax alone (not with a
-  // workerConcurrency grid, where each line has its own) and has figures (not for a batching endpoint).
-  const erlangShown = p.recommendation.erlangC.notModelled === undefined && !grid?.some((g) => g.knobs.workerConcurrency !== undefined);
-  const servers = p.recommendation.erlangC.workerConcurrency === undefined ? 'c = workersMax' : 'c = workersMax × workerConcurrency job slots';
+  // workerConcurrency grid, where each line has its own) and has figures: none without an arrival
+  // rate (a closed flow) nor for a batching endpoint.
+  const ec = p.recommendation.erlangC;
+  const closed = ec.arrivalsPerSec === null;
+  const erlangShown = !closed && ec.notModelled === undefined && !grid?.some((g) => g.knobs.workerConcurrency !== undefined);
+  const servers = ec.workerConcurrency === undefined ? 'c = workersMax' : 'c = workersMax × workerConcurrency job slots';
+  // Why a queue-delay chart has no Erlang C line, when the reason is the scenario's traffic (both reasons with a batching endpoint).
+  const noErlang = closed
+    ? `; no Erlang C: a closed flow sets its own arrival rate${ec.notModelled === 'batching' ? ', and Erlang C does not model batching' : ''}`
+    : '';
   const erlangAt = (metric: string) => xs.map((x) => erlangOf(metric, p.rows.find((r) => r.workersMax === x)!));
 
   slos.forEach((t, i) => {
@@ -142,7 +149,7 @@ function chartsOf(p: PlanResult): ChartSpec[] {
       x: xs,
       xAxis: WORKERS_MAX,
       series: erlangShown ? [...series, erlangSeries(erlangAt('queue_delay_mean_ms'))] : series,
-      subtitle: erlangShown ? `${spread}; dashed purple: Erlang C's mean queue delay for ${servers} (a gap: unbounded)` : spread,
+      subtitle: erlangShown ? `${spread}; dashed purple: Erlang C's mean queue delay for ${servers} (a gap: unbounded)` : `${spread}${noErlang}`,
     });
   }
   if (p.prices) {

@@ -2,7 +2,10 @@
  * Erlang C's figures as plan.json holds them (rounded to 1e-6, so the bytes do not depend on
  * floating-point noise): per row, the M/M/(workersMax × workerConcurrency) prediction; for the
  * recommendation, Erlang C's own smallest workersMax for the queue-delay SLOs. With a batching
- * endpoint (llm.engine) both say `notModelled: 'batching'` and give no figure (mmc-reference.ts).
+ * endpoint (llm.engine) both say `notModelled: 'batching'` and give no figure. With a closed flow
+ * submitting jobs there is no arrival rate: a row's prediction is null and the recommendation's
+ * arrivalsPerSec null (and, on a batching endpoint, it says `notModelled: 'batching'` as well).
+ * mmc-reference.ts.
  */
 import type { Threshold } from '../report/thresholds.js';
 import type { Knobs } from './grid.js';
@@ -12,9 +15,10 @@ const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /** What plan.json's recommendation.erlangC holds. */
 export interface RecommendationErlangC {
-  /** Erlang C's smallest workersMax meeting the queue-delay SLOs (null: no such SLO, or batching). */
+  /** Erlang C's smallest workersMax meeting the queue-delay SLOs (null: no such SLO, no arrival rate, or batching). */
   workersMax: number | null;
-  arrivalsPerSec: number;
+  /** The scenario's mean job arrivals per second; null: a closed flow submits jobs (its rate is an output). */
+  arrivalsPerSec: number | null;
   meanJobMs: number;
   /** Jobs per worker the workersMax is for (given when a worker may hold more than one job). */
   workerConcurrency?: number;
@@ -24,9 +28,10 @@ export interface RecommendationErlangC {
   notModelled?: 'batching';
 }
 
-export function rowErlangC(m: MmcInputs, workersMax: number, knobs: Knobs = {}): MmcPrediction {
+/** A row's prediction; null: no arrival rate (a closed flow submits jobs). */
+export function rowErlangC(m: MmcInputs, workersMax: number, knobs: Knobs = {}): MmcPrediction | null {
   const p = predictAt(m, workersMax, concurrencyAt(m, knobs));
-  if (p.stable === null) return p;
+  if (p === null || p.stable === null) return p;
   const servers = p.servers === undefined ? {} : { servers: p.servers };
   return p.stable
     ? {
@@ -50,7 +55,7 @@ export function recommendationErlangC(m: MmcInputs, slos: readonly Threshold[], 
   const smallest = erlangSmallestWorkers(m, slos, c);
   return {
     workersMax: smallest?.workersMax ?? null,
-    arrivalsPerSec: r6(m.arrivalsPerSec),
+    arrivalsPerSec: m.arrivalsPerSec === null ? null : r6(m.arrivalsPerSec),
     meanJobMs: r6(m.meanJobMs),
     ...(perWorker && !m.batching ? { workerConcurrency: c, servers: smallest?.servers ?? null } : {}),
     ...(m.batching ? { notModelled: 'batching' as const } : {}),

@@ -49,10 +49,11 @@ export interface PlanRow {
   cost?: { perRun: number[]; perHour: number[]; per1000Jobs: (number | null)[] };
   /**
    * The M/M/c prediction for c = workersMax, or for workersMax × workerConcurrency job slots
-   * (`servers`) when a worker holds more than one job; `stable: null` for a batching endpoint
-   * (mmc-reference.ts).
+   * (`servers`) when a worker holds more than one job; `stable: null` for a batching endpoint;
+   * null: a closed flow submits jobs, so there is no arrival rate to predict from (checked first,
+   * also on a batching endpoint). mmc-reference.ts.
    */
-  erlangC: MmcPrediction;
+  erlangC: MmcPrediction | null;
 }
 
 export interface PlanResult {
@@ -81,7 +82,11 @@ export interface PlanResult {
     /** With a grid: what "cheapest" compares (mean over seeds). */
     cheapestBy?: 'cost per hour' | 'billed worker-seconds';
     reason: string;
-    /** Erlang C's smallest c for the queue-delay SLOs (null: no such SLO), from the scenario's means (plan-erlang.ts). */
+    /**
+     * Erlang C's smallest c for the queue-delay SLOs (null: no such SLO, no arrival rate, or
+     * batching), from the scenario's means; arrivalsPerSec null: a closed flow submits jobs (its
+     * rate is an output). plan-erlang.ts.
+     */
     erlangC: RecommendationErlangC;
     /** Mean over seeds at the recommended point (with prices only). */
     cost?: { perHour: number; per1000Jobs: number | null };

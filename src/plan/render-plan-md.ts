@@ -85,7 +85,7 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
         spread(r.workers.started),
         `${spread(r.workers.flexSeconds)} / ${spread(r.workers.activeSeconds)}`,
         ...(r.cost ? [spread(r.cost.perHour, usd), spread(r.cost.per1000Jobs, usd)] : []),
-        ...erlangCells(r),
+        ...erlangCells(p, r),
       ].join(' | ')} |`,
     );
   }

@@ -3,7 +3,8 @@
  * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), webhooks, arrivals, headroom against every limit, workers and cost, thresholds, after the verdict
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
-import type { EncodedHistogram } from './histogram.js';
+import { fineMs } from './fine-ms.js';
+import { scaleOf, type EncodedHistogram } from './histogram.js';
 import type { RunResult, ShardSection } from './run-result.js';
 import { verdict, verdictLines } from './verdict.js';
 
@@ -67,7 +68,7 @@ export function renderMarkdown(r: RunResult): string {
       Object.entries(r.flows).map(([n, f]) => [
         n,
         f.behaviour,
-        f.arrival,
+        f.users === undefined ? f.arrival : `${f.arrival} (${f.users} users)`,
         f.sessions,
         Object.entries(f.outcomes)
           .map(([k, v]) => `${k} ${v}`)
@@ -142,7 +143,14 @@ export function renderMarkdown(r: RunResult): string {
   }
 
   const a = r.arrivals;
-  out.push('## Arrivals (open model)', '');
+  // A closed flow's users send when their last session ended: its sessions are arrivals with no schedule to fall behind.
+  const closed = Object.values(r.flows).some((f) => f.users !== undefined);
+  out.push(closed ? '## Arrivals' : '## Arrivals (open model)', '');
+  if (closed)
+    out.push(
+      "A closed flow's session is intended when its user sends (its last session's end plus the think time): late counts only the client's own delay in sending it.",
+      '',
+    );
   out.push(
     ...table(
       ['intended', 'sent', 'late', 'dropped', 'send lag p99 / max (ms)'],
@@ -234,7 +242,8 @@ function flowJobTable(r: RunResult): string[] {
 function streamTable(r: RunResult): string[] {
   const flows = Object.entries(r.flows).flatMap(([n, f]) => (f.stream ? [[n, f.stream] as const] : []));
   if (!flows.length) return [];
-  const q = (h: EncodedHistogram) => [h.summary.p50, h.summary.p95, h.summary.p99, h.summary.max].map(fmt).join(' / ');
+  // Times kept to 0.01 ms print their fraction (fine-ms.ts); older reports' whole ms, and tokens/s, as they are.
+  const q = (h: EncodedHistogram) => [h.summary.p50, h.summary.p95, h.summary.p99, h.summary.max].map((v) => (scaleOf(h) > 1 ? fineMs(v) : fmt(v))).join(' / ');
   const secs = r.elapsedMs / 1000;
   const targets = (g: NonNullable<(typeof flows)[number][1]['goodputTargets']>) =>
     [g.ttftMs !== undefined ? `TTFT ≤ ${g.ttftMs}` : '', g.tpotMs !== undefined ? `TPOT ≤ ${g.tpotMs}` : ''].filter(Boolean).join(', ') || 'none';
@@ -242,7 +251,8 @@ function streamTable(r: RunResult): string[] {
     '## Streams',
     '',
     'Streamed answers per flow, p50 / p95 / p99 / max. TTFT: intended send → first content chunk (ms); ITL: each gap between content chunks (ms); ' +
-      "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length.",
+      "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length. " +
+      (flows.some(([, st]) => scaleOf(st.itlMs) > 1) ? 'Times are kept to 0.01 ms.' : 'Times are whole ms (a report from before 0.01 ms stream times).'),
     '',
     ...table(
       ['flow', 'streamed (broken)', 'tokens', 'output tokens/s', 'TTFT', 'ITL', 'TPOT', 'tokens/s per request', 'goodput'],
@@ -306,7 +316,7 @@ function shardLine(sh: ShardSection): string {
     sh.count === 1
       ? 'the whole run (one shard)'
       : sh.indices.length === 1
-        ? `**shard ${sh.indices[0]} of ${sh.count}**: arrivals k of each flow with k mod ${sh.count} = ${sh.indices[0]}`
+        ? `**shard ${sh.indices[0]} of ${sh.count}**: arrivals k of each flow with k mod ${sh.count} = ${sh.indices[0]} (of a closed flow: its users i with i mod ${sh.count} = ${sh.indices[0]})`
         : sh.indices.length === sh.count
           ? `**all ${sh.count} shards**, merged`
           : `**shards ${sh.indices.join(', ')} of ${sh.count}**, merged`;

@@ -15,7 +15,12 @@ import type { WorkerState } from '../contract/sim-events.js';
  * cost). Later, still 3 (optional fields, absent from earlier reports): per-window answers by
  * operation and status (`windows.responses`), per-window in-flight maxima by operation
  * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`), streamed
- * answers per flow (`flows.*.stream`, `windows.streams`).
+<<<<<<< HEAD
+ * answers per flow (`flows.*.stream`, `windows.streams`); stream times at 0.01 ms (their histograms
+ * say `scale: 100` and `timeScale: 100`; without them, whole ms).
+=======
+ * answers per flow (`flows.*.stream`, `windows.streams`), a closed flow's users (`flows.*.users`).
+>>>>>>> wt-closed
  * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
@@ -44,6 +49,8 @@ export interface FlowStats {
   operation: string;
   behaviour: string;
   arrival: string;
+  /** A closed flow's users this run drove (a shard: its share; merged: their sum); absent on an open flow (version 3, optional). */
+  users?: number;
   /** Sessions started (one per arrival that was not dropped). */
   sessions: number;
   /** How sessions ended: job status (COMPLETED, FAILED, …), `ok`, `rejected`, `expired`, `gave-up`, `timeout`, `error`, `unfinished`. */
@@ -71,11 +78,11 @@ export interface FlowStreamStats {
   good?: number;
   /** The flow's goodput targets (ms), as the scenario set them. */
   goodputTargets?: { ttftMs?: number; tpotMs?: number };
-  /** Intended send → first content chunk. */
+  /** Intended send → first content chunk (scale 100: 0.01 ms resolution; older reports: whole ms). */
   ttftMs: EncodedHistogram;
-  /** Each gap between consecutive content chunks of a request. */
+  /** Each gap between consecutive content chunks of a request (scale 100, as `ttftMs`). */
   itlMs: EncodedHistogram;
-  /** (last − first content chunk) / (tokens − 1), for requests of two tokens or more. */
+  /** (last − first content chunk) / (tokens − 1), for requests of two tokens or more (scale 100, as `ttftMs`). */
   tpotMs: EncodedHistogram;
   /** Output tokens per second of each request: tokens / (last content chunk − intended send), whole tokens/s. */
   tokensPerS: EncodedHistogram;
@@ -83,6 +90,11 @@ export interface FlowStreamStats {
 
 /** A flow's streamed answers per window (of the stream's last content chunk); `good` when the flow has goodput targets. */
 export interface StreamWindows {
+  /**
+   * The `ttftMs`, `itlMs` and `tpotMs` windows hold ms × timeScale: 100, hundredths of a ms
+   * (stream-scale.ts); absent: 1, whole ms (older reports). `tokensPerS` holds whole tokens/s.
+   */
+  timeScale?: number;
   ttftMs: string[];
   itlMs: string[];
   tpotMs: string[];
@@ -389,7 +401,7 @@ export interface HealthSampling {
 
 /**
  * The shards of one sharded run a result holds (`loadlab run --shard I/N`; version 3, optional).
- * Shard I took the arrivals k of each flow with k mod N = I (load/arrivals/shard.ts).
+ * Shard I took the arrivals k of each open flow with k mod N = I (load/arrivals/shard.ts) and the users i of each closed flow with i mod N = I.
  */
 export interface ShardSection {
   /** N, the run's shard count (>= 1). */

@@ -6,6 +6,7 @@
  */
 import { mergeEncoded, mergeWindowEncodings, summarize, type EncodedHistogram, type Histogram } from './histogram.js';
 import type { FlowStreamStats, JobSeries, OperationStats, RunResult, StreamSeries, StreamWindows } from './run-result.js';
+import { streamWindowSpan } from './stream-scale.js';
 import type { Selection, SelectorKind } from './threshold-parse.js';
 
 /** The parts of a RunResult thresholds read (a run in progress has only these; `elapsedMs`: the run so far). */
@@ -51,9 +52,9 @@ export const JOB_OUTCOMES = [
 type Stat = 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'mean';
 const STATS: readonly Stat[] = ['p50', 'p90', 'p95', 'p99', 'max', 'mean'];
 
-/** A statistic as the report's summaries give it (summarize: percentiles capped at the max). */
-function stat(h: Histogram | undefined, s: Stat): number | null {
-  return h && h.totalCount ? summarize(h)[s] : null;
+/** A statistic in ms as the report's summaries give it (summarize: percentiles capped at the max); `h` holds ms × `scale`. */
+function stat(h: Histogram | undefined, s: Stat, scale = 1): number | null {
+  return h && h.totalCount ? summarize(h, scale)[s] : null;
 }
 /** One histogram: its stored summary (what report.md shows); several: their sum's. */
 const statOf = (list: readonly EncodedHistogram[], s: Stat) => {
@@ -162,7 +163,7 @@ const streamWindows = (r: ThresholdInput, sel: Selection): StreamWindows[] =>
     .map(([, w]) => w);
 const sumSlice = (a: readonly number[] | undefined, from: number, to: number) => (a ?? []).slice(from, to).reduce((n, v) => n + v, 0);
 
-/** A stream histogram of one flow (`{flow=…}`) or all streaming flows. */
+/** A stream histogram of one flow (`{flow=…}`) or all streaming flows (times in ms with their fraction). */
 function streamTime(series: StreamSeries, s: Stat): MetricDef {
   return {
     selectors: ['flow'],
@@ -172,17 +173,11 @@ function streamTime(series: StreamSeries, s: Stat): MetricDef {
         streamFlows(r, sel).map((f) => f[series]),
         s,
       ),
-    window: (r, sel, from, to) =>
-      stat(
-        mergeWindowEncodings(
-          slice(
-            streamWindows(r, sel).map((w) => w[series]),
-            from,
-            to,
-          ),
-        ),
-        s,
-      ),
+    // Stream times are at 0.01 ms (scale 100) in current reports, whole ms in older ones.
+    window: (r, sel, from, to) => {
+      const span = streamWindowSpan(streamWindows(r, sel), series, from, to);
+      return span ? stat(span.h, s, span.scale) : null;
+    },
   };
 }
 

@@ -79,7 +79,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   for (const ep of sim.endpoints.values()) zeroEndpointSeries(metrics, ep.cfg);
   const unsubscribe = [
     collectSimMetrics(sim, metrics, function* () {
-      for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length] as [string, number];
+      for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length, ep.pool.jobsHeld] as [string, number, number];
     }),
   ];
   const tracer = o.tracing ? loadlabTracer() : undefined;

@@ -39,7 +39,7 @@ import type { Scheduler } from '../lib/scheduler.js';
 import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler } from './webhooks.js';
 import type { WebhookSender } from '../contract/webhooks.js';
-import type { Run, Worker } from './worker.js';
+import { freeRun, heldBy, runOf, type Run, type Worker } from './worker.js';
 import { WorkerPool } from './worker-pool.js';
 import { LlmEngine, type EngineHost } from './llm-engine.js';
 
@@ -574,29 +574,6 @@ export class Endpoint {
 }
 
 const NO_TIMES: readonly number[] = Object.freeze([]);
-
-/** A free run slot of `w` (itself when it holds one job at a time). */
-function freeRun(w: Worker): Run {
-  const runs = w.runs;
-  if (runs === undefined) return w;
-  for (const r of runs) if (r.job === undefined) return r;
-  throw new Error(`worker ${w.id} has no free run slot`);
-}
-
-/** The run slot of `j` on `w`. */
-function runOf(w: Worker, j: Job): Run {
-  const runs = w.runs;
-  if (runs === undefined) return w;
-  for (const r of runs) if (r.job === j) return r;
-  throw new Error(`job ${j.id} is not on worker ${w.id}`);
-}
-
-/** The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). */
-function heldBy(w: Worker, j: Job): Job[] {
-  const out: Job[] = [];
-  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) out.push(r.job);
-  return out.sort((a, b) => a.startedAtMs! - b.startedAtMs! || a.seq - b.seq);
-}
 
 /** A run's tokens without their times. */
 function ended(t: TokenRun): TokenRun {

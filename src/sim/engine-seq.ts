@@ -1,8 +1,6 @@
 /** One job in a worker's batching engine (llm-engine.ts). */
 import type { Job } from './job.js';
 
-let order = 0;
-
 export class EngineSeq {
   /** Global iteration of its first token; -1 while its prompt is not prefilled. */
   firstIter = -1;
@@ -16,11 +14,10 @@ export class EngineSeq {
   watched = false;
   /** Tokens told so far (while watched). */
   told = 0;
-  /** Arrival order in the engine (jobs a crash sends back keep it). */
-  readonly order = order++;
-
   constructor(
     readonly job: Job,
+    /** Arrival order in its engine (a crash sends the jobs back in it). */
+    readonly order: number,
     /** Exact ms from which it may join a batch (its start + overheadMs). */
     readonly readyAtMs: number,
     /** Prompt tokens still to prefill (at least 1 to begin with: the first token needs a forward pass). */

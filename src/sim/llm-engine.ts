@@ -56,6 +56,8 @@ export class LlmEngine implements Timer {
   /** Global index of the next segment's first iteration when idle; when the engine last went idle. */
   private nextIter = 0;
   private idleSince = 0;
+  /** Jobs taken so far (their arrival order). */
+  private arrivals = 0;
   /** The tick timer of watched sequences (`watch`): set while one is. */
   private tick: Timer | undefined = undefined;
 
@@ -79,7 +81,7 @@ export class LlmEngine implements Timer {
   add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
     const now = this.sched.nowMs;
     this.advance(now);
-    const s = new EngineSeq(j, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
+    const s = new EngineSeq(j, this.arrivals++, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
     this.waiting.push(s);
     if (this.busy && this.running.length < this.cfg.maxNumSeqs) {
       const seg = this.segs;

@@ -125,3 +125,26 @@ export function workerIdPrefix(endpointId: string): string {
 export function workerId(prefix: string, n: number): string {
   return `${prefix}${n}`;
 }
+
+/** A free run slot of `w` (itself when it holds one job at a time). */
+export function freeRun(w: Worker): Run {
+  const runs = w.runs;
+  if (runs === undefined) return w;
+  for (const r of runs) if (r.job === undefined) return r;
+  throw new Error(`worker ${w.id} has no free run slot`);
+}
+
+/** The run slot of `j` on `w`. */
+export function runOf(w: Worker, j: Job): Run {
+  const runs = w.runs;
+  if (runs === undefined) return w;
+  for (const r of runs) if (r.job === j) return r;
+  throw new Error(`job ${j.id} is not on worker ${w.id}`);
+}
+
+/** The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). */
+export function heldBy(w: Worker, j: Job): Job[] {
+  const out: Job[] = [];
+  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) out.push(r.job);
+  return out.sort((a, b) => a.startedAtMs! - b.startedAtMs! || a.seq - b.seq);
+}

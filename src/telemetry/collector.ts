@@ -13,8 +13,8 @@ export interface EventSource {
   readonly nowMs: number;
 }
 
-/** Point-in-time values read at scrape time (queue length is not cheaply derived from events). */
-export type QueueSnapshot = () => Iterable<[endpointId: string, queued: number]>;
+/** Point-in-time values read at scrape time (queue length and jobs in progress are not cheaply derived from events). */
+export type QueueSnapshot = () => Iterable<[endpointId: string, queued: number, inProgress: number]>;
 
 const acceptedLabels = (endpoint: string, kind: string) => ({ endpoint, kind });
 const finishedLabels = (endpoint: string, status: string) => ({ endpoint, status });
@@ -41,7 +41,11 @@ export function collectSimMetrics(src: EventSource, m: Metrics, queues?: QueueSn
     transitions.flush();
     workers.flush();
     m.virtualTime.set(src.nowMs / 1000);
-    if (queues) for (const [endpoint, n] of queues()) m.queueJobs.set({ endpoint }, n);
+    if (queues)
+      for (const [endpoint, n, inProgress] of queues()) {
+        m.queueJobs.set({ endpoint }, n);
+        m.jobsInProgress.set({ endpoint }, inProgress);
+      }
   });
   return src.bus.on((e) => {
     switch (e.type) {

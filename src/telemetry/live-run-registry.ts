@@ -4,10 +4,11 @@
  * METRIC names metrics.om reuses), without timestamps — plus PROCESS_METRIC. Every value comes
  * from a `LiveSnapshot` read once per scrape from whoever records the run (load/live-metrics/):
  * counters are the run's cumulative totals so far, histograms the whole run so far in
- * DURATION_BUCKETS_S. Every series carries the `endpoint` and `scenario` labels given here.
+ * DURATION_BUCKETS_S (the stream times TTFT, ITL, TPOT in STREAM_BUCKETS_S, as metrics.om).
+ * Every series carries the `endpoint` and `scenario` labels given here.
  */
 import { Registry } from 'prom-client';
-import { CLIENT_METRIC, DURATION_BUCKETS_S, METRIC } from '../contract/metric-names.js';
+import { CLIENT_METRIC, DURATION_BUCKETS_S, METRIC, STREAM_BUCKETS_S } from '../contract/metric-names.js';
 import { registerProcessMemory } from './process-memory.js';
 import { histogramSamples, ScrapedMetric, summarySamples, type LabelSet, type MetricType, type Sample } from './scraped-metric.js';
 
@@ -62,6 +63,10 @@ const HISTOGRAMS = {
   tpot: [CLIENT_METRIC.tpotSeconds, '(last - first content chunk) / (tokens - 1) of a stream, seconds (whole run so far)'],
 } as const;
 
+/** A histogram family's bucket bounds in seconds: the stream times' finer ones, else serve's. */
+const bucketsOf = (key: keyof typeof HISTOGRAMS): readonly number[] =>
+  key === 'ttft' || key === 'itl' || key === 'tpot' ? STREAM_BUCKETS_S : DURATION_BUCKETS_S;
+
 const SUMMARIES = {
   service: [CLIENT_METRIC.serviceSeconds, 'Actual send to answer, seconds (whole run so far)'],
   cancelLatency: [CLIENT_METRIC.cancelLatencySeconds, '/cancel sent to the answer CANCELLED, seconds (whole run so far)'],
@@ -74,7 +79,7 @@ export interface Point {
   value: number;
 }
 
-/** Whole-run histogram so far: `cumulative[j]` observations ≤ DURATION_BUCKETS_S[j] seconds. */
+/** Whole-run histogram so far: `cumulative[j]` observations ≤ bound j of its family's buckets (bucketsOf), seconds. */
 export interface HistogramPoint {
   labels: LabelSet;
   cumulative: readonly number[];
@@ -119,11 +124,11 @@ export function liveRunRegistry(base: LabelSet, read: () => LiveSnapshot): Regis
     type: MetricType,
     suffix: string,
     pick: (s: LiveSnapshot) => Partial<Record<K, readonly P[]>>,
-    samples: (p: P) => Sample[],
+    samples: (p: P, key: K) => Sample[],
   ) => {
     for (const key of Object.keys(table) as K[]) {
       const [name, help] = table[key];
-      new ScrapedMetric(name + suffix, help, type, () => (pick(snapshot())[key] ?? []).flatMap(samples), registry);
+      new ScrapedMetric(name + suffix, help, type, () => (pick(snapshot())[key] ?? []).flatMap((p) => samples(p, key)), registry);
     }
   };
   add(
@@ -145,7 +150,7 @@ export function liveRunRegistry(base: LabelSet, read: () => LiveSnapshot): Regis
     'histogram',
     '',
     (s) => s.histograms,
-    (p: HistogramPoint) => histogramSamples(withBase(p.labels), DURATION_BUCKETS_S, p.cumulative, p.count, p.sumSeconds),
+    (p: HistogramPoint, key) => histogramSamples(withBase(p.labels), bucketsOf(key), p.cumulative, p.count, p.sumSeconds),
   );
   add(
     SUMMARIES,

@@ -23,6 +23,7 @@ export interface Metrics {
   workerTransitions: Counter<'endpoint' | 'from' | 'to'>;
   workers: Gauge<'endpoint' | 'state'>;
   queueJobs: Gauge<'endpoint'>;
+  jobsInProgress: Gauge<'endpoint'>;
   virtualTime: Gauge;
   httpRequests: Counter<'route' | 'status'>;
   httpRequestDuration: Histogram<'route'>;
@@ -63,6 +64,7 @@ export function createMetrics(): Metrics {
     workerTransitions: counter(METRIC.workerTransitions, 'Worker state transitions', ['endpoint', 'from', 'to']),
     workers: new Gauge({ name: METRIC.workers, help: 'Workers per state', labelNames: ['endpoint', 'state'], registers }),
     queueJobs: new Gauge({ name: METRIC.queueJobs, help: 'Jobs waiting in the queue', labelNames: ['endpoint'], registers }),
+    jobsInProgress: new Gauge({ name: METRIC.jobsInProgress, help: 'Jobs held by workers (in progress)', labelNames: ['endpoint'], registers }),
     httpRequests: counter(METRIC.httpRequests, 'HTTP requests answered, by route and status', ['route', 'status']),
     httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests held past their arrival (virtual seconds)', ['route']),
     httpRequestBodyBytes: counter(METRIC.httpRequestBodyBytes, 'Bytes of request bodies read', []),

@@ -95,7 +95,8 @@ describe('stream sections through the CLI', () => {
     expect([s.requests, s.tokens, s.good, s.broken]).toEqual([a.requests + b.requests, a.tokens + b.tokens, a.good! + b.good!, a.broken + b.broken]);
     for (const k of ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'] as const) {
       expect(s[k].count, k).toBe(a[k].count + b[k].count);
-      expect(s[k].summary.p50, k).toBe(a[k].summary.p50);
+      // Within 3 significant digits: above 20.48 ms a stream time added from shards reads as its HDR bucket's top (400 → 400.31).
+      expect(Math.abs(s[k].summary.p50 - a[k].summary.p50), k).toBeLessThanOrEqual(a[k].summary.p50 * 1e-3);
     }
     const w = m.windows!.streams!.chat!;
     expect(w.tokens.reduce((x, y) => x + y, 0)).toBe(s.tokens);

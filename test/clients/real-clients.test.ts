@@ -1,7 +1,8 @@
 /**
  * The official `runpod-sdk` and the `openai` npm clients, unmodified, against `serve` on a real
  * clock at 100× (a virtual second is 10 wall ms); the token model's streams against a second
- * `serve` in real time (an `llm:` endpoint: 20 tokens 25 ms apart).
+ * `serve` in real time (an `llm:` endpoint: 20 tokens 25 ms apart; a batching worker whose
+ * iterations slow down as requests share it).
  */
 import OpenAI from 'openai';
 import runpodSdk from 'runpod-sdk';
@@ -28,6 +29,8 @@ beforeAll(async () => {
       endpoints: [
         { id: 'llm', workersMin: 2, workersMax: 2, llm: { ttftMs: 100, interTokenMs: 25, outputTokens: 20 } },
         { id: 'tight', jobDurationMs: 10, limits: { operations: { openai: { rate: 1 } } } },
+        // One batching worker: an iteration of 20 ms, 5 ms more per further sequence.
+        { id: 'batched', workersMin: 1, workersMax: 1, workerConcurrency: 8, llm: { engine: { decodeMs: 20, perSequenceMs: 5 }, outputTokens: 12 } },
       ],
     },
     { clock: 'real' },
@@ -168,5 +171,31 @@ describe('openai client against an llm: endpoint (real time)', () => {
     expect(e).toBeInstanceOf(OpenAI.RateLimitError);
     expect((e as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('rate_limit_exceeded');
     expect((e as InstanceType<typeof OpenAI.RateLimitError>).type).toBe('requests');
+  });
+
+  it('a batching worker: four streams at once share its iterations, each token slower than alone', async () => {
+    /** Content chunk instants (ms from the request) of one streamed completion. */
+    const stream = async (): Promise<number[]> => {
+      const t0 = performance.now();
+      const s = await client('batched').chat.completions.create({ model: 'loadlab-sim', messages: hi, stream: true });
+      const at: number[] = [];
+      for await (const chunk of s) if (chunk.choices[0]?.delta.content) at.push(performance.now() - t0);
+      return at;
+    };
+    const medianGap = (at: number[]) => {
+      const g = at.slice(1).map((t, i) => t - at[i]!);
+      return g.sort((a, b) => a - b)[g.length >> 1]!;
+    };
+    const alone = await stream();
+    const four = await Promise.all([stream(), stream(), stream(), stream()]);
+    expect(alone).toHaveLength(12);
+    for (const at of four) expect(at).toHaveLength(12);
+    // Alone: 20 ms an iteration; four in the batch: 20 + 3 × 5 = 35 ms (a busy machine adds a little).
+    expect(medianGap(alone)).toBeGreaterThan(15);
+    expect(medianGap(alone)).toBeLessThan(29);
+    for (const at of four) {
+      expect(medianGap(at)).toBeGreaterThan(30);
+      expect(medianGap(at)).toBeLessThan(48);
+    }
   });
 });

@@ -105,6 +105,14 @@ describe('what the examples show', () => {
     expect(r.arrivals.dropped).toBe(0);
     expect(r.arrivals.intended).toBe(143); // 15 offsets over 9 s at speed 1.5, looped over 60 s
   });
+  test('LLM benchmark at fixed concurrency: 8 users in a closed loop keep 8 streamed requests in flight on 6 workers, 2 waiting', async () => {
+    const r = await run('llm-closed-loop.yaml');
+    expect(r.flows.bench).toMatchObject({ arrival: 'closed', users: 8 });
+    expect(r.flows.bench!.outcomes).toEqual({ COMPLETED: r.flows.bench!.sessions });
+    expect(r.headroom.operations.find((o) => o.operation === 'openai')!.peakInFlight).toBe(8);
+    expect(r.headroom.peakQueueDepth).toBe(2);
+    expect(r.flows.bench!.stream!.requests).toBe(r.flows.bench!.sessions);
+  });
   test('stages onto faulty workers: throttled and unhealthy worker time, every-window and abortOnFail thresholds pass', async () => {
     const r = await run('stages-faults.yaml');
     expect(r.workers!.secondsByState.throttled).toBeGreaterThan(0);

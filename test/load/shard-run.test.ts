@@ -39,7 +39,7 @@ describe('a shard of a run', () => {
     const back = parseRunResult(renderJson(r));
     expect(back.shard).toEqual({ count: 4, indices: [1], startAtMs: Date.UTC(2026, 0, 2, 3, 4, 5) });
     expect(renderMarkdown(back)).toContain(
-      'This report covers **shard 1 of 4**: arrivals k of each flow with k mod 4 = 1; time 0 at 2026-01-02T03:04:05.000Z (--start-at).',
+      'This report covers **shard 1 of 4**: arrivals k of each flow with k mod 4 = 1 (of a closed flow: its users i with i mod 4 = 1); time 0 at 2026-01-02T03:04:05.000Z (--start-at).',
     );
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { compileTemplate } from '../../src/load/behaviours/template.js';
 import { MsHistogram } from '../../src/load/record/ms-histogram.js';
-import { encode, newHistogram, record } from '../../src/report/histogram.js';
+import { encode, HIGHEST_MS, newHistogram, record } from '../../src/report/histogram.js';
 
 describe('payload templates', () => {
   test('{{seq}} per session, {{flow}} once; parts without {{seq}} are shared, not copied', () => {
@@ -35,5 +35,20 @@ describe('MsHistogram', () => {
       record(direct, v);
     }
     expect(encode(fast.hdr())).toEqual(encode(direct));
+  });
+
+  test('at scale 100 (stream times): hundredths of a ms, past 2^32 too, as recording into HDR at that scale', () => {
+    const values = [0, 6.2, 6.2049, 6.2051, 20.47, 20.49, 50.5, 42_949.67296, 3_600_000.01, 1e12];
+    for (let i = 0; i < 5000; i++) values.push(((i * 7919) % 90_000) / 100);
+    const fast = new MsHistogram(100);
+    const direct = newHistogram(100);
+    for (const v of values) {
+      fast.record(v);
+      record(direct, v, 100);
+    }
+    const e = encode(fast.hdr(), 100);
+    expect(e).toEqual(encode(direct, 100));
+    expect(e.scale).toBe(100);
+    expect(e.summary.max).toBe(HIGHEST_MS);
   });
 });

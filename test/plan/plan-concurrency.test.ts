@@ -93,13 +93,15 @@ describe('plan by workers × concurrency', () => {
     const m = mmcInputs(sc);
     expect(m.workerConcurrency).toBe(4);
     expect(m.batching).toBeUndefined();
+    // An open (Poisson) flow: Erlang C has its arrival rate.
+    if (m.arrivalsPerSec === null) throw new Error('no arrival rate');
     const lambda = m.arrivalsPerSec / 1000;
     const mu = 1 / m.meanJobMs;
     for (const w of [2, 3, 5]) {
       const e = erlangC({ servers: w * 4, arrivalRate: lambda, serviceRate: mu });
       const p = predictAt(m, w, concurrencyAt(m));
       expect(p).toEqual({ ...predict(m, w * 4), servers: w * 4 });
-      if (p.stable !== true) throw new Error(`unstable at ${w}`);
+      if (p?.stable !== true) throw new Error(`unstable at ${w}`);
       expect(p.probabilityOfWaiting).toBe(e.probabilityOfWaiting);
       expect(p.meanQueueDelayMs).toBe(e.meanQueueWait);
     }

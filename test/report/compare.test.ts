@@ -1,6 +1,6 @@
 /**
  * The comparison of two runs and the regression rule of `--fail-on-regression` (docs/compare.md):
- * worse by more than PCT % of A and by at least the floor (1 ms, 0.1 percentage point); from a
+ * worse by more than PCT % of A and by at least the floor (1 ms, 0.1 ms for stream times, 0.1 percentage point); from a
  * base of 0 the floor alone. On real runs of the simulator and their stored report.json.
  */
 import { describe, expect, test } from 'vitest';
@@ -8,7 +8,7 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { parseScenario } from '../../src/load/scenario/loader.js';
 import { compareRuns } from '../../src/report/compare/compare.js';
 import { metricRow, type MetricSpec } from '../../src/report/compare/metric-row.js';
-import { isRegression, regressions } from '../../src/report/compare/regression.js';
+import { isRegression, regressions, STREAM_TIME_FLOOR_MS } from '../../src/report/compare/regression.js';
 import { compareCharts } from '../../src/report/compare/compare-charts.js';
 import { renderCompareHtml } from '../../src/report/compare/render-compare-html.js';
 import { renderCompareMarkdown } from '../../src/report/compare/render-compare-md.js';
@@ -17,6 +17,7 @@ import type { RunResult } from '../../src/report/run-result.js';
 
 const P95: MetricSpec = { label: 'response p95', unit: 'ms', better: 'lower', gated: true };
 const RATE: MetricSpec = { label: '429 rate', unit: 'rate', better: 'lower', gated: true };
+const ITL: MetricSpec = { label: 'ITL p50', unit: 'ms', better: 'lower', gated: true, floor: STREAM_TIME_FLOOR_MS };
 
 describe('the regression rule', () => {
   const CASES: [MetricSpec, number | null, number, number, boolean, string][] = [
@@ -31,6 +32,9 @@ describe('the regression rule', () => {
     [RATE, 0.02, 0.023, 10, true, '2 % → 2.3 %: +15 % and +0.3 pp'],
     [{ ...P95, gated: false }, 100, 500, 10, false, 'a metric the rule does not check (execution time)'],
     [P95, null, 500, 10, false, 'no data in A'],
+    [P95, 6, 6.9, 10, false, '+15 % but under 1 ms'],
+    [ITL, 6, 6.9, 10, true, 'a stream time (0.01 ms): +15 % and over its 0.1 ms floor'],
+    [ITL, 0, 0.05, 0, false, 'a stream time from 0: under 0.1 ms'],
   ];
   for (const [spec, a, b, pct, regressed, why] of CASES) {
     test(`${spec.label} ${a} → ${b} at ${pct} %: ${regressed ? 'regression' : 'none'} (${why})`, () => {

@@ -1,11 +1,14 @@
 /**
  * The runner's live registry (telemetry/live-run-registry.ts) as Prometheus reads its text: every
  * series labelled with endpoint and scenario first, counters with `_total`, classic histograms
- * with DURATION_BUCKETS_S, families without data printing no series, and one scrape showing one
+ * with DURATION_BUCKETS_S (the stream times with STREAM_BUCKETS_S), families without data printing no series, and one scrape showing one
  * moment of the run (the snapshot is read once per scrape, not once per family).
  */
 import { describe, expect, test } from 'vitest';
-import { CLIENT_METRIC, DURATION_BUCKETS_S, PROCESS_METRIC } from '../../src/contract/metric-names.js';
+import { CLIENT_METRIC, DURATION_BUCKETS_S, PROCESS_METRIC, STREAM_BUCKETS_MS, STREAM_BUCKETS_S } from '../../src/contract/metric-names.js';
+import { FlowStreams } from '../../src/load/record/stream-metrics.js';
+import { bucketCounts } from '../../src/report/histogram-buckets.js';
+import { feedFine, ITL_MS } from '../helpers/fine-streams.js';
 import { liveRunRegistry, type LiveSnapshot } from '../../src/telemetry/live-run-registry.js';
 import { parseProm, select, value } from './prom-text.js';
 
@@ -34,6 +37,24 @@ describe('liveRunRegistry', () => {
     expect(value(p, PROCESS_METRIC.heapUsed)).toBeGreaterThan(0);
     for (const s of p.samples.filter((x) => x.name.startsWith(CLIENT_METRIC.requests.split('_')[0]!)))
       expect(Object.keys(s.labels).slice(0, 2)).toEqual(['endpoint', 'scenario']);
+  });
+
+  test('the stream times in their finer buckets: 6.2 ms token gaps above le=0.006, within le=0.007', async () => {
+    const f = new FlowStreams(10_000, undefined);
+    feedFine(f);
+    const itl = f.stats().itlMs;
+    const { cumulative, sumMs } = bucketCounts(itl, STREAM_BUCKETS_MS);
+    const snap: LiveSnapshot = {
+      counters: {},
+      gauges: {},
+      histograms: { itl: [{ labels: { flow: 'chat' }, cumulative, count: itl.count, sumSeconds: sumMs / 1000 }] },
+      summaries: {},
+    };
+    const p = parseProm(await liveRunRegistry(base, () => snap).metrics());
+    const le = (b: string) => select(p, `${CLIENT_METRIC.itlSeconds}_bucket`).find((x) => x.labels.le === b)?.value;
+    expect(select(p, `${CLIENT_METRIC.itlSeconds}_bucket`).map((x) => x.labels.le)).toEqual([...STREAM_BUCKETS_S.map(String), '+Inf']);
+    expect([le('0.005'), le('0.006'), le('0.007'), le('+Inf')]).toEqual([0, 0, itl.count, itl.count]);
+    expect(value(p, `${CLIENT_METRIC.itlSeconds}_sum`)).toBeCloseTo((itl.count * ITL_MS) / 1000, 9);
   });
 
   test('one scrape is one moment: every family from the same read; the next scrape reads again', async () => {

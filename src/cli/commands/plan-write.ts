@@ -39,9 +39,12 @@ export function recommendationLines(plan: PlanResult): string[] {
   ];
 }
 
-/** Erlang C's answer, per job slot with workerConcurrency; none for a batching endpoint (it does not model batching). */
+/** Erlang C's answer, per job slot with workerConcurrency; none for a batching endpoint (it does not model batching) or a closed flow (no arrival rate). */
 function erlangLine(ec: PlanResult['recommendation']['erlangC']): string[] {
-  if (ec.notModelled === 'batching') return ['  Erlang C: not modelled (the workers batch their jobs: llm.engine)'];
+  if (ec.notModelled === 'batching')
+    return [
+      `  Erlang C: not modelled (the workers batch their jobs: llm.engine${ec.arrivalsPerSec === null ? '; and a closed flow sets its own arrival rate' : ''})`,
+    ];
   if (ec.workersMax === null) return [];
   const slots = ec.workerConcurrency === undefined ? '' : ` at workerConcurrency ${ec.workerConcurrency} (${ec.servers} job slots)`;
   return [`  Erlang C (M/M/c) for the queue-delay SLOs: ${ec.workersMax}${slots}`];

@@ -369,7 +369,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
           'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
         ].join('\n\n'),
       ),
-      'the arrivals k of each flow with k mod N = I, against --target only; report.json says which (shard)',
+      'the arrivals k of each flow with k mod N = I (of a closed flow: its users i with i mod N = I), against --target only; report.json says which (shard)',
     ),
   handler: async (a) => {
     await runCommand(a);

@@ -3,6 +3,8 @@
  * flow) it keeps those with k mod N = I. The wrapped generator is the unsharded one, drawn from
  * the same seeded stream, and only filtered: so for every process, Poisson and replay included,
  * the N shards' schedules are disjoint and their union is exactly the unsharded schedule.
+ * A closed flow has no schedule: its users are split instead, user i on shard i mod N
+ * (closed-flow-driver.ts).
  */
 import type { ArrivalGenerator } from './types.js';
 

@@ -6,7 +6,7 @@
  * report.json's: the same recorder makes both. Histograms use metrics.om's HDR→bucket rule
  * (report/histogram-buckets.ts).
  */
-import { DURATION_BUCKETS_S } from '../../contract/metric-names.js';
+import { DURATION_BUCKETS_S, STREAM_BUCKETS_MS } from '../../contract/metric-names.js';
 import type { Operation } from '../../contract/operations.js';
 import type { EncodedHistogram } from '../../report/histogram.js';
 import { bucketCounts, SUMMARY_QUANTILES } from '../../report/histogram-buckets.js';
@@ -31,9 +31,10 @@ const BOUNDS_MS = DURATION_BUCKETS_S.map((s) => s * 1000);
 const sum = (col: readonly number[]) => col.reduce((a, b) => a + b, 0);
 const one = (value: number, labels: LabelSet = {}): Point[] => [{ labels, value }];
 
-function histogram(labels: LabelSet, e: EncodedHistogram): HistogramPoint[] {
+/** `boundsMs`: the family's buckets (the stream times have their own finer ones, as in metrics.om). */
+function histogram(labels: LabelSet, e: EncodedHistogram, boundsMs: readonly number[] = BOUNDS_MS): HistogramPoint[] {
   if (!e.count) return [];
-  const { cumulative, sumMs } = bucketCounts(e, BOUNDS_MS);
+  const { cumulative, sumMs } = bucketCounts(e, boundsMs);
   return [{ labels, cumulative, count: e.count, sumSeconds: sumMs / 1000 }];
 }
 
@@ -115,9 +116,9 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
       queueDelay: flows.flatMap(([flow, f]) => (f.jobs ? histogram({ flow }, f.jobs.queueDelayMs) : [])),
       execution: flows.flatMap(([flow, f]) => (f.jobs ? histogram({ flow }, f.jobs.executionMs) : [])),
       coldStart: flows.flatMap(([flow, f]) => (f.jobs?.coldStartMs ? histogram({ flow }, f.jobs.coldStartMs) : [])),
-      ttft: streams.flatMap(([flow, st]) => histogram({ flow }, st.ttftMs)),
-      itl: streams.flatMap(([flow, st]) => histogram({ flow }, st.itlMs)),
-      tpot: streams.flatMap(([flow, st]) => histogram({ flow }, st.tpotMs)),
+      ttft: streams.flatMap(([flow, st]) => histogram({ flow }, st.ttftMs, STREAM_BUCKETS_MS)),
+      itl: streams.flatMap(([flow, st]) => histogram({ flow }, st.itlMs, STREAM_BUCKETS_MS)),
+      tpot: streams.flatMap(([flow, st]) => histogram({ flow }, st.tpotMs, STREAM_BUCKETS_MS)),
     },
     summaries: {
       service: ops.flatMap(([operation, o]) => summary({ operation }, o.serviceMs)),

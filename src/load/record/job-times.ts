@@ -14,11 +14,13 @@ const SERIES: readonly JobSeries[] = ['turnaroundMs', 'queueDelayMs', 'execution
 
 /** One series of one flow: the whole-run histogram and the per-window ones. */
 export class Series {
-  readonly whole = new MsHistogram();
+  readonly whole: MsHistogram;
   readonly windows: WindowHistograms;
 
-  constructor(windowMs: number) {
-    this.windows = new WindowHistograms(windowMs);
+  /** `scale`: values per ms (1: whole ms; 100: hundredths of a ms, the stream times). */
+  constructor(windowMs: number, scale = 1) {
+    this.whole = new MsHistogram(scale);
+    this.windows = new WindowHistograms(windowMs, scale);
   }
 
   add(atMs: number, ms: number): void {

@@ -4,24 +4,33 @@
  * array, no hashing. It remembers which indexes it holds, so clearing it for the next window
  * touches only those.
  */
-import { countsIndex, INDEXES } from './hdr-index.js';
+import { HIGHEST_MS } from '../../report/histogram.js';
+import { countsIndex, indexesAt } from './hdr-index.js';
 
 let scratch = new Uint32Array(1024);
 
 export class SampleCounts {
   /** Count per index. */
-  readonly counts = new Uint32Array(INDEXES);
+  readonly counts: Uint32Array;
+  /** The largest value it may count (HIGHEST_MS × scale): its encoding's highest trackable value. */
+  readonly highest: number;
   /** The indexes with a count, in the order first seen: the first `size`. */
   private readonly seen: number[] = [];
   size = 0;
 
-  /** A sample of `v` whole ms (0 … HIGHEST_MS). */
+  /** `scale`: values are ms × scale (1: whole ms; 100: hundredths of a ms). */
+  constructor(scale = 1) {
+    this.counts = new Uint32Array(indexesAt(scale));
+    this.highest = HIGHEST_MS * scale;
+  }
+
+  /** A sample of value `v` (an integer in 0 … highest). */
   add(v: number): void {
     const i = countsIndex(v);
     if (this.counts[i]!++ === 0) this.seen[this.size++] = i;
   }
 
-  /** `n` samples of `v` whole ms. */
+  /** `n` samples of value `v`. */
   addCount(v: number, n: number): void {
     const i = countsIndex(v);
     if (this.counts[i] === 0) this.seen[this.size++] = i;

@@ -1,9 +1,9 @@
 /**
  * The HdrHistogram V2 compressed base64 of a histogram given as sparse counts by HDR index
  * (sample-counts.ts), as `report/histogram.ts` `encode` gives it for the same samples (its range
- * and precision: 1 ms – 1 week, 3 significant digits), without building a histogram: no
- * 40 000-slot counts array to clear and walk per window, only the indexes seen. The uncompressed V2 payload is the
- * same byte for byte. It is deflated by node's zlib at its defaults, as hdr-histogram-js does,
+ * and precision: 1 to HIGHEST_MS × scale, 3 significant digits; the counts' `highest` says which),
+ * without building a histogram: no 40 000-slot counts array to clear and walk per window, only the
+ * indexes seen. The uncompressed V2 payload is the same byte for byte. It is deflated by node's zlib at its defaults, as hdr-histogram-js does,
  * when it has SMALL_PAYLOAD bytes or more (then the result is the same byte for byte too);
  * a smaller one, most windows', by `smallDeflate` (other bytes, the same histogram when decoded,
  * and no larger: zlib's set-up costs more than the work at that size). A small cache skips both
@@ -11,7 +11,6 @@
  */
 import { deflateSync } from 'node:zlib';
 import { smallDeflate } from './small-deflate.js';
-import { HIGHEST_MS } from '../../report/histogram.js';
 import { countsIndex } from './hdr-index.js';
 import type { SampleCounts } from './sample-counts.js';
 
@@ -56,7 +55,7 @@ export function encodeCounts(c: SampleCounts): string {
   dv.setInt32(8, 1);
   dv.setInt32(12, SIGNIFICANT_DIGITS);
   setInt64(dv, 16, 1);
-  setInt64(dv, 24, HIGHEST_MS);
+  setInt64(dv, 24, c.highest);
   setInt64(dv, 32, 1);
   const key = Buffer.from(buf.buffer, buf.byteOffset, p).toString('latin1');
   const hit = cache.get(key);

@@ -4,10 +4,14 @@
  * whole-run and per-window HDR histograms, and requests, tokens and good requests per window. One
  * call per request whose stream ended (a run-stream session, a streamed chat answer), with the
  * times its content chunks arrived; every sample and count of it goes to the window of its last
- * chunk. Only streaming flows are registered: a flow without streams pays nothing.
+ * chunk. Only streaming flows are registered: a flow without streams pays nothing. The times are
+ * kept to 0.01 ms (report/stream-scale.ts: a token every ~6 ms makes whole ms a 15 % step), from
+ * chunk times as they came: the in-process feed's exact virtual ms, the HTTP target's
+ * performance.now() readings.
  */
 import { encode } from '../../report/histogram.js';
 import type { FlowStreamStats, StreamSeries, StreamWindows } from '../../report/run-result.js';
+import { isStreamTime, STREAM_TIME_SCALE } from '../../report/stream-scale.js';
 import { fold } from './fold-windows.js';
 import { Series } from './job-times.js';
 import { WindowIndex } from './window-index.js';
@@ -34,12 +38,14 @@ export class FlowStreams {
     windowMs: number,
     private readonly goodput: GoodputTargets | undefined,
   ) {
-    this.series = { ttftMs: new Series(windowMs), itlMs: new Series(windowMs), tpotMs: new Series(windowMs), tokensPerS: new Series(windowMs) };
+    // The times at 0.01 ms (a token every few ms), tokens/s per request in whole tokens/s.
+    this.series = Object.fromEntries(SERIES.map((k) => [k, new Series(windowMs, isStreamTime(k) ? STREAM_TIME_SCALE : 1)])) as Record<StreamSeries, Series>;
     this.index = new WindowIndex(windowMs);
   }
 
   /**
-   * A request's stream ended. `atMs`: when each content chunk arrived (ascending, target clock);
+   * A request's stream ended. `atMs`: when each content chunk arrived (ascending, target clock,
+   * ms with their fraction: the times are kept to 0.01 ms);
    * `usageTokens`: the stream's `usage.completion_tokens`, if it carried one; `broken`: it broke
    * before its end, or never started (refused, failed: no content at all). A request without
    * content counts as a request that was not good, in the window of `endMs`, and has no times.
@@ -84,17 +90,20 @@ export class FlowStreams {
       broken: this.broken,
       tokens: this.tokens,
       ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
-      ttftMs: encode(this.series.ttftMs.whole.hdr()),
-      itlMs: encode(this.series.itlMs.whole.hdr()),
-      tpotMs: encode(this.series.tpotMs.whole.hdr()),
-      tokensPerS: encode(this.series.tokensPerS.whole.hdr()),
+      ...(Object.fromEntries(SERIES.map((k) => [k, encode(this.series[k].whole.hdr(), this.series[k].whole.scale)])) as Pick<FlowStreamStats, StreamSeries>),
     };
   }
 
   windows(n: number): StreamWindows {
     const p = this.perWindow;
     const out = Object.fromEntries(SERIES.map((k) => [k, this.series[k].windows.result(n)])) as Record<StreamSeries, string[]>;
-    return { ...out, requests: fold(p.requests, n), tokens: fold(p.tokens, n), ...(this.goodput ? { good: fold(p.good, n) } : {}) };
+    return {
+      timeScale: STREAM_TIME_SCALE,
+      ...out,
+      requests: fold(p.requests, n),
+      tokens: fold(p.tokens, n),
+      ...(this.goodput ? { good: fold(p.good, n) } : {}),
+    };
   }
 }
 

@@ -5,17 +5,18 @@
  * sample for a window already encoded (a late webhook) is merged into it.
  */
 import * as hdr from 'hdr-histogram-js';
-import { recordedMs, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
+import { recordedValue, decodeWindow, newHistogram, type Histogram } from '../../report/histogram.js';
 import { encodeCounts } from './sparse-encoding.js';
 import { SampleCounts } from './sample-counts.js';
 import { WindowIndex } from './window-index.js';
 
-/** One scratch histogram for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
-let scratch: Histogram | undefined;
+/** One scratch histogram per scale for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
+const scratch = new Map<number, Histogram>();
 
-/** `encoded` (a closed window) with one more sample `v`. */
-function mergeInto(encoded: string, v: number): string {
-  const h = (scratch ??= newHistogram());
+/** `encoded` (a closed window, values ms × `scale`) with one more sample of value `v`. */
+function mergeInto(encoded: string, v: number, scale: number): string {
+  let h = scratch.get(scale);
+  if (!h) scratch.set(scale, (h = newHistogram(scale)));
   h.reset();
   if (encoded) h.add(decodeWindow(encoded));
   h.recordValue(v);
@@ -31,22 +32,27 @@ export class WindowHistograms {
 
   private readonly index: WindowIndex;
 
-  constructor(readonly windowMs: number) {
+  /** `scale`: values per ms (1: whole ms; 100: hundredths of a ms). */
+  constructor(
+    readonly windowMs: number,
+    readonly scale = 1,
+  ) {
     this.index = new WindowIndex(windowMs);
   }
 
+  /** A sample of `ms` (rounded to 1/scale ms) in the window of `atMs`. */
   record(atMs: number, ms: number): void {
     const i = this.index.of(atMs);
     if (i > this.newest) {
       this.newest = i;
       this.closeBefore(i - 1);
     }
-    const v = recordedMs(ms);
+    const v = recordedValue(ms, this.scale);
     if (i < this.done.length) {
-      this.done[i] = mergeInto(this.done[i]!, v);
+      this.done[i] = mergeInto(this.done[i]!, v, this.scale);
       return;
     }
-    (this.open[i & 1] ??= new SampleCounts()).add(v);
+    (this.open[i & 1] ??= new SampleCounts(this.scale)).add(v);
   }
 
   /** Encodes every open window before index `i`. */

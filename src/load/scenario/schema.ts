@@ -23,10 +23,12 @@ const flowSchema = z.strictObject({
     examples: ['submit-poll', 'health-check'],
   }),
   arrival: arrivalSchema.meta({
-    description: "When the flow's sessions start, keyed by `process`: constant, poisson, ramp, stages, spike, diurnal or replay.",
+    description:
+      "When the flow's sessions start, keyed by `process`: constant, poisson, ramp, stages, spike, diurnal or replay (open: times fixed in advance), or closed (a fixed number of users, each starting its next session when its last one ends).",
     examples: [
       { process: 'poisson', ratePerSec: 5 },
       { process: 'ramp', fromPerSec: 1, toPerSec: 20, overMs: 300_000 },
+      { process: 'closed', users: 8, thinkTimeMs: 500 },
     ],
   }),
   client: behaviourSchema.meta({

@@ -8,6 +8,7 @@ import type { FlowStats, OperationStats, RunResult } from '../run-result.js';
 import { verdict } from '../verdict.js';
 import type { Comparison, GroupComparison, RunSide } from './comparison.js';
 import { metricRow, type MetricRow, type MetricSpec } from './metric-row.js';
+import { STREAM_TIME_FLOOR_MS } from './regression.js';
 
 export interface NamedRun {
   /** Where the run was read from (shown in the comparison). */
@@ -48,11 +49,14 @@ const FLOW: Spec<FlowStats>[] = [
   ...(['p50', 'p95'] as const).map((s) => latency<FlowStats>(`execution ${s}`, (f) => pctl(f.jobs?.executionMs, s), false)),
 ];
 
+/** A stream time (kept to 0.01 ms): its regression floor is finer than whole-ms latencies'. */
+const streamTime = (label: string, read: Read<FlowStats>): Spec<FlowStats> => ({ ...latency(label, read), floor: STREAM_TIME_FLOOR_MS });
+
 /** A streaming flow's rows (either side streams): TTFT, ITL, TPOT percentiles, tokens, goodput. */
 const STREAM: Spec<FlowStats>[] = [
-  ...(['p50', 'p95', 'p99'] as const).map((s) => latency<FlowStats>(`TTFT ${s}`, (f) => pctl(f.stream?.ttftMs, s))),
-  ...(['p50', 'p95', 'p99'] as const).map((s) => latency<FlowStats>(`ITL ${s}`, (f) => pctl(f.stream?.itlMs, s))),
-  ...(['p50', 'p95'] as const).map((s) => latency<FlowStats>(`TPOT ${s}`, (f) => pctl(f.stream?.tpotMs, s))),
+  ...(['p50', 'p95', 'p99'] as const).map((s) => streamTime(`TTFT ${s}`, (f) => pctl(f.stream?.ttftMs, s))),
+  ...(['p50', 'p95', 'p99'] as const).map((s) => streamTime(`ITL ${s}`, (f) => pctl(f.stream?.itlMs, s))),
+  ...(['p50', 'p95'] as const).map((s) => streamTime(`TPOT ${s}`, (f) => pctl(f.stream?.tpotMs, s))),
   { label: 'tokens/s per request p50', unit: 'count', better: 'higher', read: (f) => pctl(f.stream?.tokensPerS, 'p50') },
   { label: 'streamed requests', unit: 'count', better: 'neither', read: (f) => f.stream?.requests ?? null },
   { label: 'output tokens', unit: 'count', better: 'neither', read: (f) => f.stream?.tokens ?? null },

@@ -1,8 +1,10 @@
 /**
  * How compare.md, compare.html and the terminal print a MetricRow's figures: ms and counts as
- * grouped whole numbers (`1 234 ms`), rates in percent with their change in percentage points.
+ * grouped whole numbers (`1 234 ms`), stream times with their fraction (`6.47 ms`, `23.5 ms`),
+ * rates in percent with their change in percentage points.
  */
 import { groupDigits } from '../../lib/group-digits.js';
+import { fineMsDigits } from '../fine-ms.js';
 import type { MetricRow, Unit } from './metric-row.js';
 
 /** `s` (n printed) with its sign: `+` when positive; none when it prints as 0 (`-0.0` → `0.0`). */
@@ -11,7 +13,8 @@ const signed = (s: string, n: number) => (Number(s.replace(/[^\d.-]/g, '')) === 
 export function formatValue(unit: Unit, v: number | null): string {
   if (v === null) return '–';
   if (unit === 'rate') return `${(100 * v).toFixed(2)} %`;
-  const n = Number.isInteger(v) ? groupDigits(v) : groupDigits(v, 2);
+  // A time with a fraction is a stream time kept to 0.01 ms (fine-ms.ts); other times are whole ms.
+  const n = Number.isInteger(v) ? groupDigits(v) : groupDigits(v, unit === 'ms' ? fineMsDigits(v) : 2);
   return unit === 'ms' ? `${n} ms` : n;
 }
 

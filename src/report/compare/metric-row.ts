@@ -16,6 +16,8 @@ export interface MetricRow {
   better: Better;
   /** Checked by `--fail-on-regression` (latency percentiles, error and 429 rates). */
   gated: boolean;
+  /** The smallest worsening that counts as a regression, in `unit`; absent: the unit's (regression.ts REGRESSION_FLOOR). */
+  floor?: number;
   /** null: the run has no data for it (no sample, or its report's version does not hold it). */
   a: number | null;
   b: number | null;
@@ -31,12 +33,25 @@ export interface MetricSpec {
   unit: Unit;
   better: Better;
   gated?: boolean;
+  /** As MetricRow `floor`. */
+  floor?: number;
 }
 
 export function metricRow(spec: MetricSpec, a: number | null, b: number | null): MetricRow {
   const delta = a === null || b === null ? null : b - a;
   const pct = delta === null || a === 0 ? null : (100 * delta) / a!;
-  return { label: spec.label, unit: spec.unit, better: spec.better, gated: spec.gated ?? false, a, b, delta, pct, direction: directionOf(spec.better, delta) };
+  return {
+    label: spec.label,
+    unit: spec.unit,
+    better: spec.better,
+    gated: spec.gated ?? false,
+    ...(spec.floor === undefined ? {} : { floor: spec.floor }),
+    a,
+    b,
+    delta,
+    pct,
+    direction: directionOf(spec.better, delta),
+  };
 }
 
 function directionOf(better: Better, delta: number | null): Direction {

@@ -1,12 +1,14 @@
 /**
  * Charts of streamed answers over the run (only when a flow streamed): TTFT, ITL and TPOT
- * p50 / p95 / p99 per streaming flow, and output tokens/s per flow.
+ * p50 / p95 / p99 per streaming flow (ms with their fraction, from the 0.01 ms histograms), and
+ * output tokens/s per flow.
  */
 import type { RunResult, StreamSeries, StreamWindows } from '../run-result.js';
 import { note, sortedKeys, total, type ChartSlot } from './chart-slot.js';
 import type { ChartSeries } from './chart-spec.js';
 import { grouping, pointNote, pointXs, ratePerSec } from './downsample.js';
 import { percentilesOverTime } from './percentiles.js';
+import { windowScale } from '../stream-scale.js';
 
 const PS = [50, 95, 99] as const;
 const PALETTE = ['#3366cc', '#dc3912', '#ff9900', '#109618', '#990099', '#0099c6'];
@@ -37,7 +39,7 @@ export function streamCharts(r: RunResult): ChartSlot[] {
         x: pointXs(g),
         subtitle: `${what}; in the window of the stream's last chunk; ${pointNote(g, 'merged')}`,
         series: shown.flatMap((f, i) => {
-          const vs = percentilesOverTime([streams[f]![series]], g, PS);
+          const vs = percentilesOverTime([streams[f]![series]], g, PS, windowScale(streams[f]!, series));
           return PS.map((p, j) => ({ label: `${f} p${p}`, values: vs[j]!, color: PALETTE[i % PALETTE.length], ...STYLE[p] }));
         }),
       },

@@ -6,7 +6,7 @@
  * merged report.json byte-identical for any grouping of inputs.
  */
 import * as hdr from 'hdr-histogram-js';
-import { decodeWindow, newHistogram } from '../histogram.js';
+import { addScaled, decodeWindow, newHistogram } from '../histogram.js';
 import { at } from './alignment.js';
 
 /** The canonical encoding (report/histogram.ts `encode`, without the summary a window does not store). */
@@ -15,16 +15,23 @@ const encodeWindow = (h: hdr.Histogram) => hdr.encodeIntoCompressedBase64(h);
 /**
  * Per-window encodings (`""` empty) of several inputs, each moved right by its shift, added per
  * merged window 0 … n − 1. One accumulator, reset per window: a 24 h run has 2 000 windows per
- * series, and a fresh histogram each costs as much as decoding one.
+ * series, and a fresh histogram each costs as much as decoding one. `scales`: each input's values
+ * per ms (absent: all 1, whole ms); the output is at `scale`, the finest of them.
  */
-export function mergeWindowSeries(series: readonly (readonly string[] | undefined)[], shifts: readonly number[], n: number): string[] {
-  const acc = newHistogram();
+export function mergeWindowSeries(
+  series: readonly (readonly string[] | undefined)[],
+  shifts: readonly number[],
+  n: number,
+  scales?: readonly number[],
+  scale = 1,
+): string[] {
+  const acc = newHistogram(scale);
   const out: string[] = [];
   for (let w = 0; w < n; w++) {
     acc.reset();
     for (let i = 0; i < series.length; i++) {
       const e = at(series[i], shifts[i]!, w, '');
-      if (e) acc.add(decodeWindow(e));
+      if (e) addScaled(acc, scale, decodeWindow(e), scales?.[i] ?? 1);
     }
     out.push(acc.totalCount ? encodeWindow(acc) : '');
   }

@@ -1,12 +1,14 @@
 /**
  * The streaming flows' sections over shards: whole-run stream histograms add exactly, requests,
  * broken streams, tokens and good requests add (`flows.*.stream`), and per window
- * (`windows.streams`) the histograms and columns add on the merged time axis.
+ * (`windows.streams`) the histograms and columns add on the merged time axis. Stream times merge
+ * at the finest scale among the inputs: 0.01 ms, or whole ms when every input is an older report.
  */
 import { mergeEncoded } from '../histogram.js';
 import type { FlowStreamStats, StreamSeries, StreamWindows } from '../run-result.js';
 import { at } from './alignment.js';
 import { mergeWindowSeries } from './histograms.js';
+import { isStreamTime, windowScale } from '../stream-scale.js';
 
 const SERIES: readonly StreamSeries[] = ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'];
 const sum = (list: readonly FlowStreamStats[], f: (s: FlowStreamStats) => number) => list.reduce((n, s) => n + f(s), 0);
@@ -33,17 +35,30 @@ export function mergeStreamWindows(
     const ws = list.map((s) => s?.[name]);
     const col = (pick: (w: StreamWindows) => readonly number[] | undefined) =>
       Array.from({ length: n }, (_, k) => ws.reduce((a, w, i) => a + at(w ? pick(w) : undefined, shifts[i]!, k, 0), 0));
+    // The times at the finest scale of the inputs (an older report's whole ms join 0.01 ms ones).
+    const timeScale = Math.max(1, ...ws.map((w) => w?.timeScale ?? 1));
     const hist = Object.fromEntries(
-      SERIES.map((k) => [
-        k,
-        mergeWindowSeries(
-          ws.map((w) => w?.[k]),
-          shifts,
-          n,
-        ),
-      ]),
+      SERIES.map((k) => {
+        const scales = ws.map((w) => (w ? windowScale(w, k) : 1));
+        return [
+          k,
+          mergeWindowSeries(
+            ws.map((w) => w?.[k]),
+            shifts,
+            n,
+            scales,
+            isStreamTime(k) ? timeScale : 1,
+          ),
+        ];
+      }),
     ) as Record<StreamSeries, string[]>;
-    out[name] = { ...hist, requests: col((w) => w.requests), tokens: col((w) => w.tokens), ...(ws.some((w) => w?.good) ? { good: col((w) => w.good) } : {}) };
+    out[name] = {
+      ...(timeScale === 1 ? {} : { timeScale }),
+      ...hist,
+      requests: col((w) => w.requests),
+      tokens: col((w) => w.tokens),
+      ...(ws.some((w) => w?.good) ? { good: col((w) => w.good) } : {}),
+    };
   }
   return out;
 }

@@ -5,15 +5,23 @@
  * Each family's samples stay together and each series' points in increasing time, as OpenMetrics
  * requires.
  */
-import type { EncodedHistogram } from '../histogram.js';
+import { scaleOf, type EncodedHistogram } from '../histogram.js';
 import { SUMMARY_QUANTILES } from '../histogram-buckets.js';
 import { canonicalNumber, type Labels, type OmType, type OpenMetricsWriter } from '../openmetrics-text.js';
 import type { WindowBucketCounter } from './window-buckets.js';
 import type { Points, WindowGrid } from './window-grid.js';
 
 export type Series = readonly [Labels, Points];
-/** A histogram series: its labels and one HDR encoding per window of `grid` (`""`: empty). */
-export type HistogramSeries = readonly [Labels, readonly string[], WindowGrid];
+/**
+ * A histogram series: its labels, one HDR encoding per window of `grid` (`""`: empty), and the
+ * encodings' values per ms (absent: 1, whole ms; 100: the stream times' hundredths of a ms).
+ */
+export type HistogramSeries = readonly [Labels, readonly string[], WindowGrid, number?];
+/** A histogram family's buckets: the counter of its bounds (ms) and the same bounds as `le` values. */
+export interface HistogramBins {
+  counter: WindowBucketCounter;
+  les: readonly string[];
+}
 type Label = readonly [string, string];
 
 export class OmEmitter {
@@ -57,18 +65,20 @@ export class OmEmitter {
   /**
    * A classic histogram in seconds, cumulative over time: all zero at the start, then at every
    * window end each `le` bucket, `+Inf`, `_count` and `_sum` of every sample up to that window.
-   * Series without samples are left out, the family when none has any.
+   * Series without samples are left out, the family when none has any. `bins`: the family's
+   * buckets (default: the emitter's, DURATION_BUCKETS_S).
    */
-  histogram(name: string, help: string, series: readonly HistogramSeries[]): void {
+  histogram(name: string, help: string, series: readonly HistogramSeries[], bins?: HistogramBins): void {
     const used = series.filter(([, encs]) => encs.some((e) => e !== ''));
     if (!used.length) return;
+    const b = bins ?? { counter: this.buckets, les: this.les };
     this.w.family(name, 'histogram', help, 'seconds');
-    for (const [labels, encs, grid] of used) this.histogramSeries(name, labels, encs, grid);
+    for (const [labels, encs, grid, scale] of used) this.histogramSeries(name, labels, encs, grid, b, scale ?? 1);
   }
 
-  private histogramSeries(name: string, labels: Labels, encs: readonly string[], grid: WindowGrid): void {
+  private histogramSeries(name: string, labels: Labels, encs: readonly string[], grid: WindowGrid, bins: HistogramBins, scale: number): void {
     const w = this.w;
-    const ids = [...this.les, '+Inf'].map((le) => w.series(`${name}_bucket`, [...labels, ['le', le]]));
+    const ids = [...bins.les, '+Inf'].map((le) => w.series(`${name}_bucket`, [...labels, ['le', le]]));
     const countId = w.series(`${name}_count`, labels);
     const sumId = w.series(`${name}_sum`, labels);
     const totals = new Float64Array(ids.length);
@@ -83,7 +93,7 @@ export class OmEmitter {
     };
     point(0);
     for (let i = 0; i < grid.n; i++) {
-      const c = this.buckets.count(encs[i] ?? '');
+      const c = bins.counter.count(encs[i] ?? '', scale);
       for (let j = 0; j < totals.length; j++) totals[j]! += c.perBucket[j]!;
       count += c.count;
       sumMs += c.sumMs;
@@ -103,7 +113,7 @@ export class OmEmitter {
     for (const [labels, e] of used) {
       for (const [q, key] of SUMMARY_QUANTILES) this.w.sample(name, [...labels, ['quantile', canonicalNumber(q)]], e.summary[key] / 1000, ms);
       this.w.sample(`${name}_count`, labels, e.count, ms);
-      this.w.sample(`${name}_sum`, labels, this.buckets.count(e.hdr).sumMs / 1000, ms);
+      this.w.sample(`${name}_sum`, labels, this.buckets.count(e.hdr, scaleOf(e)).sumMs / 1000, ms);
     }
   }
 }

@@ -42,18 +42,22 @@ export class WindowBucketCounter {
     if (boundsMs.length > 254) throw new RangeError('at most 254 bucket bounds');
   }
 
-  /** Buckets of one window's encoding; `""` (an empty window) gives all zeros. */
-  count(encoded: string): WindowCounts {
-    const hit = this.cache.get(encoded);
+  /**
+   * Buckets of one window's encoding, whose values are ms × `scale` (1: whole ms; 100: the stream
+   * times' hundredths of a ms); `""` (an empty window) gives all zeros.
+   */
+  count(encoded: string, scale = 1): WindowCounts {
+    const key = scale === 1 ? encoded : `${scale}:${encoded}`;
+    const hit = this.cache.get(key);
     if (hit) return hit;
     const out: WindowCounts = { perBucket: new Float64Array(this.boundsMs.length + 1), count: 0, sumMs: 0 };
-    if (encoded) this.fill(encoded, out);
+    if (encoded) this.fill(encoded, scale, out);
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(encoded, out);
+    this.cache.set(key, out);
     return out;
   }
 
-  private fill(encoded: string, out: WindowCounts): void {
+  private fill(encoded: string, scale: number, out: WindowCounts): void {
     const raw = Buffer.from(encoded, 'base64');
     if ((raw.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE_BASE) throw new ReportFormatError('not an HdrHistogram V2 compressed encoding');
     const b = inflateSync(raw.subarray(8, 8 + raw.readInt32BE(4)));
@@ -62,7 +66,7 @@ export class WindowBucketCounter {
     const digits = b.readInt32BE(12);
     const lowest = Number(b.readBigInt64BE(16));
     const highest = Number(b.readBigInt64BE(24));
-    const { bucketOf, medianMs } = this.layout(lowest, highest, digits);
+    const { bucketOf, medianMs } = this.layout(lowest, highest, digits, scale);
     const end = HEADER_BYTES + payloadBytes;
     let p = HEADER_BYTES;
     let index = 0;
@@ -95,9 +99,9 @@ export class WindowBucketCounter {
     }
   }
 
-  /** The table of one HDR layout, built once from hdr-histogram-js's own index arithmetic. */
-  private layout(lowest: number, highest: number, digits: number): Layout {
-    const key = `${lowest}/${highest}/${digits}`;
+  /** The table of one HDR layout at one scale, built once from hdr-histogram-js's own index arithmetic. */
+  private layout(lowest: number, highest: number, digits: number, scale: number): Layout {
+    const key = `${lowest}/${highest}/${digits}/${scale}`;
     let l = this.layouts.get(key);
     if (l) return l;
     const h = hdr.build({
@@ -114,10 +118,10 @@ export class WindowBucketCounter {
     let j = 0;
     for (let i = 0; i < n; i++) {
       const v = h.valueFromIndex(i);
-      const low = h.lowestEquivalentValue(v);
+      const low = h.lowestEquivalentValue(v) / scale;
       while (j < bounds.length && low > bounds[j]!) j++;
       l.bucketOf[i] = j;
-      l.medianMs[i] = h.medianEquivalentValue(v);
+      l.medianMs[i] = h.medianEquivalentValue(v) / scale;
     }
     this.layouts.set(key, l);
     return l;

@@ -3,7 +3,7 @@ import { inflateSync } from 'node:zlib';
 import * as hdr from 'hdr-histogram-js';
 import { HIGHEST_MS, newHistogram } from '../../../src/report/histogram.js';
 import { SMALL_PAYLOAD } from '../../../src/load/record/sparse-encoding.js';
-import { countsIndex, INDEXES, lowestValueAt } from '../../../src/load/record/hdr-index.js';
+import { countsIndex, INDEXES, indexesAt, lowestValueAt } from '../../../src/load/record/hdr-index.js';
 import { encodeSparse } from '../../helpers/encode-sparse.js';
 import { smallDeflate } from '../../../src/load/record/small-deflate.js';
 import { RandomSource } from '../../../src/lib/random.js';
@@ -72,6 +72,27 @@ describe('encodeCounts', () => {
       expect(lowestValueAt(i)).toBe(h.valueFromIndex(i));
       expect(countsIndex(lowestValueAt(i))).toBe(i);
     }
+  });
+
+  it('at scale 100 (stream times, hundredths of a ms): indexes past 2^32 as HdrHistogram does, the same payload', () => {
+    const top = HIGHEST_MS * 100;
+    const h = newHistogram(100) as unknown as { countsArrayIndex(v: number): number; valueFromIndex(i: number): number };
+    for (const v of [0, 620, 2047, 2048, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 5, 2 ** 33 + 12_345, 5e10, top])
+      expect(countsIndex(v), String(v)).toBe(h.countsArrayIndex(v));
+    const n = indexesAt(100);
+    expect(n).toBe(h.countsArrayIndex(top) + 1);
+    for (let i = 0; i < n; i += 13) expect(countsIndex(lowestValueAt(i))).toBe(i);
+    const counts = new Map<number, number>([
+      [620, 190],
+      [5050, 10],
+      [2 ** 32 + 7, 2],
+      [top, 1],
+    ]);
+    const ref = newHistogram(100);
+    for (const [v, c] of counts) ref.recordValueWithCount(v, c);
+    const e = encodeSparse(counts, 100);
+    expect(payload(e).equals(payload(hdr.encodeIntoCompressedBase64(ref)))).toBe(true);
+    expect(content(e)).toEqual(content(hdr.encodeIntoCompressedBase64(ref)));
   });
 
   it('is empty for no samples', () => {

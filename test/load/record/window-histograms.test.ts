@@ -62,4 +62,19 @@ describe('WindowHistograms', () => {
     expect(content(got[5]!)).toEqual(bucketed([20]));
     expect(got.slice(1, 5)).toEqual(['', '', '', '']);
   });
+
+  it('at scale 100 a window holds hundredths of a ms, a late sample merged in at that scale', () => {
+    const w = new WindowHistograms(1000, 100);
+    w.record(500, 6.2);
+    w.record(5500, 6.21);
+    w.record(700, 6.19);
+    const got = w.result(6);
+    const at100 = (ms: number[]) => {
+      const h = newHistogram(100);
+      for (const v of ms) h.recordValue(Math.round(v * 100));
+      return content(encode(h, 100).hdr);
+    };
+    expect(content(got[0]!)).toEqual(at100([6.2, 6.19]));
+    expect(content(got[5]!)).toEqual(at100([6.21]));
+  });
 });

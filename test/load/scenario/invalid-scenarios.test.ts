@@ -52,4 +52,42 @@ describe('invalid scenarios', () => {
     const i = issues({ ...ok, traffic: [{ ...ok.traffic[0], arrival: { process: 'replay', file: 'nope.csv' } }] });
     expect(i).toEqual([expect.objectContaining({ path: 'traffic.0.arrival.file', code: 'CFG_ERR_TRACE_FILE' })]);
   });
+  test('closed arrivals: users a whole number from 1 to 100 000, think and ramp-up times as durations', () => {
+    const flow = (name: string, arrival: unknown) => ({ name, arrival: { process: 'closed', ...(arrival as object) }, client: { behaviour: 'health' } });
+    const i = issues({
+      ...ok,
+      traffic: [
+        flow('zero', { users: 0 }),
+        flow('half', { users: 2.5 }),
+        flow('many', { users: 100_001 }),
+        flow('none', {}),
+        flow('typo', { user: 3 }),
+        flow('think', { users: 2, thinkTimeMs: -5 }),
+        flow('tail', { users: 2, thinkTimeMs: { dist: 'lognormal', medianMs: 500, p95Ms: 100 } }),
+        flow('ramp', { users: 2, rampUpMs: 1.5 }),
+      ],
+    });
+    expect(i.map((x) => x.path)).toEqual([
+      'traffic.0.arrival.users',
+      'traffic.1.arrival.users',
+      'traffic.2.arrival.users',
+      'traffic.3.arrival.users',
+      'traffic.4.arrival.users',
+      'traffic.4.arrival.user',
+      'traffic.5.arrival.thinkTimeMs',
+      'traffic.6.arrival.thinkTimeMs.p95Ms',
+      'traffic.7.arrival.rampUpMs',
+    ]);
+    expect(new Set(i.map((x) => x.code))).toEqual(new Set(['CFG_ERR_SCENARIO_INVALID']));
+    expect(i[0]!.message).toMatch(/>=1/);
+    expect(i[2]!.message).toMatch(/<=100000/);
+    expect(i[5]!.message).toBe('unknown key "user"; did you mean "users"?');
+    expect(i[7]!.message).toBe('p95Ms must be >= medianMs');
+  });
+  test('a closed flow with only users loads with its defaults: no think time, every user at 0 ms', () => {
+    const f = join(dir, 'closed.json');
+    writeFileSync(f, JSON.stringify({ ...ok, traffic: [{ name: 'a', arrival: { process: 'closed', users: 3 }, client: { behaviour: 'health' } }] }));
+    const l = loadScenarioFile(f);
+    expect(l.ok && l.scenario.traffic[0]!.arrival).toEqual({ process: 'closed', users: 3, thinkTimeMs: 0, rampUpMs: 0 });
+  });
 });

@@ -150,4 +150,62 @@ describe('lockstep with serve --clock manual', () => {
     expect(b.flows.plain).toEqual(a.flows.plain);
     expect(b.operations.openai!.byStatus).toEqual(a.operations.openai!.byStatus);
   }, 120_000);
+
+  test('batching workers holding several jobs (workerConcurrency, llm.engine): every outcome equals in-process', async () => {
+    const sc = scenarioSchema.parse({
+      name: 'llm-batched',
+      seed: 5,
+      durationMs: 20_000,
+      endpoint: {
+        id: 'llm',
+        workersMax: 2,
+        workerConcurrency: 4,
+        coldStartMs: 500,
+        idleTimeoutMs: 2000,
+        executionTimeoutMs: 800,
+        llm: {
+          engine: { decodeMs: 7.25, perSequenceMs: 1.5, prefillMsPerToken: 0.25, overheadMs: 3, maxNumSeqs: 3, maxNumBatchedTokens: 64 },
+          outputTokens: { dist: 'uniform', minMs: 5, maxMs: 120 },
+        },
+      },
+      traffic: [
+        {
+          name: 'streamed',
+          arrival: { process: 'poisson', ratePerSec: 4 },
+          client: { behaviour: 'openai-chat', stream: true, maxTokens: 100, prompt: 'Summarise ticket #{{seq}} {{seq}} {{seq}} {{seq}}' },
+        },
+        { name: 'jobs', arrival: { process: 'poisson', ratePerSec: 1 }, client: { behaviour: 'run-poll' } },
+      ],
+    } satisfies ScenarioInput);
+    const { inProc, lock, a, b } = await both(sc);
+    expect(a.flows.streamed!.outcomes.COMPLETED).toBeGreaterThan(20);
+    expect(a.flows.streamed!.outcomes.TIMED_OUT ?? 0).toBeGreaterThan(0);
+    expect(byId(lock)).toEqual(byId(inProc));
+    expect(b.flows.jobs).toEqual(a.flows.jobs);
+    expect(b.elapsedMs).toBe(a.elapsedMs);
+  }, 120_000);
+
+  test('closed flows (users re-sending when their session ends, drawn think times, a ramp-up; more users than workers): every outcome equals in-process', async () => {
+    const sc = scenarioSchema.parse({
+      name: 'closed-lockstep',
+      seed: 5,
+      durationMs: 20_000,
+      endpoint: { id: 'cl', workersMin: 2, workersMax: 3, jobDurationMs: { dist: 'exponential', meanMs: 700 } },
+      traffic: [
+        { name: 'sync', arrival: { process: 'closed', users: 4, thinkTimeMs: { dist: 'uniform', minMs: 0, maxMs: 400 } }, client: { behaviour: 'runsync' } },
+        {
+          name: 'poll',
+          arrival: { process: 'closed', users: 3, rampUpMs: 3000, thinkTimeMs: 250 },
+          client: { behaviour: 'run-poll', poll: { baseMs: 200, factor: 1.5, maxMs: 1000, jitter: 0.2 } },
+        },
+      ],
+    } satisfies ScenarioInput);
+    const { inProc, lock, a, b } = await both(sc);
+    expect(a.flows.sync!.outcomes.COMPLETED).toBeGreaterThan(20);
+    expect(a.flows.poll!.outcomes.COMPLETED).toBeGreaterThan(10);
+    expect(a.headroom.peakQueueDepth).toBeGreaterThan(0);
+    expect(byId(lock)).toEqual(byId(inProc));
+    expect(b.flows).toEqual(a.flows);
+    expect(b.elapsedMs).toBe(a.elapsedMs);
+  }, 120_000);
 });
