@@ -4,6 +4,12 @@
  * limit of its first operation, and the worker-seconds the jobs will cost. A closed flow has no
  * rate fixed in advance: its figures are the most its users can send, each session taking the
  * mean job time (none queues), which is also the right bound for the guard.
+ *
+ * Worker time is jobs × mean job time when a worker runs one job at a time. With
+ * workerConcurrency c > 1 (no engine) a worker's jobs run independently, so the same job-seconds
+ * take between 1/c of that (every worker full) and all of it (one job each) in worker-seconds. A
+ * batching engine's job time depends on its batch, so the line says what it assumed instead (a
+ * job alone in its batch is also the shortest session a closed flow's bound assumes).
  */
 import { meanJobMs } from '../contract/llm-config.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
@@ -52,8 +58,23 @@ export function renderPlan(sc: Scenario): Plan {
     `plan for ${sc.name}: ${(sc.durationMs / 1000).toFixed(0)} s of traffic on endpoint ${sc.endpoint.id}`,
     ...lines,
     `  requests per operation: ${[...perOp].map(([op, n]) => `${op} ~${Math.round(n)}`).join(', ')} (≈ ${requests} in all)`,
-    `  worker time: ~${Math.round((jobs * jobMs) / 1000)} worker-seconds (${Math.round(jobs)} jobs × ${(jobMs / 1000).toFixed(2)} s mean job time)`,
+    workerTime(sc, jobs, jobMs),
     '',
   ].join('\n');
   return { requests, text };
+}
+
+/** The worker-time line: exact for one job per worker, a range with concurrency, an assumption with an engine. */
+function workerTime(sc: Scenario, jobs: number, jobMs: number): string {
+  const c = sc.endpoint.workerConcurrency;
+  const engine = sc.endpoint.llm?.engine;
+  const jobSeconds = Math.round((jobs * jobMs) / 1000);
+  const each = `${Math.round(jobs)} jobs × ${(jobMs / 1000).toFixed(2)} s mean job time`;
+  if (engine)
+    return (
+      `  job time: ~${jobSeconds} job-seconds (${each}, each alone in its batch: overheadMs plus decodeMs per output token, no prompt prefill); ` +
+      `a worker batches up to ${Math.min(c, engine.maxNumSeqs)} jobs and its iterations lengthen as the batch grows, so this is not an estimate of billed worker-seconds (loadlab plan simulates them)`
+    );
+  if (c === 1) return `  worker time: ~${jobSeconds} worker-seconds (${each})`;
+  return `  worker time: ~${jobSeconds} job-seconds (${each}); a worker runs up to ${c} at once, so between ~${Math.round(jobSeconds / c)} (every worker full) and ~${jobSeconds} worker-seconds`;
 }

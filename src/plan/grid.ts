@@ -2,8 +2,9 @@
  * `--grid KEY=V1,V2,…` (repeatable): endpoint knobs a plan sweeps besides workersMax. Each
  * combination of the axes' values is a line of points along workersMax. Knobs: workersMin,
  * idleTimeoutMs, coldStartMs (ms), scaler.type (QUEUE_DELAY | REQUEST_COUNT), scaler.value,
- * flashBoot (off, or a restart time in ms). Every combination's endpoint is checked by the
- * endpoint schema before anything runs.
+ * flashBoot (off, or a restart time in ms), workerConcurrency (jobs one worker runs at once, a
+ * whole number 1..1024: with workersMax it is the workers × concurrency sweep of an LLM endpoint).
+ * Every combination's endpoint is checked by the endpoint schema before anything runs.
  */
 import { endpointSchema } from '../contract/endpoint-config.js';
 import type { Scenario } from '../load/scenario/schema.js';
@@ -13,9 +14,12 @@ export type KnobValue = number | string;
 /** One combination: knob → value (in the order the axes were given). */
 export type Knobs = Record<string, KnobValue>;
 
-export const KNOBS = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.type', 'scaler.value', 'flashBoot'] as const;
+export const KNOBS = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.type', 'scaler.value', 'flashBoot', 'workerConcurrency'] as const;
 type Knob = (typeof KNOBS)[number];
-const NUMERIC: readonly Knob[] = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.value'];
+const NUMERIC: readonly Knob[] = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.value', 'workerConcurrency'];
+
+/** endpoint.workerConcurrency's own type (whole, 1..1024), without its default: one source for the bounds. */
+export const WORKER_CONCURRENCY = endpointSchema.shape.workerConcurrency.unwrap();
 
 export interface GridAxis {
   knob: Knob;
@@ -57,6 +61,10 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
       if (NUMERIC.includes(knob) || (knob === 'flashBoot' && v !== 'off')) {
         const n = Number(v);
         if (!Number.isFinite(n) || n < 0) problems.push(`--grid "${f}": ${knob} value "${v}" is not a number >= 0${knob === 'flashBoot' ? ' or off' : ''}`);
+        else if (knob === 'workerConcurrency' && !WORKER_CONCURRENCY.safeParse(n).success)
+          problems.push(
+            `--grid "${f}": workerConcurrency value "${v}" is not a whole number from ${WORKER_CONCURRENCY.minValue} to ${WORKER_CONCURRENCY.maxValue} (jobs one worker runs at once)`,
+          );
         else values.push(n);
       } else values.push(v);
     }

@@ -1,9 +1,19 @@
 /**
  * Erlang C beside a sweep: the M/M/c prediction for each workersMax from the scenario's mean
  * arrival rate (of job-submitting flows) and mean job time, and Erlang C's own smallest c for the
- * queue-delay SLOs. A closed flow that submits jobs leaves Erlang C without an input: its rate is
- * its users over a cycle that includes the queue delay Erlang C would predict, so there is no
- * rate fixed in advance (arrivalsPerSec null, no prediction). Pure.
+ * queue-delay SLOs. Pure.
+ *
+ * Jobs per worker: a worker of `workerConcurrency` c runs up to c jobs at once, each as if alone
+ * (no engine), so a job waits only when all workersMax × c slots are taken: the queue is exactly
+ * M/M/(workersMax × c), and the servers here are job slots. A batching worker (`llm.engine`) is
+ * another matter: a job's time depends on how many share its batch, which M/M/c cannot express,
+ * so no prediction is made (`stable: null`) rather than a misleading one.
+ *
+ * A closed flow that submits jobs leaves Erlang C without an input: its rate is its users over a
+ * cycle that includes the queue delay Erlang C would predict, so there is no rate fixed in
+ * advance (arrivalsPerSec null, no prediction: null). That is checked first: a closed flow on a
+ * batching endpoint has no prediction (null) for want of a rate, and `batching` still says the
+ * endpoint batches.
  */
 import { meanJobMs } from '../contract/llm-config.js';
 import { expectedArrivals, isClosed } from '../load/arrivals/registry.js';
@@ -15,16 +25,26 @@ import { erlangC } from './erlang-c.js';
 export interface MmcInputs {
   /** Mean job arrivals per second over the traffic phase; null: a closed flow submits jobs (none fixed in advance). */
   arrivalsPerSec: number | null;
-  /** Mean job time (ms). */
+  /** Mean job time (ms); with an engine, of a job alone in its batch (contract meanJobMs). */
   meanJobMs: number;
+  /** The scenario's endpoint.workerConcurrency, when above 1 (absent: 1, one job per worker). */
+  workerConcurrency?: number;
+  /** The endpoint batches a worker's jobs (llm.engine): Erlang C does not model it. */
+  batching?: true;
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
   const flows = sc.traffic.filter((f) => submitsJob(f.client));
   const jobMs = meanJobMs(sc.endpoint);
-  if (flows.some((f) => isClosed(f.arrival))) return { arrivalsPerSec: null, meanJobMs: jobMs };
+  // The optional fields only when they differ from one job per worker: a plan of such an endpoint keeps its bytes.
+  const c = sc.endpoint.workerConcurrency;
+  const perWorker = {
+    ...(c > 1 ? { workerConcurrency: c } : {}),
+    ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
+  };
+  if (flows.some((f) => isClosed(f.arrival))) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
   const jobs = flows.reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
-  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs };
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs, ...perWorker };
 }
 
 /** The job-submitting closed flows of a scenario, by name: why Erlang C has no rate to start from. */
@@ -32,18 +52,53 @@ export function closedJobFlows(sc: Scenario): string[] {
   return sc.traffic.filter((f) => submitsJob(f.client) && isClosed(f.arrival)).map((f) => f.name);
 }
 
-/** The prediction for c workers; `stable: false` when λ ≥ cμ (the queue grows without bound). */
+/**
+ * The prediction for c servers; `stable: false` when λ ≥ cμ (the queue grows without bound);
+ * `stable: null` when the endpoint batches (no prediction). `servers`: the job slots
+ * (workersMax × workerConcurrency), given when a worker holds more than one job.
+ */
 export type MmcPrediction =
-  | { stable: true; utilisation: number; probabilityOfWaiting: number; meanQueueDelayMs: number; p95QueueDelayMs: number }
-  | { stable: false; utilisation: number };
+  | { stable: true; servers?: number; utilisation: number; probabilityOfWaiting: number; meanQueueDelayMs: number; p95QueueDelayMs: number }
+  | { stable: false; servers?: number; utilisation: number }
+  | { stable: null; notModelled: 'batching' };
+/** A prediction with figures (no batching). */
+export type MmcFigures = Exclude<MmcPrediction, { stable: null }>;
+
+/** Jobs per worker at a point: its grid's workerConcurrency, else the scenario's. */
+export function concurrencyAt(m: MmcInputs, knobs: { workerConcurrency?: number | string } = {}): number {
+  return knobs.workerConcurrency !== undefined ? Number(knobs.workerConcurrency) : (m.workerConcurrency ?? 1);
+}
+
+/**
+ * The prediction at a point: M/M/(workersMax × c); null without an arrival rate (a closed flow,
+ * checked first), `notModelled` for a batching endpoint.
+ */
+export function predictAt(m: MmcInputs, workersMax: number, c: number): MmcPrediction | null {
+  if (m.arrivalsPerSec === null) return null;
+  if (m.batching) return { stable: null, notModelled: 'batching' };
+  const p = predict(m, workersMax * c)!;
+  return c > 1 ? { ...p, servers: workersMax * c } : p;
+}
+
+/**
+ * Erlang C's smallest workersMax at c jobs per worker: its smallest number of slots s, then
+ * ceil(s / c) (a queue delay only falls as slots are added, so no smaller workersMax meets the
+ * SLOs). Null: no queue-delay SLO, none up to the bound, no arrival rate (a closed flow) or a
+ * batching endpoint.
+ */
+export function erlangSmallestWorkers(m: MmcInputs, slos: readonly Threshold[], c: number): { workersMax: number; servers: number } | null {
+  if (m.batching) return null;
+  const s = erlangSmallestC(m, slos);
+  return s === null ? null : { workersMax: Math.ceil(s / c), servers: s };
+}
 
 /** The q-quantile of the queue wait: P(Wq > t) = C e^{-(cμ-λ)t}, so t = ln(C / (1-q)) / (cμ-λ), or 0. */
 function waitQuantileMs(c: number, lambdaPerMs: number, muPerMs: number, pWait: number, q: number): number {
   return pWait <= 1 - q ? 0 : Math.log(pWait / (1 - q)) / (c * muPerMs - lambdaPerMs);
 }
 
-/** The prediction for c workers; null without an arrival rate (a closed flow). */
-export function predict(m: MmcInputs, c: number): MmcPrediction | null {
+/** The prediction for c servers; null without an arrival rate (a closed flow). */
+export function predict(m: MmcInputs, c: number): MmcFigures | null {
   if (m.arrivalsPerSec === null) return null;
   const lambda = m.arrivalsPerSec / 1000;
   const mu = 1 / m.meanJobMs;

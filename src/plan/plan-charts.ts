@@ -113,13 +113,22 @@ function chartsOf(p: PlanResult): ChartSpec[] {
     : 'a dot per seed, the bold line their mean';
   const rec = p.recommendation.workersMax === null ? 'no recommendation' : `recommendation: workersMax ${p.recommendation.workersMax}`;
   const specs: ChartSpec[] = [];
-  // The Erlang C line, per x (it depends on workersMax alone); none without an arrival rate (a closed flow).
-  const hasErlang = p.recommendation.erlangC.arrivalsPerSec !== null;
+  // The Erlang C line, per x: only where it depends on workersMax alone (not with a
+  // workerConcurrency grid, where each line has its own) and has figures: none without an arrival
+  // rate (a closed flow) nor for a batching endpoint.
+  const ec = p.recommendation.erlangC;
+  const closed = ec.arrivalsPerSec === null;
+  const erlangShown = !closed && ec.notModelled === undefined && !grid?.some((g) => g.knobs.workerConcurrency !== undefined);
+  const servers = ec.workerConcurrency === undefined ? 'c = workersMax' : 'c = workersMax × workerConcurrency job slots';
+  // Why a queue-delay chart has no Erlang C line, when the reason is the scenario's traffic (both reasons with a batching endpoint).
+  const noErlang = closed
+    ? `; no Erlang C: a closed flow sets its own arrival rate${ec.notModelled === 'batching' ? ', and Erlang C does not model batching' : ''}`
+    : '';
   const erlangAt = (metric: string) => xs.map((x) => erlangOf(metric, p.rows.find((r) => r.workersMax === x)!));
 
   slos.forEach((t, i) => {
     const series = [...figureSeries(p, xs, lines, (r) => r.slo[i]!.values), limitSeries(t, xs.length)];
-    const withErlang = hasErlang && ERLANG_METRICS.includes(t.metric);
+    const withErlang = erlangShown && ERLANG_METRICS.includes(t.metric);
     if (withErlang) series.push(erlangSeries(erlangAt(t.metric)));
     specs.push({
       id: `slo-${i + 1}`,
@@ -128,18 +137,19 @@ function chartsOf(p: PlanResult): ChartSpec[] {
       x: xs,
       xAxis: WORKERS_MAX,
       series,
-      subtitle: `${spread}; dashed red: the SLO${withErlang ? '; dashed purple: Erlang C for c = workersMax' : ''}; ${rec}`,
+      subtitle: `${spread}; dashed red: the SLO${withErlang ? `; dashed purple: Erlang C for ${servers}` : ''}; ${rec}`,
     });
   });
   if (!slos.some((t) => ERLANG_METRICS.includes(t.metric))) {
+    const series = figureSeries(p, xs, lines, (r) => r.measured.queueDelayMeanMs);
     specs.push({
       id: 'queue-delay',
-      title: `Mean queue delay against workersMax${hasErlang ? ', beside Erlang C' : ''}`,
+      title: `Mean queue delay against workersMax${erlangShown ? ', beside Erlang C' : ''}`,
       unit: 'ms',
       x: xs,
       xAxis: WORKERS_MAX,
-      series: [...figureSeries(p, xs, lines, (r) => r.measured.queueDelayMeanMs), ...(hasErlang ? [erlangSeries(erlangAt('queue_delay_mean_ms'))] : [])],
-      subtitle: `${spread}; ${hasErlang ? "dashed purple: Erlang C's mean queue delay for c = workersMax (a gap: unbounded)" : 'no Erlang C: a closed flow sets its own arrival rate'}`,
+      series: erlangShown ? [...series, erlangSeries(erlangAt('queue_delay_mean_ms'))] : series,
+      subtitle: erlangShown ? `${spread}; dashed purple: Erlang C's mean queue delay for ${servers} (a gap: unbounded)` : `${spread}${noErlang}`,
     });
   }
   if (p.prices) {

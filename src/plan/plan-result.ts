@@ -4,9 +4,11 @@
  */
 import type { Threshold } from '../report/thresholds.js';
 import { costOf, type Prices } from '../report/prices.js';
-import { erlangSmallestC, predict, type MmcInputs, type MmcPrediction } from './mmc-reference.js';
+import type { MmcInputs, MmcPrediction } from './mmc-reference.js';
 import type { SloSource } from './slo.js';
 import { describeKnobs, type Knobs } from './grid.js';
+import { paretoFront } from './pareto-front.js';
+import { recommendationErlangC, rowErlangC, type RecommendationErlangC } from './plan-erlang.js';
 import { pointMeets, type SweepOutcome } from './sweep.js';
 
 export const PLAN_VERSION = 1;
@@ -45,7 +47,12 @@ export interface PlanRow {
   };
   /** Dollars per seed (with prices only). */
   cost?: { perRun: number[]; perHour: number[]; per1000Jobs: (number | null)[] };
-  /** The M/M/c prediction for c = workersMax (mmc-reference.ts); null: a closed flow submits jobs, so there is no arrival rate to predict from. */
+  /**
+   * The M/M/c prediction for c = workersMax, or for workersMax × workerConcurrency job slots
+   * (`servers`) when a worker holds more than one job; `stable: null` for a batching endpoint;
+   * null: a closed flow submits jobs, so there is no arrival rate to predict from (checked first,
+   * also on a batching endpoint). mmc-reference.ts.
+   */
   erlangC: MmcPrediction | null;
 }
 
@@ -76,10 +83,11 @@ export interface PlanResult {
     cheapestBy?: 'cost per hour' | 'billed worker-seconds';
     reason: string;
     /**
-     * Erlang C's smallest c for the queue-delay SLOs (null: no such SLO, or no arrival rate), from
-     * the scenario's means; arrivalsPerSec null: a closed flow submits jobs (its rate is an output).
+     * Erlang C's smallest c for the queue-delay SLOs (null: no such SLO, no arrival rate, or
+     * batching), from the scenario's means; arrivalsPerSec null: a closed flow submits jobs (its
+     * rate is an output). plan-erlang.ts.
      */
-    erlangC: { workersMax: number | null; arrivalsPerSec: number | null; meanJobMs: number };
+    erlangC: RecommendationErlangC;
     /** Mean over seeds at the recommended point (with prices only). */
     cost?: { perHour: number; per1000Jobs: number | null };
   };
@@ -141,7 +149,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
           flexSeconds: runs.map((r) => r.bill.flexSeconds),
           secondsByState: Object.fromEntries(states.map((s) => [s, runs.map((r) => r6(r.bill.secondsByState[s] ?? 0))])),
         },
-        erlangC: roundPrediction(predict(inp.mmc, runs[0]!.workersMax)),
+        erlangC: rowErlangC(inp.mmc, runs[0]!.workersMax, runs[0]!.knobs),
       };
       if (inp.prices) {
         const costs = runs.map((r) => costOf(r.bill, inp.prices!, r.figures.elapsedMs, r.figures.jobsCompleted));
@@ -167,7 +175,12 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
       : inp.grid
         ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || "the scenario's knobs"} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO ${onSeeds(inp.seeds.length)}`
         : `workersMax ${best.workersMax} is the smallest in ${from}..${to} meeting every SLO ${onSeeds(inp.seeds.length)}`,
-    erlangC: { workersMax: erlangSmallestC(inp.mmc, inp.slos.list), arrivalsPerSec: r6n(inp.mmc.arrivalsPerSec), meanJobMs: r6(inp.mmc.meanJobMs) },
+    erlangC: recommendationErlangC(
+      inp.mmc,
+      inp.slos.list,
+      best?.knobs ?? out.lines[0]!.knobs,
+      (inp.mmc.workerConcurrency ?? 1) > 1 || out.lines.some((l) => l.knobs.workerConcurrency !== undefined),
+    ),
   };
   if (best?.cost) {
     const per1000 = best.cost.per1000Jobs.filter((v): v is number => v !== null);
@@ -203,38 +216,6 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
 }
 
 const sameKnobs = (a: Knobs | undefined, b: Knobs | undefined) => describeKnobs(a ?? {}) === describeKnobs(b ?? {});
-
-/** Rows no other row beats (≤ on cost and every SLO's worst seed, < on one); cheapest first. */
-function paretoFront(rows: readonly PlanRow[], slos: readonly Threshold[], price: (r: PlanRow) => number): { workersMax: number; knobs: Knobs }[] {
-  // Each objective as "lower is better"; SLOs compared with == or != take no part.
-  const dirs = slos.map((t) => (t.cmp[0] === '<' ? 1 : t.cmp[0] === '>' ? -1 : 0));
-  const scored = rows.flatMap((r) => {
-    const worst = r.slo.map((s, i) => {
-      const vs = s.values.filter((v): v is number => v !== null);
-      if (vs.length < s.values.length) return null;
-      return dirs[i]! === 0 ? 0 : dirs[i]! * (dirs[i]! > 0 ? Math.max(...vs) : Math.min(...vs));
-    });
-    return worst.some((v) => v === null) ? [] : [{ r, objs: [price(r), ...(worst as number[])] }];
-  });
-  const beats = (a: number[], b: number[]) => a.every((v, i) => v <= b[i]!) && a.some((v, i) => v < b[i]!);
-  return scored
-    .filter((x) => !scored.some((y) => beats(y.objs, x.objs)))
-    .sort((a, b) => a.objs[0]! - b.objs[0]!)
-    .map((x) => ({ workersMax: x.r.workersMax, knobs: x.r.knobs ?? {} }));
-}
-
-function roundPrediction(p: MmcPrediction | null): MmcPrediction | null {
-  if (p === null) return null;
-  return p.stable
-    ? {
-        stable: true,
-        utilisation: r6(p.utilisation),
-        probabilityOfWaiting: r6(p.probabilityOfWaiting),
-        meanQueueDelayMs: r6(p.meanQueueDelayMs),
-        p95QueueDelayMs: r6(p.p95QueueDelayMs),
-      }
-    : { stable: false, utilisation: r6(p.utilisation) };
-}
 
 export function renderPlanJson(p: PlanResult): string {
   return `${JSON.stringify(p, null, 2)}\n`;

@@ -80,6 +80,7 @@ describe('loadlab plan --grid', () => {
       ['idleTimout=1000', /--grid "idleTimout=1000": "idleTimout" is not an endpoint knob a plan can sweep; did you mean "idleTimeoutMs"\?/],
       ['scaler.type=FAST', /--grid: scaler\.type: .*\(in scaler\.type=FAST\)/],
       ['idleTimeoutMs=soon', /--grid "idleTimeoutMs=soon": idleTimeoutMs value "soon" is not a number >= 0/],
+      ['workerConcurrency=4,0', /--grid "workerConcurrency=4,0": workerConcurrency value "0" is not a whole number from 1 to 1024/],
     ];
     const rs = plans(...cases.map(([grid]) => [FILE, '--grid', grid, '--out', join(dir, 'bad')]));
     cases.forEach(([grid, message], i) => {

@@ -3,7 +3,7 @@
  * recommendation for a mean-queue-delay SLO is Erlang C's smallest c, plan.json is byte-identical
  * with one thread and with two, and the sweep stops two points past the first that meets the SLO.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -55,5 +55,19 @@ describe('loadlab plan on a warm M/M/c queue', () => {
     expect(row.erlangC.meanQueueDelayMs).toBeLessThan(160);
     expect(planMd(join(dir, 'one'))).toContain(`**Recommendation: workersMax ${c}**`);
     expect(planMd(join(dir, 'one'))).toContain(`Its smallest c for the queue-delay SLOs, ${c}, is the simulation's recommendation.`);
+  }, 180_000);
+
+  test('two jobs per worker (no engine): M/M/(workersMax × 2) job slots, and the simulation recommends ⌈Erlang C slots / 2⌉', () => {
+    const file = join(dir, 'plan-mmc-2.yaml');
+    writeFileSync(file, readFileSync(FILE, 'utf8').replace('  workersMax: 10\n', '  workersMax: 10\n  workerConcurrency: 2\n'));
+    const [r] = plans([file, '--workers-max', '2..6', '--workers-min', 'max', '--seeds', '2', '--jobs', '1', '--out', join(dir, 'c2')]) as [CliResult];
+    expect(r.status, r.stderr).toBe(0);
+    const slots = erlangAnswer();
+    const p = JSON.parse(planJson(join(dir, 'c2')));
+    expect(p.recommendation.erlangC).toMatchObject({ workersMax: Math.ceil(slots / 2), workerConcurrency: 2, servers: slots });
+    expect(p.recommendation.workersMax).toBe(Math.ceil(slots / 2));
+    expect(p.rows.map((row: { erlangC: { servers: number } }) => row.erlangC.servers)).toEqual(p.rows.map((row: { workersMax: number }) => row.workersMax * 2));
+    expect(r.stdout).toContain(`Erlang C (M/M/c) for the queue-delay SLOs: ${Math.ceil(slots / 2)} at workerConcurrency 2 (${slots} job slots)`);
+    expect(planMd(join(dir, 'c2'))).toContain('the queue is exactly M/M/c with c = workersMax × workerConcurrency');
   }, 180_000);
 });

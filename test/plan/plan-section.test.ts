@@ -51,6 +51,7 @@ describe("the scenario's plan: section", () => {
       [{ gpu: 'Z80' }, (f) => `${f}: plan.gpu: unknown GPU "Z80"`],
       [{ grid: { 'scaler.type': ['FAST'] } }, (f) => `${f}: plan.grid.scaler.type.0:`],
       [{ grid: { workersMax: [1] } }, (f) => `${f}: plan.grid.workersMax: unknown key "workersMax"; did you mean "workersMin"?`],
+      [{ grid: { workerConcurrency: [4, 2000] } }, (f) => `${f}: plan.grid.workerConcurrency.1:`],
     ];
     const files = cases.map(([section], i) => scenario(`bad-${i}`, section));
     const rs = plans(...files.map((file) => [file, '--out', join(dir, 'bad')]));

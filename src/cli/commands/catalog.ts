@@ -26,7 +26,7 @@ export const COMMANDS = {
   plan: {
     command: 'plan',
     describe:
-      'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO; `plan merge` joins the shards of a sharded plan',
+      'Capacity planning: sweep workersMax (and with --grid endpoint knobs such as workerConcurrency: workers × concurrency) over seeds on the embedded simulator and recommend the smallest (with --grid, the cheapest) meeting every SLO; `plan merge` joins the shards of a sharded plan',
   },
   calibrate: {
     command: 'calibrate <run_dir>',

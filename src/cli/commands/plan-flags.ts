@@ -44,7 +44,8 @@ export function sweepOptions<T>(y: Argv<T>) {
     .option('slo', {
       type: 'string',
       array: true,
-      describe: 'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; repeat for more. Replaces the scenario\'s slo: list',
+      describe:
+        'An SLO in the threshold grammar, e.g. "turnaround_p95_ms < 30000"; for a streaming LLM flow "ttft_p95_ms{flow=chat} < 500", "tpot_p95_ms{flow=chat} < 50", "itl_p99_ms < 100", "goodput{flow=chat} > 0.95"; repeat for more. Replaces the scenario\'s slo: list',
     })
     .option('exhaustive', {
       type: 'boolean',
@@ -53,7 +54,7 @@ export function sweepOptions<T>(y: Argv<T>) {
     .option('grid', {
       type: 'string',
       array: true,
-      describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front`,
+      describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms; workerConcurrency (jobs one worker runs at once, 1..1024) with --workers-max is the workers × concurrency sweep, e.g. --grid workerConcurrency=1,4,8,16,30, shown as a workersMax × workerConcurrency grid in plan.md and plan.html. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front`,
     });
 }
 

@@ -30,13 +30,24 @@ export function recommendationLines(plan: PlanResult): string[] {
           `  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`,
         ]
       : []),
-    ...(rec.erlangC.workersMax !== null ? [`  Erlang C (M/M/c) for the queue-delay SLOs: ${rec.erlangC.workersMax}`] : []),
+    ...erlangLine(rec.erlangC),
     ...(plan.paretoFront
       ? [
           `  Pareto front (cost vs SLOs): ${plan.paretoFront.map((f) => `workersMax ${f.workersMax}${Object.keys(f.knobs).length ? ` (${describeKnobs(f.knobs)})` : ''}`).join('; ')}`,
         ]
       : []),
   ];
+}
+
+/** Erlang C's answer, per job slot with workerConcurrency; none for a batching endpoint (it does not model batching) or a closed flow (no arrival rate). */
+function erlangLine(ec: PlanResult['recommendation']['erlangC']): string[] {
+  if (ec.notModelled === 'batching')
+    return [
+      `  Erlang C: not modelled (the workers batch their jobs: llm.engine${ec.arrivalsPerSec === null ? '; and a closed flow sets its own arrival rate' : ''})`,
+    ];
+  if (ec.workersMax === null) return [];
+  const slots = ec.workerConcurrency === undefined ? '' : ` at workerConcurrency ${ec.workerConcurrency} (${ec.servers} job slots)`;
+  return [`  Erlang C (M/M/c) for the queue-delay SLOs: ${ec.workersMax}${slots}`];
 }
 
 export function plural(n: number, word: string): string {

@@ -151,7 +151,8 @@ function planShard(a: PlanArgs, spec: PlanSpec, shard: ShardChoice, points: Awai
 /** `loadlab plan SCENARIO`: the sweep (the default subcommand of `plan`). */
 const planSweepModule: CommandModule<object, PlanArgs> = {
   command: '$0 <scenario>',
-  describe: 'Capacity planning: sweep workersMax over seeds on the embedded simulator and recommend the smallest meeting every SLO',
+  describe:
+    'Capacity planning: sweep workersMax (with --grid, also endpoint knobs such as workerConcurrency) over seeds on the embedded simulator and recommend the smallest (with --grid, the cheapest) meeting every SLO',
   builder: (y) =>
     shardOptions(
       priceOptions(

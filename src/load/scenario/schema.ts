@@ -121,12 +121,17 @@ const planSchema = z.strictObject({
       flashBoot: gridValues(z.union([z.literal('off'), ms]), 'FlashBoot: off, or the restart time in ms of a worker stopped within its window.', [
         ['off', 500],
       ]),
+      workerConcurrency: gridValues(
+        endpointSchema.shape.workerConcurrency.unwrap(),
+        'Jobs one worker runs at once (whole, 1..1024): with workersMax, the workers × concurrency sweep of a batching LLM endpoint.',
+        [[1, 4, 8, 16, 30]],
+      ),
     })
     .optional()
     .meta({
       description:
         'Endpoint knobs to sweep besides workersMax (`--grid`): every combination of their values is a line along workersMax, and the recommendation is the cheapest point meeting every SLO. Default: none.',
-      examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }],
+      examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }, { workerConcurrency: [1, 8, 30] }],
     }),
 });
 
