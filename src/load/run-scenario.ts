@@ -1,21 +1,23 @@
 /**
- * The run loop. Each flow pulls its arrival process lazily (one pending arrival per flow) and
- * starts one behaviour session per arrival at its intended time — an open model: a slow answer
- * never delays the next arrival. After the traffic phase, open sessions may finish for
- * `drainMs`. Everything runs on the target's clock; in-process, that is virtual time and a seed
+ * The run loop. Each open flow pulls its arrival process lazily (one pending arrival per flow) and
+ * starts one behaviour session per arrival at its intended time — a slow answer never delays the
+ * next arrival. A closed flow's users each start a session when their last one ended (plus a
+ * think time). After the traffic phase, open sessions may finish for `drainMs`. Everything runs on the target's clock; in-process, that is virtual time and a seed
  * determines every byte of the result but `wallClock`.
  */
 import type { RunResult } from '../report/run-result.js';
 import type { PricesUsed } from '../report/prices.js';
 import { billingRule } from '../report/worker-bill.js';
 import { RandomSource } from '../lib/random.js';
-import { arrivalGenerator } from './arrivals/registry.js';
+import { usersOfShard } from './arrivals/closed.js';
+import { arrivalGenerator, isClosed } from './arrivals/registry.js';
 import { shardArrivals } from './arrivals/shard.js';
 import { behaviourOperation, behaviourSession, isStreaming } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { Client } from './client.js';
 import { limitsOf, queueThrottleAt } from './record/headroom.js';
 import { FlowDriver } from './flow-driver.js';
+import { ClosedFlowDriver } from './closed-flow-driver.js';
 import { AbortCheck } from './abort-check.js';
 import { Recorder, type JobOutcome } from './record/recorder.js';
 import { histogramWindowMs } from '../report/window-size.js';
@@ -86,8 +88,8 @@ export interface RunOptions {
    */
   tracer?: Tracer;
   /**
-   * Run shard `index` of `count`: each flow sends only its arrivals k with k mod count = index
-   * (arrivals/shard.ts); the result's `shard` says so, with `startAtMs` (epoch ms of time 0,
+   * Run shard `index` of `count`: each open flow sends only its arrivals k with k mod count = index
+   * (arrivals/shard.ts), each closed flow runs only its users i with i mod count = index; the result's `shard` says so, with `startAtMs` (epoch ms of time 0,
    * `--start-at`; the target waits for it) when given. Default: the whole run.
    */
   shard?: { index: number; count: number; startAtMs?: number };
@@ -196,7 +198,7 @@ interface LiveFlows {
   sessions: SessionTracer | undefined;
 }
 
-/** One FlowDriver per flow, each arming its first arrival on the target's clock. */
+/** One driver per flow (open: FlowDriver; closed: ClosedFlowDriver), each arming its first sessions on the target's clock. */
 async function startFlows(sc: Scenario, run: RunParts, opts: RunOptions): Promise<LiveFlows> {
   const { target, rec, rand, client, webhooks } = run;
   const sessions = opts.tracer ? await sessionTracer(opts.tracer, target, sc.endpoint.id) : undefined;
@@ -204,10 +206,21 @@ async function startFlows(sc: Scenario, run: RunParts, opts: RunOptions): Promis
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     if (isStreaming(f.client)) env.streams = rec.streamMetrics.flow(f.name, f.goodput);
-    const acc = rec.flow(f.name, { operation: behaviourOperation(f.client), behaviour: f.client.behaviour, arrival: f.arrival.process });
-    const all = arrivalGenerator(f.arrival, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
+    const a = f.arrival;
+    const acc = rec.flow(f.name, {
+      operation: behaviourOperation(f.client),
+      behaviour: f.client.behaviour,
+      arrival: a.process,
+      ...(isClosed(a) ? { users: usersOfShard(a.users, opts.shard) } : {}),
+    });
+    const start = behaviourSession(f.client, env);
+    if (isClosed(a)) {
+      new ClosedFlowDriver(f.name, start, a, rand, sc.durationMs, opts.shard, target, rec, live, acc, sessions).schedule();
+      continue;
+    }
+    const all = arrivalGenerator(a, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
     const gen = opts.shard ? shardArrivals(all, opts.shard) : all;
-    new FlowDriver(f.name, behaviourSession(f.client, env), gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
+    new FlowDriver(f.name, start, gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
   }
   return live;
 }

@@ -1,11 +1,14 @@
 /**
  * The plan of a run before it runs (`--dry-run`, and the guard against large runs on real
  * deployments): expected requests per operation, each flow's peak rate against the documented
- * limit of its first operation, and the worker-seconds the jobs will cost.
+ * limit of its first operation, and the worker-seconds the jobs will cost. A closed flow has no
+ * rate fixed in advance: its figures are the most its users can send, each session taking the
+ * mean job time (none queues), which is also the right bound for the guard.
  */
 import { meanJobMs } from '../contract/llm-config.js';
-import { expectedArrivals, peakArrivalsPerSec } from '../load/arrivals/registry.js';
-import { behaviourOperation } from '../load/behaviours/registry.js';
+import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
+import { expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
+import { behaviourOperation, leastSessionMs, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
 
@@ -15,8 +18,6 @@ export interface Plan {
   text: string;
 }
 
-const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
-
 export function renderPlan(sc: Scenario): Plan {
   const limits = limitsOf(sc.endpoint);
   const jobMs = meanJobMs(sc.endpoint);
@@ -24,19 +25,25 @@ export function renderPlan(sc: Scenario): Plan {
   const lines: string[] = [];
   let jobs = 0;
   for (const f of sc.traffic) {
-    const n = expectedArrivals(f.arrival, sc.durationMs);
+    // A closed flow's sessions last at least a job time each: its counts are the most its users start.
+    const sessionMs = leastSessionMs(f.client, jobMs);
+    const n = expectedArrivals(f.arrival, sc.durationMs, sessionMs);
     const op = behaviourOperation(f.client);
     perOp.set(op, (perOp.get(op) ?? 0) + n);
-    if (JOB_BEHAVIOURS.has(f.client.behaviour)) jobs += n;
+    if (submitsJob(f.client)) jobs += n;
     if (f.client.behaviour === 'run-poll') {
       // Polls while the job runs: about one per poll interval at its cap, at least one.
       const polls = Math.max(1, Math.ceil(jobMs / Math.max(1, f.client.poll.maxMs)) + 1);
       perOp.set('status', (perOp.get('status') ?? 0) + n * polls);
     }
-    const peak10 = peakArrivalsPerSec(f.arrival, sc.durationMs) * 10;
+    const a = f.arrival;
+    const peak10 = isClosed(a) ? closedPeakIn(a, sessionMs, 10_000) : peakArrivalsPerSec(a, sc.durationMs, sessionMs) * 10;
     const lim = limits[op].rate;
+    const sessions = isClosed(a)
+      ? `closed loop of ${a.users} users, at most ~${Math.round(n)} sessions (one per ${Math.round(cycleMs(a, sessionMs))} ms per user at the fastest), at most`
+      : `~${Math.round(n)} sessions, peak`;
     lines.push(
-      `  ${f.name}: ${f.client.behaviour} on /${op}, ~${Math.round(n)} sessions, peak ${peak10.toFixed(1)} per 10 s` +
+      `  ${f.name}: ${f.client.behaviour} on /${op}, ${sessions} ${peak10.toFixed(1)} per 10 s` +
         `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
     );
   }

@@ -1,27 +1,35 @@
 /**
  * Erlang C beside a sweep: the M/M/c prediction for each workersMax from the scenario's mean
  * arrival rate (of job-submitting flows) and mean job time, and Erlang C's own smallest c for the
- * queue-delay SLOs. Pure.
+ * queue-delay SLOs. A closed flow that submits jobs leaves Erlang C without an input: its rate is
+ * its users over a cycle that includes the queue delay Erlang C would predict, so there is no
+ * rate fixed in advance (arrivalsPerSec null, no prediction). Pure.
  */
 import { meanJobMs } from '../contract/llm-config.js';
-import { expectedArrivals } from '../load/arrivals/registry.js';
+import { expectedArrivals, isClosed } from '../load/arrivals/registry.js';
+import { submitsJob } from '../load/behaviours/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Threshold } from '../report/thresholds.js';
 import { erlangC } from './erlang-c.js';
 
-/** Behaviours whose sessions submit a job. */
-const JOB_BEHAVIOURS = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
-
 export interface MmcInputs {
-  /** Mean job arrivals per second over the traffic phase. */
-  arrivalsPerSec: number;
+  /** Mean job arrivals per second over the traffic phase; null: a closed flow submits jobs (none fixed in advance). */
+  arrivalsPerSec: number | null;
   /** Mean job time (ms). */
   meanJobMs: number;
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
-  const jobs = sc.traffic.filter((f) => JOB_BEHAVIOURS.has(f.client.behaviour)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs), 0);
-  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobMs(sc.endpoint) };
+  const flows = sc.traffic.filter((f) => submitsJob(f.client));
+  const jobMs = meanJobMs(sc.endpoint);
+  if (flows.some((f) => isClosed(f.arrival))) return { arrivalsPerSec: null, meanJobMs: jobMs };
+  const jobs = flows.reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs };
+}
+
+/** The job-submitting closed flows of a scenario, by name: why Erlang C has no rate to start from. */
+export function closedJobFlows(sc: Scenario): string[] {
+  return sc.traffic.filter((f) => submitsJob(f.client) && isClosed(f.arrival)).map((f) => f.name);
 }
 
 /** The prediction for c workers; `stable: false` when λ ≥ cμ (the queue grows without bound). */
@@ -34,7 +42,9 @@ function waitQuantileMs(c: number, lambdaPerMs: number, muPerMs: number, pWait: 
   return pWait <= 1 - q ? 0 : Math.log(pWait / (1 - q)) / (c * muPerMs - lambdaPerMs);
 }
 
-export function predict(m: MmcInputs, c: number): MmcPrediction {
+/** The prediction for c workers; null without an arrival rate (a closed flow). */
+export function predict(m: MmcInputs, c: number): MmcPrediction | null {
+  if (m.arrivalsPerSec === null) return null;
   const lambda = m.arrivalsPerSec / 1000;
   const mu = 1 / m.meanJobMs;
   const utilisation = lambda / (c * mu);
@@ -58,7 +68,7 @@ export function queueDelaySlos(slos: readonly Threshold[]): Threshold[] {
 }
 
 /** The queue-delay statistic Erlang C predicts for c workers (ms); Infinity when unstable. */
-function predictedStat(m: MmcInputs, c: number, metric: string): number {
+function predictedStat(m: MmcInputs & { arrivalsPerSec: number }, c: number, metric: string): number {
   const stat = QUEUE_STAT.exec(metric)![1]!;
   const lambda = m.arrivalsPerSec / 1000;
   const mu = 1 / m.meanJobMs;
@@ -69,14 +79,15 @@ function predictedStat(m: MmcInputs, c: number, metric: string): number {
   return waitQuantileMs(c, lambda, mu, r.probabilityOfWaiting, Number(stat.slice(1)) / 100);
 }
 
-/** Erlang C's smallest c meeting every queue-delay SLO; null when there is none or none up to `maxC`. */
+/** Erlang C's smallest c meeting every queue-delay SLO; null when there is none, none up to `maxC`, or no arrival rate. */
 export function erlangSmallestC(m: MmcInputs, slos: readonly Threshold[], maxC = 100_000): number | null {
   const qs = queueDelaySlos(slos);
-  if (!qs.length) return null;
+  if (!qs.length || m.arrivalsPerSec === null) return null;
+  const known = { ...m, arrivalsPerSec: m.arrivalsPerSec };
   const lambda = m.arrivalsPerSec / 1000;
   const start = m.meanJobMs > 0 ? Math.max(1, Math.floor(lambda * m.meanJobMs) + 1) : 1;
   for (let c = start; c <= maxC; c++) {
-    if (qs.every((t) => (t.cmp === '<' ? predictedStat(m, c, t.metric) < t.value : predictedStat(m, c, t.metric) <= t.value))) return c;
+    if (qs.every((t) => (t.cmp === '<' ? predictedStat(known, c, t.metric) < t.value : predictedStat(known, c, t.metric) <= t.value))) return c;
   }
   return null;
 }

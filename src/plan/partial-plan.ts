@@ -61,7 +61,7 @@ const partialSchema = z.object({
     workersMin: z.union([whole, z.literal('max')]),
     seeds: z.array(seed).min(1),
     exhaustive: z.boolean(),
-    mmc: z.object({ arrivalsPerSec: num, meanJobMs: num }),
+    mmc: z.object({ arrivalsPerSec: num.nullable(), meanJobMs: num }),
     prices: z.object({ flexPerSec: num, activePerSec: num, gpu: z.string().optional() }).optional(),
     // Checked by the scenario schema where the merge uses it (merge-plans.ts).
     scenarioConfig: z.record(z.string(), z.unknown()),

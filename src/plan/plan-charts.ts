@@ -41,9 +41,9 @@ function unitOf(metric: string): string {
 /** Metrics Erlang C predicts (plan.json's erlangC of a row). */
 const ERLANG_METRICS = ['queue_delay_mean_ms', 'queue_delay_p95_ms'];
 
-/** Erlang C's prediction of a queue-delay metric at a row (null: unbounded, λ ≥ cμ). */
+/** Erlang C's prediction of a queue-delay metric at a row (null: unbounded, λ ≥ cμ, or no prediction: a closed flow). */
 function erlangOf(metric: string, r: PlanRow): number | null {
-  if (!r.erlangC.stable) return null;
+  if (!r.erlangC?.stable) return null;
   return metric === 'queue_delay_mean_ms' ? r.erlangC.meanQueueDelayMs : r.erlangC.p95QueueDelayMs;
 }
 
@@ -113,12 +113,13 @@ function chartsOf(p: PlanResult): ChartSpec[] {
     : 'a dot per seed, the bold line their mean';
   const rec = p.recommendation.workersMax === null ? 'no recommendation' : `recommendation: workersMax ${p.recommendation.workersMax}`;
   const specs: ChartSpec[] = [];
-  // The Erlang C line, per x (it depends on workersMax alone).
+  // The Erlang C line, per x (it depends on workersMax alone); none without an arrival rate (a closed flow).
+  const hasErlang = p.recommendation.erlangC.arrivalsPerSec !== null;
   const erlangAt = (metric: string) => xs.map((x) => erlangOf(metric, p.rows.find((r) => r.workersMax === x)!));
 
   slos.forEach((t, i) => {
     const series = [...figureSeries(p, xs, lines, (r) => r.slo[i]!.values), limitSeries(t, xs.length)];
-    const withErlang = ERLANG_METRICS.includes(t.metric);
+    const withErlang = hasErlang && ERLANG_METRICS.includes(t.metric);
     if (withErlang) series.push(erlangSeries(erlangAt(t.metric)));
     specs.push({
       id: `slo-${i + 1}`,
@@ -133,12 +134,12 @@ function chartsOf(p: PlanResult): ChartSpec[] {
   if (!slos.some((t) => ERLANG_METRICS.includes(t.metric))) {
     specs.push({
       id: 'queue-delay',
-      title: 'Mean queue delay against workersMax, beside Erlang C',
+      title: `Mean queue delay against workersMax${hasErlang ? ', beside Erlang C' : ''}`,
       unit: 'ms',
       x: xs,
       xAxis: WORKERS_MAX,
-      series: [...figureSeries(p, xs, lines, (r) => r.measured.queueDelayMeanMs), erlangSeries(erlangAt('queue_delay_mean_ms'))],
-      subtitle: `${spread}; dashed purple: Erlang C's mean queue delay for c = workersMax (a gap: unbounded)`,
+      series: [...figureSeries(p, xs, lines, (r) => r.measured.queueDelayMeanMs), ...(hasErlang ? [erlangSeries(erlangAt('queue_delay_mean_ms'))] : [])],
+      subtitle: `${spread}; ${hasErlang ? "dashed purple: Erlang C's mean queue delay for c = workersMax (a gap: unbounded)" : 'no Erlang C: a closed flow sets its own arrival rate'}`,
     });
   }
   if (p.prices) {

@@ -45,8 +45,8 @@ export interface PlanRow {
   };
   /** Dollars per seed (with prices only). */
   cost?: { perRun: number[]; perHour: number[]; per1000Jobs: (number | null)[] };
-  /** The M/M/c prediction for c = workersMax (mmc-reference.ts). */
-  erlangC: MmcPrediction;
+  /** The M/M/c prediction for c = workersMax (mmc-reference.ts); null: a closed flow submits jobs, so there is no arrival rate to predict from. */
+  erlangC: MmcPrediction | null;
 }
 
 export interface PlanResult {
@@ -75,8 +75,11 @@ export interface PlanResult {
     /** With a grid: what "cheapest" compares (mean over seeds). */
     cheapestBy?: 'cost per hour' | 'billed worker-seconds';
     reason: string;
-    /** Erlang C's smallest c for the queue-delay SLOs (null: no such SLO), from the scenario's means. */
-    erlangC: { workersMax: number | null; arrivalsPerSec: number; meanJobMs: number };
+    /**
+     * Erlang C's smallest c for the queue-delay SLOs (null: no such SLO, or no arrival rate), from
+     * the scenario's means; arrivalsPerSec null: a closed flow submits jobs (its rate is an output).
+     */
+    erlangC: { workersMax: number | null; arrivalsPerSec: number | null; meanJobMs: number };
     /** Mean over seeds at the recommended point (with prices only). */
     cost?: { perHour: number; per1000Jobs: number | null };
   };
@@ -164,7 +167,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
       : inp.grid
         ? `workersMax ${best.workersMax} with ${describeKnobs(best.knobs!) || "the scenario's knobs"} is the cheapest point (by ${cheapestBy}) in ${from}..${to}${where} meeting every SLO ${onSeeds(inp.seeds.length)}`
         : `workersMax ${best.workersMax} is the smallest in ${from}..${to} meeting every SLO ${onSeeds(inp.seeds.length)}`,
-    erlangC: { workersMax: erlangSmallestC(inp.mmc, inp.slos.list), arrivalsPerSec: r6(inp.mmc.arrivalsPerSec), meanJobMs: r6(inp.mmc.meanJobMs) },
+    erlangC: { workersMax: erlangSmallestC(inp.mmc, inp.slos.list), arrivalsPerSec: r6n(inp.mmc.arrivalsPerSec), meanJobMs: r6(inp.mmc.meanJobMs) },
   };
   if (best?.cost) {
     const per1000 = best.cost.per1000Jobs.filter((v): v is number => v !== null);
@@ -220,7 +223,8 @@ function paretoFront(rows: readonly PlanRow[], slos: readonly Threshold[], price
     .map((x) => ({ workersMax: x.r.workersMax, knobs: x.r.knobs ?? {} }));
 }
 
-function roundPrediction(p: MmcPrediction): MmcPrediction {
+function roundPrediction(p: MmcPrediction | null): MmcPrediction | null {
+  if (p === null) return null;
   return p.stable
     ? {
         stable: true,

@@ -5,6 +5,7 @@
 import type { Scenario } from '../load/scenario/schema.js';
 import { GPU_PRICES_DATE } from '../report/prices.js';
 import { departures } from './departures.js';
+import { closedJobFlows } from './mmc-reference.js';
 import { describeKnobs } from './grid.js';
 import type { PlanResult, PlanRow } from './plan-result.js';
 
@@ -79,9 +80,13 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
   L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const r of p.rows) {
     const m = r.measured;
-    const ec = r.erlangC.stable
-      ? [pct(r.erlangC.probabilityOfWaiting), `${fmt(r.erlangC.meanQueueDelayMs)} / ${fmt(r.erlangC.p95QueueDelayMs)}`]
-      : ['100 %', `unbounded (ρ = ${r.erlangC.utilisation.toFixed(2)})`];
+    const e = r.erlangC;
+    const ec =
+      e === null
+        ? ['—', '—']
+        : e.stable
+          ? [pct(e.probabilityOfWaiting), `${fmt(e.meanQueueDelayMs)} / ${fmt(e.p95QueueDelayMs)}`]
+          : ['100 %', `unbounded (ρ = ${e.utilisation.toFixed(2)})`];
     L.push(
       `| ${[
         String(r.workersMax) + (r.workersMax === rec.workersMax && describeKnobs(r.knobs ?? {}) === describeKnobs(rec.knobs ?? {}) ? ' ←' : ''),
@@ -110,9 +115,36 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
     for (const f of p.paretoFront) L.push(`- workersMax ${f.workersMax}${Object.keys(f.knobs).length ? `, ${describeKnobs(f.knobs)}` : ''}`);
     L.push('', 'A point off the front costs more than some other point that does at least as well on every SLO.');
   }
-  L.push('', '## Erlang C beside the simulation', '');
+  L.push('', '## Erlang C beside the simulation', '', ...erlangSection(p, sc));
+  if (p.borderline.length || p.failingAbove.length) {
+    L.push('', '## Sampling error', '');
+    for (const b of p.borderline)
+      L.push(
+        `- workersMax ${b.workersMax}: the seeds disagree on \`${b.expr}\` (${b.min === null ? 'no data' : `${fmt(b.min)}–${fmt(b.max!)}`}): its limit lies within the seeds' sampling error. More seeds (--seeds) or a longer run narrow it.`,
+      );
+    if (p.failingAbove.length)
+      L.push(
+        `- workersMax ${p.failingAbove.join(', ')} ${p.failingAbove.length > 1 ? 'fail' : 'fails'} above the recommendation: over these seeds the SLOs are not monotone in workersMax, so the recommendation is at the edge of sampling error.`,
+      );
+  }
+  L.push('');
+  return L.join('\n');
+}
+
+/** The Erlang C section's text after its heading: its inputs, its c, where the scenario departs from M/M/c. */
+function erlangSection(p: PlanResult, sc: Scenario): string[] {
+  const rec = p.recommendation;
+  const lambda = rec.erlangC.arrivalsPerSec;
+  if (lambda === null) {
+    const flows = closedJobFlows(sc);
+    const many = flows.length > 1;
+    return [
+      `No Erlang C for this scenario: it needs an arrival rate fixed in advance, and the closed flow${many ? 's' : ''} ${flows.join(', ')} submit${many ? '' : 's'} jobs at a rate ${many ? 'their' : 'its'} users set themselves (users over a cycle of queue delay, job time and think time: the rate falls as the queue grows). A closed loop of N users never has more than N jobs at the endpoint; the rows show what the simulation measured.`,
+    ];
+  }
+  const L: string[] = [];
   L.push(
-    `Erlang C is the M/M/c queue: Poisson arrivals at λ = ${fmt(rec.erlangC.arrivalsPerSec)} jobs/s (the scenario's mean), exponential job times of mean ${fmt(rec.erlangC.meanJobMs)} ms, c warm workers, an unbounded queue. Its columns above are its prediction for c = workersMax.`,
+    `Erlang C is the M/M/c queue: Poisson arrivals at λ = ${fmt(lambda)} jobs/s (the scenario's mean), exponential job times of mean ${fmt(rec.erlangC.meanJobMs)} ms, c warm workers, an unbounded queue. Its columns above are its prediction for c = workersMax.`,
   );
   if (rec.erlangC.workersMax === null)
     L.push('', 'No SLO bounds the queue delay over the whole run (queue_delay_mean_ms or a percentile, `<` or `<=`), so Erlang C gives no c of its own.');
@@ -135,18 +167,5 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
       '',
       'This scenario is an M/M/c queue (warm workers, Poisson arrivals, exponential job times, no 429s): the simulation should agree with Erlang C within sampling error.',
     );
-
-  if (p.borderline.length || p.failingAbove.length) {
-    L.push('', '## Sampling error', '');
-    for (const b of p.borderline)
-      L.push(
-        `- workersMax ${b.workersMax}: the seeds disagree on \`${b.expr}\` (${b.min === null ? 'no data' : `${fmt(b.min)}–${fmt(b.max!)}`}): its limit lies within the seeds' sampling error. More seeds (--seeds) or a longer run narrow it.`,
-      );
-    if (p.failingAbove.length)
-      L.push(
-        `- workersMax ${p.failingAbove.join(', ')} ${p.failingAbove.length > 1 ? 'fail' : 'fails'} above the recommendation: over these seeds the SLOs are not monotone in workersMax, so the recommendation is at the edge of sampling error.`,
-      );
-  }
-  L.push('');
-  return L.join('\n');
+  return L;
 }

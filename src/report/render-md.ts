@@ -67,7 +67,7 @@ export function renderMarkdown(r: RunResult): string {
       Object.entries(r.flows).map(([n, f]) => [
         n,
         f.behaviour,
-        f.arrival,
+        f.users === undefined ? f.arrival : `${f.arrival} (${f.users} users)`,
         f.sessions,
         Object.entries(f.outcomes)
           .map(([k, v]) => `${k} ${v}`)

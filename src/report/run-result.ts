@@ -44,6 +44,8 @@ export interface FlowStats {
   operation: string;
   behaviour: string;
   arrival: string;
+  /** A closed flow's users this run drove (a shard: its share; merged: their sum); absent on an open flow (version 3, optional). */
+  users?: number;
   /** Sessions started (one per arrival that was not dropped). */
   sessions: number;
   /** How sessions ended: job status (COMPLETED, FAILED, …), `ok`, `rejected`, `expired`, `gave-up`, `timeout`, `error`, `unfinished`. */

@@ -81,7 +81,7 @@ describe('plan.html charts', () => {
     const queue = chart(specs, 'slo-2');
     expect(labels(queue)).toEqual(['seed 3', 'seed 4', 'mean over seeds', 'SLO < 1500', 'Erlang C (M/M/c)']);
     // Erlang C has no steady state at c ≤ λ/μ = 2 (a gap), then its mean queue delay.
-    const erlang = p.rows.map((r) => (r.erlangC.stable ? r.erlangC.meanQueueDelayMs : null));
+    const erlang = p.rows.map((r) => (r.erlangC?.stable ? r.erlangC.meanQueueDelayMs : null));
     expect(erlang.slice(0, 2)).toEqual([null, null]);
     expect(erlang[2]).toBeGreaterThan(0);
     expect(series(queue, 'Erlang C (M/M/c)')).toEqual(erlang);

@@ -47,3 +47,15 @@ export function isStreaming(spec: BehaviourSpec): boolean {
 export function behaviourOperation(spec: BehaviourSpec): Operation {
   return kindOf(spec).operation(spec);
 }
+
+/** Behaviours whose sessions submit a job: each takes at least a job time (plans, a closed loop's cycle). */
+const JOB_SUBMITTING: ReadonlySet<BehaviourSpec['behaviour']> = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
+
+export function submitsJob(spec: BehaviourSpec): boolean {
+  return JOB_SUBMITTING.has(spec.behaviour);
+}
+
+/** The least mean time (ms) a session takes, `jobMs` being the mean job time: a closed loop's shortest cycle (plans, connections). */
+export function leastSessionMs(spec: BehaviourSpec, jobMs: number): number {
+  return submitsJob(spec) ? jobMs : 0;
+}

@@ -65,7 +65,7 @@ function mergeFlowJobs(list: readonly FlowJobStats[]): FlowJobStats | undefined 
   return out;
 }
 
-/** Per flow: sessions and outcomes summed; operation, behaviour and arrival are the scenario's (the first input's). */
+/** Per flow: sessions, outcomes and a closed flow's users summed; operation, behaviour and arrival are the scenario's (the first input's). */
 export function mergeFlows(rs: readonly RunResult[]): Record<string, FlowStats> {
   return Object.fromEntries(
     keysOf(rs.map((r) => r.flows)).map((name) => {
@@ -75,6 +75,8 @@ export function mergeFlows(rs: readonly RunResult[]): Record<string, FlowStats> 
         operation: list[0]!.operation,
         behaviour: list[0]!.behaviour,
         arrival: list[0]!.arrival,
+        // A closed flow's shards each drove their share of its users (user i on shard i mod N).
+        ...(list.some((x) => x.users !== undefined) ? { users: sum(list, (x) => x.users ?? 0) } : {}),
         sessions: sum(list, (x) => x.sessions),
         outcomes: sumCounts(list.map((x) => x.outcomes)),
       };

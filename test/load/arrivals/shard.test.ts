@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { arrivalGenerator, arrivals, arrivalSchema, type ArrivalName, type ArrivalSpec } from '../../../src/load/arrivals/registry.js';
+import { arrivalGenerator, arrivals, arrivalSchema, type ArrivalName, type OpenArrivalSpec } from '../../../src/load/arrivals/registry.js';
 import { shardArrivals, type ArrivalShard } from '../../../src/load/arrivals/shard.js';
 import { RandomSource } from '../../../src/lib/random.js';
 
@@ -59,7 +59,7 @@ const specs: Record<ArrivalName, fc.Arbitrary<unknown>> = {
 };
 
 /** A flow's schedule as the run loop takes it: the flow's own stream of the client seed, cut at durationMs. */
-function schedule(spec: ArrivalSpec, seed: number, durationMs: number, shard?: ArrivalShard): number[] {
+function schedule(spec: OpenArrivalSpec, seed: number, durationMs: number, shard?: ArrivalShard): number[] {
   const g0 = arrivalGenerator(spec, { rng: new RandomSource(`${seed}/clients`).stream('arrivals/f'), durationMs });
   const g = shard ? shardArrivals(g0, shard) : g0;
   const out: number[] = [];
@@ -76,7 +76,7 @@ describe('shards of an arrival schedule', () => {
     test(`${name}: the N shards partition the unsharded schedule, round-robin`, () => {
       fc.assert(
         fc.property(specs[name], fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 2 ** 31 }), ms(1000, 60_000), (raw, n, seed, durationMs) => {
-          const spec = arrivalSchema.parse(raw) as ArrivalSpec;
+          const spec = arrivalSchema.parse(raw) as OpenArrivalSpec;
           const whole = schedule(spec, seed, durationMs);
           const shards = Array.from({ length: n }, (_, i) => schedule(spec, seed, durationMs, { index: i, count: n }));
           // Shard i holds arrivals i, i + n, i + 2n, … of the whole: disjoint by position.
@@ -90,7 +90,7 @@ describe('shards of an arrival schedule', () => {
   }
 
   test('a looped replay against a short run: each shard ends (bounded), and shard 1 of 3 is every third arrival from the second', () => {
-    const spec = arrivalSchema.parse({ process: 'replay', timestampsMs: [0, 10, 20], loop: true }) as ArrivalSpec;
+    const spec = arrivalSchema.parse({ process: 'replay', timestampsMs: [0, 10, 20], loop: true }) as OpenArrivalSpec;
     expect(schedule(spec, 1, 100, { index: 1, count: 3 })).toEqual([10, 40, 70]);
   });
 

@@ -23,7 +23,7 @@ import type { RandomStream } from '../../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from '../webhook-receiver.js';
 import { receiveOnClock, type HttpWebhookReceiver } from './webhook-receiver.js';
 import { UsageError } from '../../usage-error.js';
-import { peakArrivalsPerSec } from '../../arrivals/registry.js';
+import { sendLoad } from './send-load.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
@@ -255,20 +255,6 @@ export class HttpTarget implements Target {
 
 export { parseSse };
 
-/**
- * Connections `run --target` opens before the clock starts: one per this many arrivals/s at the
- * scenario's peak (all flows), at most `--connections`. Opened on demand instead, a high rate
- * opened them all in its first ~100 ms (256 at 10 000/s: each new socket a connect, an accept
- * and a first request on a cold connection, on both sides of a loopback), and that storm held the
- * first arrivals back by tens to hundreds of ms (docs/performance.md, "generator-vs-peers").
- */
-export const ARRIVALS_PER_PRECONNECTED = 50;
-
-/** The scenario's peak arrivals/s over all flows (each flow's own peak: an upper bound). */
-function peakPerSec(sc: Scenario): number {
-  return sc.traffic.reduce((sum, f) => sum + peakArrivalsPerSec(f.arrival, sc.durationMs), 0);
-}
-
 /** The HTTP target for `loadlab run --target`; a loopback `serve` reports 429 causes itself. */
 export function httpTargetFor(
   sc: Scenario,
@@ -278,8 +264,8 @@ export function httpTargetFor(
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
   const connections = a.connections ?? DEFAULT_CONNECTIONS;
-  const peak = peakPerSec(sc);
-  const preconnect = Math.min(connections, Math.ceil(peak / ARRIVALS_PER_PRECONNECTED));
+  const { peakPerSec: peak, connections: wanted } = sendLoad(sc);
+  const preconnect = Math.min(connections, wanted);
   return () =>
     new HttpTarget(url, {
       url,

@@ -6,7 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ARRIVALS_PER_PRECONNECTED, httpTargetFor } from '../../../../src/load/targets/http/http-target.js';
+import { httpTargetFor } from '../../../../src/load/targets/http/http-target.js';
+import { ARRIVALS_PER_PRECONNECTED } from '../../../../src/load/targets/http/send-load.js';
 import { runScenario } from '../../../../src/load/run-scenario.js';
 import { scenarioSchema } from '../../../../src/load/scenario/schema.js';
 

@@ -1,0 +1,87 @@
+/**
+ * What every flow driver shares: starting one session of the flow's behaviour at its intended
+ * time (counted, traced, the endpoint probed), and the session itself, which tells its driver
+ * when it ends. An open driver ignores that (its times are fixed in advance, flow-driver.ts); a
+ * closed one starts the user's next session from it (closed-flow-driver.ts).
+ */
+import type { Session } from './behaviours/types.js';
+import type { FlowAcc, Recorder } from './record/recorder.js';
+import type { Target } from './targets/target.js';
+import type { SessionSpan, SessionTracer } from '../telemetry/session-tracing.js';
+
+export interface Live {
+  /** Sessions started and not ended. */
+  active: number;
+  /** Flows that may still start sessions (an open process not ended, a closed user not retired). */
+  generating: number;
+}
+
+/** No user: a session of an open flow. */
+export const NO_USER = -1;
+
+/**
+ * One bound callback per driver and a small class per session (no closures per arrival: the run
+ * loop pays for allocation more than for anything else).
+ */
+export abstract class FlowSessions {
+  private seq = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly start: (s: Session) => void,
+    readonly target: Target,
+    readonly rec: Recorder,
+    readonly live: Live,
+    readonly acc: FlowAcc,
+    /** Undefined when tracing is off: then no session makes a tracer call. */
+    private readonly tracer: SessionTracer | undefined,
+  ) {}
+
+  /** Arms the first session(s) on the target's clock. */
+  abstract schedule(): void;
+
+  /** Session of `user` (NO_USER for an open flow) ended, after it was counted. */
+  abstract ended(user: number): void;
+
+  /** Starts a session now, intended at `intendedMs` (the target's clock); `user`: whose it is. */
+  protected open(intendedMs: number, user: number): void {
+    const { rec, target } = this;
+    rec.arrival();
+    this.live.active++;
+    const s = new FlowSession(this, this.seq++, intendedMs, user);
+    if (this.tracer) s.trace = this.tracer.start(this.name, target.now());
+    rec.sessionStarted(this.acc);
+    const p = target.probe();
+    if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
+    this.start(s);
+  }
+}
+
+class FlowSession implements Session {
+  done = false;
+  first = true;
+  hasJob = false;
+  queuedMark = Infinity;
+  /** This session's span, when traced and sampled. */
+  trace: SessionSpan | undefined = undefined;
+  sentMs: number;
+
+  constructor(
+    private readonly flow: FlowSessions,
+    readonly seq: number,
+    readonly intendedMs: number,
+    private readonly user: number,
+  ) {
+    this.sentMs = intendedMs;
+  }
+
+  end(outcome: string): void {
+    if (this.done) return;
+    this.done = true;
+    const flow = this.flow;
+    flow.live.active--;
+    flow.rec.sessionEnded(flow.acc, outcome, this.hasJob);
+    this.trace?.end(outcome, flow.target.now());
+    flow.ended(this.user);
+  }
+}
