@@ -59,9 +59,10 @@ export interface ServerLimits {
 }
 
 export async function calibrateBench(
-  runs: readonly BenchRun[],
+  files: readonly BenchRun[],
   server: ServerLimits = {},
 ): Promise<{ calibration: BenchCalibration; scenario: ScenarioInput }> {
+  const runs = [...files].sort((a, b) => a.concurrency - b.concurrency);
   const levels = runs.map(levelOf);
   const workerConcurrency = Math.min(MAX_WORKER_CONCURRENCY, Math.max(...levels.map((l) => l.users)));
   const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens);
@@ -131,7 +132,7 @@ function notesOf(runs: readonly BenchRun[], levels: readonly FitLevel[], e: Engi
       'one concurrency level of summaries: TTFT beyond one iteration is all in overheadMs, prefillMsPerToken is 0 (give several --max-concurrency levels)',
     );
   if (new Set(levels.map((l) => l.users)).size === 1) notes.push('one concurrency level: perSequenceMs is 0 (give several --max-concurrency levels)');
-  if (runs.some((r) => !r.detail)) notes.push('prompt and answer lengths are the files’ means, as constants (--save-detailed gives their distributions)');
+  if (runs.some((r) => !r.detail)) notes.push("prompt and answer lengths are the files' means, as constants (--save-detailed gives their distributions)");
   const models = new Set(runs.map((r) => r.modelId).filter(Boolean));
   if (models.size > 1) notes.push(`the files name ${models.size} models (${[...models].join(', ')}): one engine is fitted to all`);
   if (levels.some((l) => l.users > e.maxNumSeqs)) notes.push(`a concurrency above maxNumSeqs (${e.maxNumSeqs}): the rest wait inside the worker, as in vLLM`);

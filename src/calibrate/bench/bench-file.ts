@@ -96,7 +96,10 @@ export function parseBenchFile(file: string, text: string): BenchParse {
   const f = parsed.data;
   const raw = json as Record<string, unknown>;
   const issues: BenchIssue[] = [];
-  const need = (field: string, why: string): void => void issues.push({ file, field, reason: `missing (${why})` });
+  // A field already refused (wrong type) is not also missing.
+  const need = (field: string, why: string): void => {
+    if (!issues.some((i) => i.field === field)) issues.push({ file, field, reason: `missing (${why})` });
+  };
   const metrics = Object.fromEntries(BENCH_METRICS.map((m) => [m, summaryOf(raw, m, file, issues)])) as Record<BenchMetric, MetricSummary>;
 
   if (f.max_concurrency == null) need('max_concurrency', 'the users of the closed loop: run vllm bench serve with --max-concurrency');

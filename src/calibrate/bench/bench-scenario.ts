@@ -5,7 +5,7 @@
  * pause, as `--request-rate inf --max-concurrency users` does. The same scenario is what the
  * predictions run and what calibrated.yaml holds.
  */
-import { parseDocument } from 'yaml';
+import { isCollection, parseDocument } from 'yaml';
 import type { EngineConfig } from '../../contract/llm-config.js';
 import { InternalError } from '../../contract/loadlab-error.js';
 import { parseScenario } from '../../load/scenario/loader.js';
@@ -62,16 +62,18 @@ export function benchScenario(ep: BenchEndpoint, w: Workload, users: number, len
 export function benchScenarioYaml(input: ScenarioInput, from: readonly string[], concurrencies: readonly number[]): string {
   const doc = parseDocument('{}');
   doc.contents = doc.createNode(input, { flow: false }) as typeof doc.contents;
-  for (const path of [
+  // Short maps on one line, and token-count distributions (an empirical one is a long list).
+  const oneLine = [
     ['endpoint', 'limits'],
     ['endpoint', 'llm', 'engine'],
+    ['endpoint', 'llm', 'outputTokens'],
     ['traffic', 0, 'arrival'],
-  ]) {
-    const node = doc.getIn(path, true) as { flow?: boolean } | undefined;
-    if (node) node.flow = true;
+    ['traffic', 0, 'client', 'promptTokens'],
+  ];
+  for (const path of oneLine) {
+    const node = doc.getIn(path, true);
+    if (isCollection(node)) node.flow = true;
   }
-  const out = doc.getIn(['endpoint', 'llm', 'outputTokens'], true) as { flow?: boolean } | undefined;
-  if (out && typeof out === 'object') out.flow = true;
   doc.commentBefore = [
     ` Calibrated by loadlab calibrate from vllm bench serve results: ${from.join(', ')}.`,
     ` endpoint.llm.engine is fitted to their ITL and TTFT at concurrency ${concurrencies.join(', ')};`,
