@@ -104,22 +104,27 @@ async function ttftStep(
   run: (e: EngineConfig) => Promise<Predicted[]>,
 ): Promise<Pick<EngineConfig, 'overheadMs' | 'prefillMsPerToken'>> {
   // A step large enough to move TTFT by whole iterations' worth, small enough to stay local (ms/token).
-  const dp = Math.max(0.5 * e.prefillMsPerToken, 0.002);
-  const more = await run({ ...e, prefillMsPerToken: e.prefillMsPerToken + dp });
-  const slope = levels.map((_, i) => ((more[i]!.ttftP50 ?? 0) - (sims[i]!.ttftP50 ?? 0)) / dp);
+  const step = Math.max(0.5 * e.prefillMsPerToken, 0.002);
+  const more = await run({ ...e, prefillMsPerToken: e.prefillMsPerToken + step });
+  const slope = levels.map((_, i) => ((more[i]!.ttftP50 ?? 0) - (sims[i]!.ttftP50 ?? 0)) / step);
   const miss = levels.map((l, i) => l.measured.ttftP50! - (sims[i]!.ttftP50 ?? 0));
   const line = weightedLine(
     slope,
     miss,
     levels.map((l) => 1 / l.measured.ttftP50! ** 2),
   );
-  // Δprefill is the line's slope in `slope`; its value at slope 0 is Δoverhead.
-  let prefill = e.prefillMsPerToken + line.b;
-  let overhead = e.overheadMs + line.a;
-  if (prefill < 0 || overhead < 0) {
-    // Out of range: keep the one that stays valid, move the other alone.
-    prefill = Math.max(0, prefill);
-    overhead = Math.max(0, overhead);
-  }
+  // Δprefill is the line's slope in `slope`; its value at slope 0 is Δoverhead. A prefill that
+  // would go below 0 stops at 0, and the overhead takes what is left of the miss (unclamped, this
+  // is the line's own value at slope 0: a weighted least-squares line passes through the means).
+  const prefill = Math.max(0, e.prefillMsPerToken + line.b);
+  const dp = prefill - e.prefillMsPerToken;
+  let left = 0;
+  let w = 0;
+  levels.forEach((l, i) => {
+    const wi = 1 / l.measured.ttftP50! ** 2;
+    left += wi * (miss[i]! - dp * slope[i]!);
+    w += wi;
+  });
+  const overhead = Math.max(0, e.overheadMs + left / w);
   return { overheadMs: overhead, prefillMsPerToken: prefill };
 }
