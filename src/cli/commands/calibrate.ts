@@ -32,15 +32,19 @@ export interface CalibrateArgs {
 
 export const CALIBRATION_FILES = { scenario: 'calibrated.yaml', json: 'calibration.json', md: 'calibration.md', html: 'calibration.html' } as const;
 
-/** A run directory, or its report.json (else: a vllm bench serve result file). */
-function isRunInput(path: string): boolean {
+/**
+ * A run directory, or its report.json (else: a vllm bench serve result file). A path that does
+ * not exist is a run when it is the only one and not named *.json (its error then says what a run
+ * input is), and a bench file otherwise (its error names it among the files).
+ */
+function isRunInput(path: string, alone: boolean): boolean {
   if (basename(path) === 'report.json') return true;
   if (existsSync(path)) return statSync(path).isDirectory();
-  return !/\.json$/i.test(path);
+  return alone && !/\.json$/i.test(path);
 }
 
 export async function calibrateCommand(a: CalibrateArgs): Promise<number> {
-  const runs = a.inputs.filter(isRunInput);
+  const runs = a.inputs.filter((p) => isRunInput(p, a.inputs.length === 1));
   if (runs.length === 0) {
     if (a.scenario !== undefined) throw new CliError('--scenario: only for a run directory (vllm bench serve files carry no scenario)', EXIT.USAGE);
     return calibrateBenchCommand(a.inputs, { out: a.out, maxNumSeqs: a['max-num-seqs'], maxNumBatchedTokens: a['max-num-batched-tokens'] });
