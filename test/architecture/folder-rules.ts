@@ -17,8 +17,9 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   telemetry: ['contract', 'lib'],
   report: ['contract', 'lib'],
   plan: ['load', 'report', 'contract', 'lib'],
-  // Fits an endpoint from a stored run's observations (loadlab calibrate).
-  calibrate: ['report', 'contract', 'lib'],
+  // Fits an endpoint from a stored run's observations, or from vllm bench serve results, whose
+  // fit is checked (and refined) by running the embedded simulator: load/ as plan/ uses it.
+  calibrate: ['load', 'report', 'contract', 'lib'],
   // Kubernetes manifests as data (the CLI reads files and writes YAML).
   k8s: ['contract', 'lib'],
   cli: ['contract', 'lib', 'sim', 'api', 'server', 'load', 'telemetry', 'report', 'plan', 'calibrate', 'k8s'],

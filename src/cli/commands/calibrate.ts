@@ -4,9 +4,12 @@
  * endpoint, for `loadlab plan`), calibration.json, calibration.md and calibration.html. A run
  * that saw no endpoint of its own (in-process, merged, older reports) or no completed job is a
  * usage error (exit 2) saying why.
+ *
+ * `loadlab calibrate FILE.json…`: vllm bench serve result files instead (calibrate-bench.ts). One
+ * argument that is a directory or is named report.json is a run; anything else, bench files.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { calibrate } from '../../calibrate/calibration.js';
 import { calibratedScenario } from '../../calibrate/calibrated-scenario.js';
@@ -16,18 +19,48 @@ import { loadScenarioFile, formatIssue } from '../../load/scenario/loader.js';
 import type { ObservedEndpoint, RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { readStoredRun } from '../report-input.js';
+import { calibrateBenchCommand } from './calibrate-bench.js';
 import { COMMANDS } from './catalog.js';
 
 export interface CalibrateArgs {
-  run_dir: string;
+  inputs: string[];
   out?: string;
   scenario?: string;
+  'max-num-seqs'?: number;
+  'max-num-batched-tokens'?: number;
 }
 
 export const CALIBRATION_FILES = { scenario: 'calibrated.yaml', json: 'calibration.json', md: 'calibration.md', html: 'calibration.html' } as const;
 
-export function calibrateCommand(a: CalibrateArgs): number {
-  const { file, result } = readStoredRun(a.run_dir);
+/**
+ * A run directory, or its report.json (else: a vllm bench serve result file). A path that does
+ * not exist is a run when it is the only one and not named *.json (its error then says what a run
+ * input is), and a bench file otherwise (its error names it among the files).
+ */
+function isRunInput(path: string, alone: boolean): boolean {
+  if (basename(path) === 'report.json') return true;
+  if (existsSync(path)) return statSync(path).isDirectory();
+  return alone && !/\.json$/i.test(path);
+}
+
+export async function calibrateCommand(a: CalibrateArgs): Promise<number> {
+  const runs = a.inputs.filter((p) => isRunInput(p, a.inputs.length === 1));
+  if (runs.length === 0) {
+    if (a.scenario !== undefined) throw new CliError('--scenario: only for a run directory (vllm bench serve files carry no scenario)', EXIT.USAGE);
+    return calibrateBenchCommand(a.inputs, { out: a.out, maxNumSeqs: a['max-num-seqs'], maxNumBatchedTokens: a['max-num-batched-tokens'] });
+  }
+  if (a.inputs.length > 1)
+    throw new CliError(
+      `${runs.join(', ')}: a run directory is calibrated alone; give one run directory, or vllm bench serve result files (*.json)`,
+      EXIT.USAGE,
+    );
+  for (const flag of ['max-num-seqs', 'max-num-batched-tokens'] as const)
+    if (a[flag] !== undefined) throw new CliError(`--${flag}: only for vllm bench serve result files (a run's endpoint has no engine to fit)`, EXIT.USAGE);
+  return calibrateRun(a.inputs[0]!, a);
+}
+
+function calibrateRun(runDir: string, a: CalibrateArgs): number {
+  const { file, result } = readStoredRun(runDir);
   const r = observedRun(file, result);
   const scenarioFile = scenarioOf(file, r, a.scenario);
   const fit = calibrate(r);
@@ -98,23 +131,44 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
   ...COMMANDS.calibrate,
   builder: (y) =>
     y
-      .positional('run_dir', {
+      .positional('inputs', {
         type: 'string',
+        array: true,
         demandOption: true,
-        describe: 'The directory of a run against your endpoint (loadlab run … --target URL), or its report.json',
+        describe:
+          'The directory of a run against your endpoint (loadlab run … --target URL), or its report.json; or vllm bench serve --save-result files (*.json), one per --max-concurrency',
       })
-      .option('out', { type: 'string', describe: 'Write calibrated.yaml and calibration.json/.md/.html here (default: the run directory)' })
+      .option('out', {
+        type: 'string',
+        describe: "Write calibrated.yaml and calibration.json/.md/.html here (default: the run directory, or the first file's folder)",
+      })
       .option('scenario', {
         type: 'string',
-        describe: "The run's scenario file, when it is no longer where the run read it (default: the path stored in report.json)",
+        describe: "A run's scenario file, when it is no longer where the run read it (default: the path stored in report.json)",
+      })
+      .option('max-num-seqs', {
+        type: 'number',
+        describe: "Bench files: the server's --max-num-seqs (default: vLLM's on a GPU under 70 GiB or an A100, 256; on an H100 or larger, 1024)",
+      })
+      .option('max-num-batched-tokens', {
+        type: 'number',
+        describe: "Bench files: the server's --max-num-batched-tokens (default: vLLM's on a GPU under 70 GiB or an A100, 2048; on an H100 or larger, 8192)",
       })
       .example(
         '$0 run scenarios/calibrate-probe.yaml --target https://api.runpod.ai --health-every 1s --out reports/probe',
         'a probe run against your endpoint (API key in RUNPOD_API_KEY)',
       )
       .example('$0 calibrate reports/probe', 'fit it: reports/probe/calibrated.yaml and calibration.md')
-      .example('$0 plan reports/probe/calibrated.yaml', 'size workersMax for your own endpoint'),
-  handler: (a) => {
-    calibrateCommand(a);
+      .example('$0 plan reports/probe/calibrated.yaml', 'size workersMax for your own endpoint')
+      .example(
+        'for c in 1 4 16 32; do vllm bench serve --model M --max-concurrency $c --save-result --result-filename c$c.json; done',
+        'a concurrency sweep of one vLLM server',
+      )
+      .example('$0 calibrate c*.json --out reports/llm', 'fit one LLM worker to it: reports/llm/calibrated.yaml and calibration.md')
+      .epilog(
+        'From vllm bench serve results it fits llm.engine (decodeMs and perSequenceMs from the ITL medians against concurrency; prefillMsPerToken and overheadMs from TTFT), corrects the fit against the simulator, and shows for each file the measured and predicted TTFT, ITL, TPOT, E2E latency and output tokens/s (docs/calibrate.md).',
+      ),
+  handler: async (a) => {
+    await calibrateCommand(a);
   },
 };

@@ -29,9 +29,9 @@ export const COMMANDS = {
       'Capacity planning: sweep workersMax (and with --grid endpoint knobs such as workerConcurrency: workers × concurrency) over seeds on the embedded simulator and recommend the smallest (with --grid, the cheapest) meeting every SLO; `plan merge` joins the shards of a sharded plan',
   },
   calibrate: {
-    command: 'calibrate <run_dir>',
+    command: 'calibrate <inputs..>',
     describe:
-      'Fit the endpoint a run against --target saw (job times, cold starts, idle timeout, workersMax): calibrated.yaml for `loadlab plan`, and calibration.json/.md/.html',
+      'Fit the endpoint a run against --target saw (job times, cold starts, idle timeout, workersMax), or an LLM worker to vllm bench serve result files: calibrated.yaml for `loadlab plan`, and calibration.json/.md/.html',
   },
   merge: {
     command: 'merge <dirs..>',

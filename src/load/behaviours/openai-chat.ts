@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { tokenCountSchema } from '../../contract/llm-config.js';
 import { callOptions, commonFields, failureOutcome } from './common.js';
+import { promptOfTokens } from './prompt-text.js';
 import { call, defineBehaviour } from './types.js';
 import { acceptJob, removedWhileHeld } from './submit.js';
 import { streamContent } from './sse-content.js';
@@ -51,16 +53,22 @@ export const openaiChat = defineBehaviour({
         description: 'The user message; {{seq}} is replaced by the session number. Default: Say hello.',
         examples: ['Say hello', 'Summarise ticket #{{seq}}'],
       }),
+    promptTokens: tokenCountSchema.optional().meta({
+      description:
+        "Prompt length in tokens, in place of prompt: each request's user message is a text of exactly this many tokens (4 characters a token, as the simulator counts them). A whole number, or a token-count distribution object as llm.outputTokens takes, drawn per request from the flow's own seeded stream. Default: unset (prompt is sent).",
+      examples: [256, { dist: 'uniform', minMs: 200, maxMs: 300 }],
+    }),
   }),
   operation: () => 'openai',
   create: (spec, env) => {
     const o = callOptions(spec, env);
+    const prompt = spec.promptTokens === undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
     return (s) => {
       const body: Record<string, unknown> = {
         model: spec.model,
         max_tokens: spec.maxTokens,
         stream: spec.stream,
-        messages: [{ role: 'user', content: spec.prompt.replaceAll('{{seq}}', String(s.seq)) }],
+        messages: [{ role: 'user', content: prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) }],
       };
       if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
       s.queuedMark = env.rec.ledger.mark();

@@ -78,6 +78,19 @@ describe('client behaviours (in-process)', () => {
     expect(c.flows.f!.outcomes).toEqual({ COMPLETED: 10 });
     expect(c.streams.chunks).toBe(60); // 4 words, the finish chunk and the usage chunk (stream_options.include_usage) each
   });
+  test('openai-chat promptTokens: each message is that many tokens, which a batching worker prefills', async () => {
+    // One request at a time on an idle engine: TTFT = decodeMs + prefillMsPerToken × prompt tokens.
+    const llm = { engine: { decodeMs: 10, prefillMsPerToken: 0.1 }, outputTokens: 2 };
+    const chat = (promptTokens: unknown) => run({ behaviour: 'openai-chat', stream: true, maxTokens: 2, promptTokens }, { workersMin: 1, llm });
+    expect((await chat(200)).flows.f!.stream!.ttftMs.summary).toMatchObject({ min: 30, max: 30 });
+    const drawn = await chat({ dist: 'uniform', minMs: 100, maxMs: 300 });
+    const t = drawn.flows.f!.stream!.ttftMs.summary;
+    expect(t.min).toBeGreaterThanOrEqual(20);
+    expect(t.max).toBeLessThanOrEqual(40);
+    expect(t.max).toBeGreaterThan(t.min);
+    // Drawn from the flow's seeded stream: the same run again gives the same prompts.
+    expect((await chat({ dist: 'uniform', minMs: 100, maxMs: 300 })).flows.f!.stream!.ttftMs).toEqual(drawn.flows.f!.stream!.ttftMs);
+  });
   test('in-flight cap: arrivals wait (late) and are dropped past maxWaitMs', async () => {
     const r = await run({ behaviour: 'runsync' }, { jobDurationMs: 2500 }, { openModel: { maxInFlight: 1, maxWaitMs: 2000, lateAfterMs: 10 } });
     expect(r.arrivals.late).toBeGreaterThan(0);

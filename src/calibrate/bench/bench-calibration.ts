@@ -1,0 +1,154 @@
+/**
+ * `loadlab calibrate FILE.json…` from vllm bench serve results: the batching engine of one LLM
+ * worker fitted to the files' ITL and TTFT medians (bench-initial-fit.ts, then bench-refine.ts
+ * against the simulator), and, per file, what the simulator predicts for its run against what it
+ * measured, so the user sees how far to trust the fit. calibration.json holds this object.
+ */
+import type { EngineConfig } from '../../contract/llm-config.js';
+import type { ScenarioInput } from '../../load/scenario/schema.js';
+import type { BenchRun } from './bench-file.js';
+import { FIGURES, type LevelFigures } from './bench-metrics.js';
+import { type FitLevel, levelOf, PREDICT_SIZE, predictLevel } from './bench-level.js';
+import { initialFit, type PrefillSource } from './bench-initial-fit.js';
+import { refine } from './bench-refine.js';
+import { benchScenarioInput } from './bench-scenario.js';
+import { type TokenCount, workloadOf } from './bench-workload.js';
+
+export const BENCH_CALIBRATION_VERSION = 1;
+/** Most jobs one worker holds (endpoint.workerConcurrency's bound). */
+const MAX_WORKER_CONCURRENCY = 1024;
+
+/** A figure measured and predicted; `error` = predicted / measured − 1. */
+export interface FigureRow {
+  measured?: number;
+  predicted?: number;
+  error?: number;
+}
+
+export interface BenchLevelResult {
+  file: string;
+  concurrency: number;
+  model?: string;
+  completed: number;
+  /** Requests of the simulated run behind `figures`. */
+  simulatedRequests: number;
+  figures: Record<keyof LevelFigures, FigureRow>;
+}
+
+export interface BenchCalibration {
+  version: number;
+  kind: 'vllm-bench';
+  files: string[];
+  endpoint: {
+    workersMin: 1;
+    workersMax: 1;
+    workerConcurrency: number;
+    engine: EngineConfig;
+    outputTokens: TokenCount;
+    promptTokens: TokenCount;
+    maxTokens: number;
+  };
+  fit: { prefillFrom: PrefillSource; initial: EngineConfig; rounds: number; miss: number; notes: string[] };
+  levels: BenchLevelResult[];
+}
+
+/** The server's batch limits (vLLM --max-num-seqs, --max-num-batched-tokens): bench files do not record them. */
+export interface ServerLimits {
+  maxNumSeqs?: number;
+  maxNumBatchedTokens?: number;
+}
+
+export async function calibrateBench(
+  files: readonly BenchRun[],
+  server: ServerLimits = {},
+): Promise<{ calibration: BenchCalibration; scenario: ScenarioInput }> {
+  const runs = [...files].sort((a, b) => a.concurrency - b.concurrency);
+  const levels = runs.map(levelOf);
+  const workerConcurrency = Math.min(MAX_WORKER_CONCURRENCY, Math.max(...levels.map((l) => l.users)));
+  const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens);
+  const refined = await refine(levels, first.engine, workerConcurrency, first.prefillFrom);
+  const engine = rounded(refined.engine);
+  const ep = { engine, workerConcurrency };
+  const results: BenchLevelResult[] = [];
+  for (const l of levels) results.push(levelResult(l, await predictLevel(ep, l, PREDICT_SIZE)));
+
+  const w = workloadOf(runs);
+  const top = levels.reduce((a, b) => (b.users > a.users ? b : a));
+  const durationMs = Math.max(60_000, Math.ceil((20 * top.cycleMs) / 10_000) * 10_000);
+  const scenario = benchScenarioInput(ep, w, top.users, { durationMs, drainMs: Math.ceil(10 * top.cycleMs) + 60_000 });
+  return {
+    calibration: {
+      version: BENCH_CALIBRATION_VERSION,
+      kind: 'vllm-bench',
+      files: runs.map((r) => r.file),
+      endpoint: { workersMin: 1, workersMax: 1, workerConcurrency, engine, ...w },
+      fit: {
+        prefillFrom: first.prefillFrom,
+        initial: rounded(first.engine),
+        rounds: refined.rounds,
+        miss: round(refined.miss, 4),
+        notes: notesOf(runs, levels, engine, first.prefillFrom),
+      },
+      levels: results,
+    },
+    scenario,
+  };
+}
+
+function levelResult(l: FitLevel, p: LevelFigures & { requests: number }): BenchLevelResult {
+  const figures = {} as Record<keyof LevelFigures, FigureRow>;
+  for (const k of FIGURES) {
+    const measured = l.measured[k];
+    const predicted = p[k];
+    figures[k] = {
+      ...(measured !== undefined ? { measured: round(measured, 3) } : {}),
+      ...(predicted !== undefined ? { predicted: round(predicted, 3) } : {}),
+      ...(measured !== undefined && predicted !== undefined && measured > 0 ? { error: round(predicted / measured - 1, 4) } : {}),
+    };
+  }
+  return {
+    file: l.run.file,
+    concurrency: l.users,
+    ...(l.run.modelId !== undefined ? { model: l.run.modelId } : {}),
+    completed: l.run.completed,
+    simulatedRequests: p.requests,
+    figures,
+  };
+}
+
+/** What the reader should know about how the fit was made. */
+function notesOf(runs: readonly BenchRun[], levels: readonly FitLevel[], e: EngineConfig, prefillFrom: PrefillSource): string[] {
+  const notes: string[] = [];
+  if (prefillFrom === 'input-length')
+    notes.push(
+      'prefillMsPerToken is the slope of TTFT against prompt length (--save-detailed arrays) at the lowest concurrency with prompts of several lengths',
+    );
+  if (prefillFrom === 'concurrency')
+    notes.push(
+      'prefillMsPerToken and overheadMs are separated by the rise of TTFT with concurrency (summaries only: --save-detailed with prompts of several lengths measures the prefill directly)',
+    );
+  if (prefillFrom === 'none')
+    notes.push(
+      'one concurrency level of summaries: TTFT beyond one iteration is all in overheadMs, prefillMsPerToken is 0 (give several --max-concurrency levels)',
+    );
+  if (new Set(levels.map((l) => l.users)).size === 1) notes.push('one concurrency level: perSequenceMs is 0 (give several --max-concurrency levels)');
+  if (runs.some((r) => !r.detail)) notes.push("prompt and answer lengths are the files' means, as constants (--save-detailed gives their distributions)");
+  const models = new Set(runs.map((r) => r.modelId).filter(Boolean));
+  if (models.size > 1) notes.push(`the files name ${models.size} models (${[...models].join(', ')}): one engine is fitted to all`);
+  if (levels.some((l) => l.users > e.maxNumSeqs)) notes.push(`a concurrency above maxNumSeqs (${e.maxNumSeqs}): the rest wait inside the worker, as in vLLM`);
+  return notes;
+}
+
+/** The engine as calibrated.yaml writes it: 4 significant digits, which the predictions then use. */
+function rounded(e: EngineConfig): EngineConfig {
+  return {
+    ...e,
+    decodeMs: sig4(e.decodeMs),
+    perSequenceMs: sig4(e.perSequenceMs),
+    prefillMsPerToken: sig4(e.prefillMsPerToken),
+    overheadMs: sig4(e.overheadMs),
+  };
+}
+
+const sig4 = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(4)));
+const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,99 @@
+/**
+ * `loadlab calibrate FILE.json… [--out DIR] [--max-num-seqs N] [--max-num-batched-tokens N]`:
+ * fits one LLM worker (llm.engine) to `vllm bench serve --save-result` files and writes
+ * calibrated.yaml (a runnable scenario of that worker under the bench's closed loop),
+ * calibration.json, calibration.md and calibration.html (each file's figures measured against the
+ * simulator's prediction). A file that cannot be read, is not JSON or misses a field the fit needs
+ * is a usage error (exit 2) naming the file and the field; every such problem is told at once.
+ */
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { calibrateBench, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
+import { type BenchIssue, type BenchRun, parseBenchFile } from '../../calibrate/bench/bench-file.js';
+import type { LevelFigures } from '../../calibrate/bench/bench-metrics.js';
+import { benchScenarioYaml } from '../../calibrate/bench/bench-scenario.js';
+import { renderBenchHtml } from '../../calibrate/bench/render-bench-html.js';
+import { FIGURE_HEADS, renderBenchMarkdown } from '../../calibrate/bench/render-bench-md.js';
+import { CliError, EXIT } from '../exit-codes.js';
+
+export const BENCH_OUTPUTS = { scenario: 'calibrated.yaml', json: 'calibration.json', md: 'calibration.md', html: 'calibration.html' } as const;
+
+export interface BenchArgs {
+  out?: string;
+  maxNumSeqs?: number;
+  maxNumBatchedTokens?: number;
+}
+
+export async function calibrateBenchCommand(files: readonly string[], a: BenchArgs): Promise<number> {
+  const runs = readRuns(files);
+  const server: ServerLimits = {
+    ...(a.maxNumSeqs !== undefined ? { maxNumSeqs: positiveInt('--max-num-seqs', a.maxNumSeqs, 65_536) } : {}),
+    ...(a.maxNumBatchedTokens !== undefined ? { maxNumBatchedTokens: positiveInt('--max-num-batched-tokens', a.maxNumBatchedTokens, 1_048_576) } : {}),
+  };
+  const { calibration: c, scenario } = await calibrateBench(runs, server);
+  const dir = a.out ?? dirname(files[0]!);
+  mkdirSync(dir, { recursive: true });
+  const paths = Object.fromEntries(Object.entries(BENCH_OUTPUTS).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof BENCH_OUTPUTS, string>;
+  const users = c.levels.map((l) => l.concurrency);
+  writeFileSync(
+    paths.scenario,
+    benchScenarioYaml(
+      scenario,
+      files.map((f) => basename(f)),
+      users,
+    ),
+  );
+  writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
+  writeFileSync(paths.md, renderBenchMarkdown(c));
+  writeFileSync(paths.html, renderBenchHtml(c));
+  const e = c.endpoint.engine;
+  process.stdout.write(
+    `${[
+      `loadlab calibrate: ${files.length} vllm bench serve file(s), --max-concurrency ${users.join(', ')}`,
+      `  engine: decodeMs ${e.decodeMs}, perSequenceMs ${e.perSequenceMs}, prefillMsPerToken ${e.prefillMsPerToken}, overheadMs ${e.overheadMs} (maxNumSeqs ${e.maxNumSeqs}, maxNumBatchedTokens ${e.maxNumBatchedTokens})`,
+      `  workerConcurrency ${c.endpoint.workerConcurrency}; ${c.fit.rounds} round(s) against the simulator`,
+      `  predicted against measured, largest error over the files: ${worstErrors(c.levels)}`,
+      `  wrote: ${Object.values(paths).join(', ')}`,
+      `  next: loadlab run ${paths.scenario}`,
+    ].join('\n')}\n`,
+  );
+  return EXIT.OK;
+}
+
+/** Every file read and checked; all problems in one error. */
+function readRuns(files: readonly string[]): BenchRun[] {
+  const runs: BenchRun[] = [];
+  const issues: BenchIssue[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      if (statSync(file).isDirectory()) throw new Error('a directory: give vllm bench serve result files, or one run directory alone');
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+      issues.push({ file, field: '(file)', reason: `cannot read it (${why})` });
+      continue;
+    }
+    const p = parseBenchFile(file, text);
+    if (p.ok) runs.push(p.run);
+    else issues.push(...p.issues);
+  }
+  if (issues.length > 0) throw new CliError(issues.map((i) => `${i.file}: ${i.field}: ${i.reason}`).join('\n'), EXIT.USAGE);
+  return runs;
+}
+
+function positiveInt(flag: string, v: number, max: number): number {
+  if (!Number.isInteger(v) || v < 1 || v > max) throw new CliError(`${flag} ${v}: a whole number from 1 to ${max}`, EXIT.USAGE);
+  return v;
+}
+
+function worstErrors(levels: { figures: Record<keyof LevelFigures, { error?: number }> }[]): string {
+  const out: string[] = [];
+  for (const k of Object.keys(FIGURE_HEADS) as (keyof LevelFigures)[]) {
+    const errs = levels.map((l) => l.figures[k].error).filter((x): x is number => x !== undefined);
+    if (errs.length === 0) continue;
+    const w = errs.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a));
+    out.push(`${FIGURE_HEADS[k]} ${w >= 0 ? '+' : ''}${(w * 100).toFixed(1)} %`);
+  }
+  return out.join(', ');
+}
