@@ -73,8 +73,13 @@ function workerTime(sc: Scenario, jobs: number, jobMs: number): string {
   if (engine)
     return (
       `  job time: ~${jobSeconds} job-seconds (${each}, each alone in its batch: overheadMs plus decodeMs per output token, no prompt prefill); ` +
-      `a worker batches up to ${Math.min(c, engine.maxNumSeqs)} jobs and its iterations lengthen as the batch grows, so this is not an estimate of billed worker-seconds (loadlab plan simulates them)`
+      `${batchOf(Math.min(c, engine.maxNumSeqs))}, so this is not an estimate of billed worker-seconds (loadlab plan simulates them)`
     );
   if (c === 1) return `  worker time: ~${jobSeconds} worker-seconds (${each})`;
   return `  worker time: ~${jobSeconds} job-seconds (${each}); a worker runs up to ${c} at once, so between ~${Math.round(jobSeconds / c)} (every worker full) and ~${jobSeconds} worker-seconds`;
+}
+
+/** What one worker's engine does with its jobs (workerConcurrency 1: a batch of one). */
+function batchOf(n: number): string {
+  return n === 1 ? 'a worker runs one job at a time (workerConcurrency 1: a batch of one)' : `a worker batches up to ${n} jobs and its iterations lengthen as the batch grows`;
 }
