@@ -81,5 +81,7 @@ function workerTime(sc: Scenario, jobs: number, jobMs: number): string {
 
 /** What one worker's engine does with its jobs (workerConcurrency 1: a batch of one). */
 function batchOf(n: number): string {
-  return n === 1 ? 'a worker runs one job at a time (workerConcurrency 1: a batch of one)' : `a worker batches up to ${n} jobs and its iterations lengthen as the batch grows`;
+  return n === 1
+    ? 'a worker runs one job at a time (workerConcurrency 1: a batch of one)'
+    : `a worker batches up to ${n} jobs and its iterations lengthen as the batch grows`;
 }

@@ -34,15 +34,18 @@ test('capacity-plan.yaml, its first hour: a recommendation with its cost, and wh
     expect(md).toContain(why);
 }, 180_000);
 
-test('llm-chat.yaml on one seed: the TTFT and TPOT SLOs size workersMax', () => {
+test('llm-chat.yaml on one seed: batching workers meet the TTFT and TPOT SLOs with far fewer workers than one request each', () => {
   const out = join(dir, 'plan-llm');
-  const r = plan(['scenarios/llm-chat.yaml', '--workers-max', '2..8', '--seeds', '1', '--jobs', '2', '--out', out]);
+  const r = plan(['scenarios/llm-chat.yaml', '--seeds', '1', '--jobs', '2', '--out', out]);
   expect(r.status, r.stderr).toBe(0);
   const p = JSON.parse(planJson(out));
-  expect(p.slo.exprs).toEqual(['ttft_p95_ms{flow=chat} < 4000', 'tpot_p95_ms{flow=chat} < 35']);
-  const w = p.recommendation.workersMax as number;
-  // Below it the TTFT SLO fails (queueing for a slot), the TPOT one holds everywhere (it is the token pace).
-  expect(w).toBeGreaterThan(3);
-  expect(p.rows.filter((row: { workersMax: number; meetsAll: boolean }) => row.workersMax < w && row.meetsAll)).toEqual([]);
-  expect(planMd(out)).toContain(`**Recommendation: workersMax ${w}**`);
+  expect(p.slo.exprs).toEqual(['ttft_p95_ms{flow=chat} < 1000', 'tpot_p95_ms{flow=chat} < 12']);
+  const rows = p.rows as { workersMax: number; knobs: { workerConcurrency: number }; meetsAll: boolean }[];
+  // One request per worker: up to 4 workers queue the chat (TTFT); batching 8 or more, two carry it.
+  expect(rows.filter((row) => row.knobs.workerConcurrency === 1 && row.meetsAll)).toEqual([]);
+  expect(p.recommendation.workersMax).toBe(2);
+  expect(p.recommendation.knobs.workerConcurrency).toBeGreaterThanOrEqual(8);
+  const md = planMd(out);
+  expect(md).toContain('| workersMax \\ workerConcurrency | 1 | 4 | 8 | 16 |');
+  expect(md).toContain('Erlang C does not model batching');
 }, 180_000);

@@ -6,6 +6,11 @@
  * simulator's prediction). A file that cannot be read, is not JSON or misses a field the fit needs
  * is a usage error (exit 2) naming the file and the field; every such problem is told at once.
  */
+import { parse as parseYaml } from 'yaml';
+import { benchIntoScenario } from '../../calibrate/bench/bench-into-scenario.js';
+import type { BenchEndpoint } from '../../calibrate/bench/bench-scenario.js';
+import { formatIssue, parseScenario } from '../../load/scenario/loader.js';
+import type { ScenarioInput } from '../../load/scenario/schema.js';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { calibrateBench, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
@@ -20,6 +25,8 @@ export const BENCH_OUTPUTS = { scenario: 'calibrated.yaml', json: 'calibration.j
 
 export interface BenchArgs {
   out?: string;
+  /** Your scenario: calibrated.yaml is it with the fitted worker (bench-into-scenario.ts). */
+  scenario?: string;
   maxNumSeqs?: number;
   maxNumBatchedTokens?: number;
 }
@@ -35,14 +42,8 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
   mkdirSync(dir, { recursive: true });
   const paths = Object.fromEntries(Object.entries(BENCH_OUTPUTS).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof BENCH_OUTPUTS, string>;
   const users = c.levels.map((l) => l.concurrency);
-  writeFileSync(
-    paths.scenario,
-    benchScenarioYaml(
-      scenario,
-      files.map((f) => basename(f)),
-      users,
-    ),
-  );
+  const from = files.map((f) => basename(f));
+  writeFileSync(paths.scenario, a.scenario === undefined ? benchScenarioYaml(scenario, from, users) : intoScenario(a.scenario, c.endpoint, scenario, from));
   writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
   writeFileSync(paths.md, renderBenchMarkdown(c));
   writeFileSync(paths.html, renderBenchHtml(c));
@@ -54,7 +55,7 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
       `  workerConcurrency ${c.endpoint.workerConcurrency}; ${c.fit.rounds} round(s) against the simulator`,
       `  predicted against measured, largest error over the files: ${worstErrors(c.levels)}`,
       `  wrote: ${Object.values(paths).join(', ')}`,
-      `  next: loadlab run ${paths.scenario}`,
+      `  next: loadlab ${a.scenario === undefined ? 'run' : 'plan'} ${paths.scenario}`,
     ].join('\n')}\n`,
   );
   return EXIT.OK;
@@ -80,6 +81,21 @@ function readRuns(files: readonly string[]): BenchRun[] {
   }
   if (issues.length > 0) throw new CliError(issues.map((i) => `${i.file}: ${i.field}: ${i.reason}`).join('\n'), EXIT.USAGE);
   return runs;
+}
+
+/** `file` with the fitted worker; exit 2 naming the file when it is unreadable, not a scenario, or invalid after the change. */
+function intoScenario(file: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[]): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`--scenario ${file}: cannot read it (${(e as Error).message})`, EXIT.USAGE);
+  }
+  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from);
+  if (r.text === undefined) throw new CliError(`--scenario ${file}: ${r.problem}`, EXIT.USAGE);
+  const check = parseScenario(parseYaml(r.text), file);
+  if (!check.ok) throw new CliError(check.issues.map(formatIssue).join('\n'), EXIT.USAGE);
+  return r.text;
 }
 
 function positiveInt(flag: string, v: number, max: number): number {

@@ -46,8 +46,12 @@ function isRunInput(path: string, alone: boolean): boolean {
 export async function calibrateCommand(a: CalibrateArgs): Promise<number> {
   const runs = a.inputs.filter((p) => isRunInput(p, a.inputs.length === 1));
   if (runs.length === 0) {
-    if (a.scenario !== undefined) throw new CliError('--scenario: only for a run directory (vllm bench serve files carry no scenario)', EXIT.USAGE);
-    return calibrateBenchCommand(a.inputs, { out: a.out, maxNumSeqs: a['max-num-seqs'], maxNumBatchedTokens: a['max-num-batched-tokens'] });
+    return calibrateBenchCommand(a.inputs, {
+      out: a.out,
+      scenario: a.scenario,
+      maxNumSeqs: a['max-num-seqs'],
+      maxNumBatchedTokens: a['max-num-batched-tokens'],
+    });
   }
   if (a.inputs.length > 1)
     throw new CliError(
@@ -144,7 +148,8 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
       })
       .option('scenario', {
         type: 'string',
-        describe: "A run's scenario file, when it is no longer where the run read it (default: the path stored in report.json)",
+        describe:
+          "A run's scenario file, when it is no longer where the run read it (default: the path stored in report.json); with bench files, your scenario to put the fitted worker in (calibrated.yaml is then it, with endpoint.llm.engine fitted)",
       })
       .option('max-num-seqs', {
         type: 'number',
