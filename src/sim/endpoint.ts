@@ -403,6 +403,8 @@ export class Endpoint {
     extras(j).tokens = plan.failed ? undefined : run;
     const crashAfter = plan.crashAfterMs !== undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
     e.add(j, run.count, x?.promptTokens ?? 0, this.sched.nowMs + timeoutMs, crashAfter);
+    // A live stream (or /stream poll) that began waiting while the job was queued follows its tokens from now.
+    this.watchTokens(j);
   }
 
   /** What an engine tells its endpoint (one object for all the endpoint's engines: each call names its job). */
