@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 export const UNIT_FILES = [
   'test/api/*.test.ts',
   'test/architecture/import-rules.test.ts',
-  'test/calibrate/fits.test.ts',
+  'test/calibrate/*.test.ts',
   'test/cli/{held-spans,interrupt,listen-address,progress-line,progress-schedule,shard-option,start-at}.test.ts',
   'test/docs/{error-codes,no-private-citations,performance-table}.test.ts',
   'test/grafana/{dashboard-lint,generator-names}.test.ts',
