@@ -149,4 +149,20 @@ describe('what a run could not show', () => {
     const none = calibrate({ ...r, observed: { ...r.observed, streams: { count: 3, columns: ['other'], rows: [[1], [2], [3]] } } }).calibration;
     expect(none.llm).toBeUndefined();
   });
+
+  it('a report without streams (an older run, or /run jobs only) calibrates as before: no llm, no workerConcurrency of 1 written', async () => {
+    const input: ScenarioInput = {
+      name: 'plain',
+      durationMs: 20_000,
+      endpoint: { id: 'ep', workersMin: 1, workersMax: 2, jobDurationMs: 200 },
+      traffic: [{ name: 'jobs', arrival: { process: 'poisson', ratePerSec: 4 }, client: { behaviour: 'runsync' } }],
+    };
+    const { r, c } = await fitOf(input);
+    expect(r.observed.streams).toBeUndefined();
+    expect(c.calibration.llm).toBeUndefined();
+    expect(c.calibration.workerConcurrency).toMatchObject({ value: 1 });
+    const yaml = calibratedScenario(stringify(input), c.calibration, 'reports/x');
+    expect(Object.keys(parse(yaml).endpoint).sort()).toEqual(['id', 'jobDurationMs', 'workersMax', 'workersMin']);
+    expect(renderCalibrationMarkdown(c)).not.toContain('llm.engine');
+  });
 });
