@@ -50,7 +50,8 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     '- **coldStartMs**: a job that finds no worker ready or starting waits for one started for it; its `delayTime` is that cold start. Quiet gaps longer than the idle timeout, each ended by a single job, give one each (scenarios/calibrate-probe.yaml).',
     "- **idleTimeoutMs**: when idle workers stop after their last job, seen in /health; a tail without arrivals longer than the idle timeout, with /health read often (`--health-every`), gives every worker's stop.",
     "- **workersMax**: the most workers /health counted at once; it is the endpoint's cap only if the queue waited there (a burst above capacity).",
-    ...(k.llm || k.workerConcurrency?.value !== undefined ? LLM_GATHER : []),
+    ...(k.workerConcurrency?.value !== undefined ? LLM_GATHER.slice(0, 1) : []),
+    ...(k.llm ? LLM_GATHER.slice(1) : []),
     '',
   );
   return lines.join('\n');
