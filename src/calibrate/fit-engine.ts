@@ -17,7 +17,7 @@
  * the range the run covered it moves an iteration (or a TTFT) by less than 2 %.
  */
 import { robustLinearFit } from './linear-fit.js';
-import type { StreamRow } from './stream-rows.js';
+import { hasGaps, type StreamRow } from './stream-rows.js';
 
 /** Fewer streams than this: the engine's figures are given, and marked not to be trusted. */
 export const MIN_STREAMS = 20;
@@ -40,6 +40,8 @@ export interface EngineFit {
   overheadMs: EngineFigure;
   /** Streams behind the ITL fit, and the sequences per worker they streamed at. */
   itl: { streams: number; dropped: number; perWorkerMin: number; perWorkerMax: number };
+  /** Streams left out of both fits: their chunks arrived in one piece (stream-rows.ts BUNCHED_GAP_MS). */
+  bunched: number;
   /** Streams behind the TTFT fit (not queued), and their prompt tokens. */
   ttft: { streams: number; dropped: number; promptMin: number; promptMax: number };
 }
@@ -48,7 +50,7 @@ const STEP_HINT = 'a closed flow whose users step up (arrival {process: closed, 
 
 /** Undefined: no stream had two gaps or more. */
 export function fitEngine(rows: readonly StreamRow[], batchFromHealth: boolean): EngineFit | undefined {
-  const gaps = rows.filter((r) => r.chunks >= 3 && r.itlMs > 0);
+  const gaps = rows.filter(hasGaps);
   const itl = robustLinearFit(
     gaps.map((r) => r.perWorker - 1),
     gaps.map((r) => r.itlMs),
@@ -77,12 +79,13 @@ export function fitEngine(rows: readonly StreamRow[], batchFromHealth: boolean):
     perSequenceMs,
     ...fitTtft(rows, decode, perSeq),
     itl: { streams: itl.n, dropped: itl.dropped, perWorkerMin: itl.xMin + 1, perWorkerMax: itl.xMax + 1 },
+    bunched: rows.filter((r) => r.bunched).length,
   };
 }
 
 function fitTtft(rows: readonly StreamRow[], decode: number, perSeq: number): Pick<EngineFit, 'prefillMsPerToken' | 'overheadMs' | 'ttft'> {
-  const clear = rows.filter((r) => r.queued !== true);
-  const noHealth = clear.some((r) => r.queued === undefined);
+  const noHealth = rows.every((r) => r.queued === undefined);
+  const clear = ttftRows(rows);
   const y = clear.map((r) => ttftLessIterations(r, decode, perSeq));
   const f = robustLinearFit(
     clear.map((r) => r.promptTokens),
@@ -124,12 +127,22 @@ function fitTtft(rows: readonly StreamRow[], decode: number, perSeq: number): Pi
 }
 
 /**
+ * The streams whose first token tells the engine: with /health read, those its answers show reached
+ * it with nothing queued (the first ones, before its first answer, may have met a cold start);
+ * without, every one. Never one whose chunks came in one piece.
+ */
+export function ttftRows(rows: readonly StreamRow[]): StreamRow[] {
+  const noHealth = rows.every((r) => r.queued === undefined);
+  return rows.filter((r) => (noHealth || r.queued === false) && !r.bunched);
+}
+
+/**
  * A stream's TTFT less its iterations (ms): its own prefill iteration (its median gap, else the
  * fitted one at its batch) and the wait for the boundary of the one under way (half an iteration
  * when others were decoding, shading to none as its batch nears one sequence).
  */
 export function ttftLessIterations(r: StreamRow, decode: number, perSeq: number): number {
-  const iter = r.chunks >= 3 ? r.itlMs : decode + perSeq * Math.max(0, r.perWorker - 1);
+  const iter = hasGaps(r) ? r.itlMs : decode + perSeq * Math.max(0, r.perWorker - 1);
   const busy = Math.min(1, Math.max(0, r.perWorker - 1));
   return r.firstMs - iter * (1 + busy / 2);
 }

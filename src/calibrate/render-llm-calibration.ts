@@ -6,9 +6,9 @@
  */
 import type { ChartSpec } from '../report/html/chart-spec.js';
 import type { Calibration, CalibrationWithCurves } from './calibration.js';
-import { ttftLessIterations, type EngineFigure, type EngineFit } from './fit-engine.js';
+import { ttftLessIterations, ttftRows, type EngineFigure, type EngineFit } from './fit-engine.js';
 import { quantile } from './fit-duration.js';
-import type { StreamRow } from './stream-rows.js';
+import { hasGaps, type StreamRow } from './stream-rows.js';
 
 const PS = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99];
 
@@ -49,6 +49,12 @@ export function llmNotes(k: Calibration): string[] {
     ['llm.engine.perSequenceMs', e?.perSequenceMs.note],
     ['llm.engine.prefillMsPerToken', e?.prefillMsPerToken.note],
     ['llm.engine.overheadMs', e?.overheadMs.note],
+    [
+      'llm.engine',
+      e?.bunched
+        ? `${e.bunched} streams arrived in one piece (their chunks under 0.1 ms apart: buffered on the way, or not sent live) and were left out of its fit`
+        : undefined,
+    ],
   ]
     .filter(([, n]) => n)
     .map(([q, n]) => `- **${q}**: ${n}.`);
@@ -129,7 +135,7 @@ interface Bin {
 /** Streams grouped by sequences per worker, to the nearest half. */
 function itlBins(rows: readonly StreamRow[], decode: number, perSeq: number): Bin[] {
   const by = group(
-    rows.filter((r) => r.chunks >= 3),
+    rows.filter(hasGaps),
     (r) => Math.round(r.perWorker * 2) / 2,
     (r) => r.itlMs,
   );
@@ -138,7 +144,7 @@ function itlBins(rows: readonly StreamRow[], decode: number, perSeq: number): Bi
 
 /** Streams with nothing queued grouped by prompt tokens (at most 12 groups, each at its median prompt), y their TTFT less their iterations. */
 function promptBins(rows: readonly StreamRow[], e: EngineFit): Bin[] {
-  const clear = rows.filter((r) => r.queued !== true);
+  const clear = ttftRows(rows);
   const ps = clear.map((r) => r.promptTokens);
   const lo = Math.min(...ps);
   const step = Math.max(1, Math.ceil((Math.max(...ps) - lo + 1) / 12));

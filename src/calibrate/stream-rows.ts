@@ -13,6 +13,13 @@ import { partitionPoint } from '../lib/partition-point.js';
 import type { ObservedEndpoint } from '../report/run-result.js';
 import type { HealthRow } from './health-rows.js';
 
+/**
+ * A median gap between chunks below this (ms): the chunks arrived in one piece, buffered on the
+ * way (a proxy, or a server that did not send them live); its gaps and first token say nothing of
+ * the engine. Tokens a few ms apart are far above it.
+ */
+export const BUNCHED_GAP_MS = 0.1;
+
 export interface StreamRow {
   /** Send (run clock), first and last content chunk (ms after the send). */
   sentMs: number;
@@ -25,6 +32,8 @@ export interface StreamRow {
   maxTokens: number;
   /** Median gap per token (ms): the median gap between chunks, per token when chunks carried several. */
   itlMs: number;
+  /** Its chunks arrived in one piece (BUNCHED_GAP_MS). */
+  bunched: boolean;
   /** Sequences in flight per worker while it streamed (see above). */
   perWorker: number;
   /** `/health` showed jobs queued between its send and its first token; undefined: no answer covers it. */
@@ -72,11 +81,17 @@ export function streamRows(obs: ObservedEndpoint, health: readonly HealthRow[]):
       promptTokens: Number.isFinite(promptTokens) ? promptTokens! : 0,
       maxTokens: Number.isFinite(maxTokens) ? maxTokens! : 0,
       itlMs: perToken,
+      bunched: chunks! >= 2 && itl! < BUNCHED_GAP_MS,
       perWorker,
       queued: queuedBetween(health, sentMs!, from),
     });
   }
   return { rows, count: s.count, fromHealth, oneWorkerAssumed };
+}
+
+/** Whether the stream's gaps tell an iteration: two gaps or more, its chunks not in one piece. */
+export function hasGaps(r: StreamRow): boolean {
+  return r.chunks >= 3 && !r.bunched;
 }
 
 /** The index of the last row at or before `t`; -1: none. */

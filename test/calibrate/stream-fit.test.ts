@@ -146,6 +146,13 @@ describe('what a run could not show', () => {
       observed: { ...r.observed, streams: { ...s, rows: [...s.rows.slice(0, 30), [1, Number.NaN], [], ...s.rows.slice(30)] } },
     };
     expect(calibrate(broken).calibration.llm!.kept).toBe(s.rows.length);
+    // Chunks that came in one piece (a buffering proxy): left out of the engine's fit, counted.
+    const itl = s.columns.indexOf('itlP50Ms');
+    const bunched = s.rows.map((row, i) => (i % 5 === 0 ? row.map((v, j) => (j === itl ? 0.01 : v)) : row));
+    const fit = calibrate({ ...r, observed: { ...r.observed, streams: { ...s, rows: bunched } } });
+    expect(fit.calibration.llm!.engine!.bunched).toBe(Math.ceil(s.rows.length / 5));
+    near(fit.calibration.llm!.engine!.decodeMs.value, ENGINE.decodeMs, 0.1);
+    expect(renderCalibrationMarkdown(fit)).toContain('streams arrived in one piece');
     const none = calibrate({ ...r, observed: { ...r.observed, streams: { count: 3, columns: ['other'], rows: [[1], [2], [3]] } } }).calibration;
     expect(none.llm).toBeUndefined();
   });
