@@ -58,15 +58,21 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): LinearF
 
 /**
  * `linearFit` once more without the points further from the first line than 4 robust standard
- * deviations (1.4826 × the median absolute residual): a stream stalled by a pause of the client,
- * or a first token that waited for a cold worker, does not tilt the line. `dropped`: points left out.
+ * deviations (1.4826 × the median absolute residual), and than 5 % of the median |y|: a stream
+ * stalled by a pause of the client, or a first token that waited for a cold worker, does not tilt
+ * the line. The 5 % floor keeps the points when most lie exactly on it (a simulator's: the median
+ * residual 0 would call every other point an outlier). `dropped`: points left out.
  */
 export function robustLinearFit(xs: readonly number[], ys: readonly number[]): (LinearFit & { dropped: number }) | undefined {
   const first = linearFit(xs, ys);
   if (first === undefined || first.n < 5) return first && { ...first, dropped: 0 };
   const res = xs.map((x, i) => Math.abs(ys[i]! - first.intercept - first.slope * x));
   const sorted = res.filter(Number.isFinite).sort((a, b) => a - b);
-  const limit = 4 * 1.4826 * sorted[sorted.length >> 1]!;
+  const ay = ys
+    .filter(Number.isFinite)
+    .map(Math.abs)
+    .sort((a, b) => a - b);
+  const limit = Math.max(4 * 1.4826 * sorted[sorted.length >> 1]!, 0.05 * ay[ay.length >> 1]!);
   if (!(limit > 0)) return { ...first, dropped: 0 };
   const keep = res.map((r) => r <= limit);
   const again = linearFit(

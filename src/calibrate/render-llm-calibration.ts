@@ -6,7 +6,8 @@
  */
 import type { ChartSpec } from '../report/html/chart-spec.js';
 import type { Calibration, CalibrationWithCurves } from './calibration.js';
-import { ttftLessIterations, ttftRows, type EngineFigure, type EngineFit } from './fit-engine.js';
+import type { EngineFigure, EngineFit } from './fit-engine.js';
+import { ttftPoints } from './fit-ttft.js';
 import { quantile } from './fit-duration.js';
 import { hasGaps, type StreamRow } from './stream-rows.js';
 
@@ -29,12 +30,12 @@ export function llmTableRows(k: Calibration): string[] {
   const e = l.engine;
   if (e === undefined) return out;
   const itl = `${e.itl.streams} streams at ${r2(e.itl.perWorkerMin)}–${r2(e.itl.perWorkerMax)} sequences per worker`;
-  const ttft = `${e.ttft.streams} streams with nothing queued, prompts of ${e.ttft.promptMin}–${e.ttft.promptMax} tokens`;
+  const ttft = `${e.ttft.streams} streams ${e.ttft.alone ? 'alone on their worker' : 'with nothing queued'}, prompts of ${e.ttft.promptMin}–${e.ttft.promptMax} tokens`;
   out.push(
     figureRow('llm.engine.decodeMs', e.decodeMs, 'ms', itl, 'median ITL against sequences per worker: intercept'),
     figureRow('llm.engine.perSequenceMs', e.perSequenceMs, 'ms', itl, 'median ITL against sequences per worker: slope'),
-    figureRow('llm.engine.prefillMsPerToken', e.prefillMsPerToken, 'ms/token', ttft, 'TTFT less its iterations against prompt tokens: slope'),
-    figureRow('llm.engine.overheadMs', e.overheadMs, 'ms', ttft, 'TTFT less its iterations against prompt tokens: intercept'),
+    figureRow('llm.engine.prefillMsPerToken', e.prefillMsPerToken, 'ms/token', ttft, 'TTFT (iterations taken off) against prompt tokens: slope'),
+    figureRow('llm.engine.overheadMs', e.overheadMs, 'ms', ttft, 'TTFT (iterations taken off) against prompt tokens: intercept'),
   );
   return out;
 }
@@ -79,7 +80,11 @@ export function llmSections(c: CalibrationWithCurves): string[] {
     for (const b of itlBins(s.rows, e.decodeMs.value, e.perSequenceMs.value)) out.push(`| ${b.x} | ${b.n} | ${r2(b.observed)} | ${r2(b.fitted)} |`);
     out.push('', '## llm.engine: time to first token against prompt tokens', '');
     out.push(
-      `Each stream's TTFT less its own iterations (the one that prefilled its prompt, and half one for the boundary it waited for when others were decoding); fitted: ${e.overheadMs.value} + ${e.prefillMsPerToken.value} × prompt tokens ms.`,
+      `${
+        e.ttft.alone
+          ? 'The TTFT of each stream that joined an idle engine (alone on its worker) less decodeMs: its prefill iteration'
+          : "Each stream's TTFT less its iterations (the one that prefilled its prompt, and half one for the boundary it waited for when others were decoding)"
+      }; fitted: ${e.overheadMs.value} + ${e.prefillMsPerToken.value} × prompt tokens ms.`,
       '',
       '| prompt tokens | streams | observed median (ms) | fitted (ms) |',
       '|---:|---:|---:|---:|',
@@ -142,9 +147,11 @@ function itlBins(rows: readonly StreamRow[], decode: number, perSeq: number): Bi
   return by.map(([x, ys]) => ({ x, n: ys.length, observed: med(ys), fitted: decode + perSeq * Math.max(0, x - 1) }));
 }
 
-/** Streams with nothing queued grouped by prompt tokens (at most 12 groups, each at its median prompt), y their TTFT less their iterations. */
+/** The TTFT fit's streams grouped by prompt tokens (at most 12 groups, each at its median prompt), y their TTFT less their iterations. */
 function promptBins(rows: readonly StreamRow[], e: EngineFit): Bin[] {
-  const clear = ttftRows(rows);
+  const p = ttftPoints(rows, e.decodeMs.value, e.perSequenceMs.value);
+  const y = new Map(p.rows.map((r, i) => [r, p.y[i]!]));
+  const clear = p.rows;
   const ps = clear.map((r) => r.promptTokens);
   const lo = Math.min(...ps);
   const step = Math.max(1, Math.ceil((Math.max(...ps) - lo + 1) / 12));
@@ -154,7 +161,7 @@ function promptBins(rows: readonly StreamRow[], e: EngineFit): Bin[] {
     (r) => r,
   ).map(([, rs]) => {
     const x = med(rs.map((r) => r.promptTokens));
-    const observed = med(rs.map((r) => ttftLessIterations(r, e.decodeMs.value, e.perSequenceMs.value)));
+    const observed = med(rs.map((r) => y.get(r)!));
     return { x, n: rs.length, observed, fitted: e.overheadMs.value + e.prefillMsPerToken.value * x };
   });
 }

@@ -36,6 +36,15 @@ export interface StreamRow {
   bunched: boolean;
   /** Sequences in flight per worker while it streamed (see above). */
   perWorker: number;
+  /**
+   * Sequences per worker when it joined, itself included: the run's own streams in flight at its
+   * send over the workers ready then (/health's idle and running, else those status bodies showed
+   * busy, else one). Exact for the run's own traffic in a closed loop, where the stream before it
+   * ended first; an average over the workers like `perWorker`.
+   */
+  joinPerWorker: number;
+  /** It joined an idle engine: no more of the run's streams in flight than workers ready (a job goes to an idle worker first). */
+  alone: boolean;
   /** `/health` showed jobs queued between its send and its first token; undefined: no answer covers it. */
   queued: boolean | undefined;
 }
@@ -54,13 +63,15 @@ export function streamRows(obs: ObservedEndpoint, health: readonly HealthRow[]):
   const s = obs.streams;
   if (s === undefined) return { rows: [], count: 0, fromHealth: 0, oneWorkerAssumed: 0 };
   const col = (name: string): number => s.columns.indexOf(name);
-  const idx = ['sentMs', 'firstMs', 'lastMs', 'tokens', 'chunks', 'promptTokens', 'maxTokens', 'itlP50Ms', 'inFlight'].map(col);
+  const idx = ['sentMs', 'firstMs', 'lastMs', 'tokens', 'chunks', 'promptTokens', 'maxTokens', 'itlP50Ms', 'inFlight', 'inFlightSent'].map(col);
   const busy = busyWorkers(obs);
   const rows: StreamRow[] = [];
   let fromHealth = 0;
   let oneWorkerAssumed = 0;
   for (const r of s.rows) {
-    const [sentMs, firstMs, lastMs, tokens, chunks, promptTokens, maxTokens, itl, inFlight] = idx.map((i) => (i >= 0 ? (r[i] ?? NaN) : NaN)) as number[];
+    const [sentMs, firstMs, lastMs, tokens, chunks, promptTokens, maxTokens, itl, inFlight, inFlightSent] = idx.map((i) =>
+      i >= 0 ? (r[i] ?? NaN) : NaN,
+    ) as number[];
     if (![sentMs, firstMs, lastMs, tokens, chunks, itl].every(Number.isFinite)) continue;
     const from = sentMs! + firstMs!;
     const to = sentMs! + lastMs!;
@@ -72,6 +83,9 @@ export function streamRows(obs: ObservedEndpoint, health: readonly HealthRow[]):
       perWorker = (Number.isFinite(inFlight) ? inFlight! : 1) / Math.max(1, workers);
     }
     const perToken = tokens! > chunks! && chunks! >= 2 ? (itl! * (chunks! - 1)) / (tokens! - 1) : itl!;
+    const at = health[rowAt(health, sentMs!)];
+    const ready = Math.max(1, at !== undefined ? at.idle + at.running : busy(sentMs!));
+    const sentWith = Number.isFinite(inFlightSent) ? inFlightSent! : undefined;
     rows.push({
       sentMs: sentMs!,
       firstMs: firstMs!,
@@ -83,6 +97,8 @@ export function streamRows(obs: ObservedEndpoint, health: readonly HealthRow[]):
       itlMs: perToken,
       bunched: chunks! >= 2 && itl! < BUNCHED_GAP_MS,
       perWorker,
+      joinPerWorker: sentWith !== undefined ? sentWith / ready : perWorker,
+      alone: sentWith !== undefined && sentWith <= ready,
       queued: queuedBetween(health, sentMs!, from),
     });
   }

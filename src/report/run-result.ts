@@ -281,7 +281,7 @@ export interface ObservedEndpoint {
    * 10 000 of them (a uniform sample when more). A row: the send (run clock), first and last
    * content chunk (ms after the send), tokens, chunks, prompt tokens, max_tokens (0: none), the
    * median and p90 gap between chunks (ms), and the run's own streams in flight while it streamed
-   * (averaged). Absent: no streamed answer (and in reports of older runs).
+   * (averaged) and when it was sent. Absent: no streamed answer (and in reports of older runs).
    */
   streams?: { count: number; columns: string[]; rows: number[][] };
 }

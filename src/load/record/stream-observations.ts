@@ -21,10 +21,23 @@ export const MAX_IN_FLIGHT_STEPS = 50_000;
  * A row: `sentMs` (run clock), `firstMs` and `lastMs` (its first and last content chunk, ms after
  * the send), `tokens` (usage.completion_tokens, else chunks), `chunks`, `promptTokens`,
  * `maxTokens` (the request's max_tokens; 0: none), `itlP50Ms` and `itlP90Ms` (its gaps between
- * chunks), `inFlight` (the run's streams in flight, itself included, averaged over first to last).
+ * chunks), `inFlight` (the run's streams in flight, itself included, averaged over first to last),
+ * `inFlightSent` (the same when it was sent).
  * Times to 0.01 ms: a token every few ms makes whole ms a coarse step.
  */
-export const STREAM_COLUMNS = ['sentMs', 'firstMs', 'lastMs', 'tokens', 'chunks', 'promptTokens', 'maxTokens', 'itlP50Ms', 'itlP90Ms', 'inFlight'] as const;
+export const STREAM_COLUMNS = [
+  'sentMs',
+  'firstMs',
+  'lastMs',
+  'tokens',
+  'chunks',
+  'promptTokens',
+  'maxTokens',
+  'itlP50Ms',
+  'itlP90Ms',
+  'inFlight',
+  'inFlightSent',
+] as const;
 
 /** What a completed streamed answer tells (StreamObservations.ended). */
 export interface StreamSeen {
@@ -80,6 +93,7 @@ export class StreamObservations {
       gaps.length ? round2(pick(gaps, 0.5)) : 0,
       gaps.length ? round2(pick(gaps, 0.9)) : 0,
       round2(this.meanInFlight(first, last)),
+      this.stepCount[this.stepAt0(s.sentMs)]!,
     ];
     this.keep(row);
   }
@@ -105,19 +119,24 @@ export class StreamObservations {
     }
   }
 
-  /** The area under the in-flight count up to `t` (count × ms), from the oldest step kept. */
-  private areaAt(t: number): number {
+  /** The last step at or before `t` (the oldest kept when none). */
+  private stepAt0(t: number): number {
     const at = this.stepAt;
     let lo = 0;
     let hi = at.length - 1;
-    if (t <= at[0]!) return this.stepArea[0]!;
-    // The last step at or before t.
     while (lo < hi) {
       const m = (lo + hi + 1) >> 1;
       if (at[m]! <= t) lo = m;
       else hi = m - 1;
     }
-    return this.stepArea[lo]! + this.stepCount[lo]! * (t - at[lo]!);
+    return lo;
+  }
+
+  /** The area under the in-flight count up to `t` (count × ms), from the oldest step kept. */
+  private areaAt(t: number): number {
+    if (t <= this.stepAt[0]!) return this.stepArea[0]!;
+    const i = this.stepAt0(t);
+    return this.stepArea[i]! + this.stepCount[i]! * (t - this.stepAt[i]!);
   }
 
   /** Streams in flight on average from `from` to `to` (ms); at one instant, the count then. */

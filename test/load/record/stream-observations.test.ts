@@ -32,8 +32,9 @@ describe('StreamObservations', () => {
       itlP50Ms: 10.25,
       itlP90Ms: 12,
       inFlight: 2,
+      inFlightSent: 2,
     });
-    expect(rowOf(r.rows[1]!)).toMatchObject({ tokens: 3, chunks: 3, maxTokens: 0, itlP50Ms: 40, inFlight: 1.4 });
+    expect(rowOf(r.rows[1]!)).toMatchObject({ tokens: 3, chunks: 3, maxTokens: 0, itlP50Ms: 40, inFlight: 1.4, inFlightSent: 1 });
   });
 
   it('a stream without content is not kept; none at all: no section', () => {
