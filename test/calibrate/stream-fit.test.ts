@@ -92,6 +92,11 @@ describe('a run that filled a batching endpoint at several concurrency levels, /
     const loaded = parseScenario(parse(yaml), 'calibrated.yaml');
     expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
     if (loaded.ok) expect(loaded.scenario.endpoint.workerConcurrency).toBe(CONCURRENCY);
+    // A scenario that timed each job alone (ttftMs, interTokenMs) gets the engine instead.
+    const alone = { ...input, endpoint: { ...input.endpoint, llm: { ttftMs: 300, interTokenMs: 20, outputTokens: 50 } } };
+    const replaced = parse(calibratedScenario(stringify(alone), k, 'reports/x'));
+    expect(Object.keys(replaced.endpoint.llm)).toEqual(['engine', 'outputTokens']);
+    expect(parseScenario(replaced, 'calibrated.yaml').ok).toBe(true);
   });
 
   it('calibration.md and .html show the figures and the observed against the fitted', () => {
