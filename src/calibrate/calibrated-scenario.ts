@@ -1,10 +1,12 @@
 /**
  * calibrated.yaml: the run's own scenario (its traffic, thresholds, SLOs and plan defaults, its
  * comments kept) with the endpoint's fitted quantities written over the guessed ones: jobDurationMs,
- * coldStartMs, idleTimeoutMs and workersMax. A quantity with nothing to fit keeps the scenario's value.
+ * coldStartMs, idleTimeoutMs and workersMax, and from streams workerConcurrency and llm
+ * (calibrated-llm.ts). A quantity with nothing to fit keeps the scenario's value.
  */
 import { parseDocument } from 'yaml';
 import type { Calibration } from './calibration.js';
+import { setCalibratedLlm } from './calibrated-llm.js';
 
 export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir: string): string {
   const doc = parseDocument(scenarioYaml);
@@ -17,15 +19,20 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
   set('coldStartMs', c.coldStartMs.spec);
   set('idleTimeoutMs', c.idleTimeoutMs.value);
   set('workersMax', c.workersMax.value);
+  const llm = setCalibratedLlm(doc, c);
   const untrusted = [
-    c.jobDurationMs.trusted ? '' : 'jobDurationMs',
+    c.jobDurationMs.trusted || llm.written.includes('llm.engine') ? '' : 'jobDurationMs',
     c.coldStartMs.trusted ? '' : 'coldStartMs',
     c.idleTimeoutMs.trusted ? '' : 'idleTimeoutMs',
   ].filter(Boolean);
   const head = [
     ` Calibrated by loadlab calibrate from the run in ${runDir} (calibration.md says how well each fits).`,
     ` endpoint: jobDurationMs, coldStartMs, idleTimeoutMs and workersMax are fitted to what that run saw.`,
+    ...(llm.written.length
+      ? [` ${llm.written.join(', ')} too: the engine from its streams (inter-token gaps against sequences per worker, first tokens against prompt tokens).`]
+      : []),
     ...(untrusted.length ? [` Too few samples to trust: ${untrusted.join(', ')}.`] : []),
+    ...(llm.untrusted.length ? [` Not to be trusted (calibration.md says why): ${llm.untrusted.join(', ')}.`] : []),
   ];
   doc.commentBefore = doc.commentBefore ? `${head.join('\n')}\n\n${doc.commentBefore}` : head.join('\n');
   return doc.toString({ lineWidth: 0 });

@@ -10,6 +10,8 @@ import { coldStartSamples } from './cold-starts.js';
 import { fitDuration, type DurationFit } from './fit-duration.js';
 import { healthRows } from './health-rows.js';
 import { fitIdleTimeout } from './idle-timeout.js';
+import { calibrateStreams, type LlmFit, type LlmFitWithCurves } from './stream-calibration.js';
+import { fitWorkerConcurrency, type WorkerConcurrencyFit } from './worker-concurrency.js';
 
 export const CALIBRATION_VERSION = 1;
 /** Fewer samples than this: a fit is given, and marked not to be trusted. */
@@ -43,6 +45,10 @@ export interface Calibration {
   coldStartMs: FittedDuration;
   idleTimeoutMs: { value?: number; matched: number; predicted: number; stopsSeen: number; resolutionMs?: number; trusted: boolean; note?: string };
   workersMax: { value?: number; reached: boolean; note?: string };
+  /** Jobs one worker holds at once, from /health (worker-concurrency.ts); absent in older calibrations. */
+  workerConcurrency?: WorkerConcurrencyFit;
+  /** The batching engine and output tokens, from streamed answers (stream-calibration.ts); absent: the run streamed none. */
+  llm?: LlmFit;
   /** `/health` answers kept, and workers seen in status bodies. */
   inputs: { healthRows: number; workers: number; executionTimes: number };
 }
@@ -51,6 +57,8 @@ export interface Calibration {
 export interface CalibrationWithCurves {
   calibration: Calibration;
   curves: { name: 'jobDurationMs' | 'coldStartMs'; samples: number[]; fit: DurationFit }[];
+  /** The streams behind `llm` (charts); absent: none. */
+  streams?: LlmFitWithCurves;
 }
 
 export function calibrate(r: RunResult & { observed: ObservedEndpoint }): CalibrationWithCurves {
@@ -83,6 +91,9 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
         : !idleTrusted
           ? `/health was read every ~${idle.resolutionMs} ms, too coarse for this timeout: read it more often (--health-every)`
           : undefined;
+
+  const streams = calibrateStreams(obs, rows);
+  if (streams && !exec) jobDurationMs.note = 'no status body read: the jobs streamed, and llm gives their times';
 
   let most: number | undefined;
   let reached = false;
@@ -119,9 +130,12 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
             ? {}
             : { note: 'the queue never waited at this many workers: the endpoint may allow more (plan sweeps workersMax anyway)' }),
       },
+      workerConcurrency: fitWorkerConcurrency(rows),
+      ...(streams ? { llm: streams.llm } : {}),
       inputs: { healthRows: obs.health.rows.length, workers: obs.workers.rows.length, executionTimes: obs.executionMs.count },
     },
     curves,
+    ...(streams ? { streams } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { mdToHtml } from '../report/html/md-to-html.js';
 import type { CalibrationWithCurves } from './calibration.js';
 import { quantile, upperBound } from './fit-duration.js';
 import { renderCalibrationMarkdown } from './render-calibration-md.js';
+import { llmCharts } from './render-llm-calibration.js';
 
 const POINTS = 200;
 
@@ -32,6 +33,7 @@ export function renderCalibrationHtml(c: CalibrationWithCurves): string {
       ],
     };
   });
+  charts.push(...llmCharts(c));
   return htmlDocument(
     `loadlab calibrate: ${c.calibration.run.scenario}`,
     `${mdToHtml(md)}

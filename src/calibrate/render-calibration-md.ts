@@ -5,6 +5,7 @@
  */
 import type { Calibration, CalibrationWithCurves, FittedDuration } from './calibration.js';
 import { quantile } from './fit-duration.js';
+import { llmNotes, llmSections, llmTableRows } from './render-llm-calibration.js';
 
 const PS = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99];
 
@@ -23,6 +24,7 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     durationRow('coldStartMs', k.coldStartMs),
     `| idleTimeoutMs | ${k.idleTimeoutMs.value ?? "— (scenario's value kept)"} | ${k.idleTimeoutMs.matched} of ${k.idleTimeoutMs.predicted} stops matched | ${k.idleTimeoutMs.resolutionMs !== undefined ? `/health every ~${k.idleTimeoutMs.resolutionMs} ms` : '—'} | ${trust(k.idleTimeoutMs.trusted)} |`,
     `| workersMax | ${k.workersMax.value ?? "— (scenario's value kept)"} | most workers seen at once | ${k.workersMax.reached ? 'the queue waited at it' : 'never needed more'} | ${k.workersMax.reached ? 'yes' : 'a lower bound'} |`,
+    ...llmTableRows(k),
     '',
     ...notes(k),
   ];
@@ -40,6 +42,7 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     for (const p of PS) lines.push(`| p${Math.round(p * 100)} | ${fmt(quantile(sorted, p))} | ${fmt(inverse(curve.fit.cdf, p, sorted[sorted.length - 1]!))} |`);
     lines.push('');
   }
+  lines.push(...llmSections(c));
   lines.push(
     '## What gathers each quantity',
     '',
@@ -47,6 +50,8 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     '- **coldStartMs**: a job that finds no worker ready or starting waits for one started for it; its `delayTime` is that cold start. Quiet gaps longer than the idle timeout, each ended by a single job, give one each (scenarios/calibrate-probe.yaml).',
     "- **idleTimeoutMs**: when idle workers stop after their last job, seen in /health; a tail without arrivals longer than the idle timeout, with /health read often (`--health-every`), gives every worker's stop.",
     "- **workersMax**: the most workers /health counted at once; it is the endpoint's cap only if the queue waited there (a burst above capacity).",
+    ...(k.workerConcurrency?.value !== undefined ? LLM_GATHER.slice(0, 1) : []),
+    ...(k.llm ? LLM_GATHER.slice(1) : []),
     '',
   );
   return lines.join('\n');
@@ -66,9 +71,16 @@ function notes(k: Calibration): string[] {
     ['workersMax', k.workersMax.note],
   ]
     .filter(([, n]) => n)
-    .map(([q, n]) => `- **${q}**: ${n}.`);
+    .map(([q, n]) => `- **${q}**: ${n}.`)
+    .concat(llmNotes(k));
   return out.length ? [...out, ''] : [];
 }
+
+const LLM_GATHER = [
+  "- **workerConcurrency**: the most jobs in progress per running worker /health showed; it is the endpoint's own only if the queue waited while every worker held that many (more streams in flight than the workers take).",
+  '- **llm.engine**: streamed chat answers at several concurrency levels (a closed flow whose users step up, `rampUpMs`) with /health read (`--health-every`): decodeMs and perSequenceMs from their inter-token gaps, prefillMsPerToken and overheadMs from their first tokens, with prompts of several lengths and a while below capacity (nothing queued).',
+  "- **llm.outputTokens**: every streamed answer's token count; a `maxTokens` above the endpoint's own lengths, or the counts stop there.",
+];
 
 const trust = (t: boolean): string => (t ? 'yes' : '**too few samples**');
 const fmt = (ms: number): string => (Math.round(ms * 10) / 10).toString();

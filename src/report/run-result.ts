@@ -272,6 +272,14 @@ export interface ObservedEndpoint {
    * jobs in queue and in progress, then workers by state. Up to 100 000 rows (`dropped`: more).
    */
   health: { columns: string[]; rows: number[][]; dropped?: number };
+  /**
+   * Streamed chat answers that completed (`openai-chat` with `stream: true`): how many, and up to
+   * 10 000 of them (a uniform sample when more). A row: the send (run clock), first and last
+   * content chunk (ms after the send), tokens, chunks, prompt tokens, max_tokens (0: none), the
+   * median and p90 gap between chunks (ms), and the run's own streams in flight while it streamed
+   * (averaged) and when it was sent. Absent: no streamed answer (and in reports of older runs).
+   */
+  streams?: { count: number; columns: string[]; rows: number[][] };
 }
 
 export interface StreamStats {

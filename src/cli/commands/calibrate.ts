@@ -15,6 +15,7 @@ import { calibrate } from '../../calibrate/calibration.js';
 import { calibratedScenario } from '../../calibrate/calibrated-scenario.js';
 import { renderCalibrationHtml } from '../../calibrate/render-calibration-html.js';
 import { renderCalibrationMarkdown } from '../../calibrate/render-calibration-md.js';
+import { llmSummary } from '../../calibrate/llm-summary.js';
 import { loadScenarioFile, formatIssue } from '../../load/scenario/loader.js';
 import type { ObservedEndpoint, RunResult } from '../../report/run-result.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -85,6 +86,7 @@ function calibrateRun(runDir: string, a: CalibrateArgs): number {
       `  coldStartMs:   ${d(c.coldStartMs)}`,
       `  idleTimeoutMs: ${c.idleTimeoutMs.value ?? 'nothing to fit'}${c.idleTimeoutMs.value !== undefined ? ` (${c.idleTimeoutMs.matched} stops matched${c.idleTimeoutMs.trusted ? '' : ', too few to trust'})` : ''}`,
       `  workersMax:    ${c.workersMax.value ?? 'no /health answers'}${c.workersMax.value !== undefined && !c.workersMax.reached ? ' (most seen; the queue never waited there)' : ''}`,
+      ...llmSummary(c),
       `  wrote: ${Object.values(paths).join(', ')}`,
       `  next: loadlab plan ${paths.scenario}`,
     ].join('\n')}\n`,
@@ -106,9 +108,9 @@ function observedRun(file: string, r: RunResult): RunResult & { observed: Observ
       EXIT.USAGE,
     );
   }
-  if (r.observed.executionMs.count === 0) {
+  if (r.observed.executionMs.count === 0 && !r.observed.streams?.count) {
     throw new CliError(
-      `${file}: no completed job with an executionTime was read: nothing to fit (did the run reach the endpoint? see its report.md)`,
+      `${file}: no completed job with an executionTime and no completed stream was read: nothing to fit (did the run reach the endpoint? see its report.md)`,
       EXIT.USAGE,
     );
   }

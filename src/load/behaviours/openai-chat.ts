@@ -4,9 +4,10 @@ import { callOptions, commonFields, failureOutcome } from './common.js';
 import { promptOfTokens } from './prompt-text.js';
 import { call, defineBehaviour } from './types.js';
 import { acceptJob, removedWhileHeld } from './submit.js';
-import { streamContent } from './sse-content.js';
+import { streamContent, type StreamContent } from './sse-content.js';
 import type { BehaviourEnv, Session } from './types.js';
 import type { ClientResponse } from '../client.js';
+import { promptTokensOf } from '../../contract/prompt-tokens.js';
 
 /**
  * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
@@ -63,6 +64,8 @@ export const openaiChat = defineBehaviour({
   create: (spec, env) => {
     const o = callOptions(spec, env);
     const prompt = spec.promptTokens === undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
+    // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
+    const obs = spec.stream ? env.rec.observations?.streams : undefined;
     return (s) => {
       const body: Record<string, unknown> = {
         model: spec.model,
@@ -72,7 +75,9 @@ export const openaiChat = defineBehaviour({
       };
       if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
       s.queuedMark = env.rec.ledger.mark();
+      obs?.opened(env.target.now());
       call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
+        obs?.closed(env.target.now());
         if (r.status !== 200) {
           // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
           // a request refused or failed before any stream counts as a streamed request that was not good.
@@ -94,8 +99,11 @@ export const openaiChat = defineBehaviour({
         acceptJob(env, s);
         if (r.stream || r.sse) {
           // An error event after the first token: the job ended otherwise (its status as the code), the stream broken.
-          const code = streamed(env, s, r, false);
-          if (code !== undefined) {
+          const c = streamed(env, s, r, false);
+          const code = c.errorCode;
+          if (code === undefined)
+            obs?.ended({ sentMs: s.sentMs, atMs: c.atMs, usageTokens: c.usageTokens, promptTokens: promptTokensOf(body), maxTokens: spec.maxTokens });
+          else {
             const status = code === 'FAILED' || code === 'TIMED_OUT' || code === 'CANCELLED' ? code : undefined;
             if (status) env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
             return s.end(status ?? 'error');
@@ -111,13 +119,13 @@ export const openaiChat = defineBehaviour({
 
 /**
  * A streamed answer (whole, or `broken` mid-way): its chunks, and its content for the stream
- * metrics. Returns the code of an error event that ended it (then it counts as broken).
+ * metrics. Returns its content; `errorCode`: an error event ended it (then it counts as broken).
  */
-function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: boolean): string | undefined {
+function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: boolean): StreamContent {
   const now = env.target.now();
   // In process the answer comes digested (target.ts `stream`); over HTTP its events are read here.
   const c = r.stream ?? streamContent(r.sse!, r.sseAtMs, now);
   env.rec.stream(now, r.stream ? r.stream.events : r.sse!.filter((d) => d !== '[DONE]').length);
   env.streams?.ended(s.intendedMs, c.atMs, c.usageTokens, broken || c.errorCode !== undefined, now);
-  return c.errorCode;
+  return c;
 }

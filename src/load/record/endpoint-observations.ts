@@ -9,6 +9,7 @@ import type { ObservedEndpoint } from '../../report/run-result.js';
 import { WORKER_STATES } from './endpoint-series.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
 import { num } from './health-samples.js';
+import type { StreamObservations } from './stream-observations.js';
 
 /** Execution times kept (a uniform sample of them when more were read). */
 export const MAX_EXECUTION_SAMPLES = 10_000;
@@ -38,8 +39,14 @@ export class EndpointObservations {
   private last: number[] | undefined;
   private lastKept = false;
 
-  /** `rng`: draws which execution times stay once more than MAX_EXECUTION_SAMPLES were read. */
-  constructor(private readonly rng: RandomStream) {}
+  /**
+   * `rng`: draws which execution times stay once more than MAX_EXECUTION_SAMPLES were read;
+   * `streams`: the streamed chat answers (stream-observations.ts), when the run keeps them.
+   */
+  constructor(
+    private readonly rng: RandomStream,
+    readonly streams?: StreamObservations,
+  ) {}
 
   /**
    * A terminal status body of a job whose submission left at `submittedMs` (run clock): the job
@@ -84,10 +91,12 @@ export class EndpointObservations {
     const workers = [...this.workers.values()]
       .sort((a, b) => a.firstStartMs - b.firstStartMs)
       .map((w) => [round(w.firstStartMs), round(w.firstDelayMs), round(w.lastEndMs), w.jobs]);
+    const streams = this.streams?.result();
     return {
       executionMs: { count: this.executionCount, samples: this.execution.slice() },
       workers: { columns: [...WORKER_COLUMNS], rows: workers, ...(this.workersDropped ? { dropped: this.workersDropped } : {}) },
       health: { columns: [...HEALTH_COLUMNS], rows: this.rows.slice(), ...(this.healthDropped ? { dropped: this.healthDropped } : {}) },
+      ...(streams ? { streams } : {}),
     };
   }
 

@@ -1,0 +1,60 @@
+/**
+ * `llm.outputTokens` from the token counts of streamed answers (usage.completion_tokens, else
+ * content chunks), with the duration models (fit-duration.ts: constant, lognormal, empirical; the
+ * values are tokens). A count at its request's max_tokens was cut there: the answer would have
+ * been longer, so when many were cut the fit says the endpoint's own lengths are longer.
+ */
+import { fitDuration, type DurationFit } from './fit-duration.js';
+import { MIN_STREAMS } from './fit-engine.js';
+import type { StreamRow } from './stream-rows.js';
+
+/** A share of counts cut at max_tokens above this: the fit is a lower bound of the endpoint's own lengths. */
+export const CAPPED_SHARE = 0.1;
+
+export interface OutputTokensFit {
+  model: DurationFit['model'] | 'none';
+  /** What calibrated.yaml's `llm.outputTokens` gets (tokens); absent: nothing to fit. */
+  spec?: DurationFit['spec'];
+  /** The fitted distribution's and the counts' own median and p95 (tokens). */
+  p50?: number;
+  p95?: number;
+  observed?: { p50: number; p95: number };
+  /** Completed streams the run saw (the fit used the ones kept). */
+  samples: number;
+  ks?: number;
+  ksLimit?: number;
+  /** Counts equal to their request's max_tokens. */
+  capped: number;
+  trusted: boolean;
+  note?: string;
+}
+
+/** The fit, and the distribution behind it (charts); `count`: completed streams seen in all. */
+export function fitOutputTokens(rows: readonly StreamRow[], count: number): { fit: OutputTokensFit; curve?: DurationFit } {
+  const tokens = rows.map((r) => r.tokens).filter((t) => t >= 1);
+  const capped = rows.filter((r) => r.maxTokens > 0 && r.tokens >= r.maxTokens).length;
+  const f = fitDuration(tokens);
+  if (f === undefined) return { fit: { model: 'none', samples: count, capped, trusted: false, note: 'no stream carried a token' } };
+  const notes = [
+    f.samples < MIN_STREAMS ? `${f.samples} streams, fewer than ${MIN_STREAMS}: a longer run gives more` : undefined,
+    capped > CAPPED_SHARE * rows.length
+      ? `${capped} of ${rows.length} answers stopped at their request's max_tokens: the endpoint's own lengths are longer (a lower bound; send a higher maxTokens to measure them)`
+      : undefined,
+  ].filter((n): n is string => n !== undefined);
+  return {
+    fit: {
+      model: f.model,
+      spec: f.spec,
+      p50: f.fitted.p50,
+      p95: f.fitted.p95,
+      observed: f.observed,
+      samples: count,
+      ks: f.ks,
+      ksLimit: f.ksLimit,
+      capped,
+      trusted: notes.length === 0,
+      ...(notes.length ? { note: notes.join('; ') } : {}),
+    },
+    curve: f,
+  };
+}
