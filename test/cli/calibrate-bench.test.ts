@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { batched } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-calibrate-bench-'));
@@ -49,9 +50,10 @@ const LINES = [
   ['calibrate', c1, c8, '--out', out],
   ['calibrate', c1, missing, noC, broken, join(dir, 'nowhere.json')],
   ['calibrate', runDir, c1],
-  ['calibrate', c1, '--scenario', 'x.yaml'],
+  ['calibrate', c1, '--scenario', join(dir, 'x.yaml')],
   ['calibrate', c1, c8, '--max-num-seqs', '0'],
   ['calibrate', '--help'],
+  ['calibrate', c1, c8, '--scenario', 'scenarios/llm-sizing.yaml', '--out', join(dir, 'yours')],
 ];
 const result = batched(() => LINES.map((args) => ({ args })));
 
@@ -81,8 +83,26 @@ describe('loadlab calibrate FILE.json…', () => {
 
   test('a run directory with bench files, --scenario or a bad --max-num-seqs: exit 2 saying why', () => {
     expect([result(2).status, result(2).stderr]).toEqual([2, expect.stringContaining('a run directory is calibrated alone')]);
-    expect([result(3).status, result(3).stderr]).toEqual([2, expect.stringContaining('--scenario: only for a run directory')]);
+    expect([result(3).status, result(3).stderr]).toEqual([2, expect.stringContaining(`--scenario ${join(dir, 'x.yaml')}: cannot read it (no such file)`)]);
     expect([result(4).status, result(4).stderr]).toEqual([2, expect.stringContaining('--max-num-seqs 0: a whole number from 1 to 65536')]);
+  });
+
+  test('--scenario YOURS: calibrated.yaml is your scenario (traffic, SLOs, comments) with the fitted engine', () => {
+    const r = result(6);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`next: loadlab plan ${join(dir, 'yours', 'calibrated.yaml')}`);
+    const text = readFileSync(join(dir, 'yours', 'calibrated.yaml'), 'utf8');
+    const fitted = JSON.parse(readFileSync(join(dir, 'yours', 'calibration.json'), 'utf8')).endpoint.engine;
+    const mine = readFileSync('scenarios/llm-sizing.yaml', 'utf8');
+    // Yours: the name, the traffic, the SLOs, the worker's concurrency and the header comments stay.
+    for (const kept of ['name: llm-sizing', 'workerConcurrency: 32', 'ttft_p95_ms{flow=chat} < 300', '# llm-sizing: your chat traffic']) {
+      expect(mine).toContain(kept);
+      expect(text).toContain(kept);
+    }
+    const doc = parseYaml(text);
+    expect(doc.endpoint.llm.engine).toEqual(fitted);
+    expect(doc.endpoint.llm.outputTokens).toEqual(parseYaml(mine).endpoint.llm.outputTokens);
+    expect(text).toContain('# Fitted by loadlab calibrate to vllm bench serve results: c1.json, c8.json');
   });
 
   test('--help names both inputs and the server settings', () => {

@@ -37,13 +37,15 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
     ...(a.maxNumSeqs !== undefined ? { maxNumSeqs: positiveInt('--max-num-seqs', a.maxNumSeqs, 65_536) } : {}),
     ...(a.maxNumBatchedTokens !== undefined ? { maxNumBatchedTokens: positiveInt('--max-num-batched-tokens', a.maxNumBatchedTokens, 1_048_576) } : {}),
   };
+  // Yours is read before the fit (seconds of simulation) so a wrong path fails at once.
+  const yours = a.scenario === undefined ? undefined : readScenarioText(a.scenario);
   const { calibration: c, scenario } = await calibrateBench(runs, server);
   const dir = a.out ?? dirname(files[0]!);
   mkdirSync(dir, { recursive: true });
   const paths = Object.fromEntries(Object.entries(BENCH_OUTPUTS).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof BENCH_OUTPUTS, string>;
   const users = c.levels.map((l) => l.concurrency);
   const from = files.map((f) => basename(f));
-  writeFileSync(paths.scenario, a.scenario === undefined ? benchScenarioYaml(scenario, from, users) : intoScenario(a.scenario, c.endpoint, scenario, from));
+  writeFileSync(paths.scenario, yours === undefined ? benchScenarioYaml(scenario, from, users) : intoScenario(a.scenario!, yours, c.endpoint, scenario, from));
   writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
   writeFileSync(paths.md, renderBenchMarkdown(c));
   writeFileSync(paths.html, renderBenchHtml(c));
@@ -83,14 +85,17 @@ function readRuns(files: readonly string[]): BenchRun[] {
   return runs;
 }
 
-/** `file` with the fitted worker; exit 2 naming the file when it is unreadable, not a scenario, or invalid after the change. */
-function intoScenario(file: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[]): string {
-  let text: string;
+function readScenarioText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new CliError(`--scenario ${file}: cannot read it (${(e as Error).message})`, EXIT.USAGE);
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new CliError(`--scenario ${file}: cannot read it (${why})`, EXIT.USAGE);
   }
+}
+
+/** `file` (its `text`) with the fitted worker; exit 2 naming the file when it is not a scenario, or invalid after the change. */
+function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[]): string {
   const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from);
   if (r.text === undefined) throw new CliError(`--scenario ${file}: ${r.problem}`, EXIT.USAGE);
   const check = parseScenario(parseYaml(r.text), file);
