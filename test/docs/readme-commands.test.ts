@@ -1,8 +1,8 @@
 /**
- * The commands of README.md, then of docs/run.md, docs/serve.md and docs/library.md (the pages the
- * README's reference sections live in), work when pasted in order on a fresh clone. Their ```sh
- * blocks run in one bash session (test/docs/shell-session.ts) in a temp directory holding a copy of
- * scenarios/ and schema/, so every report lands there; their ```ts blocks are type-checked and run
+ * The commands of README.md, then of docs/run.md, docs/serve.md, docs/library.md (the pages the
+ * README's reference sections live in) and docs/llm-sizing.md (the walkthrough), work when pasted
+ * in order on a fresh clone. Their ```sh blocks run in one bash session (test/docs/shell-session.ts)
+ * in a temp directory holding a copy of scenarios/, schema/ and examples/, so every report lands there; their ```ts blocks are type-checked and run
  * (test/docs/ts-examples.ts); the README's ```yaml scenarios load and pass their thresholds, and the
  * sample output of the tour's step 1 is what the command prints. A block preceded by `<!-- readme-test: skip (reason) -->` is not run
  * (npm install, Python, promtool, servers that would run for minutes); other languages (js, text)
@@ -31,7 +31,7 @@ import { runExamples, typeCheck } from './ts-examples.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 /** The files whose blocks run, in this order (one shell session for all). */
-const DOC_FILES = ['README.md', 'docs/run.md', 'docs/serve.md', 'docs/library.md'];
+const DOC_FILES = ['README.md', 'docs/run.md', 'docs/serve.md', 'docs/library.md', 'docs/llm-sizing.md'];
 type CodeBlock = Block & { file: string };
 const blocks: CodeBlock[] = DOC_FILES.flatMap((f) => codeBlocks(readFileSync(join(repo, f), 'utf8')).map((b) => ({ ...b, file: f })));
 const shBlocks = blocks.filter((b) => b.lang === 'sh' && !b.skip);
@@ -42,6 +42,7 @@ if (!hasCurl && process.env.CI === 'true') throw new Error('curl is missing: the
 const work = mkdtempSync(join(tmpdir(), 'loadlab-readme-'));
 cpSync(join(repo, 'scenarios'), join(work, 'scenarios'), { recursive: true });
 cpSync(join(repo, 'schema'), join(work, 'schema'), { recursive: true });
+cpSync(join(repo, 'examples'), join(work, 'examples'), { recursive: true });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const file = (p: string) => join(work, p);
@@ -90,6 +91,21 @@ const SH_EXPECT: Expectation[] = [
   { block: /--junit reports\/junit\.xml/, check: () => expect(readFileSync(file('reports/junit.xml'), 'utf8')).toMatch(/tests="4" failures="0"/) },
   { block: /_sim\/advance/, stdout: [/\{"now":0,"received":0,"ended":0,"markers":0\}/, /\{"now":10000,/] },
   { block: /--seed 7 --out/, files: ['reports/steady-mix-seed-7/report.json', 'reports/steady-mix/metrics.om'] },
+  {
+    block: /loadlab calibrate examples\/vllm-bench-l4/,
+    files: ['reports/llm-sizing/calibrated.yaml', 'reports/llm-sizing/calibration.md', 'reports/llm-sizing/calibration.html'],
+  },
+  {
+    // The walkthrough quotes the recommendation and the grid: they are what the plan answers.
+    block: /loadlab plan reports\/llm-sizing\/calibrated\.yaml/,
+    stdout: [/^RECOMMENDATION: workersMax 2 with workerConcurrency=32$/m],
+    check: () => {
+      const doc = readFileSync(join(repo, 'docs/llm-sizing.md'), 'utf8');
+      const grid = readFileSync(file('reports/llm-sizing/plan/plan.md'), 'utf8');
+      for (const row of doc.split('\n').filter((l) => /^\| \d \| /.test(l))) expect(grid).toContain(row);
+      expect(doc).toContain('RECOMMENDATION: workersMax 2 with workerConcurrency=32');
+    },
+  },
 ];
 
 const TS_EXPECT: Expectation[] = [
