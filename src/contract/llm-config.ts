@@ -123,6 +123,7 @@ export const engineSchema = z
   });
 
 export type EngineConfig = z.infer<typeof engineSchema>;
+export type EngineConfigInput = z.input<typeof engineSchema>;
 
 export const llmSchema = z
   .strictObject({

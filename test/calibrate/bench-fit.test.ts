@@ -16,6 +16,14 @@ import type { TokenCount } from '../../src/calibrate/bench/bench-workload.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { benchFileFromSim } from '../helpers/bench-files.js';
+import type { EngineConfigInput } from '../../src/contract/llm-config.js';
+import { parseScenario } from '../../src/load/scenario/loader.js';
+import { combinations, parseGrid, type GridAxis } from '../../src/plan/grid.js';
+import { inlineRunner } from '../../src/plan/inline-runner.js';
+import { mmcInputs } from '../../src/plan/mmc-reference.js';
+import { buildPlan } from '../../src/plan/plan-result.js';
+import { slosOf, type Slos } from '../../src/plan/slo.js';
+import { sweep as planSweep } from '../../src/plan/sweep.js';
 
 /** The L4 / 0.5 B shape, with vLLM's prefill budget on such a GPU (calibrate's default). */
 const TRUTH = { decodeMs: 5.1, perSequenceMs: 0.065, prefillMsPerToken: 0.012, overheadMs: 15, maxNumBatchedTokens: 2048 };
@@ -100,5 +108,57 @@ describe('round trip: bench files from a known engine', () => {
     const ttft = flow.stream!.ttftMs.summary;
     expect(ttft.p50).toBeLessThan(c16.ttftP50.predicted!);
     expect(ttft.max).toBeGreaterThan(c16.ttftP50.predicted!);
+  });
+
+  test('plan on the fitted worker picks the configuration plan picks on the true one', async () => {
+    // 30 chats/s of 128 tokens with TTFT and TPOT SLOs, warm workers: workersMax 1..3 × workerConcurrency 4, 8, 16.
+    const planOf = async (engine: EngineConfigInput) => {
+      const p = parseScenario(
+        {
+          name: 'fit-vs-truth',
+          seed: 3,
+          durationMs: 60_000,
+          drainMs: 20_000,
+          endpoint: { id: 'llm', workersMax: 3, limits: { enabled: false }, llm: { engine, outputTokens: 128 } },
+          traffic: [
+            {
+              name: 'chat',
+              arrival: { process: 'poisson', ratePerSec: 30 },
+              client: { behaviour: 'openai-chat', stream: true, maxTokens: 128, promptTokens: 256 },
+            },
+          ],
+        },
+        'fit-vs-truth.yaml',
+      );
+      if (!p.ok) throw new Error(JSON.stringify(p.issues));
+      const slos = ['ttft_p95_ms{flow=chat} < 150', 'tpot_p95_ms{flow=chat} < 6'];
+      const lines = combinations(parseGrid(['workerConcurrency=4,8,16']) as GridAxis[]);
+      const outcome = await planSweep(inlineRunner({ scenario: p.scenario, slos, workersMin: 'max' }), {
+        workers: [1, 2, 3],
+        seeds: [1],
+        lines,
+        exhaustive: true,
+        concurrency: 1,
+      });
+      const plan = buildPlan(
+        {
+          scenario: { name: 'fit-vs-truth', durationMs: 60_000 },
+          slos: slosOf(p.scenario, slos) as Slos,
+          range: [1, 2, 3],
+          grid: true,
+          workersMin: 'max',
+          seeds: [1],
+          exhaustive: true,
+          mmc: mmcInputs(p.scenario),
+        },
+        outcome,
+      );
+      return { workersMax: plan.recommendation.workersMax, knobs: plan.recommendation.knobs, meets: plan.rows.map((r) => r.meetsAll) };
+    };
+    const truth = await planOf(TRUTH);
+    const fitted = await planOf(summaries.calibration.endpoint.engine);
+    expect(truth.workersMax).not.toBeNull();
+    expect(truth.meets.some((m) => !m)).toBe(true);
+    expect(fitted).toEqual(truth);
   });
 });
