@@ -17,6 +17,11 @@ import { parseScenario } from '../../src/load/scenario/loader.js';
 import { scenarioSchema, type ScenarioInput } from '../../src/load/scenario/schema.js';
 import type { ObservedEndpoint, RunResult } from '../../src/report/run-result.js';
 import { asIfAtUrl } from '../helpers/as-if-at-url.js';
+import { inlineRunner } from '../../src/plan/inline-runner.js';
+import { mmcInputs } from '../../src/plan/mmc-reference.js';
+import { buildPlan } from '../../src/plan/plan-result.js';
+import { slosOf, type Slos } from '../../src/plan/slo.js';
+import { sweep as planSweep } from '../../src/plan/sweep.js';
 
 const ENGINE = { decodeMs: 8, perSequenceMs: 0.5, prefillMsPerToken: 0.05, overheadMs: 12, maxNumSeqs: 64 };
 const CONCURRENCY = 6;
@@ -97,6 +102,52 @@ describe('a run that filled a batching endpoint at several concurrency levels, /
     const replaced = parse(calibratedScenario(stringify(alone), k, 'reports/x'));
     expect(Object.keys(replaced.endpoint.llm)).toEqual(['engine', 'outputTokens']);
     expect(parseScenario(replaced, 'calibrated.yaml').ok).toBe(true);
+  });
+
+  it("plan on calibrated.yaml picks the hidden endpoint's workersMax within one worker", async () => {
+    // The same production traffic (25 chats/s) on the true and on the fitted worker, warm workers 1..5.
+    const planOf = async (endpoint: ScenarioInput['endpoint']) => {
+      const sc = scenarioSchema.parse({
+        name: 'hidden',
+        seed: 4,
+        durationMs: 60_000,
+        drainMs: 30_000,
+        endpoint: { ...endpoint, workersMin: 0, workersMax: 5 },
+        traffic: [
+          {
+            name: 'chat',
+            arrival: { process: 'poisson', ratePerSec: 25 },
+            client: { behaviour: 'openai-chat', stream: true, maxTokens: 1024, prompt: textOfTokens(200) },
+          },
+        ],
+      });
+      const slos = ['ttft_p95_ms{flow=chat} < 400', 'tpot_p95_ms{flow=chat} < 11'];
+      const outcome = await planSweep(inlineRunner({ scenario: sc, slos, workersMin: 'max' }), {
+        workers: [1, 2, 3, 4, 5],
+        seeds: [1],
+        lines: [{}],
+        exhaustive: true,
+        concurrency: 1,
+      });
+      const plan = buildPlan(
+        {
+          scenario: { name: 'hidden', durationMs: 60_000 },
+          slos: slosOf(sc, slos) as Slos,
+          range: [1, 2, 3, 4, 5],
+          grid: false,
+          workersMin: 'max',
+          seeds: [1],
+          exhaustive: true,
+          mmc: mmcInputs(sc),
+        },
+        outcome,
+      );
+      return plan.recommendation.workersMax;
+    };
+    const fitted = parse(calibratedScenario(stringify(input), k, 'reports/x')).endpoint;
+    const truth = await planOf(input.endpoint);
+    expect(truth).toBeGreaterThan(1);
+    expect(Math.abs((await planOf(fitted))! - truth!)).toBeLessThanOrEqual(1);
   });
 
   it('calibration.md and .html show the figures and the observed against the fitted', () => {
