@@ -533,14 +533,18 @@ export class Endpoint {
       this.sched.cancel(r);
       r.job = undefined;
     }
-    this.pool.freed(w);
     j.worker = w.n;
     return w;
   }
 
-  /** A worker whose job ended takes the next queued job at once, or goes idle (or stops). */
+  /**
+   * A worker whose job ended takes the next queued job at once, or goes idle (or stops). The job's
+   * place frees only here, not when its run stopped: what the end set off meanwhile (a held answer,
+   * and in process the client's next request at once) finds the worker as full as over HTTP.
+   */
   private reuse(w: Worker | undefined): void {
     if (!w) return;
+    this.pool.freed(w);
     const next = this.queue.shift();
     if (next) {
       this.start(w, next);
