@@ -394,6 +394,9 @@ export class Endpoint {
     extras(j).tokens = plan.failed ? undefined : run;
     const crashAfter = plan.crashAfterMs !== undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
     e.add(j, run.count, x?.promptTokens ?? 0, this.sched.nowMs + timeoutMs, crashAfter);
+    // A stream that began waiting while the job was queued (or before a crash re-queued it) follows
+    // this run's tokens as they come, as one whose job was running when it came does (`wait`).
+    this.watchTokens(j);
   }
 
   /** What an engine tells its endpoint (one object for all the endpoint's engines: each call names its job). */
@@ -457,6 +460,9 @@ export class Endpoint {
     // Back in the queue now: delayTime of the re-run counts from here (job.ts `enqueuedAtMs`).
     j.enqueuedAtMs = this.sched.nowMs;
     j.startedAtMs = undefined;
+    // A planned failure waits in `error` while its run goes on (start): queued again, it has none
+    // (the re-run plans its own). Only a job held beside the crashing one can have one.
+    j.error = undefined;
     x.chunksDone = 0;
     x.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'crash' });

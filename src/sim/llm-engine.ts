@@ -107,7 +107,7 @@ export class LlmEngine implements Timer {
   }
 
   /** Every job it holds (the crashing one excepted), in the order they came; the engine is empty after. */
-  takeAll(except: Job): Job[] {
+  takeAll(except: Job | undefined): Job[] {
     const out: Job[] = [];
     const all = [...this.ended, ...this.running.filter((s) => !s.removed), ...this.waiting].sort((a, b) => a.order - b.order);
     for (const s of all) if (s.job !== except) out.push(s.job);
@@ -118,6 +118,16 @@ export class LlmEngine implements Timer {
     this.sched.cancel(this);
     this.sched.cancel(this.tick);
     return out;
+  }
+
+  /**
+   * Forgets everything, even an iteration under way whose jobs left (a cancelled job's): its
+   * worker stopped and the object now serves a new worker (worker.ts `renew`), whose first job
+   * must not wait for the end of the old worker's iteration.
+   */
+  reset(): void {
+    this.takeAll(undefined);
+    this.idleSince = this.nextIter = 0;
   }
 
   /** Tokens `j` has produced by now. */
@@ -203,6 +213,9 @@ export class LlmEngine implements Timer {
     run.length = keep;
     if (this.crash !== undefined) {
       this.busy = false;
+      // Not busy, `producedBy` counts up to `nextIter`: the tokens out by the crash are produced, and
+      // told before the crash is (`fire`).
+      this.nextIter = it + 1;
       return;
     }
     this.compose(atMs, it + 1);

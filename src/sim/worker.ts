@@ -53,7 +53,7 @@ export class Worker implements Run {
   held = 0;
   /** Its run slots, itself first, when it holds several jobs at once without an engine; else undefined. */
   runs: Run[] | undefined = undefined;
-  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept across renewals. */
+  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept (reset) across renewals. */
   engine: LlmEngine | undefined = undefined;
   readonly worker: Worker = this;
   /** When the worker last became idle (the idle timeout counts from here). */
@@ -108,6 +108,7 @@ export class Worker implements Run {
     this.idleSinceMs = 0;
     this.bootFromMs = -1;
     this.runEnd = 'complete';
+    this.engine?.reset();
     return this;
   }
 

@@ -2,7 +2,7 @@
  * Sequences the differential test once found (shrunk by fast-check), replayed as they are on
  * every run.
  */
-import type { RefCase } from './commands.js';
+import type { RefCase } from './case.js';
 
 export interface Regression extends RefCase {
   name: string;
@@ -89,6 +89,81 @@ export const REGRESSIONS: Regression[] = [
       { t: 'advance', ms: 500 },
       { t: 'advance', ms: 500 },
       { t: 'health' },
+    ],
+  },
+  {
+    // A job held beside a crashing one (workerConcurrency 2) was re-queued with the planned
+    // failure its run kept in `error`: its IN_QUEUE body showed that error.
+    name: 'a job a crash re-queues from beside the crashing one shows no error while queued',
+    config: { seed: 1, workers: 1, workersMin: 1, workerConcurrency: 2, coldStartMs: 2000 },
+    cmds: [
+      { t: 'advance', ms: 2000 },
+      { t: 'run', sync: false, sim: { durationMs: 2000, fail: true } },
+      { t: 'run', sync: false, sim: { durationMs: 2000, crash: true } },
+      { t: 'advance', ms: 1000 },
+    ],
+  },
+  {
+    // The scaler skipped REQUEST_COUNT's look while nothing was queued, taking the target
+    // (ceil(jobs in progress / value)) for at most the workers running: not so when a worker holds
+    // several jobs. Two jobs on one worker at value 1 want a second worker.
+    name: 'REQUEST_COUNT counts every job a worker holds, queue empty or not',
+    config: { seed: 1, workers: 2, workersMin: 0, workerConcurrency: 2, scaler: { type: 'REQUEST_COUNT', value: 1 } },
+    cmds: [{ t: 'run', sync: false, sim: { durationMs: 5000 }, n: 2 }, { t: 'advance', ms: 1 }, { t: 'health' }],
+  },
+  {
+    // A stopped worker's object serves the next worker started (worker-pool.ts `spare`): its engine
+    // still ran the iteration of a job cancelled in it, and the new worker's first job waited for
+    // that iteration's end (10 ms) instead of starting at once.
+    name: "a new worker's engine starts empty, whatever the worker object ran before",
+    config: { seed: 1, workers: 1, workersMin: 0, scaler: { type: 'REQUEST_COUNT', value: 1 }, llm: { engine: { decodeMs: 10 }, outputTokens: 5 } },
+    cmds: [
+      { t: 'run', sync: false },
+      { t: 'advance', ms: 5 },
+      { t: 'cancel', pick: 0 },
+      { t: 'advance', ms: 1 },
+      { t: 'run', sync: false, maxTokens: 1 },
+      { t: 'advance', ms: 10 },
+    ],
+  },
+  {
+    // The engine stopped at a crash point without counting that iteration's tokens as produced:
+    // a stream beside the crashing job was not told its token of that iteration, and got the
+    // re-run's first token in its place.
+    name: "the tokens out at a worker's crash are streamed before the crash",
+    config: {
+      seed: 1,
+      workers: 1,
+      workersMin: 0,
+      workerConcurrency: 2,
+      scaler: { type: 'REQUEST_COUNT', value: 1 },
+      llm: { engine: { decodeMs: 0.25 }, outputTokens: 2 },
+    },
+    cmds: [
+      { t: 'run', sync: false, sim: { crash: true } },
+      { t: 'openai', stream: true },
+      { t: 'advance', ms: 2 },
+    ],
+  },
+  {
+    // Only a job already running when its stream came was followed token by token; one that was
+    // queued had its tokens sent only at its end, so its stream had not begun when a crash sent
+    // the job back and a cancel ended it (500, where a begun stream ends with an error event).
+    name: 'a stream whose job was queued when it came gets each token as it is produced',
+    config: {
+      seed: 1,
+      workers: 1,
+      workersMin: 0,
+      workerConcurrency: 2,
+      coldStartMs: 10,
+      scaler: { type: 'REQUEST_COUNT', value: 1 },
+      llm: { engine: { decodeMs: 0.25 }, outputTokens: 2 },
+    },
+    cmds: [
+      { t: 'run', sync: false, sim: { crash: true } },
+      { t: 'openai', stream: true },
+      { t: 'advance', ms: 11 },
+      { t: 'cancel', pick: 0 },
     ],
   },
 ];
