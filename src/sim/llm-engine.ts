@@ -78,7 +78,7 @@ export class LlmEngine implements Timer {
    */
   add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
     const now = this.sched.nowMs;
-    this.advance(now);
+    this.advanceTo(now);
     const s = new EngineSeq(j, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
     this.waiting.push(s);
     if (this.busy && this.running.length < this.cfg.maxNumSeqs) {
@@ -94,7 +94,7 @@ export class LlmEngine implements Timer {
   /** Takes `j` out (cancelled, timed out, removed, or its ended run told): its place is free from the next boundary. */
   remove(j: Job): void {
     const now = this.sched.nowMs;
-    this.advance(now);
+    this.advanceTo(now);
     if (drop(this.ended, j) || drop(this.waiting, j)) return this.arm();
     const s = this.running.find((r) => r.job === j && !r.removed);
     if (s === undefined) return;
@@ -169,6 +169,22 @@ export class LlmEngine implements Timer {
     const seg = this.segs;
     const last = this.busy ? Math.min(this.lastIter, seg.iter0 - 1 + seg.doneBy(nowMs)) : this.nextIter - 1;
     return Math.max(0, Math.min(s.tokens, last - s.firstIter + 1));
+  }
+
+  /**
+   * `advance`, and when an iteration of the current segment begins exactly at `nowMs`, the segment
+   * ends there (the same iterations go on as a new segment): a job joining or leaving now is then
+   * part of the iteration beginning now, as at the first instant of a segment (`recompose`), not
+   * one iteration later because nothing else changed at that boundary.
+   */
+  private advanceTo(nowMs: number): void {
+    this.advance(nowMs);
+    if (!this.busy || this.crash !== undefined) return;
+    const seg = this.segs;
+    const m = seg.doneBy(nowMs);
+    if (m === 0 || seg.iter0 + m - 1 >= this.lastIter || seg.t0 + m * seg.d !== nowMs) return;
+    this.lastIter = seg.iter0 + m - 1;
+    this.advance(nowMs);
   }
 
   /** Applies every change of the batch due at or before `nowMs`. */

@@ -163,8 +163,10 @@ export class RefModel extends RefLifecycle {
       if (run) consider(run.atMs, run.stamp, () => this.runEnded(j, run.outcome));
       if (t) consider(t.atMs, t.stamp, () => this.tokenLanded(j, t.k));
       consider(j.deadlineMs, j.deadlineStamp, () => {
+        const live = !isEnded(j.status);
         this.remove(j);
-        this.changed();
+        // A result removed frees no worker and leaves the queue as it was: the scaler does not look.
+        if (live) this.changed();
       });
     }
     for (const h of this.holds) consider(h.untilMs, h.stamp, () => this.waitEnded(h));

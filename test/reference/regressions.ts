@@ -166,4 +166,46 @@ export const REGRESSIONS: Regression[] = [
       { t: 'cancel', pick: 0 },
     ],
   },
+  {
+    // A job cancelled at an instant where an iteration began inside a segment (a boundary where
+    // nothing else changed) stayed in that iteration; at a segment's first instant it left at
+    // once. Both jobs prefill in [0, 1.5), decode in iterations of 1.5 ms; the cancel at 3 leaves
+    // the stream's job alone from 3: tokens at 4, 5, 6, 7 (not 4.5, 5.5, …).
+    name: 'a job cancelled at an iteration boundary leaves the batch there',
+    config: { seed: 1, workers: 1, workerConcurrency: 2, llm: { engine: { decodeMs: 1, perSequenceMs: 0.5 }, outputTokens: 6 } },
+    cmds: [
+      { t: 'openai', stream: true },
+      { t: 'run', sync: false },
+      { t: 'advance', ms: 3 },
+      { t: 'cancel', pick: 0 },
+      { t: 'advance', ms: 20 },
+    ],
+  },
+  {
+    // The model's scaler looked when an ended job's result was removed (the core does not: nothing
+    // of the queue or the workers changed): at 4000 ms four results went just before the
+    // crash-restarted worker was ready, and the model started a second worker for two jobs that
+    // reached the QUEUE_DELAY threshold at that instant.
+    name: 'removing a result does not make the scaler look',
+    config: {
+      seed: 841,
+      workers: 2,
+      workersMin: 1,
+      workerConcurrency: 4,
+      coldStartMs: 1000,
+      scaler: { type: 'QUEUE_DELAY', value: 1 },
+      retention: { runMs: 2000, runsyncMs: 0 },
+      llm: { ttftMs: 0, interTokenMs: 0, outputTokens: 3 },
+    },
+    cmds: [
+      { t: 'run', sync: false, sim: { crash: true }, policy: { lowPriority: true }, n: 3 },
+      { t: 'run', sync: false, sim: { crash: true } },
+      { t: 'openai', stream: false },
+      { t: 'advance', ms: 676 },
+      { t: 'advance', ms: 1563 },
+      { t: 'run', sync: false, sim: { crash: true } },
+      { t: 'openai', stream: false },
+      { t: 'advance', ms: 1761 },
+    ],
+  },
 ];
