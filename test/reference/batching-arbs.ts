@@ -120,18 +120,22 @@ const engineConfigArb: fc.Arbitrary<CaseConfig> = fc
   .record(
     {
       seed: seedArb,
-      workers: fc.integer({ min: 1, max: 3 }),
+      workers: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.integer({ min: 2, max: 3 }) }),
       workersMin: fc.integer({ min: 0, max: 2 }),
-      workerConcurrency: fc.oneof({ weight: 1, arbitrary: fc.constant(1) }, { weight: 4, arbitrary: fc.integer({ min: 2, max: 6 }) }),
+      workerConcurrency: fc.oneof({ weight: 1, arbitrary: fc.constant(1) }, { weight: 5, arbitrary: fc.integer({ min: 2, max: 6 }) }),
       coldStartMs: fc.constantFrom(0, 0, 10, 50),
       idleTimeoutMs: fc.constantFrom(0, 10, 100, 5_000),
       scaler: fc.oneof(
         fc.record({ type: fc.constant('QUEUE_DELAY' as const), value: fc.constantFrom(0.01, 0.05, 4) }),
-        fc.record({ type: fc.constant('REQUEST_COUNT' as const), value: fc.constantFrom(1, 2, 4) }),
+        fc.record({ type: fc.constant('REQUEST_COUNT' as const), value: fc.constantFrom(1, 4, 8) }),
       ),
       executionTimeoutMs: fc.constantFrom(20, 50, 100, 200, 600_000),
       retention: fc.record({ runMs: fc.constantFrom(0, 50, 1_000), runsyncMs: fc.constantFrom(0, 50, 1_000) }),
-      limits: fc.record({ operations: fc.record({ openai: opLimit, run: opLimit }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+      // Now and then a per-operation limit (most of the time none: batches need many requests).
+      limits: fc.oneof(
+        { weight: 3, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.record({ operations: fc.record({ openai: opLimit, run: opLimit }, { requiredKeys: [] }) }) },
+      ),
       listen: fc.boolean(),
       llm: fc.record({ engine: engineArb, outputTokens: tokensArb }),
     },
@@ -147,9 +151,9 @@ const capArb = opt(fc.integer({ min: 1, max: 10 }));
 
 const engineCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   {
-    weight: 6,
+    weight: 8,
     arbitrary: fc.record(
-      { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: capArb, usage: fc.boolean(), prompt: promptArb },
+      { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: capArb, usage: fc.boolean(), prompt: promptArb, n: fc.integer({ min: 2, max: 5 }) },
       { requiredKeys: ['t', 'stream'] },
     ),
   },
@@ -184,7 +188,7 @@ const engineCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     arbitrary: fc.record({
       t: fc.constant('advance' as const),
       ms: fc.oneof(
-        { weight: 6, arbitrary: fc.integer({ min: 0, max: 12 }) },
+        { weight: 8, arbitrary: fc.integer({ min: 0, max: 8 }) },
         { weight: 3, arbitrary: fc.integer({ min: 0, max: 100 }) },
         { weight: 1, arbitrary: fc.constantFrom(1_000, 5_000) },
       ),

@@ -52,8 +52,8 @@ export type Cmd =
       /** `input.prompt` of this many characters (an engine prefills characters / 4 tokens). */
       prompt?: number;
     }
-  /** An OpenAI chat completion (`usage`: stream_options.include_usage; `prompt`: characters of its message, default "hi"). */
-  | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean; prompt?: number }
+  /** `n` OpenAI chat completions (`usage`: stream_options.include_usage; `prompt`: characters of the message, default "hi"). */
+  | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean; prompt?: number; n?: number }
   | { t: 'status'; pick: number; ttl?: number }
   | { t: 'status-sync'; pick: number; wait?: number }
   | { t: 'cancel'; pick: number }
@@ -129,18 +129,15 @@ export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | 
   // Small picks name the newest jobs (most likely still known); UNKNOWN_PICK names no job at all.
   const pickJob = (pick: number) => (pick === UNKNOWN_PICK || jobs === 0 ? -1 : jobs - 1 - (pick % jobs));
   switch (cmd.t) {
-    case 'openai':
-      return [
-        {
-          op: 'openai',
-          body: {
-            messages: [{ role: 'user', content: cmd.prompt !== undefined ? text(cmd.prompt) : 'hi' }],
-            stream: cmd.stream,
-            ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
-            ...(cmd.usage ? { stream_options: { include_usage: true } } : {}),
-          },
-        },
-      ];
+    case 'openai': {
+      const body = {
+        messages: [{ role: 'user', content: cmd.prompt !== undefined ? text(cmd.prompt) : 'hi' }],
+        stream: cmd.stream,
+        ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
+        ...(cmd.usage ? { stream_options: { include_usage: true } } : {}),
+      };
+      return Array.from({ length: cmd.n ?? 1 }, () => ({ op: 'openai' as const, body }));
+    }
     case 'run': {
       const input = {
         ...(cmd.sim ? { sim: cmd.sim } : { echo: 1 }),

@@ -288,7 +288,7 @@ const llmCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
 
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 5, arbitrary: concurrencyCaseArb },
-  { weight: 7, arbitrary: batchingCaseArb },
+  { weight: 10, arbitrary: batchingCaseArb },
   { weight: 6, arbitrary: fc.record({ config: llmConfigArb, cmds: fc.array(llmCmdArb, { minLength: 10, maxLength: 40 }) }) },
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
