@@ -48,6 +48,9 @@ export class LlmEngine implements Timer {
   /** Runs that ended (last token out), not yet told to the host. */
   private readonly ended: EngineSeq[] = [];
   private crash: EngineSeq | undefined = undefined;
+  /** The boundary (global iteration, exact ms) at which `crash` reached its crash point. */
+  private crashIter = 0;
+  private crashAtMs = 0;
   private readonly segs = new EngineSegments();
   /** A segment is running (iterations back to back). */
   private busy = false;
@@ -103,7 +106,20 @@ export class LlmEngine implements Timer {
     if (!this.busy) drop(this.running, j);
     else if (seg.t0 === now) this.recompose();
     else this.lastIter = Math.min(this.lastIter, seg.iter0 + seg.doneBy(now));
+    if (s === this.crash) this.resume(now);
     this.arm();
+  }
+
+  /**
+   * The job whose crash point came is taken out before the crash was told (its ttl came at that
+   * instant, and a run's end loses to its ttl): there is no crash, and the batch goes on from that
+   * boundary (another crash point reached there crashes the worker instead). Left crashed, the
+   * engine would never run again.
+   */
+  private resume(nowMs: number): void {
+    this.crash = undefined;
+    this.boundary(this.crashIter, this.crashAtMs);
+    this.advance(nowMs);
   }
 
   /** Every job it holds (the crashing one excepted), in the order they came; the engine is empty after. */
@@ -229,6 +245,8 @@ export class LlmEngine implements Timer {
     run.length = keep;
     if (this.crash !== undefined) {
       this.busy = false;
+      this.crashIter = it;
+      this.crashAtMs = atMs;
       // Not busy, `producedBy` counts up to `nextIter`: the tokens out by the crash are produced, and
       // told before the crash is (`fire`).
       this.nextIter = it + 1;

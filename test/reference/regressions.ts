@@ -208,4 +208,19 @@ export const REGRESSIONS: Regression[] = [
       { t: 'advance', ms: 1761 },
     ],
   },
+  {
+    // The job whose crash point came at 10 s was removed by its ttl at that instant (a run's end
+    // loses to its ttl) before the crash was told: the engine stayed crashed for a job that was
+    // gone and never ran again; the stream beside it and every later job hung.
+    name: 'a job whose ttl comes at its crash point goes without crashing the worker',
+    config: { seed: 1, workers: 1, workersMin: 1, workerConcurrency: 2, coldStartMs: 5000, llm: { engine: { decodeMs: 5000 }, outputTokens: 2 } },
+    cmds: [
+      { t: 'run', sync: false, sim: { crash: true }, policy: { ttl: 10_000 } },
+      { t: 'openai', stream: true },
+      { t: 'advance', ms: 10_000 },
+      { t: 'health' },
+      { t: 'run', sync: false },
+      { t: 'advance', ms: 20_000 },
+    ],
+  },
 ];
