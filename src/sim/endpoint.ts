@@ -74,6 +74,8 @@ export class Endpoint {
   private readonly streams: JobStreams;
   private readonly scaler: ScaleLoop;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
+  /** Runs started so far (a run slot's `startOrder`). */
+  private starts = 0;
 
   constructor(
     readonly cfg: EndpointConfig,
@@ -348,6 +350,7 @@ export class Endpoint {
     if (w.engine !== undefined) return this.startInEngine(w.engine, j, timeoutMs);
     const r = freeRun(w);
     r.job = j;
+    r.startOrder = this.starts++;
     const tokens = this.tokens?.plan(x?.maxTokens);
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, tokens?.atMs[tokens.count - 1]);
     let inMs: number;
@@ -597,11 +600,14 @@ function runOf(w: Worker, j: Job): Run {
   throw new Error(`job ${j.id} is not on worker ${w.id}`);
 }
 
-/** The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). */
+/**
+ * The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). Not by
+ * start time and submission: jobs a crash sent back start in the same ms out of submission order.
+ */
 function heldBy(w: Worker, j: Job): Job[] {
-  const out: Job[] = [];
-  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) out.push(r.job);
-  return out.sort((a, b) => a.startedAtMs! - b.startedAtMs! || a.seq - b.seq);
+  const runs: Run[] = [];
+  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) runs.push(r);
+  return runs.sort((a, b) => a.startOrder - b.startOrder).map((r) => r.job!);
 }
 
 /** A run's tokens without their times. */

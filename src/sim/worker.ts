@@ -16,12 +16,18 @@ export interface Run extends Timer {
   job: Job | undefined;
   runEnd: RunEnd;
   readonly worker: Worker;
+  /**
+   * When its job started, as the endpoint's count of starts: the order jobs started in, also
+   * within one ms (a crash re-queues a worker's jobs in that order).
+   */
+  startOrder: number;
 }
 
 /** A further run slot of a worker that holds several jobs at once (reused for the worker's whole life). */
 export class RunSlot implements Run {
   job: Job | undefined = undefined;
   runEnd: RunEnd = 'complete';
+  startOrder = 0;
   atMs = 0;
   seq = 0;
   idx = -1;
@@ -69,6 +75,7 @@ export class Worker implements Run {
   billedMs = 0;
   /** What happens when the run ends (the timer fires while running), decided at its start. */
   runEnd: RunEnd = 'complete';
+  startOrder = 0;
   private name: string | undefined = undefined;
   /**
    * The pool's list of its workers, in the order they were added (worker-pool.ts): links, and

@@ -88,8 +88,44 @@ function concCmdArb(llm: boolean): fc.Arbitrary<Cmd> {
   );
 }
 
-export const concurrencyCaseArb: fc.Arbitrary<RefCase> = concConfigArb.chain((config) =>
-  fc.record({ config: fc.constant(config), cmds: fc.array(concCmdArb(config.llm !== undefined), { minLength: 10, maxLength: 40 }) }),
+/**
+ * Crashes among jobs per worker alone: bursts of whole-second jobs, half of them crashing, on warm
+ * or quickly restarting workers, so that crashes meet jobs a crash sent back and restarted in the
+ * same ms out of submission order.
+ */
+const crashCaseArb: fc.Arbitrary<RefCase> = fc.record({
+  config: fc.record({
+    seed: seedArb,
+    workers: fc.integer({ min: 1, max: 3 }),
+    workerConcurrency: fc.integer({ min: 2, max: 4 }),
+    coldStartMs: fc.constantFrom(0, 500, 1_000),
+  }),
+  cmds: fc.array(
+    fc.oneof(
+      {
+        weight: 5,
+        arbitrary: fc.record({
+          t: fc.constant('run' as const),
+          sync: fc.constant(false),
+          sim: fc.record({ durationMs: fc.integer({ min: 1, max: 4 }).map((s) => s * 1_000), crash: fc.boolean() }),
+          n: fc.integer({ min: 1, max: 4 }),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), pick: pickArb }) },
+      { weight: 4, arbitrary: fc.record({ t: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 4 }).map((s) => s * 500) }) },
+    ),
+    { minLength: 5, maxLength: 30 },
+  ),
+});
+
+export const concurrencyCaseArb: fc.Arbitrary<RefCase> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: concConfigArb.chain((config) =>
+      fc.record({ config: fc.constant(config), cmds: fc.array(concCmdArb(config.llm !== undefined), { minLength: 10, maxLength: 40 }) }),
+    ),
+  },
+  { weight: 2, arbitrary: crashCaseArb },
 );
 
 // ---------------------------------------------------------------- the batching engine

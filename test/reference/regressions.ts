@@ -223,4 +223,18 @@ export const REGRESSIONS: Regression[] = [
       { t: 'advance', ms: 20_000 },
     ],
   },
+  {
+    // A crash re-queued the worker's other jobs by start time and then submission order: jobs a
+    // first crash had sent back (#2 before #1) restarted in the same ms as #2, #1, and the second
+    // crash (#6's) put #1 back before #2, so the other worker took #2 where it should take #1.
+    name: "a crash re-queues the worker's other jobs in the order they started, within one ms too",
+    config: { seed: 1, workers: 2, workerConcurrency: 3 },
+    cmds: [
+      { t: 'run', sync: false, sim: { durationMs: 2000 }, n: 2 },
+      { t: 'run', sync: false, sim: { durationMs: 2000, crash: true } },
+      { t: 'advance', ms: 500 },
+      { t: 'run', sync: false, sim: { durationMs: 1000, crash: true }, n: 4 },
+      { t: 'advance', ms: 2000 },
+    ],
+  },
 ];
