@@ -251,7 +251,8 @@ export class Endpoint {
 
   /** Tokens (or chunks) a job has produced so far in its current run (once it ended: all of them). */
   tokensDone(j: ReadonlyJob): number {
-    if (j.status === 'IN_PROGRESS' && this.cfg.llm?.engine) return (j.worker as Worker).engine!.produced(this.jobs.own(j));
+    // A run that will fail has no token run (startInEngine): the engine times its tokens unseen.
+    if (j.status === 'IN_PROGRESS' && this.cfg.llm?.engine) return j.x?.tokens === undefined ? 0 : (j.worker as Worker).engine!.produced(this.jobs.own(j));
     return chunksOf(j);
   }
 
