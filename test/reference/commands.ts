@@ -1,11 +1,12 @@
 /**
  * The differential test's random cases: fast-check arbitraries of endpoint configs and command
  * sequences (case.ts says what they mean). Values cluster on round numbers on purpose, so
- * deadlines, run ends and held requests often fall on the same instant. Jobs per worker and the
- * batching engine have theirs in batching-arbs.ts.
+ * deadlines, run ends and held requests often fall on the same instant. The token model has its
+ * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts.
  */
 import fc from 'fast-check';
 import { batchingCaseArb, concurrencyCaseArb } from './batching-arbs.js';
+import { tokenModelCaseArb } from './token-model-arbs.js';
 import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
@@ -219,77 +220,10 @@ const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 1, arbitrary: cmdArb },
 );
 
-/**
- * The token model: ttft and gaps on round numbers (or uniform draws), a few to a few dozen tokens,
- * short execution timeouts and retention; streamed and plain chat completions, /run and /runsync
- * jobs with max_tokens, crashes and failures, cancels and retries, so tokens, run ends, timeouts,
- * deadlines and held requests keep meeting.
- */
-const uniformArb = (min: number, max: number, step: number) =>
-  fc
-    .record({ dist: fc.constant('uniform' as const), minMs: fc.integer({ min: min / step, max: max / step }), maxMs: fc.integer({ min: 0, max: max / step }) })
-    .map((u) => ({ dist: u.dist, minMs: u.minMs * step, maxMs: (u.minMs + u.maxMs) * step }));
-const llmArb = fc.record({
-  ttftMs: fc.oneof(fc.constantFrom(0, 100, 250, 500, 1_000), uniformArb(0, 1_000, 50)),
-  interTokenMs: fc.oneof(fc.constantFrom(0, 10, 50, 100, 250), uniformArb(0, 300, 10)),
-  outputTokens: fc.oneof(fc.integer({ min: 1, max: 30 }), uniformArb(1, 40, 1)),
-});
-
-const llmConfigArb: fc.Arbitrary<CaseConfig> = fc
-  .record(
-    {
-      seed: fc.integer({ min: 1, max: 1_000 }),
-      workers: fc.integer({ min: 1, max: 3 }),
-      workersMin: fc.integer({ min: 0, max: 2 }),
-      coldStartMs: fc.constantFrom(0, 0, 500, 1_000),
-      executionTimeoutMs: fc.constantFrom(1_000, 2_000, 5_000, 600_000),
-      retention: fc.record({ runMs: sec(10), runsyncMs: sec(5) }),
-      limits: fc.record({ operations: fc.record({ openai: opLimit, run: opLimit }, { requiredKeys: [] }) }, { requiredKeys: [] }),
-      listen: fc.boolean(),
-      llm: llmArb,
-    },
-    { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'executionTimeoutMs', 'retention', 'llm'] },
-  )
-  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
-
-const tokenCapArb = opt(fc.integer({ min: 1, max: 30 }));
-const llmAdvanceArb = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(0, 50, 100, 250, 500, 1_000, 2_000) },
-  { weight: 2, arbitrary: fc.integer({ min: 0, max: 3_000 }) },
-  { weight: 1, arbitrary: fc.constantFrom(5_000, 10_000, 30_000) },
-);
-const llmCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.record(
-      { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: tokenCapArb, usage: fc.boolean() },
-      { requiredKeys: ['t', 'stream'] },
-    ),
-  },
-  {
-    weight: 3,
-    arbitrary: fc.record(
-      {
-        t: fc.constant('run' as const),
-        sync: fc.boolean(),
-        sim: fc.record({ fail: fc.constantFrom<boolean | string>(true, false, 'boom'), crash: fc.boolean() }, { requiredKeys: [] }),
-        maxTokens: tokenCapArb,
-        wait: fc.constantFrom(1_000, 2_000, 5_000),
-      },
-      { requiredKeys: ['t', 'sync'] },
-    ),
-  },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: fc.constantFrom(1_000, 2_000) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
-  { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
-  { weight: 7, arbitrary: fc.record({ t: fc.constant('advance' as const), ms: llmAdvanceArb }) },
-);
-
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 5, arbitrary: concurrencyCaseArb },
   { weight: 10, arbitrary: batchingCaseArb },
-  { weight: 6, arbitrary: fc.record({ config: llmConfigArb, cmds: fc.array(llmCmdArb, { minLength: 10, maxLength: 40 }) }) },
+  { weight: 6, arbitrary: tokenModelCaseArb },
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },
