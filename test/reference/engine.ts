@@ -14,15 +14,18 @@
  * - Whatever happens at the instant an iteration begins (a job joining, a job leaving) is part of
  *   it: the iteration is composed again. A job taken out later leaves at the iteration's end.
  * - A run ends (told to the model) at the first whole ms at or after its last token; a crash
- *   directive kills the worker once its crash point's token is out (ended runs are told first).
+ *   directive kills the worker once its crash point's token is out (ended runs are told first,
+ *   and the tokens out by then are streamed); taken out before that is told (its ttl at that
+ *   instant), it crashes nothing and the batch goes on.
+ * - Streams that follow a job are told its new tokens at each wake-up; each token keeps its exact
+ *   instant, whatever ms it is told in.
  *
  * Wake-ups: the engine is one event, at the first whole ms at or after the end of the next
  * iteration that changes the batch (a prefill iteration, a last token or crash point, a job
  * leaving, a waiting job that can join) or at an execution deadline; a second one (the tick) comes
  * at the ms of the next token of a watched stream, predicted as if the current iteration repeated.
- * Each is ordered by when it was planned, and planned again (a new place among the events of its
- * instant) only when its ms changes: the fast core's events (llm-engine.ts `arm`), stated here so
- * that events of one instant run in the same order on both sides.
+ * Each is ordered by when it was planned, and planned again only when its ms changes: the core's
+ * events (llm-engine.ts `arm`), stated so that events of one instant run in the same order.
  */
 import { drop, newSeq, type Seq } from './engine-seq.js';
 import type { RefJob } from './job.js';
