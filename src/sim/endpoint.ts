@@ -74,6 +74,8 @@ export class Endpoint {
   private readonly streams: JobStreams;
   private readonly scaler: ScaleLoop;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
+  /** Runs started so far (a run slot's `startOrder`). */
+  private starts = 0;
 
   constructor(
     readonly cfg: EndpointConfig,
@@ -249,7 +251,8 @@ export class Endpoint {
 
   /** Tokens (or chunks) a job has produced so far in its current run (once it ended: all of them). */
   tokensDone(j: ReadonlyJob): number {
-    if (j.status === 'IN_PROGRESS' && this.cfg.llm?.engine) return (j.worker as Worker).engine!.produced(this.jobs.own(j));
+    // A run that will fail has no token run (startInEngine): the engine times its tokens unseen.
+    if (j.status === 'IN_PROGRESS' && this.cfg.llm?.engine) return j.x?.tokens === undefined ? 0 : (j.worker as Worker).engine!.produced(this.jobs.own(j));
     return chunksOf(j);
   }
 
@@ -357,6 +360,7 @@ export class Endpoint {
     if (w.engine !== undefined) return this.startInEngine(w.engine, j, timeoutMs);
     const r = freeRun(w);
     r.job = j;
+    r.startOrder = this.starts++;
     const tokens = this.tokens?.plan(x?.maxTokens);
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, tokens?.atMs[tokens.count - 1]);
     let inMs: number;
@@ -403,7 +407,8 @@ export class Endpoint {
     extras(j).tokens = plan.failed ? undefined : run;
     const crashAfter = plan.crashAfterMs !== undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
     e.add(j, run.count, x?.promptTokens ?? 0, this.sched.nowMs + timeoutMs, crashAfter);
-    // A live stream (or /stream poll) that began waiting while the job was queued follows its tokens from now.
+    // A stream that began waiting while the job was queued (or before a crash re-queued it) follows
+    // this run's tokens as they come, as one whose job was running when it came does (`wait`).
     this.watchTokens(j);
   }
 
@@ -468,6 +473,9 @@ export class Endpoint {
     // Back in the queue now: delayTime of the re-run counts from here (job.ts `enqueuedAtMs`).
     j.enqueuedAtMs = this.sched.nowMs;
     j.startedAtMs = undefined;
+    // A planned failure waits in `error` while its run goes on (start): queued again, it has none
+    // (the re-run plans its own). Only a job held beside the crashing one can have one.
+    j.error = undefined;
     x.chunksDone = 0;
     x.streamBuffer = undefined;
     if (this.bus.active) this.bus.emit({ type: 'job.requeued', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), reason: 'crash' });

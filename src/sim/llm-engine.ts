@@ -48,6 +48,9 @@ export class LlmEngine implements Timer {
   /** Runs that ended (last token out), not yet told to the host. */
   private readonly ended: EngineSeq[] = [];
   private crash: EngineSeq | undefined = undefined;
+  /** The boundary (global iteration, exact ms) at which `crash` reached its crash point. */
+  private crashIter = 0;
+  private crashAtMs = 0;
   private readonly segs = new EngineSegments();
   /** A segment is running (iterations back to back). */
   private busy = false;
@@ -82,7 +85,7 @@ export class LlmEngine implements Timer {
    */
   add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
     const now = this.sched.nowMs;
-    this.advance(now);
+    this.advanceTo(now);
     const s = new EngineSeq(j, this.arrivals++, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
     this.waiting.push(s);
     if (this.deadline >= 0 && deadlineMs < this.deadline) this.deadline = deadlineMs;
@@ -99,7 +102,7 @@ export class LlmEngine implements Timer {
   /** Takes `j` out (cancelled, timed out, removed, or its ended run told): its place is free from the next boundary. */
   remove(j: Job): void {
     const now = this.sched.nowMs;
-    this.advance(now);
+    this.advanceTo(now);
     this.deadline = -1;
     if (drop(this.ended, j) || drop(this.waiting, j)) return this.arm();
     const s = this.running.find((r) => r.job === j && !r.removed);
@@ -109,11 +112,24 @@ export class LlmEngine implements Timer {
     if (!this.busy) drop(this.running, j);
     else if (seg.t0 === now) this.recompose();
     else this.lastIter = Math.min(this.lastIter, seg.iter0 + seg.doneBy(now));
+    if (s === this.crash) this.resume(now);
     this.arm();
   }
 
+  /**
+   * The job whose crash point came is taken out before the crash was told (its ttl came at that
+   * instant, and a run's end loses to its ttl): there is no crash, and the batch goes on from that
+   * boundary (another crash point reached there crashes the worker instead). Left crashed, the
+   * engine would never run again.
+   */
+  private resume(nowMs: number): void {
+    this.crash = undefined;
+    this.boundary(this.crashIter, this.crashAtMs);
+    this.advance(nowMs);
+  }
+
   /** Every job it holds (the crashing one excepted), in the order they came; the engine is empty after. */
-  takeAll(except: Job): Job[] {
+  takeAll(except: Job | undefined): Job[] {
     const out: Job[] = [];
     const all = [...this.ended, ...this.running.filter((s) => !s.removed), ...this.waiting].sort((a, b) => a.order - b.order);
     for (const s of all) if (s.job !== except) out.push(s.job);
@@ -125,6 +141,16 @@ export class LlmEngine implements Timer {
     this.sched.cancel(this);
     this.sched.cancel(this.tick);
     return out;
+  }
+
+  /**
+   * Forgets everything, even an iteration under way whose jobs left (a cancelled job's): its
+   * worker stopped and the object now serves a new worker (worker.ts `renew`), whose first job
+   * must not wait for the end of the old worker's iteration.
+   */
+  reset(): void {
+    this.takeAll(undefined);
+    this.idleSince = this.nextIter = 0;
   }
 
   /** Tokens `j` has produced by now. */
@@ -166,6 +192,22 @@ export class LlmEngine implements Timer {
     const seg = this.segs;
     const last = this.busy ? Math.min(this.lastIter, seg.iter0 - 1 + seg.doneBy(nowMs)) : this.nextIter - 1;
     return Math.max(0, Math.min(s.tokens, last - s.firstIter + 1));
+  }
+
+  /**
+   * `advance`, and when an iteration of the current segment begins exactly at `nowMs`, the segment
+   * ends there (the same iterations go on as a new segment): a job joining or leaving now is then
+   * part of the iteration beginning now, as at the first instant of a segment (`recompose`), not
+   * one iteration later because nothing else changed at that boundary.
+   */
+  private advanceTo(nowMs: number): void {
+    this.advance(nowMs);
+    if (!this.busy || this.crash !== undefined) return;
+    const seg = this.segs;
+    const m = seg.doneBy(nowMs);
+    if (m === 0 || seg.iter0 + m - 1 >= this.lastIter || seg.t0 + m * seg.d !== nowMs) return;
+    this.lastIter = seg.iter0 + m - 1;
+    this.advance(nowMs);
   }
 
   /** Applies every change of the batch due at or before `nowMs`. */
@@ -211,6 +253,11 @@ export class LlmEngine implements Timer {
     run.length = keep;
     if (this.crash !== undefined) {
       this.busy = false;
+      this.crashIter = it;
+      this.crashAtMs = atMs;
+      // Not busy, `producedBy` counts up to `nextIter`: the tokens out by the crash are produced, and
+      // told before the crash is (`fire`).
+      this.nextIter = it + 1;
       return;
     }
     this.compose(atMs, it + 1);

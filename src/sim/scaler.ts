@@ -86,8 +86,10 @@ export class ScaleLoop {
   private readonly decision: ScaleDecision = { add: 0, recheckAtMs: undefined };
   /**
    * Does `decide` add nothing when no normal job waits and workersMin is met? QUEUE_DELAY: yes.
-   * REQUEST_COUNT: its target is ceil(running / value), at most `running` (so at most the
-   * workers there are) when value >= 1; a value below 1 asks for more workers than jobs.
+   * REQUEST_COUNT: its target is ceil(jobs in progress / value), and running workers hold at most
+   * workerConcurrency jobs each, so the target is at most the workers there are when value >=
+   * workerConcurrency; a smaller value asks for more workers than are running (2 jobs on one
+   * worker at value 1 want a second worker).
    */
   private readonly idleWhenQueueEmpty: boolean;
   /** The REQUEST_COUNT scaler (see `decide`). */
@@ -100,7 +102,7 @@ export class ScaleLoop {
     private readonly pool: WorkerPool,
   ) {
     this.requestCount = cfg.scaler.type === 'REQUEST_COUNT';
-    this.idleWhenQueueEmpty = !this.requestCount || cfg.scaler.value >= 1;
+    this.idleWhenQueueEmpty = !this.requestCount || cfg.scaler.value >= cfg.workerConcurrency;
   }
 
   run(): void {

@@ -16,12 +16,18 @@ export interface Run extends Timer {
   job: Job | undefined;
   runEnd: RunEnd;
   readonly worker: Worker;
+  /**
+   * When its job started, as the endpoint's count of starts: the order jobs started in, also
+   * within one ms (a crash re-queues a worker's jobs in that order).
+   */
+  startOrder: number;
 }
 
 /** A further run slot of a worker that holds several jobs at once (reused for the worker's whole life). */
 export class RunSlot implements Run {
   job: Job | undefined = undefined;
   runEnd: RunEnd = 'complete';
+  startOrder = 0;
   atMs = 0;
   seq = 0;
   idx = -1;
@@ -53,7 +59,7 @@ export class Worker implements Run {
   held = 0;
   /** Its run slots, itself first, when it holds several jobs at once without an engine; else undefined. */
   runs: Run[] | undefined = undefined;
-  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept across renewals. */
+  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept (reset) across renewals. */
   engine: LlmEngine | undefined = undefined;
   readonly worker: Worker = this;
   /** When the worker last became idle (the idle timeout counts from here). */
@@ -69,6 +75,7 @@ export class Worker implements Run {
   billedMs = 0;
   /** What happens when the run ends (the timer fires while running), decided at its start. */
   runEnd: RunEnd = 'complete';
+  startOrder = 0;
   private name: string | undefined = undefined;
   /**
    * The pool's list of its workers, in the order they were added (worker-pool.ts): links, and
@@ -108,6 +115,7 @@ export class Worker implements Run {
     this.idleSinceMs = 0;
     this.bootFromMs = -1;
     this.runEnd = 'complete';
+    this.engine?.reset();
     return this;
   }
 
@@ -142,9 +150,12 @@ export function runOf(w: Worker, j: Job): Run {
   throw new Error(`job ${j.id} is not on worker ${w.id}`);
 }
 
-/** The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). */
+/**
+ * The jobs `w` holds besides `j`, in the order they started (a crash re-queues them). Not by
+ * start time and submission: jobs a crash sent back start in the same ms out of submission order.
+ */
 export function heldBy(w: Worker, j: Job): Job[] {
-  const out: Job[] = [];
-  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) out.push(r.job);
-  return out.sort((a, b) => a.startedAtMs! - b.startedAtMs! || a.seq - b.seq);
+  const runs: Run[] = [];
+  for (const r of w.runs ?? []) if (r.job !== undefined && r.job !== j) runs.push(r);
+  return runs.sort((a, b) => a.startOrder - b.startOrder).map((r) => r.job!);
 }

@@ -1,161 +1,22 @@
 /**
- * The differential test's vocabulary: an endpoint config and a sequence of commands (requests and
- * clock advances), as plain JSON so a failing case can be kept as a literal (regressions.ts), and
- * the fast-check arbitraries that generate them. Values cluster on round numbers on purpose, so
- * deadlines, run ends and held requests often fall on the same instant.
+ * The differential test's random cases: fast-check arbitraries of endpoint configs and command
+ * sequences (case.ts says what they mean). Values cluster on round numbers on purpose, so
+ * deadlines, run ends and held requests often fall on the same instant. The token model has its
+ * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts.
  */
 import fc from 'fast-check';
-import type { EndpointConfigInput } from '../../src/contract/endpoint-config.js';
-import type { RefConfig, RefRequest } from './model.js';
+import { batchingCaseArb, concurrencyCaseArb } from './batching-arbs.js';
+import { tokenModelCaseArb } from './token-model-arbs.js';
+import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
+import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
 
-export interface CaseConfig {
-  seed: number;
-  /** workersMax; also workersMin unless that is given. */
-  workers: number;
-  workersMin?: number;
-  /** ms, or uniform draws between two bounds. Default 0 (warm). */
-  coldStartMs?: number | { dist: 'uniform'; minMs: number; maxMs: number };
-  idleTimeoutMs?: number;
-  scaler?: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
-  executionTimeoutMs?: number;
-  retention?: { runMs: number; runsyncMs: number };
-  limits?: Partial<RefLimitsConfig>;
-  /** A domain-event listener is attached (the core then keeps results in exact, not late, lanes). */
-  listen?: boolean;
-  /** The token model (`endpoint.llm`). */
-  llm?: { ttftMs: CaseDist; interTokenMs: CaseDist; outputTokens: CaseDist };
-}
-
-/** A constant, or uniform draws between two bounds. */
-export type CaseDist = number | { dist: 'uniform'; minMs: number; maxMs: number };
-const modelDist = (d: CaseDist) => (typeof d === 'number' ? d : { minMs: d.minMs, maxMs: d.maxMs });
-
-export interface SimSpec {
-  durationMs?: number;
-  fail?: boolean | string;
-  crash?: boolean;
-}
-
-export type Cmd =
-  | {
-      t: 'run';
-      sync: boolean;
-      sim?: SimSpec;
-      policy?: { ttl?: number; executionTimeout?: number; lowPriority?: boolean };
-      wait?: number;
-      n?: number;
-      maxTokens?: number;
-    }
-  /** An OpenAI chat completion (`usage`: stream_options.include_usage). */
-  | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean }
-  | { t: 'status'; pick: number; ttl?: number }
-  | { t: 'status-sync'; pick: number; wait?: number }
-  | { t: 'cancel'; pick: number }
-  /** `failed`: the newest job the model holds as FAILED or TIMED_OUT, if any (else `pick`). */
-  | { t: 'retry'; pick: number; failed?: boolean }
-  | { t: 'purge' }
-  | { t: 'health' }
-  | { t: 'advance'; ms: number };
-
-export interface RefCase {
-  config: CaseConfig;
-  cmds: Cmd[];
-}
+export { type CaseConfig, type Cmd, coreConfig, modelConfig, type RefCase, requestsOf, type SimSpec, UNKNOWN_PICK } from './case.js';
 
 const MINUTE = 60_000;
-/** A `pick` that names an id never issued. */
-export const UNKNOWN_PICK = 99;
 const DAY = 24 * 60 * MINUTE;
 
-export function modelConfig(c: CaseConfig): RefConfig {
-  const l = c.limits ?? {};
-  const cold = c.coldStartMs ?? 0;
-  return {
-    workersMin: c.workersMin ?? c.workers,
-    workersMax: c.workers,
-    coldStart: typeof cold === 'number' ? cold : { minMs: cold.minMs, maxMs: cold.maxMs },
-    idleTimeoutMs: c.idleTimeoutMs ?? 5000,
-    scaler: c.scaler ?? { type: 'QUEUE_DELAY', value: 4 },
-    seed: c.seed,
-    executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
-    retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
-    limits: {
-      window: l.window ?? 'sliding',
-      windowMs: l.windowMs ?? 10_000,
-      perWorkerRate: l.perWorkerRate,
-      queueMin: l.queueMin ?? 50,
-      queuePerWorker: l.queuePerWorker ?? 500,
-      operations: l.operations ?? {},
-    },
-    ...(c.llm ? { llm: { ttftMs: modelDist(c.llm.ttftMs), interTokenMs: modelDist(c.llm.interTokenMs), outputTokens: modelDist(c.llm.outputTokens) } } : {}),
-  };
-}
-
-/** The core's endpoint config for the same case (harness fills in id, seed and keys). */
-export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
-  return {
-    workersMin: c.workersMin ?? c.workers,
-    workersMax: c.workers,
-    coldStartMs: c.coldStartMs ?? 0,
-    ...(c.idleTimeoutMs !== undefined ? { idleTimeoutMs: c.idleTimeoutMs } : {}),
-    ...(c.scaler ? { scaler: c.scaler } : {}),
-    ...(c.executionTimeoutMs !== undefined ? { executionTimeoutMs: c.executionTimeoutMs } : {}),
-    ...(c.retention ? { retention: c.retention } : {}),
-    ...(c.limits ? { limits: c.limits } : {}),
-    ...(c.llm ? { llm: c.llm } : {}),
-  };
-}
-
-/** The model requests of one command (`jobs`: how many jobs were accepted so far), none for an advance. */
-export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | undefined = () => undefined): RefRequest[] {
-  // Small picks name the newest jobs (most likely still known); UNKNOWN_PICK names no job at all.
-  const pickJob = (pick: number) => (pick === UNKNOWN_PICK || jobs === 0 ? -1 : jobs - 1 - (pick % jobs));
-  switch (cmd.t) {
-    case 'openai':
-      return [
-        {
-          op: 'openai',
-          body: {
-            messages: [{ role: 'user', content: 'hi' }],
-            stream: cmd.stream,
-            ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
-            ...(cmd.usage ? { stream_options: { include_usage: true } } : {}),
-          },
-        },
-      ];
-    case 'run': {
-      const input = { ...(cmd.sim ? { sim: cmd.sim } : { echo: 1 }), ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}) };
-      const body = { input, ...(cmd.policy ? { policy: cmd.policy } : {}) };
-      if (cmd.sync) return [{ op: 'runsync', body, ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
-      return Array.from({ length: cmd.n ?? 1 }, () => ({ op: 'run' as const, body }));
-    }
-    case 'status':
-      return [{ op: 'status', job: pickJob(cmd.pick), ...(cmd.ttl !== undefined ? { ttl: cmd.ttl } : {}) }];
-    case 'status-sync':
-      return [{ op: 'status-sync', job: pickJob(cmd.pick), ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
-    case 'cancel':
-      return [{ op: cmd.t, job: pickJob(cmd.pick) }];
-    case 'retry':
-      return [{ op: cmd.t, job: (cmd.failed ? newestFailed() : undefined) ?? pickJob(cmd.pick) }];
-    case 'purge':
-      return [{ op: 'purge-queue' }];
-    case 'health':
-      return [{ op: 'health' }];
-    case 'advance':
-      return [];
-  }
-}
-
 // ---------------------------------------------------------------- arbitraries
-
-const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-const pickArb = fc.oneof({ weight: 8, arbitrary: fc.nat(3) }, { weight: 2, arbitrary: fc.nat(40) }, { weight: 1, arbitrary: fc.constant(UNKNOWN_PICK) });
-
-const opLimit = fc.record(
-  { rate: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(null)), concurrency: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant(null)) },
-  { requiredKeys: [] },
-);
 
 const limitsArb: fc.Arbitrary<Partial<RefLimitsConfig>> = fc.record(
   {
@@ -276,7 +137,6 @@ const bigBurstArb = fc.record({
  * Crowded instants: every time a whole second, short runs and ttls, many failures, crashes,
  * retries and held requests, so run ends, deadlines and held requests keep meeting.
  */
-const sec = (max: number) => fc.integer({ min: 0, max }).map((n) => n * 1000);
 const focusedCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   {
     weight: 6,
@@ -360,75 +220,10 @@ const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 1, arbitrary: cmdArb },
 );
 
-/**
- * The token model: ttft and gaps on round numbers (or uniform draws), a few to a few dozen tokens,
- * short execution timeouts and retention; streamed and plain chat completions, /run and /runsync
- * jobs with max_tokens, crashes and failures, cancels and retries, so tokens, run ends, timeouts,
- * deadlines and held requests keep meeting.
- */
-const uniformArb = (min: number, max: number, step: number) =>
-  fc
-    .record({ dist: fc.constant('uniform' as const), minMs: fc.integer({ min: min / step, max: max / step }), maxMs: fc.integer({ min: 0, max: max / step }) })
-    .map((u) => ({ dist: u.dist, minMs: u.minMs * step, maxMs: (u.minMs + u.maxMs) * step }));
-const llmArb = fc.record({
-  ttftMs: fc.oneof(fc.constantFrom(0, 100, 250, 500, 1_000), uniformArb(0, 1_000, 50)),
-  interTokenMs: fc.oneof(fc.constantFrom(0, 10, 50, 100, 250), uniformArb(0, 300, 10)),
-  outputTokens: fc.oneof(fc.integer({ min: 1, max: 30 }), uniformArb(1, 40, 1)),
-});
-
-const llmConfigArb: fc.Arbitrary<CaseConfig> = fc
-  .record(
-    {
-      seed: fc.integer({ min: 1, max: 1_000 }),
-      workers: fc.integer({ min: 1, max: 3 }),
-      workersMin: fc.integer({ min: 0, max: 2 }),
-      coldStartMs: fc.constantFrom(0, 0, 500, 1_000),
-      executionTimeoutMs: fc.constantFrom(1_000, 2_000, 5_000, 600_000),
-      retention: fc.record({ runMs: sec(10), runsyncMs: sec(5) }),
-      limits: fc.record({ operations: fc.record({ openai: opLimit, run: opLimit }, { requiredKeys: [] }) }, { requiredKeys: [] }),
-      listen: fc.boolean(),
-      llm: llmArb,
-    },
-    { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'executionTimeoutMs', 'retention', 'llm'] },
-  )
-  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
-
-const tokenCapArb = opt(fc.integer({ min: 1, max: 30 }));
-const llmAdvanceArb = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(0, 50, 100, 250, 500, 1_000, 2_000) },
-  { weight: 2, arbitrary: fc.integer({ min: 0, max: 3_000 }) },
-  { weight: 1, arbitrary: fc.constantFrom(5_000, 10_000, 30_000) },
-);
-const llmCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.record(
-      { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: tokenCapArb, usage: fc.boolean() },
-      { requiredKeys: ['t', 'stream'] },
-    ),
-  },
-  {
-    weight: 3,
-    arbitrary: fc.record(
-      {
-        t: fc.constant('run' as const),
-        sync: fc.boolean(),
-        sim: fc.record({ fail: fc.constantFrom<boolean | string>(true, false, 'boom'), crash: fc.boolean() }, { requiredKeys: [] }),
-        maxTokens: tokenCapArb,
-        wait: fc.constantFrom(1_000, 2_000, 5_000),
-      },
-      { requiredKeys: ['t', 'sync'] },
-    ),
-  },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: fc.constantFrom(1_000, 2_000) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
-  { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
-  { weight: 7, arbitrary: fc.record({ t: fc.constant('advance' as const), ms: llmAdvanceArb }) },
-);
-
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ config: llmConfigArb, cmds: fc.array(llmCmdArb, { minLength: 10, maxLength: 40 }) }) },
+  { weight: 5, arbitrary: concurrencyCaseArb },
+  { weight: 10, arbitrary: batchingCaseArb },
+  { weight: 6, arbitrary: tokenModelCaseArb },
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },

@@ -52,6 +52,10 @@ export interface RefJob {
   tokens: { count: number; capped: boolean; atMs: number[] } | undefined;
   tokensDone: number;
   nextToken: { atMs: number; k: number; stamp: number } | undefined;
+  /** Prompt tokens its worker's engine prefills (characters / 4 of `prompt` or the messages' contents). */
+  promptTokens: number;
+  /** On an engine: the exact instant of each token of the current run so far (the engine's own list). */
+  engineTimes: number[] | undefined;
 }
 
 export const jobId = (index: number): string => `#${index}`;

@@ -2,11 +2,9 @@
  * Sequences the differential test once found (shrunk by fast-check), replayed as they are on
  * every run.
  */
-import type { RefCase } from './commands.js';
+import { BATCHING_REGRESSIONS, type Regression } from './regressions-batching.js';
 
-export interface Regression extends RefCase {
-  name: string;
-}
+export type { Regression };
 
 export const REGRESSIONS: Regression[] = [
   {
@@ -91,4 +89,5 @@ export const REGRESSIONS: Regression[] = [
       { t: 'health' },
     ],
   },
+  ...BATCHING_REGRESSIONS,
 ];

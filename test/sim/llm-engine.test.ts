@@ -109,6 +109,16 @@ describe('continuous batching in process (hand-computed schedules)', () => {
     expect(h.status(a).body).toMatchObject({ status: 'COMPLETED', executionTime: 112 });
   });
 
+  it('a planned failure runs its tokens unseen: /stream has none, the job ends FAILED after its last', () => {
+    const h = harness(endpoint());
+    const id = h.run({ prompt: PROMPT, sim: { fail: true } }).body.id;
+    // Its tokens would be at 14, 24, 34, …: nothing to send at 35, the poll waits.
+    h.at(35);
+    expect(h.req('POST', `/stream/${id}`).res).toBeUndefined();
+    h.at(54);
+    expect(h.status(id).body).toMatchObject({ status: 'FAILED', executionTime: 54 });
+  });
+
   it('an execution timeout ends a batched job TIMED_OUT and frees its place', () => {
     const h = harness(endpoint({ executionTimeoutMs: 30, llm: { engine: ENGINE, outputTokens: 10 } }));
     const a = h.run({ prompt: PROMPT }).body.id;

@@ -1,0 +1,166 @@
+/**
+ * The differential test's vocabulary: an endpoint config and a sequence of commands (requests and
+ * clock advances), as plain JSON so a failing case can be kept as a literal (regressions.ts), and
+ * what they mean for the model (`modelConfig`, `requestsOf`) and for the core (`coreConfig`).
+ * The arbitraries that generate them are in commands.ts and batching-arbs.ts.
+ */
+import type { EndpointConfigInput } from '../../src/contract/endpoint-config.js';
+import type { RefLimitsConfig } from './limits.js';
+import type { RefConfig, RefEngineConfig, RefRequest } from './types.js';
+
+export interface CaseConfig {
+  seed: number;
+  /** workersMax; also workersMin unless that is given. */
+  workers: number;
+  workersMin?: number;
+  /** Jobs a worker holds at once (endpoint.workerConcurrency). Default 1. */
+  workerConcurrency?: number;
+  /** ms, or uniform draws between two bounds. Default 0 (warm). */
+  coldStartMs?: number | { dist: 'uniform'; minMs: number; maxMs: number };
+  idleTimeoutMs?: number;
+  scaler?: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
+  executionTimeoutMs?: number;
+  retention?: { runMs: number; runsyncMs: number };
+  limits?: Partial<RefLimitsConfig>;
+  /** A domain-event listener is attached (the core then keeps results in exact, not late, lanes). */
+  listen?: boolean;
+  /** The token model (`endpoint.llm`): ttft and gaps, or a batching engine. */
+  llm?:
+    | { ttftMs: CaseDist; interTokenMs: CaseDist; outputTokens: CaseDist }
+    | { engine: Partial<RefEngineConfig> & { decodeMs: number }; outputTokens: CaseDist };
+}
+
+/** A constant, or uniform draws between two bounds. */
+export type CaseDist = number | { dist: 'uniform'; minMs: number; maxMs: number };
+const modelDist = (d: CaseDist) => (typeof d === 'number' ? d : { minMs: d.minMs, maxMs: d.maxMs });
+
+export interface SimSpec {
+  durationMs?: number;
+  fail?: boolean | string;
+  crash?: boolean;
+}
+
+export type Cmd =
+  | {
+      t: 'run';
+      sync: boolean;
+      sim?: SimSpec;
+      policy?: { ttl?: number; executionTimeout?: number; lowPriority?: boolean };
+      wait?: number;
+      n?: number;
+      maxTokens?: number;
+      /** `input.prompt` of this many characters (an engine prefills characters / 4 tokens). */
+      prompt?: number;
+    }
+  /** `n` OpenAI chat completions (`usage`: stream_options.include_usage; `prompt`: characters of the message, default "hi"). */
+  | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean; prompt?: number; n?: number }
+  | { t: 'status'; pick: number; ttl?: number }
+  | { t: 'status-sync'; pick: number; wait?: number }
+  | { t: 'cancel'; pick: number }
+  /** `failed`: the newest job the model holds as FAILED or TIMED_OUT, if any (else `pick`). */
+  | { t: 'retry'; pick: number; failed?: boolean }
+  | { t: 'purge' }
+  | { t: 'health' }
+  | { t: 'advance'; ms: number };
+
+export interface RefCase {
+  config: CaseConfig;
+  cmds: Cmd[];
+}
+
+const MINUTE = 60_000;
+/** A `pick` that names an id never issued. */
+export const UNKNOWN_PICK = 99;
+
+/** The schema's engine defaults (contract/llm-config.ts), written out: the model takes no defaults from the core. */
+const ENGINE_DEFAULTS = { perSequenceMs: 0, prefillMsPerToken: 0, overheadMs: 0, maxNumSeqs: 256, maxNumBatchedTokens: 8192 };
+
+export function modelConfig(c: CaseConfig): RefConfig {
+  const l = c.limits ?? {};
+  const cold = c.coldStartMs ?? 0;
+  const llm = c.llm;
+  return {
+    workersMin: c.workersMin ?? c.workers,
+    workersMax: c.workers,
+    workerConcurrency: c.workerConcurrency ?? 1,
+    coldStart: typeof cold === 'number' ? cold : { minMs: cold.minMs, maxMs: cold.maxMs },
+    idleTimeoutMs: c.idleTimeoutMs ?? 5000,
+    scaler: c.scaler ?? { type: 'QUEUE_DELAY', value: 4 },
+    seed: c.seed,
+    executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
+    retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
+    limits: {
+      window: l.window ?? 'sliding',
+      windowMs: l.windowMs ?? 10_000,
+      perWorkerRate: l.perWorkerRate,
+      queueMin: l.queueMin ?? 50,
+      queuePerWorker: l.queuePerWorker ?? 500,
+      operations: l.operations ?? {},
+    },
+    ...(llm === undefined
+      ? {}
+      : 'engine' in llm
+        ? { llm: { outputTokens: modelDist(llm.outputTokens), engine: { ...ENGINE_DEFAULTS, ...llm.engine } } }
+        : { llm: { ttftMs: modelDist(llm.ttftMs), interTokenMs: modelDist(llm.interTokenMs), outputTokens: modelDist(llm.outputTokens) } }),
+  };
+}
+
+/** The core's endpoint config for the same case (harness fills in id, seed and keys). */
+export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
+  return {
+    workersMin: c.workersMin ?? c.workers,
+    workersMax: c.workers,
+    coldStartMs: c.coldStartMs ?? 0,
+    ...(c.workerConcurrency !== undefined ? { workerConcurrency: c.workerConcurrency } : {}),
+    ...(c.idleTimeoutMs !== undefined ? { idleTimeoutMs: c.idleTimeoutMs } : {}),
+    ...(c.scaler ? { scaler: c.scaler } : {}),
+    ...(c.executionTimeoutMs !== undefined ? { executionTimeoutMs: c.executionTimeoutMs } : {}),
+    ...(c.retention ? { retention: c.retention } : {}),
+    ...(c.limits ? { limits: c.limits } : {}),
+    ...(c.llm ? { llm: c.llm } : {}),
+  };
+}
+
+/** A text of `chars` characters (characters / 4 prompt tokens, rounded up). */
+const text = (chars: number) => 'x'.repeat(chars);
+
+/** The model requests of one command (`jobs`: how many jobs were accepted so far), none for an advance. */
+export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | undefined = () => undefined): RefRequest[] {
+  // Small picks name the newest jobs (most likely still known); UNKNOWN_PICK names no job at all.
+  const pickJob = (pick: number) => (pick === UNKNOWN_PICK || jobs === 0 ? -1 : jobs - 1 - (pick % jobs));
+  switch (cmd.t) {
+    case 'openai': {
+      const body = {
+        messages: [{ role: 'user', content: cmd.prompt !== undefined ? text(cmd.prompt) : 'hi' }],
+        stream: cmd.stream,
+        ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
+        ...(cmd.usage ? { stream_options: { include_usage: true } } : {}),
+      };
+      return Array.from({ length: cmd.n ?? 1 }, () => ({ op: 'openai' as const, body }));
+    }
+    case 'run': {
+      const input = {
+        ...(cmd.sim ? { sim: cmd.sim } : { echo: 1 }),
+        ...(cmd.maxTokens !== undefined ? { max_tokens: cmd.maxTokens } : {}),
+        ...(cmd.prompt !== undefined ? { prompt: text(cmd.prompt) } : {}),
+      };
+      const body = { input, ...(cmd.policy ? { policy: cmd.policy } : {}) };
+      if (cmd.sync) return [{ op: 'runsync', body, ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
+      return Array.from({ length: cmd.n ?? 1 }, () => ({ op: 'run' as const, body }));
+    }
+    case 'status':
+      return [{ op: 'status', job: pickJob(cmd.pick), ...(cmd.ttl !== undefined ? { ttl: cmd.ttl } : {}) }];
+    case 'status-sync':
+      return [{ op: 'status-sync', job: pickJob(cmd.pick), ...(cmd.wait !== undefined ? { wait: cmd.wait } : {}) }];
+    case 'cancel':
+      return [{ op: cmd.t, job: pickJob(cmd.pick) }];
+    case 'retry':
+      return [{ op: cmd.t, job: (cmd.failed ? newestFailed() : undefined) ?? pickJob(cmd.pick) }];
+    case 'purge':
+      return [{ op: 'purge-queue' }];
+    case 'health':
+      return [{ op: 'health' }];
+    case 'advance':
+      return [];
+  }
+}

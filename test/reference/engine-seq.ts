@@ -1,0 +1,32 @@
+/** One job in the reference engine (engine.ts): what it has to do, what it has done. */
+import type { RefJob } from './job.js';
+
+export interface Seq {
+  job: RefJob;
+  readyAtMs: number;
+  promptLeft: number;
+  count: number;
+  /** Tokens out when the worker crashes (0: never). */
+  crashAfter: number;
+  deadlineMs: number;
+  /** Exact instant of each token so far. */
+  times: number[];
+  /** Prompt tokens prefilled in the iteration under way. */
+  chunk: number;
+  removed: boolean;
+  watched: boolean;
+  /** Tokens told to its streams. */
+  told: number;
+}
+
+export function newSeq(job: RefJob, readyAtMs: number, promptTokens: number, count: number, deadlineMs: number, crashAfter: number): Seq {
+  // A prompt is at least one token: the first token needs a forward pass over something.
+  return { job, readyAtMs, promptLeft: Math.max(1, promptTokens), count, crashAfter, deadlineMs, times: [], chunk: 0, removed: false, watched: false, told: 0 };
+}
+
+/** Takes `job`'s sequence out of `list`; true if it was there. */
+export function drop(list: Seq[], job: RefJob): boolean {
+  const i = list.findIndex((s) => s.job === job);
+  if (i >= 0) list.splice(i, 1);
+  return i >= 0;
+}

@@ -1,0 +1,250 @@
+/**
+ * The reference model of one worker's batching engine (`llm.engine`), plain: every iteration is
+ * composed at its start and ended at its end, one by one, and each token's instant is the sum of
+ * the iterations before it. No segments, no arithmetic over many iterations.
+ *
+ * - Iterations run back to back while the batch holds a sequence. An iteration is composed at its
+ *   start: jobs ready by then join (FIFO, up to maxNumSeqs in the batch); each decoding sequence
+ *   takes one token of the budget (maxNumBatchedTokens), prompts still to prefill take chunks of
+ *   the rest, in batch order. It lasts decodeMs + perSequenceMs × (n − 1) + prefillMsPerToken × p
+ *   (n sequences in it, p prompt tokens prefilled). At its end every decoding sequence gets a
+ *   token, and a sequence whose prompt it finished gets its first one.
+ * - A job is ready at its start + overheadMs; an idle engine starts an iteration at that instant
+ *   (never before its last iteration ended). A prompt is at least one token.
+ * - Whatever happens at the instant an iteration begins (a job joining, a job leaving) is part of
+ *   it: the iteration is composed again. A job taken out later leaves at the iteration's end.
+ * - A run ends (told to the model) at the first whole ms at or after its last token; a crash
+ *   directive kills the worker once its crash point's token is out (ended runs are told first,
+ *   and the tokens out by then are streamed); taken out before that is told (its ttl at that
+ *   instant), it crashes nothing and the batch goes on.
+ * - Streams that follow a job are told its new tokens at each wake-up; each token keeps its exact
+ *   instant, whatever ms it is told in.
+ *
+ * Wake-ups: the engine is one event, at the first whole ms at or after the end of the next
+ * iteration that changes the batch (a prefill iteration, a last token or crash point, a job
+ * leaving, a waiting job that can join) or at an execution deadline; a second one (the tick) comes
+ * at the ms of the next token of a watched stream, predicted as if the current iteration repeated.
+ * Each is ordered by when it was planned, and planned again only when its ms changes: the core's
+ * events (llm-engine.ts `arm`), stated so that events of one instant run in the same order.
+ */
+import { drop, newSeq, type Seq } from './engine-seq.js';
+import type { RefJob } from './job.js';
+import type { Planned, RefEngineConfig } from './types.js';
+
+export interface RefEngineHost {
+  now(): number;
+  /** The model's order counter, taken. */
+  stamp(): number;
+  runEnded(j: RefJob): void;
+  crashed(j: RefJob): void;
+  timedOut(j: RefJob): void;
+  /** New tokens of `j` for its streams; false when no stream follows it any more. */
+  tokensLanded(j: RefJob): boolean;
+}
+
+export class RefEngine {
+  private waiting: Seq[] = [];
+  /** The batch, in the order its sequences joined (a removed one stays until its iteration ends). */
+  private batch: Seq[] = [];
+  private ended: Seq[] = [];
+  private crash: Seq | undefined;
+  /** The iteration under way: exact start, end and length. */
+  private iter: { startMs: number; endMs: number; d: number } | undefined;
+  private idleSinceMs = 0;
+  wake: Planned | undefined;
+  tick: Planned | undefined;
+
+  constructor(
+    private readonly cfg: RefEngineConfig,
+    private readonly host: RefEngineHost,
+  ) {}
+
+  add(job: RefJob, count: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
+    const now = this.host.now();
+    this.catchUp(now);
+    const s = newSeq(job, now + this.cfg.overheadMs, promptTokens, count, deadlineMs, crashAfter);
+    job.engineTimes = s.times;
+    this.waiting.push(s);
+    if (this.iter?.startMs === now) this.compose(now);
+    this.plan();
+  }
+
+  /** Cancelled, timed out or removed: out of the batch at the next iteration boundary (now, if one begins now). */
+  remove(job: RefJob): void {
+    const now = this.host.now();
+    this.catchUp(now);
+    if (drop(this.ended, job) || drop(this.waiting, job)) return this.plan();
+    const s = this.batch.find((x) => x.job === job && !x.removed);
+    if (!s) return;
+    s.removed = true;
+    if (!this.iter) this.batch = this.batch.filter((x) => x !== s);
+    else if (this.iter.startMs === now) this.compose(now);
+    if (s === this.crash) this.resume(s, now);
+    this.plan();
+  }
+
+  /**
+   * The job whose crash point came was taken out before the crash was told (its ttl at that
+   * instant): no crash, as a run ending at its ttl instant loses to the ttl. The batch goes on from
+   * that iteration's end (another crash point reached there crashes the worker instead).
+   */
+  private resume(s: Seq, now: number): void {
+    this.crash = this.batch.find((x) => x.crashAfter > 0 && x.times.length >= x.crashAfter);
+    if (this.crash) return;
+    this.compose(s.times[s.crashAfter - 1]!);
+    this.catchUp(now);
+  }
+
+  /** The worker crashed: every sequence goes (the model re-queues the worker's jobs). */
+  clear(): void {
+    this.waiting = [];
+    this.batch = [];
+    this.ended = [];
+    this.crash = this.iter = this.wake = this.tick = undefined;
+  }
+
+  /** A stream follows `job` from now on. */
+  watch(job: RefJob): void {
+    const s = this.find(job);
+    if (!s || s.watched) return;
+    s.watched = true;
+    s.told = s.times.length;
+    this.planTick();
+  }
+
+  /** The wake-up: iterations up to now, tokens told, ended runs, a crash, then execution deadlines. */
+  fire(): void {
+    const now = this.host.now();
+    this.wake = undefined;
+    this.catchUp(now);
+    this.tell();
+    while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job);
+    if (this.crash) return this.host.crashed(this.crash.job);
+    for (const s of [...this.batch]) if (this.due(s, now)) this.host.timedOut(s.job);
+    for (const s of [...this.waiting]) if (this.due(s, now)) this.host.timedOut(s.job);
+    this.plan();
+  }
+
+  /** The tick: tokens of watched streams told. */
+  ticked(): void {
+    this.tick = undefined;
+    this.catchUp(this.host.now());
+    this.tell();
+    this.plan();
+  }
+
+  // ---------------------------------------------------------------- iterations
+
+  /** Ends every iteration due by `now`, composing the next at each end (or at the first job's ready instant when idle). */
+  private catchUp(now: number): void {
+    while (!this.crash) {
+      if (this.iter) {
+        if (this.iter.endMs > now) return;
+        this.endIteration(this.iter.endMs);
+        continue;
+      }
+      const w = this.waiting[0];
+      if (!w || Math.max(w.readyAtMs, this.idleSinceMs) > now) return;
+      this.compose(Math.max(w.readyAtMs, this.idleSinceMs));
+    }
+  }
+
+  private compose(atMs: number): void {
+    const c = this.cfg;
+    this.batch = this.batch.filter((s) => !s.removed);
+    while (this.waiting.length > 0 && this.batch.length < c.maxNumSeqs && this.waiting[0]!.readyAtMs <= atMs) this.batch.push(this.waiting.shift()!);
+    if (this.batch.length === 0) {
+      this.iter = undefined;
+      this.idleSinceMs = atMs;
+      return;
+    }
+    let n = this.batch.filter((s) => s.promptLeft === 0).length;
+    let budget = c.maxNumBatchedTokens - n;
+    let p = 0;
+    for (const s of this.batch) {
+      s.chunk = s.promptLeft > 0 && budget > 0 ? Math.min(s.promptLeft, budget) : 0;
+      budget -= s.chunk;
+      p += s.chunk;
+      if (s.chunk > 0) n++;
+    }
+    const d = c.decodeMs + c.perSequenceMs * (n - 1) + c.prefillMsPerToken * p;
+    this.iter = { startMs: atMs, endMs: atMs + d, d };
+  }
+
+  private endIteration(atMs: number): void {
+    this.iter = undefined;
+    const stay: Seq[] = [];
+    for (const s of this.batch) {
+      if (s.removed) continue;
+      if (s.chunk > 0) {
+        s.promptLeft -= s.chunk;
+        s.chunk = 0;
+        if (s.promptLeft === 0) s.times.push(atMs);
+      } else if (s.promptLeft === 0) s.times.push(atMs);
+      if (s.crashAfter > 0 && s.times.length >= s.crashAfter) this.crash ??= s;
+      else if (s.times.length >= s.count) {
+        this.ended.push(s);
+        continue;
+      }
+      stay.push(s);
+    }
+    this.batch = stay;
+    if (!this.crash) this.compose(atMs);
+  }
+
+  private tell(): void {
+    for (const s of [...this.batch]) {
+      if (!s.watched || s.removed || s.times.length <= s.told) continue;
+      s.told = s.times.length;
+      s.watched = this.host.tokensLanded(s.job);
+    }
+  }
+
+  // ---------------------------------------------------------------- wake-ups
+
+  private plan(): void {
+    const now = this.host.now();
+    let at = Infinity;
+    if (this.ended.length > 0 || this.crash) at = now;
+    else if (this.iter) at = Math.ceil(this.nextChangeMs());
+    else if (this.waiting.length > 0) at = Math.ceil(Math.max(this.waiting[0]!.readyAtMs, this.idleSinceMs));
+    for (const s of [...this.batch, ...this.waiting]) if (!s.removed && s.deadlineMs < at) at = s.deadlineMs;
+    if (at === Infinity) this.wake = undefined;
+    else if (this.wake?.atMs !== Math.max(at, now)) this.wake = { atMs: Math.max(at, now), stamp: this.host.stamp() };
+    this.planTick();
+  }
+
+  /** End of the first iteration from the one under way after which the batch changes (see the header). */
+  private nextChangeMs(): number {
+    const it = this.iter!;
+    const live = this.batch.filter((s) => !s.removed);
+    if (live.length < this.batch.length || live.some((s) => s.chunk > 0)) return it.endMs;
+    // Decoding alone: the same iteration repeats until a run's last token, a crash point or a join.
+    const w = this.waiting[0];
+    for (let k = 1, end = it.endMs; ; k++, end += it.d) {
+      for (const s of live) if (s.promptLeft === 0 && (s.times.length + k >= s.count || (s.crashAfter > 0 && s.times.length + k >= s.crashAfter))) return end;
+      if (w && live.length < this.cfg.maxNumSeqs && w.readyAtMs <= end) return end;
+    }
+  }
+
+  private planTick(): void {
+    const it = this.iter;
+    let at = Infinity;
+    for (const s of this.batch) {
+      if (!it || !s.watched || s.removed || s.times.length === 0 || s.told >= s.count) continue;
+      const k = s.told;
+      at = Math.min(at, Math.ceil(k < s.times.length ? s.times[k]! : it.endMs + (k - s.times.length) * it.d));
+    }
+    if (at === Infinity) this.tick = undefined;
+    else if (this.tick?.atMs !== at) this.tick = { atMs: Math.max(at, this.host.now()), stamp: this.host.stamp() };
+  }
+
+  private find(job: RefJob): Seq | undefined {
+    return this.batch.find((s) => s.job === job && !s.removed) ?? this.ended.find((s) => s.job === job) ?? this.waiting.find((s) => s.job === job);
+  }
+
+  /** Its execution deadline came while the engine still holds it. */
+  private due(s: Seq, now: number): boolean {
+    return !s.removed && s.deadlineMs <= now && this.find(s.job) === s;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The reference model's workers and scaler (docs/api.md "Scaling"): workersMin to workersMax, cold
+ * starts (also of a worker restarting after a crash), QUEUE_DELAY and REQUEST_COUNT, the idle
+ * timeout, and which worker takes a queued job.
+ *
+ * A worker holds up to workerConcurrency jobs. Queued jobs go to idle workers first (the most
+ * recently idle), then to running workers with room (the one holding fewest, the oldest on a tie).
+ *
+ * Cold starts are a constant or uniform draws from the stream the core draws from (the same seed
+ * and stream name), one draw per start, in the order the model starts workers.
+ */
+import { Alea } from '../../src/lib/random.js';
+import type { RefEngine } from './engine.js';
+import type { RefJob } from './job.js';
+import { RefState, type Worker } from './model-state.js';
+import type { Planned, RefConfig } from './types.js';
+
+export abstract class RefWorkers extends RefState {
+  private nextWorker = 1;
+  /** QUEUE_DELAY: when the scaler looks again (a queued job reaches the threshold). */
+  protected recheck: Planned | undefined;
+  private looking = false;
+  private readonly draws: Alea;
+
+  constructor(cfg: RefConfig) {
+    super(cfg);
+    this.draws = new Alea(`${cfg.seed}/ep/coldstart`);
+  }
+
+  /** `w` (idle or running with room) takes `j`. */
+  protected abstract start(w: Worker, j: RefJob): void;
+  /** The engine of a new worker (llm.engine), else undefined. */
+  protected abstract newEngine(): RefEngine | undefined;
+
+  /** Queued jobs go to idle workers, the most recently idle first, then to running workers with room. */
+  protected dispatch(): void {
+    while (this.queue.length > 0) {
+      const w = this.idle.pop() ?? this.withRoom();
+      if (!w) return;
+      this.start(w, this.next()!);
+    }
+  }
+
+  /** The running worker holding the fewest jobs, below workerConcurrency; the oldest on a tie. */
+  private withRoom(): Worker | undefined {
+    let best: Worker | undefined;
+    for (const w of this.workers) {
+      if (w.state === 'running' && w.jobs.length < this.cfg.workerConcurrency && (!best || w.jobs.length < best.jobs.length)) best = w;
+    }
+    return best;
+  }
+
+  /** After any change: idle workers take jobs, then the scaler looks. */
+  protected changed(): void {
+    this.dispatch();
+    this.look();
+  }
+
+  protected makeIdle(w: Worker): void {
+    w.state = 'idle';
+    w.idleSinceMs = this.nowMs;
+    this.idle.push(w);
+  }
+
+  private startWorker(): void {
+    const w: Worker = { n: this.nextWorker++, state: 'initializing', jobs: [], engine: this.newEngine(), boot: undefined, idleSinceMs: 0 };
+    this.workers.push(w);
+    this.boot(w);
+  }
+
+  /** A (re)start: ready after its cold start; at once when that is 0 ms, taking a queued job. */
+  protected boot(w: Worker): void {
+    w.state = 'initializing';
+    const c = this.cfg.coldStart;
+    const ms = typeof c === 'number' ? c : Math.max(0, Math.round(c.minMs + this.draws.next() * (c.maxMs - c.minMs)));
+    if (ms > 0) {
+      w.boot = { atMs: this.nowMs + ms, stamp: this.stamp() };
+      return;
+    }
+    this.makeIdle(w);
+    this.dispatch();
+  }
+
+  protected ready(w: Worker): void {
+    w.boot = undefined;
+    this.makeIdle(w);
+    this.changed();
+  }
+
+  private stopWorker(w: Worker): void {
+    this.workers = this.workers.filter((x) => x !== w);
+    this.idle = this.idle.filter((x) => x !== w);
+  }
+
+  /**
+   * The scaler's look, after every change: start the workers wanted now, one at a time. Then
+   * (QUEUE_DELAY) look again when the next queued normal job reaches the threshold.
+   */
+  protected look(): void {
+    if (this.looking) return;
+    this.looking = true;
+    const noneLive = this.workers.length === 0;
+    while (this.wantedNow(noneLive) > 0) this.startWorker();
+    this.looking = false;
+    if (this.cfg.scaler.type !== 'QUEUE_DELAY') return;
+    const t = this.thresholdMs();
+    const later = this.queue.filter((j) => !j.lowPriority && j.enqueuedAtMs + t > this.nowMs).map((j) => j.enqueuedAtMs + t);
+    if (later.length === 0) return;
+    const at = Math.min(...later);
+    if (!this.recheck || this.recheck.atMs > at) this.recheck = { atMs: at, stamp: this.stamp() };
+  }
+
+  private thresholdMs(): number {
+    return Math.round(this.cfg.scaler.value * 1000);
+  }
+
+  /**
+   * Workers to start now: up to workersMin; one when a normal job waits and no worker is live;
+   * QUEUE_DELAY: one per normal job that has waited the threshold, less those starting.
+   * REQUEST_COUNT: when the look began with no worker live, up to the target (no worker can go
+   * idle later in the ms to take a job); else the rest at the end of the ms (`endOfMs`). Never
+   * past workersMax.
+   */
+  private wantedNow(noneLive: boolean): number {
+    const total = this.workers.length;
+    const room = this.cfg.workersMax - total;
+    const normal = this.queue.filter((j) => !j.lowPriority);
+    let base = Math.max(0, this.cfg.workersMin - total);
+    if (base === 0 && normal.length > 0 && total === 0) base = 1;
+    if (this.cfg.scaler.type === 'REQUEST_COUNT') return Math.min(room, noneLive ? Math.max(base, this.target() - total) : base);
+    const overdue = normal.filter((j) => this.nowMs - j.enqueuedAtMs >= this.thresholdMs()).length;
+    return Math.min(room, Math.max(base, overdue - this.count('initializing')));
+  }
+
+  /** REQUEST_COUNT: ceil((normal queued + jobs in progress) / value), within workersMin and workersMax. */
+  private target(): number {
+    const normal = this.queue.filter((j) => !j.lowPriority).length;
+    const t = Math.ceil((normal + this.inProgress()) / this.cfg.scaler.value);
+    return Math.min(this.cfg.workersMax, Math.max(this.cfg.workersMin, t));
+  }
+
+  /**
+   * The end of the current ms. REQUEST_COUNT: idle workers above the target stop, the most
+   * recently idle first, then workers start up to it. QUEUE_DELAY: idle workers idle for
+   * idleTimeoutMs stop, the oldest idle first, while more than workersMin remain.
+   */
+  protected endOfMs(): void {
+    if (this.cfg.scaler.type === 'REQUEST_COUNT') {
+      while (this.idle.length > 0 && this.workers.length > this.target()) this.stopWorker(this.idle[this.idle.length - 1]!);
+      while (this.workers.length < this.target()) this.startWorker();
+      return;
+    }
+    for (let w = this.idle[0]; w && w.idleSinceMs + this.cfg.idleTimeoutMs <= this.nowMs; w = this.idle[0]) {
+      if (this.workers.length <= this.cfg.workersMin) return;
+      this.stopWorker(w);
+    }
+  }
+
+  /** QUEUE_DELAY: the next time an idle worker reaches its idle timeout, after now. */
+  protected nextIdleTimeout(): number {
+    if (this.cfg.scaler.type !== 'QUEUE_DELAY') return Infinity;
+    const at = this.idle.map((w) => w.idleSinceMs + this.cfg.idleTimeoutMs).filter((t) => t > this.nowMs);
+    return Math.min(Infinity, ...at);
+  }
+}
