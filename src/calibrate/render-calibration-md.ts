@@ -5,6 +5,7 @@
  */
 import type { Calibration, CalibrationWithCurves, FittedDuration } from './calibration.js';
 import { quantile } from './fit-duration.js';
+import { inverse } from './inverse-cdf.js';
 import { llmNotes, llmSections, llmTableRows } from './render-llm-calibration.js';
 
 const PS = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99];
@@ -84,16 +85,3 @@ const LLM_GATHER = [
 
 const trust = (t: boolean): string => (t ? 'yes' : '**too few samples**');
 const fmt = (ms: number): string => (Math.round(ms * 10) / 10).toString();
-
-/** The x where `cdf` reaches p (bisection; `hi` a sample above most of the mass). */
-export function inverse(cdf: (x: number) => number, p: number, hi: number): number {
-  let lo = 0;
-  let top = Math.max(1, hi);
-  while (cdf(top) < p && top < 1e12) top *= 2;
-  for (let i = 0; i < 60; i++) {
-    const m = (lo + top) / 2;
-    if (cdf(m) < p) lo = m;
-    else top = m;
-  }
-  return top;
-}

@@ -9,6 +9,7 @@ import type { Calibration, CalibrationWithCurves } from './calibration.js';
 import type { EngineFigure, EngineFit } from './fit-engine.js';
 import { ttftPoints } from './fit-ttft.js';
 import { quantile } from './fit-duration.js';
+import { inverse } from './inverse-cdf.js';
 import { hasGaps, type StreamRow } from './stream-rows.js';
 
 const PS = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99];
@@ -96,7 +97,7 @@ export function llmSections(c: CalibrationWithCurves): string[] {
     const sorted = s.rows.map((r) => r.tokens).sort((a, b) => a - b);
     out.push('## llm.outputTokens: observed against fitted', '', `${s.tokens.model}; KS distance ${s.tokens.ks} (limit ${s.tokens.ksLimit}).`, '');
     out.push('| percentile | observed (tokens) | fitted (tokens) |', '|---:|---:|---:|');
-    for (const p of PS) out.push(`| p${Math.round(p * 100)} | ${r2(quantile(sorted, p))} | ${r2(inverseCdf(s.tokens.cdf, p, sorted[sorted.length - 1]!))} |`);
+    for (const p of PS) out.push(`| p${Math.round(p * 100)} | ${r2(quantile(sorted, p))} | ${r2(inverse(s.tokens.cdf, p, sorted[sorted.length - 1]!))} |`);
     out.push('');
   }
   return out;
@@ -179,19 +180,6 @@ function group<T>(rows: readonly StreamRow[], key: (r: StreamRow) => number, val
 
 function figureRow(name: string, f: EngineFigure, unit: string, samples: string, how: string): string {
   return `| ${name} | ${f.value} ${unit}${f.se !== undefined ? ` ± ${f.se}` : ''} | ${samples} | ${how} | ${yes(f.trusted)} |`;
-}
-
-/** The x where `cdf` reaches p (bisection; `hi` a sample above most of the mass), as render-calibration-md.ts's `inverse` (that file imports this one). */
-function inverseCdf(cdf: (x: number) => number, p: number, hi: number): number {
-  let lo = 0;
-  let top = Math.max(1, hi);
-  while (cdf(top) < p && top < 1e12) top *= 2;
-  for (let i = 0; i < 60; i++) {
-    const m = (lo + top) / 2;
-    if (cdf(m) < p) lo = m;
-    else top = m;
-  }
-  return top;
 }
 
 function med(xs: number[]): number {
