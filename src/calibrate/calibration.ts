@@ -4,39 +4,22 @@
  * idle timeout from when workers stopped after their last job, and the most workers seen at once.
  * Each quantity says how far to trust it and what run would gather more of it.
  */
-import type { DurationSpec } from '../contract/duration-spec.js';
 import type { ObservedEndpoint, RunResult } from '../report/run-result.js';
 import { coldStartSamples } from './cold-starts.js';
 import { fitDuration, type DurationFit } from './fit-duration.js';
+import { type FittedDuration, fittedFields } from './fitted-duration.js';
 import { healthRows } from './health-rows.js';
 import { fitIdleTimeout } from './idle-timeout.js';
 import { calibrateStreams, type LlmFit, type LlmFitWithCurves } from './stream-calibration.js';
 import { fitWorkerConcurrency, type WorkerConcurrencyFit } from './worker-concurrency.js';
+
+export type { FittedDuration };
 
 export const CALIBRATION_VERSION = 1;
 /** Fewer samples than this: a fit is given, and marked not to be trusted. */
 export const MIN_SAMPLES = 20;
 /** Fewer matched stops than this: the idle timeout is marked not to be trusted. */
 export const MIN_STOPS = 3;
-
-/** A fitted duration in calibration.json. */
-export interface FittedDuration {
-  model: DurationFit['model'] | 'none';
-  /** What calibrated.yaml's endpoint gets; absent: nothing to fit (the scenario's value stays). */
-  spec?: DurationSpec;
-  /** The fitted distribution's median and p95 (ms). */
-  p50?: number;
-  p95?: number;
-  /** The samples' own median and p95 (ms). */
-  observed?: { p50: number; p95: number };
-  samples: number;
-  /** Kolmogorov–Smirnov distance between the samples and the fit, and the limit a lognormal had to meet. */
-  ks?: number;
-  ksLimit?: number;
-  trusted: boolean;
-  /** Why not trusted, or how the samples were picked. */
-  note?: string;
-}
 
 export interface Calibration {
   version: number;
@@ -143,14 +126,7 @@ function fitted(fit: DurationFit | undefined, count: number, more: string): Fitt
   if (!fit) return { model: 'none', samples: 0, trusted: false, note: `no samples: ${more}` };
   const trusted = fit.samples >= MIN_SAMPLES;
   return {
-    model: fit.model,
-    spec: fit.spec,
-    p50: fit.fitted.p50,
-    p95: fit.fitted.p95,
-    observed: fit.observed,
-    samples: count,
-    ks: fit.ks,
-    ksLimit: fit.ksLimit,
+    ...fittedFields(fit, count),
     trusted,
     ...(trusted ? {} : { note: `${fit.samples} samples, fewer than ${MIN_SAMPLES}: ${more}` }),
   };

@@ -5,28 +5,17 @@
  * been longer, so when many were cut the fit says the endpoint's own lengths are longer.
  */
 import { fitDuration, type DurationFit } from './fit-duration.js';
+import { type FittedDuration, fittedFields } from './fitted-duration.js';
 import { MIN_STREAMS } from './fit-engine.js';
 import type { StreamRow } from './stream-rows.js';
 
 /** A share of counts cut at max_tokens above this: the fit is a lower bound of the endpoint's own lengths. */
 export const CAPPED_SHARE = 0.1;
 
-export interface OutputTokensFit {
-  model: DurationFit['model'] | 'none';
-  /** What calibrated.yaml's `llm.outputTokens` gets (tokens); absent: nothing to fit. */
-  spec?: DurationFit['spec'];
-  /** The fitted distribution's and the counts' own median and p95 (tokens). */
-  p50?: number;
-  p95?: number;
-  observed?: { p50: number; p95: number };
-  /** Completed streams the run saw (the fit used the ones kept). */
-  samples: number;
-  ks?: number;
-  ksLimit?: number;
+/** calibration.json's `llm.outputTokens`: a FittedDuration whose values are tokens, not ms. */
+export interface OutputTokensFit extends FittedDuration {
   /** Counts equal to their request's max_tokens. */
   capped: number;
-  trusted: boolean;
-  note?: string;
 }
 
 /** The fit, and the distribution behind it (charts); `count`: completed streams seen in all. */
@@ -43,14 +32,7 @@ export function fitOutputTokens(rows: readonly StreamRow[], count: number): { fi
   ].filter((n): n is string => n !== undefined);
   return {
     fit: {
-      model: f.model,
-      spec: f.spec,
-      p50: f.fitted.p50,
-      p95: f.fitted.p95,
-      observed: f.observed,
-      samples: count,
-      ks: f.ks,
-      ksLimit: f.ksLimit,
+      ...fittedFields(f, count),
       capped,
       trusted: notes.length === 0,
       ...(notes.length ? { note: notes.join('; ') } : {}),
