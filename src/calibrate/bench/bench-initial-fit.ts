@@ -15,7 +15,7 @@
 import type { EngineConfig } from '../../contract/llm-config.js';
 import type { FitLevel } from './bench-level.js';
 import { meanTokens } from './bench-workload.js';
-import { weightedLine, weightedLineNonNegative } from './weighted-line.js';
+import { weightedLineNonNegative } from './weighted-line.js';
 
 /**
  * `vllm serve`'s defaults on a GPU under 70 GiB, or an A100 (V1 engine); on larger ones (H100,
@@ -89,10 +89,11 @@ function detailSlope(levels: readonly FitLevel[]): { level: FitLevel; prefill: n
   const level = usable[0];
   if (!level) return undefined;
   const d = level.run.detail!;
-  const line = weightedLine(
+  // A slope below 0 becomes 0, and the intercept the mean TTFT.
+  const line = weightedLineNonNegative(
     d.inputLens,
     d.ttftsMs,
     d.inputLens.map(() => 1),
   );
-  return { level, prefill: Math.max(0, line.b), intercept: line.b >= 0 ? line.a : d.ttftsMs.reduce((a, b) => a + b, 0) / d.ttftsMs.length };
+  return { level, prefill: line.b, intercept: line.a };
 }
