@@ -11,17 +11,16 @@ import { benchIntoScenario } from '../../calibrate/bench/bench-into-scenario.js'
 import type { BenchEndpoint } from '../../calibrate/bench/bench-scenario.js';
 import { formatIssue, parseScenario } from '../../load/scenario/loader.js';
 import type { ScenarioInput } from '../../load/scenario/schema.js';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { calibrateBench, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
 import { type BenchIssue, type BenchRun, parseBenchFile } from '../../calibrate/bench/bench-file.js';
 import type { LevelFigures } from '../../calibrate/bench/bench-metrics.js';
 import { benchScenarioYaml } from '../../calibrate/bench/bench-scenario.js';
 import { renderBenchHtml } from '../../calibrate/bench/render-bench-html.js';
 import { FIGURE_HEADS, renderBenchMarkdown } from '../../calibrate/bench/render-bench-md.js';
+import { calibrationPaths } from '../calibration-files.js';
 import { CliError, EXIT } from '../exit-codes.js';
-
-export const BENCH_OUTPUTS = { scenario: 'calibrated.yaml', json: 'calibration.json', md: 'calibration.md', html: 'calibration.html' } as const;
 
 export interface BenchArgs {
   out?: string;
@@ -41,8 +40,7 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
   const yours = a.scenario === undefined ? undefined : readScenarioText(a.scenario);
   const { calibration: c, scenario } = await calibrateBench(runs, server);
   const dir = a.out ?? dirname(files[0]!);
-  mkdirSync(dir, { recursive: true });
-  const paths = Object.fromEntries(Object.entries(BENCH_OUTPUTS).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof BENCH_OUTPUTS, string>;
+  const paths = calibrationPaths(dir);
   const users = c.levels.map((l) => l.concurrency);
   const from = files.map((f) => basename(f));
   writeFileSync(paths.scenario, yours === undefined ? benchScenarioYaml(scenario, from, users) : intoScenario(a.scenario!, yours, c.endpoint, scenario, from));

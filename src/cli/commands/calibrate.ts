@@ -8,8 +8,8 @@
  * `loadlab calibrate FILE.json…`: vllm bench serve result files instead (calibrate-bench.ts). One
  * argument that is a directory or is named report.json is a run; anything else, bench files.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { calibrate } from '../../calibrate/calibration.js';
 import { calibratedScenario } from '../../calibrate/calibrated-scenario.js';
@@ -18,6 +18,7 @@ import { renderCalibrationMarkdown } from '../../calibrate/render-calibration-md
 import { llmSummary } from '../../calibrate/llm-summary.js';
 import { loadScenarioFile, formatIssue } from '../../load/scenario/loader.js';
 import type { ObservedEndpoint, RunResult } from '../../report/run-result.js';
+import { calibrationPaths } from '../calibration-files.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { readStoredRun } from '../report-input.js';
 import { calibrateBenchCommand } from './calibrate-bench.js';
@@ -30,8 +31,6 @@ export interface CalibrateArgs {
   'max-num-seqs'?: number;
   'max-num-batched-tokens'?: number;
 }
-
-export const CALIBRATION_FILES = { scenario: 'calibrated.yaml', json: 'calibration.json', md: 'calibration.md', html: 'calibration.html' } as const;
 
 /**
  * A run directory, or its report.json (else: a vllm bench serve result file). A path that does
@@ -71,8 +70,7 @@ function calibrateRun(runDir: string, a: CalibrateArgs): number {
   const fit = calibrate(r);
   const c = fit.calibration;
   const dir = a.out ?? dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const paths = Object.fromEntries(Object.entries(CALIBRATION_FILES).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof CALIBRATION_FILES, string>;
+  const paths = calibrationPaths(dir);
   writeFileSync(paths.scenario, calibratedScenario(readFileSync(scenarioFile, 'utf8'), c, dirname(file)));
   writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
   writeFileSync(paths.md, renderCalibrationMarkdown(fit));
