@@ -71,8 +71,7 @@ function readRuns(files: readonly string[]): BenchRun[] {
       if (statSync(file).isDirectory()) throw new Error('a directory: give vllm bench serve result files, or one run directory alone');
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-      issues.push({ file, field: '(file)', reason: `cannot read it (${why})` });
+      issues.push({ file, field: '(file)', reason: cannotRead(e) });
       continue;
     }
     const p = parseBenchFile(file, text);
@@ -87,9 +86,12 @@ function readScenarioText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new CliError(`--scenario ${file}: cannot read it (${why})`, EXIT.USAGE);
+    throw new CliError(`--scenario ${file}: ${cannotRead(e)}`, EXIT.USAGE);
   }
+}
+
+function cannotRead(e: unknown): string {
+  return `cannot read it (${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message})`;
 }
 
 /** `file` (its `text`) with the fitted worker; exit 2 naming the file when it is not a scenario, or invalid after the change. */
