@@ -34,8 +34,8 @@ export interface TtftFit {
   ttft: { streams: number; dropped: number; alone: boolean; promptMin: number; promptMax: number };
 }
 
-/** The streams the fit reads and each one's TTFT less its iterations (ms). */
-export function ttftPoints(rows: readonly StreamRow[], decode: number, perSeq: number): { rows: StreamRow[]; y: number[]; alone: boolean } {
+/** The streams the fit reads and each one's TTFT less its iterations (ms); `noHealth`: no /health answer covered any stream. */
+export function ttftPoints(rows: readonly StreamRow[], decode: number, perSeq: number): { rows: StreamRow[]; y: number[]; alone: boolean; noHealth: boolean } {
   // With /health read, only streams its answers show reached their first token with nothing queued
   // (the first ones, before its first answer, may have met a cold start); never one in one piece.
   const noHealth = rows.every((r) => r.queued === undefined);
@@ -43,13 +43,13 @@ export function ttftPoints(rows: readonly StreamRow[], decode: number, perSeq: n
   const alone = clear.filter((r) => r.alone);
   const spread = (xs: StreamRow[]): number => xs.reduce((m, r) => Math.max(m, r.promptTokens), 0) - xs.reduce((m, r) => Math.min(m, r.promptTokens), Infinity);
   if (alone.length >= MIN_ALONE && (spread(alone) >= MIN_PROMPT_SPREAD || spread(clear) < MIN_PROMPT_SPREAD)) {
-    return { rows: alone, y: alone.map((r) => r.firstMs - decode), alone: true };
+    return { rows: alone, y: alone.map((r) => r.firstMs - decode), alone: true, noHealth };
   }
   const y = clear.map((r) => {
     const iter = hasGaps(r) ? r.itlMs : decode + perSeq * Math.max(0, r.joinPerWorker - 1);
     return r.firstMs - iter * (1 + Math.min(1, Math.max(0, r.joinPerWorker - 1)) / 2);
   });
-  return { rows: clear, y, alone: false };
+  return { rows: clear, y, alone: false, noHealth };
 }
 
 export function fitTtft(rows: readonly StreamRow[], decode: number, perSeq: number): TtftFit {
@@ -69,8 +69,7 @@ export function fitTtft(rows: readonly StreamRow[], decode: number, perSeq: numb
   const ttft = { streams: f.n, dropped: f.dropped, alone: p.alone, promptMin: f.xMin, promptMax: f.xMax };
   const least = p.alone ? MIN_ALONE : MIN_TTFT_STREAMS;
   const few = f.n < least ? `${f.n} streams reached their first token with nothing queued, fewer than ${least}` : undefined;
-  const noHealth = rows.every((r) => r.queued === undefined);
-  const queue = noHealth ? 'no /health answers: queueing and cold starts could not be left out (run with --health-every)' : undefined;
+  const queue = p.noHealth ? 'no /health answers: queueing and cold starts could not be left out (run with --health-every)' : undefined;
   const wait = p.alone
     ? undefined
     : `fewer than ${MIN_ALONE} streams (of two prompt lengths) reached their first token alone on their worker, so the wait for the iteration under way is taken as half one; requests sent in step with the iterations (a closed loop over a network of steady latency) wait otherwise, so overheadMs may be off by up to an iteration. Start with no more streams in flight than workers for a while`;
