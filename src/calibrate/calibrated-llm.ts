@@ -8,13 +8,18 @@
 import type { Document } from 'yaml';
 import type { Calibration } from './calibration.js';
 
+/** Whether calibrated.yaml gets the fitted workerConcurrency: a run against an endpoint of one job per worker, without streams, leaves the scenario as it was. */
+export function writesWorkerConcurrency(c: Calibration): boolean {
+  const v = c.workerConcurrency?.value;
+  return v !== undefined && (v > 1 || c.llm !== undefined);
+}
+
 /** Writes what was fitted into `doc`; returns the names written, and those not to be trusted. */
 export function setCalibratedLlm(doc: Document, c: Calibration): { written: string[]; untrusted: string[] } {
   const written: string[] = [];
   const untrusted: string[] = [];
   const wc = c.workerConcurrency;
-  // A run against an endpoint of one job per worker, without streams, leaves the scenario as it was.
-  if (wc?.value !== undefined && (wc.value > 1 || c.llm !== undefined)) {
+  if (wc?.value !== undefined && writesWorkerConcurrency(c)) {
     const before = doc.getIn(['endpoint', 'workerConcurrency']);
     // Not seen full: the value is a lower bound, and a higher one of the scenario may be right.
     const value = wc.reached || typeof before !== 'number' ? wc.value : Math.max(wc.value, before);

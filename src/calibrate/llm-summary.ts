@@ -1,10 +1,12 @@
 /** `loadlab calibrate`'s stdout lines for workerConcurrency and llm (none when nothing was fitted). */
 import type { Calibration } from './calibration.js';
+import { writesWorkerConcurrency } from './calibrated-llm.js';
 
 export function llmSummary(c: Calibration): string[] {
   const out: string[] = [];
   const wc = c.workerConcurrency;
-  if (wc?.value !== undefined && (wc.value > 1 || c.llm)) out.push(`  workerConcurrency: ${wc.value}${wc.reached ? '' : ' (a lower bound: never seen full)'}`);
+  if (wc?.value !== undefined && writesWorkerConcurrency(c))
+    out.push(`  workerConcurrency: ${wc.value}${wc.reached ? '' : ' (a lower bound: never seen full)'}`);
   const l = c.llm;
   if (l === undefined) return out;
   const t = l.outputTokens;
