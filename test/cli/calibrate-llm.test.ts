@@ -6,33 +6,14 @@
  * them. The in-process tests (test/calibrate/stream-fit.test.ts) hold the fit to 10 %; here wall
  * time's jitter on a loaded machine gets a looser bound.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { describe, expect, it } from 'vitest';
+import { loadlab, probeRun } from './probe-run.js';
 
 const KNOWN = 'test/fixtures/calibrate-llm-known.yaml';
-const dir = mkdtempSync(join(tmpdir(), 'loadlab-calibrate-llm-'));
-const runDir = join(dir, 'run');
-let serve: ServeProcess;
-
-function loadlab(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', timeout: 120_000 });
-}
-
-beforeAll(async () => {
-  serve = await startServe(['--config', KNOWN]);
-  const run = loadlab(['run', KNOWN, '--target', serve.base.replace(/\/v2$/, ''), '--health-every', '100ms', '--out', runDir]);
-  expect(run.status, run.stderr).toBe(0);
-}, 120_000);
-
-afterAll(() => {
-  serve?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { runDir } = probeRun(KNOWN, 'loadlab-calibrate-llm-', 'run');
 
 describe('streamed run → calibrate', () => {
   it('finds the engine and workerConcurrency, and writes them into calibrated.yaml', () => {

@@ -6,33 +6,14 @@
  * calibrate` on its directory, then `loadlab plan` on calibrated.yaml against a plan on the truth.
  * And every input calibrate cannot fit is refused with exit 2 and the reason.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliBatch } from '../helpers/cli-batch.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { loadlab, probeRun } from './probe-run.js';
 
 const KNOWN = 'test/fixtures/calibrate-known.yaml';
-const dir = mkdtempSync(join(tmpdir(), 'loadlab-calibrate-'));
-const runDir = join(dir, 'probe');
-let serve: ServeProcess;
-
-function loadlab(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', timeout: 120_000 });
-}
-
-beforeAll(async () => {
-  serve = await startServe(['--config', KNOWN]);
-  const run = loadlab(['run', KNOWN, '--target', serve.base.replace(/\/v2$/, ''), '--health-every', '100ms', '--out', runDir]);
-  expect(run.status, run.stderr).toBe(0);
-}, 120_000);
-
-afterAll(() => {
-  serve?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, runDir } = probeRun(KNOWN, 'loadlab-calibrate-', 'probe');
 
 describe('probe → calibrate → plan', () => {
   it('calibrate finds the known endpoint again: job times, cold starts, idle timeout, workersMax', () => {
