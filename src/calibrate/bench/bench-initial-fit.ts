@@ -12,9 +12,9 @@
  *   a closed loop's round arrive together and are prefilled in the same iterations. With one
  *   level of summaries only nothing separates them: all goes to `overheadMs`, prefill 0.
  */
+import { meanMs } from '../../contract/duration-spec.js';
 import type { EngineConfig } from '../../contract/llm-config.js';
 import type { FitLevel } from './bench-level.js';
-import { meanTokens } from './bench-workload.js';
 import { weightedLineNonNegative } from './weighted-line.js';
 
 /**
@@ -67,7 +67,7 @@ export function initialFit(levels: readonly FitLevel[], maxNumSeqs = VLLM_MAX_NU
   const excess = (l: FitLevel): number => l.measured.ttftP50! - iteration(l) - joinWait(l);
   if (hi.users > lo.users) {
     // A round's C prompts are prefilled together: the first token waits for about C × p prompt tokens.
-    const tokens = (l: FitLevel): number => l.users * meanTokens(l.workload.promptTokens);
+    const tokens = (l: FitLevel): number => l.users * meanMs(l.workload.promptTokens);
     const prefill = Math.max(0, (excess(hi) - excess(lo)) / Math.max(1, tokens(hi) - tokens(lo)));
     const overheadMs = Math.max(0, excess(lo) - prefill * tokens(lo));
     return { engine: { ...base, prefillMsPerToken: prefill, overheadMs }, prefillFrom: 'concurrency' };

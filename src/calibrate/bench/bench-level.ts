@@ -3,11 +3,12 @@
  * prompt and answer lengths, what it measured, and the simulator's prediction for it: the fitted
  * endpoint run in process at that concurrency with those lengths, long enough for stable medians.
  */
+import { meanMs } from '../../contract/duration-spec.js';
 import type { BenchRun } from './bench-file.js';
 import { figuresOf, type LevelFigures } from './bench-metrics.js';
 import { type BenchEndpoint, benchScenario, type RunLength } from './bench-scenario.js';
 import { simulateStreams } from './bench-simulate.js';
-import { meanTokens, type Workload, workloadOf } from './bench-workload.js';
+import { type Workload, workloadOf } from './bench-workload.js';
 
 export interface FitLevel {
   run: BenchRun;
@@ -52,7 +53,7 @@ export const PREDICT_SIZE: RunSize = { least: 200, rounds: 16, tokenBudget: 400_
 
 export function requestsFor(l: FitLevel, size: RunSize): number {
   const want = Math.max(size.least, size.rounds * l.users);
-  const affordable = Math.floor(size.tokenBudget / Math.max(1, meanTokens(l.workload.outputTokens)));
+  const affordable = Math.floor(size.tokenBudget / Math.max(1, meanMs(l.workload.outputTokens)));
   return Math.max(2 * l.users, Math.min(want, affordable));
 }
 

@@ -49,13 +49,3 @@ function countOf(xs: number[]): TokenCount {
     sorted.length <= MAX_SAMPLES ? sorted : Array.from({ length: MAX_SAMPLES }, (_, i) => Math.max(1, Math.round(quantile(sorted, (i + 0.5) / MAX_SAMPLES))));
   return { dist: 'empirical', samplesMs };
 }
-
-/** Mean of a token count spec (for sizing runs). */
-export function meanTokens(t: TokenCount): number {
-  if (typeof t === 'number') return t;
-  if (t.dist === 'empirical') return t.samplesMs.reduce((a, b) => a + b, 0) / t.samplesMs.length;
-  if (t.dist === 'constant') return t.ms;
-  if (t.dist === 'uniform') return (t.minMs + t.maxMs) / 2;
-  if (t.dist === 'exponential') return t.meanMs;
-  return t.medianMs;
-}
