@@ -64,8 +64,7 @@ export function fitDuration(samples: readonly number[]): DurationFit | undefined
       cdf: logCdf,
     };
   }
-  const points =
-    n <= EMPIRICAL_POINTS ? xs.map(Math.round) : Array.from({ length: EMPIRICAL_POINTS }, (_, i) => Math.round(quantile(xs, (i + 0.5) / EMPIRICAL_POINTS)));
+  const points = empiricalPoints(xs);
   const sorted = points.slice().sort((a, b) => a - b);
   const cdf = (x: number): number => upperBound(sorted, x) / sorted.length;
   return {
@@ -78,6 +77,13 @@ export function fitDuration(samples: readonly number[]): DurationFit | undefined
     ksLimit: round4(ksLimit),
     cdf,
   };
+}
+
+/** An empirical spec's samples from sorted ones: each rounded, at most EMPIRICAL_POINTS (evenly spaced quantiles when more). */
+export function empiricalPoints(sorted: readonly number[]): number[] {
+  return sorted.length <= EMPIRICAL_POINTS
+    ? sorted.map(Math.round)
+    : Array.from({ length: EMPIRICAL_POINTS }, (_, i) => Math.round(quantile(sorted, (i + 0.5) / EMPIRICAL_POINTS)));
 }
 
 /**

@@ -5,7 +5,7 @@
  * (a constant when they are all equal); with summaries only: the mean, as a constant.
  */
 import { type LlmConfig, MAX_OUTPUT_TOKENS } from '../../contract/llm-config.js';
-import { quantile } from '../fit-duration.js';
+import { empiricalPoints } from '../fit-duration.js';
 import type { BenchRun } from './bench-file.js';
 
 export type TokenCount = LlmConfig['outputTokens'];
@@ -16,9 +16,6 @@ export interface Workload {
   /** max_tokens of each request: the longest answer. */
   maxTokens: number;
 }
-
-/** Most samples an empirical spec keeps: more are thinned to this many evenly spaced quantiles. */
-const MAX_SAMPLES = 1000;
 
 /** The workload of one run, or of several together (calibrated.yaml: every file's requests). */
 export function workloadOf(runs: readonly BenchRun[]): Workload {
@@ -41,11 +38,10 @@ export function workloadOf(runs: readonly BenchRun[]): Workload {
   return { promptTokens: Math.max(1, Math.round(weighted((r) => r.meanInputTokens))), outputTokens: out, maxTokens: out };
 }
 
-/** Measured token counts as a spec: a whole number when all are equal, else empirical (at least 1 each). */
+/** Measured token counts as a spec: a whole number when all are equal, else empirical (at least 1 each; at most EMPIRICAL_POINTS, fit-duration.ts). */
 function countOf(xs: number[]): TokenCount {
   const sorted = xs.map((x) => Math.max(1, Math.round(x))).sort((a, b) => a - b);
   if (sorted[0] === sorted[sorted.length - 1]) return sorted[0]!;
-  const samplesMs =
-    sorted.length <= MAX_SAMPLES ? sorted : Array.from({ length: MAX_SAMPLES }, (_, i) => Math.max(1, Math.round(quantile(sorted, (i + 0.5) / MAX_SAMPLES))));
-  return { dist: 'empirical', samplesMs };
+  // Quantiles of whole counts of at least 1 round to at least 1.
+  return { dist: 'empirical', samplesMs: empiricalPoints(sorted) };
 }
