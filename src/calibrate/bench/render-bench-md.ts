@@ -81,18 +81,23 @@ function cell(f: FigureRow): string {
   return `${m} → ${fmt(f.predicted)} (${Math.abs(f.error) > LOUD ? `**${err}**` : err})`;
 }
 
-/** The worst error of each figure over the files, and what the model leaves out. */
-function trustLines(c: BenchCalibration): string[] {
-  const worst = (Object.keys(FIGURE_HEADS) as (keyof LevelFigures)[])
+/** Each figure's error largest in size over the files (`TTFT p50 (ms) +3.1 %, …`): calibration.md's and the command's stdout. */
+export function worstErrors(levels: readonly { figures: Record<keyof LevelFigures, FigureRow> }[]): string {
+  return (Object.keys(FIGURE_HEADS) as (keyof LevelFigures)[])
     .map((k) => {
-      const errs = c.levels.map((l) => l.figures[k].error).filter((x): x is number => x !== undefined);
+      const errs = levels.map((l) => l.figures[k].error).filter((x): x is number => x !== undefined);
       return errs.length ? `${FIGURE_HEADS[k]} ${pct(errs.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a)))}` : undefined;
     })
-    .filter(Boolean);
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The worst error of each figure over the files, and what the model leaves out. */
+function trustLines(c: BenchCalibration): string[] {
   return [
     '## How far to trust it',
     '',
-    `Largest error per figure over the files: ${worst.join(', ')}.`,
+    `Largest error per figure over the files: ${worstErrors(c.levels)}.`,
     '',
     '- The errors above are on the files the fit saw. A concurrency between two of them is usually as close; one beyond the largest is an extrapolation: measure it.',
     '- An engine step is linear in the batch and in the prompt tokens. A GPU that saturates (throughput flat past some concurrency) grows its steps faster than that: fit the levels up to the saturation, or expect ITL to be under-predicted above it.',

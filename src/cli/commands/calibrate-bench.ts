@@ -15,10 +15,9 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { calibrateBench, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
 import { type BenchIssue, type BenchRun, parseBenchFile } from '../../calibrate/bench/bench-file.js';
-import type { LevelFigures } from '../../calibrate/bench/bench-metrics.js';
 import { benchScenarioYaml } from '../../calibrate/bench/bench-scenario.js';
 import { renderBenchHtml } from '../../calibrate/bench/render-bench-html.js';
-import { FIGURE_HEADS, renderBenchMarkdown } from '../../calibrate/bench/render-bench-md.js';
+import { renderBenchMarkdown, worstErrors } from '../../calibrate/bench/render-bench-md.js';
 import { calibrationPaths } from '../calibration-files.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
@@ -106,15 +105,4 @@ function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: Sce
 function positiveInt(flag: string, v: number, max: number): number {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new CliError(`${flag} ${v}: a whole number from 1 to ${max}`, EXIT.USAGE);
   return v;
-}
-
-function worstErrors(levels: { figures: Record<keyof LevelFigures, { error?: number }> }[]): string {
-  const out: string[] = [];
-  for (const k of Object.keys(FIGURE_HEADS) as (keyof LevelFigures)[]) {
-    const errs = levels.map((l) => l.figures[k].error).filter((x): x is number => x !== undefined);
-    if (errs.length === 0) continue;
-    const w = errs.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a));
-    out.push(`${FIGURE_HEADS[k]} ${w >= 0 ? '+' : ''}${(w * 100).toFixed(1)} %`);
-  }
-  return out.join(', ');
 }
