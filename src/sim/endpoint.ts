@@ -414,9 +414,7 @@ export class Endpoint {
 
   /** What an engine tells its endpoint (one object for all the endpoint's engines: each call names its job). */
   private readonly engineHost: EngineHost = {
-    runEnded: (j) => this.runEnded(j, 'complete'),
-    crashed: (j) => this.runEnded(j, 'crash'),
-    timedOut: (j) => this.runEnded(j, 'timeout'),
+    runEnded: (j, how) => this.runEnded(j, how),
     tokensLanded: (j) => {
       this.notify(j, 'chunk');
       return j.x?.waiters?.some((w) => w.wantsChunks) === true;

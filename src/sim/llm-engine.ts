@@ -20,12 +20,11 @@ import { EngineSegments } from './engine-segments.js';
 import { EngineSeq } from './engine-seq.js';
 
 export interface EngineHost {
-  /** `j` produced its last token (a planned failure ends now too): the run is over. */
-  runEnded(j: Job): void;
-  /** `j`'s crash point came: the worker dies. */
-  crashed(j: Job): void;
-  /** `j` reached its execution timeout. */
-  timedOut(j: Job): void;
+  /**
+   * `j`'s run is over: 'complete', its last token is out (a planned failure ends now too);
+   * 'crash', its crash point came (the worker dies); 'timeout', it reached its execution timeout.
+   */
+  runEnded(j: Job, how: 'complete' | 'crash' | 'timeout'): void;
   /** `j` produced tokens since the last call and someone watches it (`watch`); false: nobody does any more. */
   tokensLanded(j: Job): boolean;
 }
@@ -349,12 +348,12 @@ export class LlmEngine implements Timer {
     const now = this.sched.nowMs;
     this.advance(now);
     this.tellTokens(now);
-    while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job);
+    while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job, 'complete');
     const c = this.crash;
-    if (c !== undefined) return this.host.crashed(c.job);
+    if (c !== undefined) return this.host.runEnded(c.job, 'crash');
     if (this.earliestDeadline() <= now)
       for (const list of [this.running, this.waiting])
-        for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.timedOut(s.job);
+        for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.runEnded(s.job, 'timeout');
     this.arm();
   }
 
