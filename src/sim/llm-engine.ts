@@ -71,13 +71,6 @@ export class LlmEngine implements Timer {
     private readonly host: EngineHost,
   ) {}
 
-  /** Sequences held (waiting or in the batch; removed ones not counted). */
-  get size(): number {
-    let n = this.waiting.length + this.ended.length;
-    for (const s of this.running) if (!s.removed) n++;
-    return n;
-  }
-
   /**
    * Takes job `j`, started now: `tokens` to produce, `promptTokens` to prefill, its execution
    * deadline (whole ms), the token after which the worker crashes (0: none).

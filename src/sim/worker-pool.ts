@@ -18,7 +18,7 @@ export interface PoolHost {
   /** A run came to its planned end (its slot's timer: worker.ts). */
   onRunEnd(r: Run): void;
   /** The batching engine of a new worker object (an `llm.engine` endpoint), else undefined. */
-  engineFor(w: Worker): LlmEngine | undefined;
+  engineFor(): LlmEngine | undefined;
   onState(w: Worker, from: WorkerState | 'none', to: WorkerState | 'stopped'): void;
 }
 
@@ -155,7 +155,7 @@ export class WorkerPool {
 
   private newWorker(n: number): Worker {
     const w = new Worker(this.prefix, n, this.onTimer);
-    w.engine = this.host.engineFor(w);
+    w.engine = this.host.engineFor();
     if (w.engine === undefined && this.conc > 1) {
       w.runs = [w];
       for (let i = 1; i < this.conc; i++) w.runs.push(new RunSlot(w, this.onTimer));
