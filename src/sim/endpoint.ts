@@ -265,13 +265,11 @@ export class Endpoint {
 
   /**
    * With an engine, the exact virtual ms (fractional) at which token `k` (0-based) of `j`'s current
-   * or ended run was produced; undefined otherwise (the token model's tokens land on whole ms).
+   * run was produced; undefined otherwise (an ended run's times: `tokenTimes`; the token model's
+   * tokens land on whole ms).
    */
   tokenAtMs(j: ReadonlyJob, k: number): number | undefined {
-    if (!this.cfg.llm?.engine) return undefined;
-    const t = j.x?.tokens;
-    if (t !== undefined && t.atMs.length > k && j.startedAtMs !== undefined) return j.startedAtMs + t.atMs[k]!;
-    if (j.status !== 'IN_PROGRESS') return undefined;
+    if (!this.cfg.llm?.engine || j.status !== 'IN_PROGRESS') return undefined;
     const at = (j.worker as Worker).engine!.tokenAtMs(this.jobs.own(j), k);
     return Number.isNaN(at) ? undefined : at;
   }
