@@ -360,10 +360,15 @@ export class LlmEngine implements Timer {
     return at;
   }
 
-  /** Tells the host of watched sequences' new tokens, and arms the tick at the next one. */
+  /** Tells the host of watched sequences' new tokens (`arm` then sets the tick at the next one). */
   private tellTokens(now: number): void {
+    const run = this.running;
+    let i = 0;
+    while (i < run.length && (!run[i]!.watched || run[i]!.removed)) i++;
+    // Most fires watch nothing (a stream taken whole at its end): no copy then.
+    if (i === run.length) return;
     // A copy: what the host does with a token (a client's next request) may change the batch.
-    for (const s of [...this.running]) {
+    for (const s of run.slice(i)) {
       if (!s.watched || s.removed) continue;
       const n = this.producedBy(s, now);
       if (n > s.told) {
