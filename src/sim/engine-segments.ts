@@ -56,6 +56,11 @@ export class EngineSegments {
     }
   }
 
+  /** Exact ms at which iteration `i` of the current segment ends (`endOf` without the search). */
+  currentEnd(i: number): number {
+    return this.t0 + (i - this.iter0 + 1) * this.d;
+  }
+
   /** Exact ms at which global iteration `i` ends. */
   endOf(i: number): number {
     const s = this.segmentOf(i);

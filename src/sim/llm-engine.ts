@@ -213,8 +213,7 @@ export class LlmEngine implements Timer {
         this.compose(t, this.nextIter);
         continue;
       }
-      const seg = this.segs;
-      const endT = seg.t0 + (this.lastIter - seg.iter0 + 1) * seg.d;
+      const endT = this.segs.currentEnd(this.lastIter);
       if (endT > nowMs) return;
       this.boundary(this.lastIter, endT);
     }
@@ -328,7 +327,7 @@ export class LlmEngine implements Timer {
     const now = this.sched.nowMs;
     let at = Infinity;
     if (this.ended.length > 0 || this.crash !== undefined) at = now;
-    else if (this.busy) at = Math.ceil(this.segs.t0 + (this.lastIter - this.segs.iter0 + 1) * this.segs.d);
+    else if (this.busy) at = Math.ceil(this.segs.currentEnd(this.lastIter));
     else if (this.waiting.length > 0) at = Math.ceil(Math.max(this.waiting[0]!.readyAtMs, this.idleSince));
     at = Math.min(at, this.earliestDeadline());
     if (at === Infinity) this.sched.cancel(this);
