@@ -296,7 +296,7 @@ export class Endpoint {
 
   /** An engine's job tells each new token while a waiter wants them (not every token is an event otherwise). */
   watchTokens(j: Job): void {
-    if (j.status !== 'IN_PROGRESS' || !this.cfg.llm?.engine || !j.x?.waiters?.some((w) => w.wantsChunks)) return;
+    if (j.status !== 'IN_PROGRESS' || !this.cfg.llm?.engine || !wantsChunks(j)) return;
     (j.worker as Worker).engine!.watch(j);
   }
 
@@ -415,7 +415,7 @@ export class Endpoint {
     runEnded: (j, how) => this.runEnded(j, how),
     tokensLanded: (j) => {
       this.notify(j, 'chunk');
-      return j.x?.waiters?.some((w) => w.wantsChunks) === true;
+      return wantsChunks(j);
     },
   };
 
@@ -590,6 +590,11 @@ export class Endpoint {
     const keep = ws.filter((w) => !w.update(change));
     if (keep.length) x.waiters = x.waiters ? keep.concat(x.waiters) : keep;
   }
+}
+
+/** Does a waiter of `j` want each chunk as it lands (job.ts `JobWaiter.wantsChunks`)? */
+function wantsChunks(j: Job): boolean {
+  return j.x?.waiters?.some((w) => w.wantsChunks) === true;
 }
 
 const NO_TIMES: readonly number[] = Object.freeze([]);
