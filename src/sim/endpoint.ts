@@ -447,7 +447,11 @@ export class Endpoint {
   private crash(j: Job): void {
     const w = j.worker as Worker;
     const others = w.engine !== undefined ? w.engine.takeAll(j) : heldBy(w, j);
-    for (const r of w.runs ?? []) if (r.job !== j) this.sched.cancel(r);
+    // Every slot emptied here, once (`others` read them first); the crashing run's timer already fired.
+    for (const r of w.runs ?? []) {
+      if (r.job !== j) this.sched.cancel(r);
+      r.job = undefined;
+    }
     for (let i = others.length - 1; i >= 0; i--) this.requeue(others[i]!, w);
     // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
     // must be this job (it keeps its turn), not the one behind it.
@@ -459,7 +463,6 @@ export class Endpoint {
   /** A job of a crashed worker back at the front of the queue (the crash directive does not fire again). */
   private requeue(j: Job, w: Worker): void {
     this.pool.freed(w);
-    for (const r of w.runs ?? []) if (r.job === j) r.job = undefined;
     j.worker = undefined;
     const x = extras(j);
     x.crashed = true;
