@@ -125,13 +125,7 @@ export class LlmEngine implements Timer {
     const out: Job[] = [];
     const all = [...this.ended, ...this.running.filter((s) => !s.removed), ...this.waiting].sort((a, b) => a.order - b.order);
     for (const s of all) if (s.job !== except) out.push(s.job);
-    this.ended.length = this.running.length = this.waiting.length = 0;
-    this.crash = undefined;
-    this.busy = false;
-    this.deadline = -1;
-    this.segs.clear();
-    this.sched.cancel(this);
-    this.sched.cancel(this.tick);
+    this.clear();
     return out;
   }
 
@@ -141,8 +135,19 @@ export class LlmEngine implements Timer {
    * must not wait for the end of the old worker's iteration.
    */
   reset(): void {
-    this.takeAll(undefined);
+    this.clear();
     this.idleSince = this.nextIter = 0;
+  }
+
+  /** Holds nothing from now on, its timers cancelled. */
+  private clear(): void {
+    this.ended.length = this.running.length = this.waiting.length = 0;
+    this.crash = undefined;
+    this.busy = false;
+    this.deadline = -1;
+    this.segs.clear();
+    this.sched.cancel(this);
+    this.sched.cancel(this.tick);
   }
 
   /** Tokens `j` has produced by now. */
