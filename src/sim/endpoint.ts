@@ -270,8 +270,7 @@ export class Endpoint {
    */
   tokenAtMs(j: ReadonlyJob, k: number): number | undefined {
     if (!this.cfg.llm?.engine || j.status !== 'IN_PROGRESS') return undefined;
-    const at = (j.worker as Worker).engine!.tokenAtMs(this.jobs.own(j), k);
-    return Number.isNaN(at) ? undefined : at;
+    return (j.worker as Worker).engine!.tokenAtMs(this.jobs.own(j), k);
   }
 
   health(): HealthBody {

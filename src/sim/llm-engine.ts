@@ -157,10 +157,10 @@ export class LlmEngine implements Timer {
     return s === undefined ? 0 : this.producedBy(s, this.sched.nowMs);
   }
 
-  /** The exact virtual ms (fractional) at which token `k` (0-based) of `j` was produced; NaN if unknown. */
-  tokenAtMs(j: Job, k: number): number {
+  /** The exact virtual ms (fractional) at which token `k` (0-based) of `j` was produced; undefined if unknown. */
+  tokenAtMs(j: Job, k: number): number | undefined {
     const s = this.find(j);
-    if (s === undefined || s.firstIter < 0) return NaN;
+    if (s === undefined || s.firstIter < 0) return undefined;
     return this.segs.endOf(s.firstIter + k);
   }
 
