@@ -271,7 +271,12 @@ export class LlmEngine implements Timer {
       return;
     }
     let decoding = 0;
-    for (const s of running) if (s.firstIter >= 0) decoding++;
+    let oldest = iter;
+    for (const s of running) {
+      if (s.firstIter < 0) continue;
+      decoding++;
+      if (s.firstIter < oldest) oldest = s.firstIter;
+    }
     let budget = cfg.maxNumBatchedTokens - decoding;
     let n = decoding;
     let p = 0;
@@ -284,8 +289,6 @@ export class LlmEngine implements Timer {
       n++;
     }
     const d = cfg.decodeMs + cfg.perSequenceMs * (Math.max(1, n) - 1) + cfg.prefillMsPerToken * p;
-    let oldest = iter;
-    for (const s of running) if (s.firstIter >= 0 && s.firstIter < oldest) oldest = s.firstIter;
     this.segs.trimBefore(oldest);
     this.segs.begin(iter, atMs, d);
     this.busy = true;
