@@ -265,15 +265,12 @@ export class Endpoint {
 
   /**
    * With an engine, the exact virtual ms (fractional) at which token `k` (0-based) of `j`'s current
-   * or ended run was produced; undefined otherwise (the token model's tokens land on whole ms).
+   * run was produced; undefined otherwise (an ended run's times: `tokenTimes`; the token model's
+   * tokens land on whole ms).
    */
   tokenAtMs(j: ReadonlyJob, k: number): number | undefined {
-    if (!this.cfg.llm?.engine) return undefined;
-    const t = j.x?.tokens;
-    if (t !== undefined && t.atMs.length > k && j.startedAtMs !== undefined) return j.startedAtMs + t.atMs[k]!;
-    if (j.status !== 'IN_PROGRESS') return undefined;
-    const at = (j.worker as Worker).engine!.tokenAtMs(this.jobs.own(j), k);
-    return Number.isNaN(at) ? undefined : at;
+    if (!this.cfg.llm?.engine || j.status !== 'IN_PROGRESS') return undefined;
+    return (j.worker as Worker).engine!.tokenAtMs(this.jobs.own(j), k);
   }
 
   health(): HealthBody {
@@ -298,7 +295,7 @@ export class Endpoint {
 
   /** An engine's job tells each new token while a waiter wants them (not every token is an event otherwise). */
   watchTokens(j: Job): void {
-    if (j.status !== 'IN_PROGRESS' || !this.cfg.llm?.engine || !j.x?.waiters?.some((w) => w.wantsChunks)) return;
+    if (j.status !== 'IN_PROGRESS' || !this.cfg.llm?.engine || !wantsChunks(j)) return;
     (j.worker as Worker).engine!.watch(j);
   }
 
@@ -414,12 +411,10 @@ export class Endpoint {
 
   /** What an engine tells its endpoint (one object for all the endpoint's engines: each call names its job). */
   private readonly engineHost: EngineHost = {
-    runEnded: (j) => this.runEnded(j, 'complete'),
-    crashed: (j) => this.runEnded(j, 'crash'),
-    timedOut: (j) => this.runEnded(j, 'timeout'),
+    runEnded: (j, how) => this.runEnded(j, how),
     tokensLanded: (j) => {
       this.notify(j, 'chunk');
-      return j.x?.waiters?.some((w) => w.wantsChunks) === true;
+      return wantsChunks(j);
     },
   };
 
@@ -451,7 +446,11 @@ export class Endpoint {
   private crash(j: Job): void {
     const w = j.worker as Worker;
     const others = w.engine !== undefined ? w.engine.takeAll(j) : heldBy(w, j);
-    for (const r of w.runs ?? []) if (r.job !== j) this.sched.cancel(r);
+    // Every slot emptied here, once (`others` read them first); the crashing run's timer already fired.
+    for (const r of w.runs ?? []) {
+      if (r.job !== j) this.sched.cancel(r);
+      r.job = undefined;
+    }
     for (let i = others.length - 1; i >= 0; i--) this.requeue(others[i]!, w);
     // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
     // must be this job (it keeps its turn), not the one behind it.
@@ -463,7 +462,6 @@ export class Endpoint {
   /** A job of a crashed worker back at the front of the queue (the crash directive does not fire again). */
   private requeue(j: Job, w: Worker): void {
     this.pool.freed(w);
-    for (const r of w.runs ?? []) if (r.job === j) r.job = undefined;
     j.worker = undefined;
     const x = extras(j);
     x.crashed = true;
@@ -594,6 +592,11 @@ export class Endpoint {
     const keep = ws.filter((w) => !w.update(change));
     if (keep.length) x.waiters = x.waiters ? keep.concat(x.waiters) : keep;
   }
+}
+
+/** Does a waiter of `j` want each chunk as it lands (job.ts `JobWaiter.wantsChunks`)? */
+function wantsChunks(j: Job): boolean {
+  return j.x?.waiters?.some((w) => w.wantsChunks) === true;
 }
 
 const NO_TIMES: readonly number[] = Object.freeze([]);

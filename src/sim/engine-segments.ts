@@ -56,17 +56,15 @@ export class EngineSegments {
     }
   }
 
+  /** Exact ms at which iteration `i` of the current segment ends (`endOf` without the search). */
+  currentEnd(i: number): number {
+    return this.t0 + (i - this.iter0 + 1) * this.d;
+  }
+
   /** Exact ms at which global iteration `i` ends. */
   endOf(i: number): number {
-    const it = this.iters;
-    let lo = this.head;
-    let hi = it.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (it[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.ts[lo]! + (i - it[lo]! + 1) * this.ds[lo]!;
+    const s = this.segmentOf(i);
+    return this.ts[s]! + (i - this.iters[s]! + 1) * this.ds[s]!;
   }
 
   /**
@@ -75,20 +73,25 @@ export class EngineSegments {
    */
   pushEnds(out: number[], first: number, count: number, minusMs: number): void {
     const it = this.iters;
-    let s = this.head;
-    let lo = s;
-    let hi = it.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (it[mid]! <= first) lo = mid;
-      else hi = mid - 1;
-    }
-    s = lo;
+    let s = this.segmentOf(first);
     for (let k = 0; k < count; k++) {
       const i = first + k;
       while (s + 1 < it.length && it[s + 1]! <= i) s++;
       out.push(this.ts[s]! + (i - it[s]! + 1) * this.ds[s]! - minusMs);
     }
+  }
+
+  /** The kept segment that holds global iteration `i` (binary search). */
+  private segmentOf(i: number): number {
+    const it = this.iters;
+    let lo = this.head;
+    let hi = it.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (it[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** Iterations of the current segment ended by `nowMs` (the same formula as `endOf`). */

@@ -20,12 +20,11 @@ import { EngineSegments } from './engine-segments.js';
 import { EngineSeq } from './engine-seq.js';
 
 export interface EngineHost {
-  /** `j` produced its last token (a planned failure ends now too): the run is over. */
-  runEnded(j: Job): void;
-  /** `j`'s crash point came: the worker dies. */
-  crashed(j: Job): void;
-  /** `j` reached its execution timeout. */
-  timedOut(j: Job): void;
+  /**
+   * `j`'s run is over: 'complete', its last token is out (a planned failure ends now too);
+   * 'crash', its crash point came (the worker dies); 'timeout', it reached its execution timeout.
+   */
+  runEnded(j: Job, how: 'complete' | 'crash' | 'timeout'): void;
   /** `j` produced tokens since the last call and someone watches it (`watch`); false: nobody does any more. */
   tokensLanded(j: Job): boolean;
 }
@@ -71,13 +70,6 @@ export class LlmEngine implements Timer {
     private readonly sched: Scheduler,
     private readonly host: EngineHost,
   ) {}
-
-  /** Sequences held (waiting or in the batch; removed ones not counted). */
-  get size(): number {
-    let n = this.waiting.length + this.ended.length;
-    for (const s of this.running) if (!s.removed) n++;
-    return n;
-  }
 
   /**
    * Takes job `j`, started now: `tokens` to produce, `promptTokens` to prefill, its execution
@@ -133,13 +125,7 @@ export class LlmEngine implements Timer {
     const out: Job[] = [];
     const all = [...this.ended, ...this.running.filter((s) => !s.removed), ...this.waiting].sort((a, b) => a.order - b.order);
     for (const s of all) if (s.job !== except) out.push(s.job);
-    this.ended.length = this.running.length = this.waiting.length = 0;
-    this.crash = undefined;
-    this.busy = false;
-    this.deadline = -1;
-    this.segs.clear();
-    this.sched.cancel(this);
-    this.sched.cancel(this.tick);
+    this.clear();
     return out;
   }
 
@@ -149,8 +135,19 @@ export class LlmEngine implements Timer {
    * must not wait for the end of the old worker's iteration.
    */
   reset(): void {
-    this.takeAll(undefined);
+    this.clear();
     this.idleSince = this.nextIter = 0;
+  }
+
+  /** Holds nothing from now on, its timers cancelled. */
+  private clear(): void {
+    this.ended.length = this.running.length = this.waiting.length = 0;
+    this.crash = undefined;
+    this.busy = false;
+    this.deadline = -1;
+    this.segs.clear();
+    this.sched.cancel(this);
+    this.sched.cancel(this.tick);
   }
 
   /** Tokens `j` has produced by now. */
@@ -160,10 +157,10 @@ export class LlmEngine implements Timer {
     return s === undefined ? 0 : this.producedBy(s, this.sched.nowMs);
   }
 
-  /** The exact virtual ms (fractional) at which token `k` (0-based) of `j` was produced; NaN if unknown. */
-  tokenAtMs(j: Job, k: number): number {
+  /** The exact virtual ms (fractional) at which token `k` (0-based) of `j` was produced; undefined if unknown. */
+  tokenAtMs(j: Job, k: number): number | undefined {
     const s = this.find(j);
-    if (s === undefined || s.firstIter < 0) return NaN;
+    if (s === undefined || s.firstIter < 0) return undefined;
     return this.segs.endOf(s.firstIter + k);
   }
 
@@ -221,8 +218,7 @@ export class LlmEngine implements Timer {
         this.compose(t, this.nextIter);
         continue;
       }
-      const seg = this.segs;
-      const endT = seg.t0 + (this.lastIter - seg.iter0 + 1) * seg.d;
+      const endT = this.segs.currentEnd(this.lastIter);
       if (endT > nowMs) return;
       this.boundary(this.lastIter, endT);
     }
@@ -275,7 +271,12 @@ export class LlmEngine implements Timer {
       return;
     }
     let decoding = 0;
-    for (const s of running) if (s.firstIter >= 0) decoding++;
+    let oldest = iter;
+    for (const s of running) {
+      if (s.firstIter < 0) continue;
+      decoding++;
+      if (s.firstIter < oldest) oldest = s.firstIter;
+    }
     let budget = cfg.maxNumBatchedTokens - decoding;
     let n = decoding;
     let p = 0;
@@ -288,8 +289,6 @@ export class LlmEngine implements Timer {
       n++;
     }
     const d = cfg.decodeMs + cfg.perSequenceMs * (Math.max(1, n) - 1) + cfg.prefillMsPerToken * p;
-    let oldest = iter;
-    for (const s of running) if (s.firstIter >= 0 && s.firstIter < oldest) oldest = s.firstIter;
     this.segs.trimBefore(oldest);
     this.segs.begin(iter, atMs, d);
     this.busy = true;
@@ -336,7 +335,7 @@ export class LlmEngine implements Timer {
     const now = this.sched.nowMs;
     let at = Infinity;
     if (this.ended.length > 0 || this.crash !== undefined) at = now;
-    else if (this.busy) at = Math.ceil(this.segs.t0 + (this.lastIter - this.segs.iter0 + 1) * this.segs.d);
+    else if (this.busy) at = Math.ceil(this.segs.currentEnd(this.lastIter));
     else if (this.waiting.length > 0) at = Math.ceil(Math.max(this.waiting[0]!.readyAtMs, this.idleSince));
     at = Math.min(at, this.earliestDeadline());
     if (at === Infinity) this.sched.cancel(this);
@@ -349,12 +348,12 @@ export class LlmEngine implements Timer {
     const now = this.sched.nowMs;
     this.advance(now);
     this.tellTokens(now);
-    while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job);
+    while (this.ended.length > 0) this.host.runEnded(this.ended.shift()!.job, 'complete');
     const c = this.crash;
-    if (c !== undefined) return this.host.crashed(c.job);
+    if (c !== undefined) return this.host.runEnded(c.job, 'crash');
     if (this.earliestDeadline() <= now)
       for (const list of [this.running, this.waiting])
-        for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.timedOut(s.job);
+        for (const s of [...list]) if (!s.removed && s.deadlineMs <= now && this.find(s.job) === s) this.host.runEnded(s.job, 'timeout');
     this.arm();
   }
 
@@ -368,10 +367,15 @@ export class LlmEngine implements Timer {
     return at;
   }
 
-  /** Tells the host of watched sequences' new tokens, and arms the tick at the next one. */
+  /** Tells the host of watched sequences' new tokens (`arm` then sets the tick at the next one). */
   private tellTokens(now: number): void {
+    const run = this.running;
+    let i = 0;
+    while (i < run.length && (!run[i]!.watched || run[i]!.removed)) i++;
+    // Most fires watch nothing (a stream taken whole at its end): no copy then.
+    if (i === run.length) return;
     // A copy: what the host does with a token (a client's next request) may change the batch.
-    for (const s of [...this.running]) {
+    for (const s of run.slice(i)) {
       if (!s.watched || s.removed) continue;
       const n = this.producedBy(s, now);
       if (n > s.told) {

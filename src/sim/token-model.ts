@@ -43,13 +43,12 @@ export class TokenModel {
 
   /** A run's tokens: the count first, then the time to the first token, then each gap. */
   plan(maxTokens: number | undefined): TokenRun {
-    const drawn = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, this.tokenCount()));
-    const capped = maxTokens !== undefined && drawn > maxTokens;
-    const count = capped ? maxTokens : drawn;
-    const atMs = new Array<number>(count);
+    const run = this.count(maxTokens);
+    const atMs = run.atMs as number[];
+    atMs.length = run.count;
     let t = this.ttft!();
     atMs[0] = t;
-    for (let k = 1; k < count; k++) atMs[k] = t += this.gap!();
-    return { count, capped, atMs };
+    for (let k = 1; k < run.count; k++) atMs[k] = t += this.gap!();
+    return run;
   }
 }

@@ -18,7 +18,7 @@ export interface PoolHost {
   /** A run came to its planned end (its slot's timer: worker.ts). */
   onRunEnd(r: Run): void;
   /** The batching engine of a new worker object (an `llm.engine` endpoint), else undefined. */
-  engineFor(w: Worker): LlmEngine | undefined;
+  engineFor(): LlmEngine | undefined;
   onState(w: Worker, from: WorkerState | 'none', to: WorkerState | 'stopped'): void;
 }
 
@@ -65,8 +65,6 @@ export class WorkerPool {
   private readonly conc: number;
   /** Jobs held by all workers (in progress). */
   jobsHeld = 0;
-  /** Free job places on running workers (a worker with room takes queued jobs: `withRoom`). */
-  room = 0;
   /** Watching the workers' lives (watchLives); their times are kept only then. */
   private lives: WorkerLives | undefined = undefined;
   /** ms spent in each state by every worker, up to its latest change (while lives are watched). */
@@ -87,6 +85,14 @@ export class WorkerPool {
       if (f.fromMs > 0) sched.at(f.fromMs, () => this.faultBegins(f));
       if (f.toMs !== undefined) sched.at(f.toMs, () => this.faultEnds(f));
     }
+  }
+
+  /**
+   * Free job places on running workers (a worker with room takes queued jobs: `withRoom`). Only
+   * running workers hold jobs (a crash or release frees them first): derived, not kept.
+   */
+  get room(): number {
+    return this.counts.running * this.conc - this.jobsHeld;
   }
 
   /** Every worker the endpoint has, whatever its state (counts against workersMax). */
@@ -155,7 +161,7 @@ export class WorkerPool {
 
   private newWorker(n: number): Worker {
     const w = new Worker(this.prefix, n, this.onTimer);
-    w.engine = this.host.engineFor(w);
+    w.engine = this.host.engineFor();
     if (w.engine === undefined && this.conc > 1) {
       w.runs = [w];
       for (let i = 1; i < this.conc; i++) w.runs.push(new RunSlot(w, this.onTimer));
@@ -166,10 +172,7 @@ export class WorkerPool {
   /** The most recently idle worker (LIFO lets the others reach their idle timeout), or undefined. */
   takeIdle(): Worker | undefined {
     const w = this.idle.pop();
-    if (w) {
-      this.setState(w, 'running');
-      this.room += this.conc;
-    }
+    if (w) this.setState(w, 'running');
     return w;
   }
 
@@ -190,14 +193,12 @@ export class WorkerPool {
   took(w: Worker): void {
     w.held++;
     this.jobsHeld++;
-    this.room--;
   }
 
   /** A job of `w` left it (ended, or was taken away). */
   freed(w: Worker): void {
     w.held--;
     this.jobsHeld--;
-    this.room++;
   }
 
   /** The most recently idle worker, left idle, or undefined. */
@@ -208,7 +209,6 @@ export class WorkerPool {
   /** A running worker finished its last job and nothing waits: back to idle. */
   release(w: Worker): void {
     w.job = undefined;
-    this.room -= this.conc;
     this.makeIdle(w);
   }
 
@@ -236,7 +236,6 @@ export class WorkerPool {
   /** A worker died mid-job: it restarts from cold (its jobs are the endpoint's business: it took them away first). */
   crash(w: Worker): void {
     w.job = undefined;
-    this.room -= this.conc;
     this.setState(w, 'initializing');
     this.boot(w);
   }

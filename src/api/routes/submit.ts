@@ -30,7 +30,8 @@ export function run(ctx: RouteContext): void {
   const c = checkJobBody(ctx.body, 'run');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
   const s = c.value;
-  const bad = ctx.ep.cfg.llm ? checkLlmInput(s) : undefined;
+  const llm = ctx.ep.cfg.llm;
+  const bad = llm ? checkLlmInput(s, llm.engine !== undefined) : undefined;
   if (bad) return ctx.respond(badField(bad.field, bad.reason));
   const j = createJob(ctx, s);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
@@ -42,7 +43,8 @@ export function runsync(ctx: RouteContext): void {
   if (!w.ok) return ctx.respond(badField(w.field, w.reason));
   const c = checkJobBody(ctx.body, 'runsync');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
-  const bad = ctx.ep.cfg.llm ? checkLlmInput(c.value) : undefined;
+  const llm = ctx.ep.cfg.llm;
+  const bad = llm ? checkLlmInput(c.value, llm.engine !== undefined) : undefined;
   if (bad) return ctx.respond(badField(bad.field, bad.reason));
   const j = createJob(ctx, c.value);
   if (!j) return;
