@@ -119,3 +119,6 @@ export const describeKnobs = (k: Knobs) =>
   Object.entries(k)
     .map(([n, v]) => `${n}=${v}`)
     .join(', ');
+
+/** A point's identity in a plan (workersMax and its grid combination): rows, the front and the recommendation compare by it. */
+export const pointKey = (workersMax: number, k: Knobs | null | undefined) => `${workersMax}|${describeKnobs(k ?? {})}`;
