@@ -34,7 +34,6 @@ export interface MmcInputs {
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
-  const flows = sc.traffic.filter((f) => submitsJob(f.client));
   const jobMs = meanJobMs(sc.endpoint);
   // The optional fields only when they differ from one job per worker: a plan of such an endpoint keeps its bytes.
   const c = sc.endpoint.workerConcurrency;
@@ -42,8 +41,8 @@ export function mmcInputs(sc: Scenario): MmcInputs {
     ...(c > 1 ? { workerConcurrency: c } : {}),
     ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
   };
-  if (flows.some((f) => isClosed(f.arrival))) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
-  const jobs = flows.reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
+  if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
+  const jobs = sc.traffic.filter((f) => submitsJob(f.client)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
   return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs, ...perWorker };
 }
 
