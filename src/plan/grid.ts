@@ -19,7 +19,7 @@ type Knob = (typeof KNOBS)[number];
 const NUMERIC: readonly Knob[] = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.value', 'workerConcurrency'];
 
 /** endpoint.workerConcurrency's own type (whole, 1..1024), without its default: one source for the bounds. */
-export const WORKER_CONCURRENCY = endpointSchema.shape.workerConcurrency.unwrap();
+const WORKER_CONCURRENCY = endpointSchema.shape.workerConcurrency.unwrap();
 
 export interface GridAxis {
   knob: Knob;
