@@ -13,7 +13,7 @@
  */
 import { meanJobMs } from '../contract/llm-config.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
-import { expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
+import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
 import { behaviourOperation, leastSessionMs, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
@@ -42,12 +42,8 @@ export function renderPlan(sc: Scenario): Plan {
       const polls = Math.max(1, Math.ceil(jobMs / Math.max(1, f.client.poll.maxMs)) + 1);
       perOp.set('status', (perOp.get('status') ?? 0) + n * polls);
     }
-    const a = f.arrival;
-    const peak10 = isClosed(a) ? closedPeakIn(a, sessionMs, 10_000) : peakArrivalsPerSec(a, sc.durationMs, sessionMs) * 10;
+    const [sessions, peak10] = sessionsAndPeak(f.arrival, n, sc.durationMs, sessionMs);
     const lim = limits[op].rate;
-    const sessions = isClosed(a)
-      ? `closed loop of ${a.users} users, at most ~${Math.round(n)} sessions (one per ${Math.round(cycleMs(a, sessionMs))} ms per user at the fastest), at most`
-      : `~${Math.round(n)} sessions, peak`;
     lines.push(
       `  ${f.name}: ${f.client.behaviour} on /${op}, ${sessions} ${peak10.toFixed(1)} per 10 s` +
         `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
@@ -62,6 +58,15 @@ export function renderPlan(sc: Scenario): Plan {
     '',
   ].join('\n');
   return { requests, text };
+}
+
+/** How a flow's line names its sessions, and its most sessions in 10 s: for a closed flow, what its users start at the fastest. */
+function sessionsAndPeak(a: ArrivalSpec, n: number, durationMs: number, sessionMs: number): [string, number] {
+  if (!isClosed(a)) return [`~${Math.round(n)} sessions, peak`, peakArrivalsPerSec(a, durationMs, sessionMs) * 10];
+  return [
+    `closed loop of ${a.users} users, at most ~${Math.round(n)} sessions (one per ${Math.round(cycleMs(a, sessionMs))} ms per user at the fastest), at most`,
+    closedPeakIn(a, sessionMs, 10_000),
+  ];
 }
 
 /** The worker-time line: exact for one job per worker, a range with concurrency, an assumption with an engine. */

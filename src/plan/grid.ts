@@ -19,7 +19,7 @@ type Knob = (typeof KNOBS)[number];
 const NUMERIC: readonly Knob[] = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.value', 'workerConcurrency'];
 
 /** endpoint.workerConcurrency's own type (whole, 1..1024), without its default: one source for the bounds. */
-export const WORKER_CONCURRENCY = endpointSchema.shape.workerConcurrency.unwrap();
+const WORKER_CONCURRENCY = endpointSchema.shape.workerConcurrency.unwrap();
 
 export interface GridAxis {
   knob: Knob;
@@ -119,3 +119,6 @@ export const describeKnobs = (k: Knobs) =>
   Object.entries(k)
     .map(([n, v]) => `${n}=${v}`)
     .join(', ');
+
+/** A point's identity in a plan (workersMax and its grid combination): rows, the front and the recommendation compare by it. */
+export const pointKey = (workersMax: number, k: Knobs | null | undefined) => `${workersMax}|${describeKnobs(k ?? {})}`;

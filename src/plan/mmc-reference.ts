@@ -34,7 +34,6 @@ export interface MmcInputs {
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
-  const flows = sc.traffic.filter((f) => submitsJob(f.client));
   const jobMs = meanJobMs(sc.endpoint);
   // The optional fields only when they differ from one job per worker: a plan of such an endpoint keeps its bytes.
   const c = sc.endpoint.workerConcurrency;
@@ -42,8 +41,8 @@ export function mmcInputs(sc: Scenario): MmcInputs {
     ...(c > 1 ? { workerConcurrency: c } : {}),
     ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
   };
-  if (flows.some((f) => isClosed(f.arrival))) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
-  const jobs = flows.reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
+  if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
+  const jobs = sc.traffic.filter((f) => submitsJob(f.client)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
   return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs, ...perWorker };
 }
 
@@ -122,12 +121,11 @@ export function queueDelaySlos(slos: readonly Threshold[]): Threshold[] {
   return slos.filter((t) => QUEUE_STAT.test(t.metric) && t.everyMs === undefined && (t.cmp === '<' || t.cmp === '<='));
 }
 
-/** The queue-delay statistic Erlang C predicts for c workers (ms); Infinity when unstable. */
-function predictedStat(m: MmcInputs & { arrivalsPerSec: number }, c: number, metric: string): number {
+/** The queue-delay statistic Erlang C predicts for c workers (ms) at λ jobs per ms; Infinity when unstable. */
+function predictedStat(lambda: number, meanJobMs: number, c: number, metric: string): number {
   const stat = QUEUE_STAT.exec(metric)![1]!;
-  const lambda = m.arrivalsPerSec / 1000;
-  const mu = 1 / m.meanJobMs;
-  if (!(lambda > 0) || !(m.meanJobMs > 0)) return 0;
+  const mu = 1 / meanJobMs;
+  if (!(lambda > 0) || !(meanJobMs > 0)) return 0;
   if (lambda >= c * mu) return Infinity;
   const r = erlangC({ servers: c, arrivalRate: lambda, serviceRate: mu });
   if (stat === 'mean') return r.meanQueueWait;
@@ -138,11 +136,13 @@ function predictedStat(m: MmcInputs & { arrivalsPerSec: number }, c: number, met
 export function erlangSmallestC(m: MmcInputs, slos: readonly Threshold[], maxC = 100_000): number | null {
   const qs = queueDelaySlos(slos);
   if (!qs.length || m.arrivalsPerSec === null) return null;
-  const known = { ...m, arrivalsPerSec: m.arrivalsPerSec };
   const lambda = m.arrivalsPerSec / 1000;
   const start = m.meanJobMs > 0 ? Math.max(1, Math.floor(lambda * m.meanJobMs) + 1) : 1;
-  for (let c = start; c <= maxC; c++) {
-    if (qs.every((t) => (t.cmp === '<' ? predictedStat(known, c, t.metric) < t.value : predictedStat(known, c, t.metric) <= t.value))) return c;
-  }
+  const meets = (c: number) =>
+    qs.every((t) => {
+      const v = predictedStat(lambda, m.meanJobMs, c, t.metric);
+      return t.cmp === '<' ? v < t.value : v <= t.value;
+    });
+  for (let c = start; c <= maxC; c++) if (meets(c)) return c;
   return null;
 }

@@ -5,6 +5,13 @@
 import type { Threshold } from '../report/thresholds.js';
 import type { Knobs } from './grid.js';
 
+/** One SLO's worst seed: the lowest for `>` (and `>=`), else the highest; null when a seed has no data. */
+export function worstSeed(t: Threshold, values: readonly (number | null)[]): number | null {
+  if (values.some((v) => v === null)) return null;
+  const vs = values as number[];
+  return t.cmp[0] === '>' ? Math.min(...vs) : Math.max(...vs);
+}
+
 /** What the front reads of a plan row (plan-result.ts's PlanRow). */
 interface FrontRow {
   workersMax: number;
@@ -22,9 +29,8 @@ export function paretoFront<R extends FrontRow>(
   const dirs = slos.map((t) => (t.cmp[0] === '<' ? 1 : t.cmp[0] === '>' ? -1 : 0));
   const scored = rows.flatMap((r) => {
     const worst = r.slo.map((s, i) => {
-      const vs = s.values.filter((v): v is number => v !== null);
-      if (vs.length < s.values.length) return null;
-      return dirs[i]! === 0 ? 0 : dirs[i]! * (dirs[i]! > 0 ? Math.max(...vs) : Math.min(...vs));
+      const w = worstSeed(slos[i]!, s.values);
+      return w === null ? null : dirs[i]! * w;
     });
     return worst.some((v) => v === null) ? [] : [{ r, objs: [price(r), ...(worst as number[])] }];
   });

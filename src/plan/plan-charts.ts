@@ -14,7 +14,8 @@
  */
 import type { ChartSeries, ChartSpec, ChartXAxis } from '../report/html/chart-spec.js';
 import { parseThreshold, type Threshold } from '../report/thresholds.js';
-import { describeKnobs, type Knobs } from './grid.js';
+import { describeKnobs, pointKey, type Knobs } from './grid.js';
+import { worstSeed } from './pareto-front.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
 
 const WORKERS_MAX: ChartXAxis = { kind: 'value', label: 'workersMax' };
@@ -188,20 +189,13 @@ function chartsOf(p: PlanResult): ChartSpec[] {
   return specs;
 }
 
-/** One SLO's worst seed (the front's objective): the highest for `<`, the lowest for `>`; null with no data. */
-function worst(t: Threshold, values: readonly (number | null)[]): number | null {
-  if (values.some((v) => v === null)) return null;
-  const vs = values as number[];
-  return t.cmp[0] === '<' ? Math.max(...vs) : Math.min(...vs);
-}
-
 /** Cost (x) against one SLO's worst seed (y) for every point; the front as a line through its points; the recommendation. */
 function paretoChart(p: PlanResult, t: Threshold, i: number): ChartSpec[] {
   if (t.cmp[0] !== '<' && t.cmp[0] !== '>') return [];
-  const key = (r: { workersMax: number; knobs?: Knobs }) => `${r.workersMax}|${describeKnobs(r.knobs ?? {})}`;
+  const key = (r: { workersMax: number; knobs?: Knobs }) => pointKey(r.workersMax, r.knobs);
   const front = new Set(p.paretoFront!.map(key));
-  const recKey = p.recommendation.workersMax === null ? null : key({ workersMax: p.recommendation.workersMax, knobs: p.recommendation.knobs ?? {} });
-  const rows = p.rows.map((r) => ({ r, x: rowPrice(r), y: worst(t, r.slo[i]!.values) })).sort((a, b) => a.x - b.x);
+  const recKey = p.recommendation.workersMax === null ? null : pointKey(p.recommendation.workersMax, p.recommendation.knobs);
+  const rows = p.rows.map((r) => ({ r, x: rowPrice(r), y: worstSeed(t, r.slo[i]!.values) })).sort((a, b) => a.x - b.x);
   const byDollars = p.recommendation.cheapestBy === 'cost per hour';
   return [
     {

@@ -6,7 +6,8 @@
  * (render-plan-grid-html.ts) draw it. Pure: read from plan.json's content alone.
  */
 import { parseThreshold, type Threshold } from '../report/thresholds.js';
-import { describeKnobs, type Knobs } from './grid.js';
+import { describeKnobs, pointKey, type Knobs } from './grid.js';
+import { worstSeed } from './pareto-front.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
 
 export interface GridCell {
@@ -42,14 +43,7 @@ export interface ConcurrencyGrid {
 }
 
 const KNOB = 'workerConcurrency';
-const keyOf = (w: number, k: Knobs | undefined) => `${w}|${describeKnobs(k ?? {})}`;
 const withoutConcurrency = (k: Knobs): Knobs => Object.fromEntries(Object.entries(k).filter(([n]) => n !== KNOB));
-
-function worst(t: Threshold, values: readonly (number | null)[]): number | null {
-  if (values.some((v) => v === null)) return null;
-  const vs = values as number[];
-  return t.cmp[0] === '>' ? Math.min(...vs) : Math.max(...vs);
-}
 
 /** The tables, or null when the grid does not sweep workerConcurrency. */
 export function concurrencyGrid(p: PlanResult): ConcurrencyGrid | null {
@@ -59,8 +53,8 @@ export function concurrencyGrid(p: PlanResult): ConcurrencyGrid | null {
   const fails = slos.map((_, i) => p.rows.filter((r) => r.slo[i]!.met.some((m) => !m)).length);
   const deciding = fails.indexOf(Math.max(...fails));
   const rec = p.recommendation;
-  const recKey = rec.workersMax === null ? null : keyOf(rec.workersMax, rec.knobs ?? {});
-  const front = new Set((p.paretoFront ?? []).map((f) => keyOf(f.workersMax, f.knobs)));
+  const recKey = rec.workersMax === null ? null : pointKey(rec.workersMax, rec.knobs ?? {});
+  const front = new Set((p.paretoFront ?? []).map((f) => pointKey(f.workersMax, f.knobs)));
   const workers = [...new Set(p.rows.map((r) => r.workersMax))].sort((a, b) => a - b);
   const concurrency = [...new Set(lines.map((l) => Number(l.knobs[KNOB])))];
   // One table per combination of the other knobs, in the grid's order.
@@ -76,10 +70,10 @@ export function concurrencyGrid(p: PlanResult): ConcurrencyGrid | null {
           row: r,
           meets: r.meetsAll,
           price: rowPrice(r),
-          value: worst(slos[deciding]!, r.slo[deciding]!.values),
+          value: worstSeed(slos[deciding]!, r.slo[deciding]!.values),
           failing: r.slo.flatMap((s, i) => (s.met.every((m) => m) ? [] : [i + 1])),
-          recommended: keyOf(r.workersMax, r.knobs) === recKey,
-          onFront: front.has(keyOf(r.workersMax, r.knobs)),
+          recommended: pointKey(r.workersMax, r.knobs) === recKey,
+          onFront: front.has(pointKey(r.workersMax, r.knobs)),
         };
   const tables = [...groups.values()].map((others) => {
     const find = (w: number, c: number) =>

@@ -5,7 +5,7 @@
  */
 import type { Scenario } from '../load/scenario/schema.js';
 import { GPU_PRICES_DATE } from '../report/prices.js';
-import { describeKnobs } from './grid.js';
+import { describeKnobs, pointKey } from './grid.js';
 import { fmt, pct, spread, usd } from './plan-format.js';
 import { concurrencyGrid } from './plan-grid-table.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
@@ -56,7 +56,8 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
 
   L.push('', '## Rows', '', 'Each cell is the range over the seeds (min–max). ✓: every seed meets the SLO; ✗ k/n: only k of n seeds do.', '');
   const grid = p.sweep.grid !== undefined;
-  const onFront = new Set((p.paretoFront ?? []).map((f) => `${f.workersMax}|${describeKnobs(f.knobs)}`));
+  const onFront = new Set((p.paretoFront ?? []).map((f) => pointKey(f.workersMax, f.knobs)));
+  const recKey = rec.workersMax === null ? null : pointKey(rec.workersMax, rec.knobs);
   const head = [
     'workersMax',
     ...(grid ? ['knobs', 'Pareto'] : []),
@@ -75,8 +76,8 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
     const m = r.measured;
     L.push(
       `| ${[
-        String(r.workersMax) + (r.workersMax === rec.workersMax && describeKnobs(r.knobs ?? {}) === describeKnobs(rec.knobs ?? {}) ? ' ←' : ''),
-        ...(grid ? [describeKnobs(r.knobs ?? {}) || '—', onFront.has(`${r.workersMax}|${describeKnobs(r.knobs ?? {})}`) ? '◆' : ''] : []),
+        String(r.workersMax) + (pointKey(r.workersMax, r.knobs) === recKey ? ' ←' : ''),
+        ...(grid ? [describeKnobs(r.knobs ?? {}) || '—', onFront.has(pointKey(r.workersMax, r.knobs)) ? '◆' : ''] : []),
         r.meetsAll ? 'yes' : 'no',
         ...r.slo.map(sloCell),
         spread(m.turnaroundP95Ms),
@@ -99,11 +100,12 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
       '',
     );
     for (const f of p.paretoFront) {
-      const r = p.rows.find((x) => x.workersMax === f.workersMax && describeKnobs(x.knobs ?? {}) === describeKnobs(f.knobs));
+      const key = pointKey(f.workersMax, f.knobs);
+      const r = p.rows.find((x) => pointKey(x.workersMax, x.knobs) === key);
       const price = r
         ? `: ${p.prices ? `${usd(rowPrice(r))} per hour` : `${fmt(rowPrice(r))} billed worker-seconds`}${r.meetsAll ? '' : ', fails an SLO'}`
         : '';
-      const isRec = f.workersMax === rec.workersMax && describeKnobs(f.knobs) === describeKnobs(rec.knobs ?? {});
+      const isRec = key === recKey;
       L.push(`- workersMax ${f.workersMax}${Object.keys(f.knobs).length ? `, ${describeKnobs(f.knobs)}` : ''}${price}${isRec ? ' ← the recommendation' : ''}`);
     }
     L.push('', 'A point off the front costs more than some other point that does at least as well on every SLO.');
