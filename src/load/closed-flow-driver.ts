@@ -10,11 +10,7 @@ import { sampler } from '../sim/distributions/registry.js';
 import type { Sampler } from '../sim/distributions/types.js';
 import { MIN_CYCLE_MS, userStartMs, type ClosedSpec } from './arrivals/closed.js';
 import type { ArrivalShard } from './arrivals/shard.js';
-import type { Session } from './behaviours/types.js';
-import { FlowSessions, type Live } from './flow-sessions.js';
-import type { FlowAcc, Recorder } from './record/recorder.js';
-import type { Target } from './targets/target.js';
-import type { SessionTracer } from '../telemetry/session-tracing.js';
+import { FlowSessions, type FlowParts } from './flow-sessions.js';
 
 /** One user of the loop: its timer, when its next session is intended, and its think times. */
 class User {
@@ -38,21 +34,15 @@ export class ClosedFlowDriver extends FlowSessions {
   private remaining = 0;
 
   constructor(
-    name: string,
-    start: (s: Session) => void,
+    flow: FlowParts,
     private readonly spec: ClosedSpec,
     /** Think-time draws: user i has the stream `arrivals/<flow>/user/<i>`, the same in every shard. */
     private readonly rand: RandomSource,
     private readonly durationMs: number,
     /** User i of the loop belongs to shard i mod count; undefined: all users. */
     private readonly shard: ArrivalShard | undefined,
-    target: Target,
-    rec: Recorder,
-    live: Live,
-    acc: FlowAcc,
-    tracer?: SessionTracer,
   ) {
-    super(name, start, target, rec, live, acc, tracer);
+    super(flow);
   }
 
   schedule(): void {
@@ -87,8 +77,7 @@ export class ClosedFlowDriver extends FlowSessions {
       return;
     }
     const u = this.users[slot]!;
-    // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
-    u.intendedMs = this.target.clock === 'wall' ? atMs : Math.floor(atMs);
+    u.intendedMs = this.intendedAt(atMs);
     u.timer = this.target.at(atMs, u.arrive, u.timer);
   }
 }

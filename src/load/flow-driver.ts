@@ -3,11 +3,7 @@
  * of the flow's behaviour at its intended time, whatever the sessions before it do (open model).
  */
 import type { ArrivalGenerator } from './arrivals/types.js';
-import type { Session } from './behaviours/types.js';
-import { FlowSessions, NO_USER, type Live } from './flow-sessions.js';
-import type { FlowAcc, Recorder } from './record/recorder.js';
-import type { Target } from './targets/target.js';
-import type { SessionTracer } from '../telemetry/session-tracing.js';
+import { FlowSessions, NO_USER, type FlowParts } from './flow-sessions.js';
 
 export class FlowDriver extends FlowSessions {
   private intendedMs = 0;
@@ -15,17 +11,11 @@ export class FlowDriver extends FlowSessions {
   private timer: unknown = undefined;
 
   constructor(
-    name: string,
-    start: (s: Session) => void,
+    flow: FlowParts,
     private readonly gen: ArrivalGenerator,
     private readonly durationMs: number,
-    target: Target,
-    rec: Recorder,
-    live: Live,
-    acc: FlowAcc,
-    tracer?: SessionTracer,
   ) {
-    super(name, start, target, rec, live, acc, tracer);
+    super(flow);
   }
 
   schedule(): void {
@@ -34,8 +24,7 @@ export class FlowDriver extends FlowSessions {
       this.live.generating--;
       return;
     }
-    // The scheduler of a virtual-time target floors to whole ms; wall time keeps the fraction.
-    this.intendedMs = this.target.clock === 'wall' ? t : Math.floor(t);
+    this.intendedMs = this.intendedAt(t);
     this.timer = this.target.at(t, this.arrive, this.timer);
   }
 

@@ -16,6 +16,19 @@ export interface Live {
   generating: number;
 }
 
+/** A flow as its driver runs it (start-flows.ts makes one per flow): what each session reports to. */
+export interface FlowParts {
+  name: string;
+  /** Runs one session of the flow's behaviour. */
+  start: (s: Session) => void;
+  target: Target;
+  rec: Recorder;
+  live: Live;
+  acc: FlowAcc;
+  /** Undefined when tracing is off: then no session makes a tracer call. */
+  tracer: SessionTracer | undefined;
+}
+
 /** No user: a session of an open flow. */
 export const NO_USER = -1;
 
@@ -25,23 +38,34 @@ export const NO_USER = -1;
  */
 export abstract class FlowSessions {
   private seq = 0;
+  readonly name: string;
+  private readonly start: (s: Session) => void;
+  readonly target: Target;
+  readonly rec: Recorder;
+  readonly live: Live;
+  readonly acc: FlowAcc;
+  private readonly tracer: SessionTracer | undefined;
 
-  constructor(
-    readonly name: string,
-    private readonly start: (s: Session) => void,
-    readonly target: Target,
-    readonly rec: Recorder,
-    readonly live: Live,
-    readonly acc: FlowAcc,
-    /** Undefined when tracing is off: then no session makes a tracer call. */
-    private readonly tracer: SessionTracer | undefined,
-  ) {}
+  constructor(p: FlowParts) {
+    this.name = p.name;
+    this.start = p.start;
+    this.target = p.target;
+    this.rec = p.rec;
+    this.live = p.live;
+    this.acc = p.acc;
+    this.tracer = p.tracer;
+  }
 
   /** Arms the first session(s) on the target's clock. */
   abstract schedule(): void;
 
   /** Session of `user` (NO_USER for an open flow) ended, after it was counted. */
   abstract ended(user: number): void;
+
+  /** The intended time of a session armed at `atMs`: a virtual-time target's scheduler floors to whole ms; wall time keeps the fraction. */
+  protected intendedAt(atMs: number): number {
+    return this.target.clock === 'wall' ? atMs : Math.floor(atMs);
+  }
 
   /** Starts a session now, intended at `intendedMs` (the target's clock); `user`: whose it is. */
   protected open(intendedMs: number, user: number): void {

@@ -11,15 +11,14 @@ import { behaviourOperation, behaviourSession, isStreaming } from './behaviours/
 import type { BehaviourEnv } from './behaviours/types.js';
 import { ClosedFlowDriver } from './closed-flow-driver.js';
 import { FlowDriver } from './flow-driver.js';
+import type { FlowParts, Live } from './flow-sessions.js';
 import type { RunParts } from './run-result-of.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
 import type { SessionTracer, ToHrTime } from '../telemetry/session-tracing.js';
 
-/** Sessions open and flows still generating, and the session tracer (none without a tracer). */
-export interface LiveFlows {
-  active: number;
-  generating: number;
+/** Sessions open and flows still generating (Live), and the session tracer (none without a tracer). */
+export interface LiveFlows extends Live {
   sessions: SessionTracer | undefined;
 }
 
@@ -44,14 +43,14 @@ export async function startFlows(sc: Scenario, run: RunParts, opts: FlowOptions)
       arrival: a.process,
       ...(isClosed(a) ? { users: usersOfShard(a.users, opts.shard) } : {}),
     });
-    const start = behaviourSession(f.client, env);
+    const flow: FlowParts = { name: f.name, start: behaviourSession(f.client, env), target, rec, live, acc, tracer: sessions };
     if (isClosed(a)) {
-      new ClosedFlowDriver(f.name, start, a, rand, sc.durationMs, opts.shard, target, rec, live, acc, sessions).schedule();
+      new ClosedFlowDriver(flow, a, rand, sc.durationMs, opts.shard).schedule();
       continue;
     }
     const all = arrivalGenerator(a, { rng: rand.stream(`arrivals/${f.name}`), durationMs: sc.durationMs });
     const gen = opts.shard ? shardArrivals(all, opts.shard) : all;
-    new FlowDriver(f.name, start, gen, sc.durationMs, target, rec, live, acc, sessions).schedule();
+    new FlowDriver(flow, gen, sc.durationMs).schedule();
   }
   return live;
 }

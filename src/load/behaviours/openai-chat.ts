@@ -125,7 +125,7 @@ function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: bool
   const now = env.target.now();
   // In process the answer comes digested (target.ts `stream`); over HTTP its events are read here.
   const c = r.stream ?? streamContent(r.sse!, r.sseAtMs, now);
-  env.rec.stream(now, r.stream ? r.stream.events : r.sse!.filter((d) => d !== '[DONE]').length);
+  env.rec.stream(now, c.events);
   env.streams?.ended(s.intendedMs, c.atMs, c.usageTokens, broken || c.errorCode !== undefined, now);
   return c;
 }

@@ -16,14 +16,17 @@ export interface StreamContent {
    * token): its `code`, or `''` when it has none; undefined: no error event.
    */
   errorCode: string | undefined;
+  /** Events other than `[DONE]`. */
+  events: number;
 }
 
 /** `sse`'s content events; `sseAtMs`: when each arrived (absent: all at `atMs`). */
 export function streamContent(sse: readonly string[], sseAtMs: readonly number[] | undefined, atMs: number): StreamContent {
-  const out: StreamContent = { atMs: [], usageTokens: undefined, errorCode: undefined };
+  const out: StreamContent = { atMs: [], usageTokens: undefined, errorCode: undefined, events: 0 };
   for (let i = 0; i < sse.length; i++) {
     const d = sse[i]!;
     if (d === '[DONE]') continue;
+    out.events++;
     let e: unknown;
     try {
       e = JSON.parse(d);

@@ -23,13 +23,8 @@ export class Series {
     this.windows = new WindowHistograms(windowMs, scale);
   }
 
-  add(atMs: number, ms: number): void {
-    this.whole.record(ms);
-    this.windows.record(atMs, ms);
-  }
-
-  /** `n` samples of `ms` (a stream's equal inter-token gaps, recorded at once). */
-  addCount(atMs: number, ms: number, n: number): void {
+  /** `n` samples (default 1; more: a stream's equal inter-token gaps, recorded at once) of `ms`. */
+  add(atMs: number, ms: number, n = 1): void {
     this.whole.record(ms, n);
     this.windows.record(atMs, ms, n);
   }

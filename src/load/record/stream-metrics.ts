@@ -72,8 +72,7 @@ export class FlowStreams {
       const v = Math.round(g * STREAM_TIME_SCALE);
       let j = i + 1;
       while (j < n && Math.round((atMs[j]! - atMs[j - 1]!) * STREAM_TIME_SCALE) === v) j++;
-      if (j - i === 1) s.itlMs.add(last, g);
-      else s.itlMs.addCount(last, g, j - i);
+      s.itlMs.add(last, g, j - i);
       i = j;
     }
     const tpot = tokens >= 2 ? (last - first) / (tokens - 1) : undefined;

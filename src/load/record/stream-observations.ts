@@ -54,7 +54,6 @@ export interface StreamSeen {
 export class StreamObservations {
   private count = 0;
   private readonly rows: number[][] = [];
-  private inFlight = 0;
   /** The in-flight count's steps: from `stepAt[i]` on it was `stepCount[i]`, with `stepArea[i]` (count × ms) before. */
   private stepAt: number[] = [0];
   private stepCount: number[] = [0];
@@ -108,9 +107,8 @@ export class StreamObservations {
     const i = this.stepAt.length - 1;
     const t = Math.max(atMs, this.stepAt[i]!);
     const area = this.stepArea[i]! + this.stepCount[i]! * (t - this.stepAt[i]!);
-    this.inFlight = Math.max(0, this.inFlight + d);
     this.stepAt.push(t);
-    this.stepCount.push(this.inFlight);
+    this.stepCount.push(Math.max(0, this.stepCount[i]! + d));
     this.stepArea.push(area);
     if (this.stepAt.length > 2 * MAX_IN_FLIGHT_STEPS) {
       this.stepAt = this.stepAt.slice(-MAX_IN_FLIGHT_STEPS);
@@ -142,7 +140,7 @@ export class StreamObservations {
   /** Streams in flight on average from `from` to `to` (ms); at one instant, the count then. */
   private meanInFlight(from: number, to: number): number {
     const a = Math.max(from, this.stepAt[0]!);
-    if (to <= a) return Math.max(1, this.inFlight);
+    if (to <= a) return Math.max(1, this.stepCount[this.stepCount.length - 1]!);
     return (this.areaAt(to) - this.areaAt(a)) / (to - a);
   }
 

@@ -13,13 +13,13 @@ import { WindowIndex } from './window-index.js';
 /** One scratch histogram per scale for the rare merge into a closed window (a fresh HDR histogram is ~80 kB). */
 const scratch = new Map<number, Histogram>();
 
-/** `encoded` (a closed window, values ms × `scale`) with one more sample of value `v`. */
-function mergeInto(encoded: string, v: number, scale: number): string {
+/** `encoded` (a closed window, values ms × `scale`) with `n` more samples of value `v`. */
+function mergeInto(encoded: string, v: number, n: number, scale: number): string {
   let h = scratch.get(scale);
   if (!h) scratch.set(scale, (h = newHistogram(scale)));
   h.reset();
   if (encoded) h.add(decodeWindow(encoded));
-  h.recordValue(v);
+  h.recordValueWithCount(v, n);
   return hdr.encodeIntoCompressedBase64(h);
 }
 
@@ -49,7 +49,7 @@ export class WindowHistograms {
     }
     const v = recordedValue(ms, this.scale);
     if (i < this.done.length) {
-      for (let k = 0; k < n; k++) this.done[i] = mergeInto(this.done[i]!, v, this.scale);
+      this.done[i] = mergeInto(this.done[i]!, v, n, this.scale);
       return;
     }
     const c = (this.open[i & 1] ??= new SampleCounts(this.scale));

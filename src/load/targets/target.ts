@@ -8,6 +8,7 @@ import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from './webhook-receiver.js';
 import type { EndpointWindows } from '../../report/run-result.js';
 import type { BillingRule, WorkerBill } from '../../report/worker-bill.js';
+import type { StreamContent } from '../behaviours/sse-content.js';
 
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
@@ -50,17 +51,10 @@ export interface TargetResponse {
    * instants, the usage count, the error code, the events but `[DONE]`. Readers take it instead of
    * parsing `sse` (which it then spells out only when read).
    */
-  stream?: StreamDigest;
+  stream?: StreamContent;
   timedOut?: boolean;
   /** Transport error (connection refused, reset, …). */
   error?: string;
-}
-
-export interface StreamDigest {
-  atMs: number[];
-  usageTokens: number | undefined;
-  errorCode: string | undefined;
-  events: number;
 }
 
 /** What the target can see of the endpoint itself (in-process only). */

@@ -16,15 +16,15 @@ const encodeWindow = (h: hdr.Histogram) => hdr.encodeIntoCompressedBase64(h);
  * Per-window encodings (`""` empty) of several inputs, each moved right by its shift, added per
  * merged window 0 … n − 1. One accumulator, reset per window: a 24 h run has 2 000 windows per
  * series, and a fresh histogram each costs as much as decoding one. `scales`: each input's values
- * per ms (absent: all 1, whole ms); the output is at `scale`, the finest of them.
+ * per ms (absent: all 1, whole ms); the output is at the finest of them.
  */
 export function mergeWindowSeries(
   series: readonly (readonly string[] | undefined)[],
   shifts: readonly number[],
   n: number,
   scales?: readonly number[],
-  scale = 1,
 ): string[] {
+  const scale = Math.max(1, ...(scales ?? []));
   const acc = newHistogram(scale);
   const out: string[] = [];
   for (let w = 0; w < n; w++) {

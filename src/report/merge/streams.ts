@@ -8,7 +8,7 @@ import { mergeEncoded } from '../histogram.js';
 import type { FlowStreamStats, StreamSeries, StreamWindows } from '../run-result.js';
 import { at } from './alignment.js';
 import { mergeWindowSeries } from './histograms.js';
-import { isStreamTime, windowScale } from '../stream-scale.js';
+import { windowScale } from '../stream-scale.js';
 
 const SERIES: readonly StreamSeries[] = ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'];
 const sum = (list: readonly FlowStreamStats[], f: (s: FlowStreamStats) => number) => list.reduce((n, s) => n + f(s), 0);
@@ -38,19 +38,15 @@ export function mergeStreamWindows(
     // The times at the finest scale of the inputs (an older report's whole ms join 0.01 ms ones).
     const timeScale = Math.max(1, ...ws.map((w) => w?.timeScale ?? 1));
     const hist = Object.fromEntries(
-      SERIES.map((k) => {
-        const scales = ws.map((w) => (w ? windowScale(w, k) : 1));
-        return [
-          k,
-          mergeWindowSeries(
-            ws.map((w) => w?.[k]),
-            shifts,
-            n,
-            scales,
-            isStreamTime(k) ? timeScale : 1,
-          ),
-        ];
-      }),
+      SERIES.map((k) => [
+        k,
+        mergeWindowSeries(
+          ws.map((w) => w?.[k]),
+          shifts,
+          n,
+          ws.map((w) => (w ? windowScale(w, k) : 1)),
+        ),
+      ]),
     ) as Record<StreamSeries, string[]>;
     out[name] = {
       ...(timeScale === 1 ? {} : { timeScale }),

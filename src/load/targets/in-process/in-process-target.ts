@@ -11,7 +11,8 @@ import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
-import type { EndpointProbe, StreamDigest, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
+import type { StreamContent } from '../../behaviours/sse-content.js';
 import type { BillingRule, WorkerBill } from '../../../report/worker-bill.js';
 import { watchColdStarts } from './cold-starts.js';
 import { watchWorkerBill } from './worker-bills.js';
@@ -183,7 +184,7 @@ export class InProcessTarget implements Target {
 
 /** A streamed answer: its digest for the run, its text only if something reads it (sse-feed.ts). */
 class FeedAnswer implements TargetResponse {
-  readonly stream: StreamDigest;
+  readonly stream: StreamContent;
 
   constructor(
     readonly status: number,
