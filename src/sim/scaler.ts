@@ -105,6 +105,8 @@ export class ScaleLoop {
     this.idleWhenQueueEmpty = !this.requestCount || cfg.scaler.value >= cfg.workerConcurrency;
   }
 
+  private readonly recheck = (): void => this.run();
+
   run(): void {
     // With no normal job waiting and workersMin met, `decide` adds nothing (idleWhenQueueEmpty):
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
@@ -120,8 +122,8 @@ export class ScaleLoop {
     }
     this.busy = false;
     if (d.recheckAtMs !== undefined && (!this.timer || this.timer.idx < 0 || this.timer.atMs > d.recheckAtMs)) {
-      this.sched.cancel(this.timer);
-      this.timer = this.sched.at(d.recheckAtMs, () => this.run());
+      // One timer, re-armed: a recheck per dispatch allocates nothing.
+      this.timer = this.timer ? this.sched.again(this.timer, d.recheckAtMs) : this.sched.at(d.recheckAtMs, this.recheck);
     }
   }
 
