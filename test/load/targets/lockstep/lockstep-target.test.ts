@@ -225,13 +225,17 @@ describe('a run that reaches the end of its drain with sessions unfinished', () 
     [3_300, 43_300],
     // In process a retention lane nobody watches fires up to 1 s late (at 70 000), over HTTP on time.
     [30_000, 70_000],
-  ])('concurrency-purge with drainMs %i: lockstep and in-process both end at durationMs + drainMs (%i)', async (drainMs, endMs) => {
-    const { inProc, lock, a, b } = await both(purge(drainMs));
-    expect(a.flows.batch!.outcomes.unfinished).toBeGreaterThan(0);
-    expect(a.elapsedMs).toBe(endMs);
-    expect(b.elapsedMs).toBe(a.elapsedMs);
-    expect(byId(lock)).toEqual(byId(inProc));
-    expect(b.flows).toEqual(a.flows);
-    expect(b.timeline.requests.length).toBe(a.timeline.requests.length);
-  }, 120_000);
+  ])(
+    'concurrency-purge with drainMs %i: lockstep and in-process both end at durationMs + drainMs (%i)',
+    async (drainMs, endMs) => {
+      const { inProc, lock, a, b } = await both(purge(drainMs));
+      expect(a.flows.batch!.outcomes.unfinished).toBeGreaterThan(0);
+      expect(a.elapsedMs).toBe(endMs);
+      expect(b.elapsedMs).toBe(a.elapsedMs);
+      expect(byId(lock)).toEqual(byId(inProc));
+      expect(b.flows).toEqual(a.flows);
+      expect(b.timeline.requests.length).toBe(a.timeline.requests.length);
+    },
+    120_000,
+  );
 });
