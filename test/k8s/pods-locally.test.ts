@@ -128,6 +128,8 @@ test("run: three shard pods start together against one serve, authenticated by t
   expect(sampled.everyMs).toBe(200);
   expect(sampled.answered).toBeGreaterThanOrEqual(5);
   expect([reports[1].healthSampling, reports[2].healthSampling]).toEqual([undefined, undefined]);
+  expect(shards[0]!.output).toContain('/health sampling: every 200 ms');
+  for (const s of shards.slice(1)) expect(s.output).toContain('/health sampling: by shard 0, for all the shards');
   const served = await healthServed();
   expect(served).toBeGreaterThanOrEqual(sampled.answered);
   expect(served).toBeLessThanOrEqual(sampled.requests);

@@ -113,7 +113,7 @@ function webhooksLine(r: RunResult): string[] {
 /** The runner's own /health reads (runs against a URL). */
 function healthLine(r: RunResult): string[] {
   const h = r.healthSampling;
-  if (!h) return [];
+  if (!h) return r.target.kind === 'http' && r.shard && r.shard.indices[0] !== 0 ? ['  /health sampling: by shard 0, for all the shards'] : [];
   return [
     `  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${h.stopped ? `; stopped: ${h.stopped}` : ''}`,
   ];
