@@ -1,6 +1,7 @@
 /**
  * Everything `loadlab k8s run|plan` turns into manifests, checked by the CLI before it gets here.
  */
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { SecretRef } from './containers.js';
 import type { PassFlags } from './pod-commands.js';
 import type { ScenarioFile } from './scenario-config-map.js';
@@ -26,4 +27,6 @@ export interface K8sOptions {
   requests?: { cpu?: string; memory?: string };
   /** Flags passed to every shard's `loadlab run` or `loadlab plan`. */
   flags: PassFlags;
+  /** run only: more env of each shard's loadlab container (the pod's IP for `--webhook-url`). */
+  env?: readonly IEnvVar[];
 }

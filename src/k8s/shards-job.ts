@@ -40,7 +40,7 @@ export function shardsJob(o: K8sOptions): IJob {
     script: SHARD_SCRIPT,
     args,
     scenario: true,
-    env: [INDEX_ENV, { name: 'LOADLAB_SHARDS', value: String(o.shards) }, ...(o.mode === 'run' ? apiKeyEnv(o.apiKeySecret) : [])],
+    env: [INDEX_ENV, { name: 'LOADLAB_SHARDS', value: String(o.shards) }, ...(o.mode === 'run' ? [...apiKeyEnv(o.apiKeySecret), ...(o.env ?? [])] : [])],
   });
   if (o.requests) loadlab.resources = { requests: { ...o.requests } };
   const st = o.storage;

@@ -131,7 +131,7 @@ export async function runScenario(sc: Scenario, opts: RunOptions = {}): Promise<
   }
   const interrupted = opts.signal?.aborted === true;
   watch.end();
-  tick();
+  tick(true);
   const elapsedMs = Math.round(target.now());
   live.sessions?.finish(target.now());
   await target.close();
@@ -260,10 +260,12 @@ class RunWatch {
 }
 
 /** Samples the target's view of the endpoint into the recorder and reports progress (now and then, and at the end). */
-function progressTick(sc: Scenario, { target, rec }: RunParts, wallStart: number, onProgress: RunOptions['onProgress']): () => void {
-  return () => {
+function progressTick(sc: Scenario, { target, rec }: RunParts, wallStart: number, onProgress: RunOptions['onProgress']): (atEnd?: boolean) => void {
+  return (atEnd = false) => {
     const p = target.probe();
-    if (p) rec.endpointSeen(target.now(), p.queueDepth, p.runningWorkers);
+    // The run's end closes its last window: a sample there is that window's, not one after the run
+    // (a run ending at 70 000 ms has 7 windows of 10 s, in the timeline as in `windows`).
+    if (p) rec.endpointSeen(atEnd ? Math.max(0, target.now() - 1) : target.now(), p.queueDepth, p.runningWorkers);
     if (!onProgress) return;
     let requests = 0;
     let limited = 0;

@@ -66,6 +66,16 @@ describe('the packed package', () => {
     expect(files.filter((f) => /^(src|test|bench|dist\/bench|dist\/test)\//.test(f) || f.endsWith('.tsbuildinfo'))).toEqual([]);
   });
 
+  test("carries the MIT licence package.json names, the repository's LICENSE byte for byte", () => {
+    expect(packed.files.map((f) => f.path)).toContain('LICENSE');
+    expect((JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { license: string }).license).toBe('MIT');
+    // The file inside the tarball, as an installing project gets it.
+    const r = spawnSync('tar', ['-xzOf', join(dir, packed.filename), 'package/LICENSE'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(repo, 'LICENSE'), 'utf8'));
+    expect(r.stdout).toMatch(/^MIT License\n\nCopyright \(c\) 2026 loadlab contributors\n/);
+  });
+
   test('installs into an empty project, where `npx loadlab run` runs its own scenario and writes report.html with charts', () => {
     const tarball = packed.filename;
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Record<string, any>;

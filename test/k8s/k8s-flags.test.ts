@@ -31,7 +31,45 @@ writeFileSync(
   'name: outside\ndurationMs: 1000\nendpoint: { id: ep }\ntraffic:\n  - name: r\n    arrival: { process: replay, file: ../trace.csv }\n    client: { behaviour: health }\n',
 );
 
+const HOOKS = [
+  'run',
+  'scenarios/webhook-failing.yaml',
+  '--image',
+  'img',
+  '--storage',
+  'pvc:r',
+  '--target',
+  TARGET,
+  '--start-at',
+  startAt,
+  '--parallelism',
+  '2',
+];
+
 const BAD: [name: string, args: string[], message: RegExp][] = [
+  ['--health-every often', [...RUN, '--parallelism', '2', '--health-every', 'often'], /--health-every: a duration in whole ms.*got "often"/],
+  ['--health-every 50ms', [...RUN, '--parallelism', '2', '--health-every', '50ms'], /--health-every: 0 \(off\) or from 100ms to 1h, got "50ms"/],
+  [
+    'a run-webhook flow without --webhook-port',
+    HOOKS,
+    /--webhook-port: required: scenarios\/webhook-failing\.yaml has run-webhook flows, and each shard pod receives its own jobs' webhooks/,
+  ],
+  ['--webhook-port 0', [...HOOKS, '--webhook-port', '0'], /--webhook-port: a port from 1 to 65535, got 0/],
+  [
+    '--webhook-url without the index',
+    [...HOOKS, '--webhook-port', '8099', '--webhook-url', 'https://hooks.example.com'],
+    /--webhook-url: every pod runs its own receiver with its own token, so one URL for all of them reaches one pod at best; put \$\(JOB_COMPLETION_INDEX\) in it/,
+  ],
+  [
+    '--webhook-url with a query',
+    [...HOOKS, '--webhook-port', '8099', '--webhook-url', 'https://h-$(JOB_COMPLETION_INDEX).example.com/?a=1'],
+    /--webhook-url: no query or fragment/,
+  ],
+  [
+    '--webhook-port without a webhook flow',
+    [...RUN, '--parallelism', '2', '--webhook-port', '8099'],
+    /--webhook-port: scenarios\/ci-gate\.yaml has no run-webhook flow/,
+  ],
   ['no subcommand', [], /k8s: name a command: k8s run or k8s plan/],
   ['--cpu lots', [...RUN, '--parallelism', '2', '--cpu', 'lots'], /--cpu: a Kubernetes quantity such as 2 or 500m, got "lots"/],
   ['--memory 1 GB', [...RUN, '--parallelism', '2', '--memory', '1 GB'], /--memory: a Kubernetes quantity such as 1Gi or 512Mi, got "1 GB"/],

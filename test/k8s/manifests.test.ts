@@ -19,7 +19,27 @@ const out = () => join(dir, `out-${outs++}`);
 const TARGET = 'https://api.example.com/v2';
 const startAt = inAnHour();
 
+const WEBHOOKS = [
+  'run',
+  'scenarios/webhook-failing.yaml',
+  '--parallelism',
+  '2',
+  '--image',
+  'img',
+  '--storage',
+  'pvc:r',
+  '--target',
+  TARGET,
+  '--start-at',
+  startAt,
+  '--webhook-port',
+  '8099',
+  '--health-every',
+  '1s',
+];
+
 const CASES: Array<[string, string[]]> = [
+  ['run with webhooks to each pod and --health-every', WEBHOOKS],
   [
     'run, PVC',
     [
@@ -198,6 +218,8 @@ const LINES = {
   plain: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '3', '--image', 'img', '--storage', 'pvc:r'],
   traced: ['run', join(sdir, 'sc.json'), '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt],
   yaml: ['plan', 'scenarios/capacity-plan.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r'],
+  webhooks: WEBHOOKS,
+  webhookUrl: [...WEBHOOKS, '--webhook-url', 'https://hooks-$(JOB_COMPLETION_INDEX).example.com/in'],
   oddName: ['run', oddName, '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', TARGET, '--start-at', startAt],
 } satisfies Record<string, string[]>;
 
@@ -271,6 +293,30 @@ describe('pod command lines follow the shard contract', () => {
     expect(r.stdout).toMatch(
       /kubectl apply -f \S+shards\.yaml[^\n]*\n\s+kubectl wait --for=condition=complete --timeout=24h job\/loadlab-ci-gate-shards\n\s+kubectl apply -f \S+merge\.yaml/,
     );
+  });
+
+  test('run: --health-every reaches every shard (shard 0 reads /health for all); --webhook-port: each pod listens on it and gives the endpoint its own IP, from the downward API', () => {
+    const r = k8s('webhooks');
+    expect(r.status, r.stderr).toBe(0);
+    const shard = containersOf(r.shardsJob).find((c: any) => c.name === 'loadlab');
+    const flag = (f: string) => shard.args[shard.args.indexOf(f) + 1];
+    expect(flag('--health-every')).toBe('1s');
+    expect(flag('--webhook-listen')).toBe('0.0.0.0:8099');
+    expect(flag('--webhook-url')).toBe('http://$(POD_IP):8099');
+    expect(shard.env).toContainEqual({ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } });
+    // A URL per pod instead: as given, Kubernetes expands the index; no pod IP needed.
+    const u = k8s('webhookUrl');
+    expect(u.status, u.stderr).toBe(0);
+    const byUrl = containersOf(u.shardsJob).find((c: any) => c.name === 'loadlab');
+    expect(byUrl.args[byUrl.args.indexOf('--webhook-url') + 1]).toBe('https://hooks-$(JOB_COMPLETION_INDEX).example.com/in');
+    expect(byUrl.args[byUrl.args.indexOf('--webhook-listen') + 1]).toBe('0.0.0.0:8099');
+    expect(byUrl.env.map((e: any) => e.name)).not.toContain('POD_IP');
+    // No webhook flow, no webhook flags.
+    expect(
+      containersOf(k8s('runContract').shardsJob)
+        .find((c: any) => c.name === 'loadlab')
+        .args.join(' '),
+    ).not.toMatch(/webhook|health-every/);
   });
 
   test('plan: loadlab plan SCENARIO --shards N [plan flags] --out …; merge with loadlab plan merge', () => {

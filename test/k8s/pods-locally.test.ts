@@ -2,14 +2,19 @@
  * The generated pods do what the manifests promise, run here as local processes (local-pod.ts):
  * the plan shards of `loadlab k8s plan` and their merge Job give the plan.json `loadlab plan` gives
  * on one machine, byte for byte; the run shards of `loadlab k8s run` start together against one
- * `loadlab serve` with the key from the Secret, each report its own shard, and the merge pod joins them.
+ * `loadlab serve` with the key from the Secret, each report its own shard, shard 0 alone reads
+ * `/health` (`--health-every`), and the merge pod joins them, keeping shard 0's view of the
+ * endpoint, so that `loadlab calibrate` takes the merged run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { request } from 'undici';
+import { METRIC } from '../../src/contract/metric-names.js';
 import { startServe, type ServeProcess } from '../cli/serve-process.js';
+import { parseProm, select } from '../telemetry/prom-text.js';
 import { k8s } from './k8s-cli.js';
 import { mountConfigMap, runContainer } from './local-pod.js';
 
@@ -94,11 +99,17 @@ test("run: three shard pods start together against one serve, authenticated by t
       'runpod',
       '--start-delay',
       '15',
+      '--health-every',
+      '200ms',
     ],
     join(dir, 'run-manifests'),
   );
   expect(gen.status, gen.stderr).toBe(0);
-  mountConfigMap(gen.configMap, gen.shardsJob, root);
+  const scenarioDir = mountConfigMap(gen.configMap, gen.shardsJob, root);
+  const healthServed = async () => {
+    const m = parseProm(await (await request(serve.base.replace(/\/v2$/, '/metrics'))).body.text());
+    return select(m, METRIC.httpRequests, { route: 'health' }).reduce((n, x) => n + x.value, 0);
+  };
   const shards = await Promise.all(
     [0, 1, 2].map((i) => runContainer(gen.shardsJob.spec.template.spec.containers[0], i, root, { 'runpod/RUNPOD_API_KEY': 'pod-key' })),
   );
@@ -112,10 +123,47 @@ test("run: three shard pods start together against one serve, authenticated by t
   }
   // 3 arrivals a second for 4 s, dealt round-robin: 4 each.
   expect(reports.map((r) => r.operations.runsync.requests)).toEqual([4, 4, 4]);
+  // One endpoint, read once: shard 0 alone read /health (every 200 ms), for all three.
+  const sampled = reports[0].healthSampling;
+  expect(sampled.everyMs).toBe(200);
+  expect(sampled.answered).toBeGreaterThanOrEqual(5);
+  expect([reports[1].healthSampling, reports[2].healthSampling]).toEqual([undefined, undefined]);
+  expect(shards[0]!.output).toContain('/health sampling: every 200 ms');
+  for (const s of shards.slice(1)) expect(s.output).toContain('/health sampling: by shard 0, for all the shards');
+  const served = await healthServed();
+  expect(served).toBeGreaterThanOrEqual(sampled.answered);
+  expect(served).toBeLessThanOrEqual(sampled.requests);
+  expect(reports[0].windows.endpoint.source).toBe('sampled');
+  expect([reports[1].windows.endpoint, reports[2].windows.endpoint]).toEqual([undefined, undefined]);
   // The merge pod joins them into one run of all 12.
   const merge = await runContainer(gen.mergeJob.spec.template.spec.containers[0], 0, root);
   expect(merge.status, merge.output).toBe(0);
   const merged = JSON.parse(readFileSync(join(root, 'results', 'loadlab-k8s-run', 'merged', 'report.json'), 'utf8'));
   expect(merged.shard).toEqual({ count: 3, indices: [0, 1, 2], startAtMs });
   expect(merged.operations.runsync.requests).toBe(12);
+  // The merge keeps shard 0's view of the endpoint: its queue and workers over time, its sampling, its observations.
+  expect(merged.windows.endpoint).toEqual(reports[0].windows.endpoint);
+  expect(merged.healthSampling).toEqual(sampled);
+  expect(merged.observed).toEqual(reports[0].observed);
+  expect(merged.observed.health.rows.length).toBeGreaterThan(0);
+  // …so the merged run calibrates: the two warm workers of 100 ms jobs.
+  const cal = spawnSync(
+    'node',
+    [
+      'bin/loadlab.js',
+      'calibrate',
+      join(root, 'results', 'loadlab-k8s-run', 'merged'),
+      '--scenario',
+      join(scenarioDir, 'scenario.json'),
+      '--out',
+      join(dir, 'cal'),
+    ],
+    { encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 60_000 },
+  );
+  expect(cal.status, cal.stderr).toBe(0);
+  expect(cal.stdout).toContain('merged shards 0, 1, 2 of 3: fitted from what one shard observed');
+  const c = JSON.parse(readFileSync(join(dir, 'cal', 'calibration.json'), 'utf8'));
+  expect(c.workersMax.value).toBe(2);
+  expect(c.jobDurationMs.p50).toBeGreaterThanOrEqual(100);
+  expect(c.jobDurationMs.p50).toBeLessThan(200);
 }, 120_000);

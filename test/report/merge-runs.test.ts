@@ -227,3 +227,38 @@ describe('inputs that are not shards of one run', () => {
     expectError(() => mergeRuns([{ name: 'bad', result: { ...a, shard: { count: 4, indices: [4] } } as RunResult }]), 'shard.indices', 'bad');
   });
 });
+
+describe("the endpoint as one shard read it (its /health sampling and calibrate's observations)", () => {
+  const observed = (atMs: number) => ({
+    executionMs: { count: 2, samples: [100, 120] },
+    workers: { columns: ['firstStartMs', 'firstDelayMs', 'lastEndMs', 'jobs'], rows: [[atMs + 5, 5, atMs + 900, 3]] },
+    health: { columns: ['atMs', 'inQueue', 'inProgress', 'running'], rows: [[atMs, 1, 2, 2]] },
+    streams: { count: 1, columns: ['sentMs', 'firstMs'], rows: [[atMs + 1, 40]] },
+  });
+  const sampling = (everyMs: number) => ({ everyMs, requests: 9, answered: 8, errors: 1 });
+  const withView = (r: RunResult, everyMs: number, atMs: number): RunResult => ({ ...r, healthSampling: sampling(everyMs), observed: observed(atMs) });
+
+  test('the first shard by index that read /health gives both, whatever the grouping; never a sum', () => {
+    const [a, b, c, d] = shards as [RunResult, RunResult, RunResult, RunResult];
+    const [b2, d2] = [withView(b, 200, 300), withView(d, 500, 700)];
+    const m = merged(a, b2, c, d2);
+    expect(m.healthSampling).toEqual(sampling(200));
+    expect(m.observed).toEqual(observed(300));
+    expect(bytes(d2, merged(c, b2), a)).toBe(bytes(a, b2, c, d2));
+  });
+
+  test("its times move onto the merged axis with that shard's windows (shard 3 starts one window late)", () => {
+    const [a, b, c, d] = shards as [RunResult, RunResult, RunResult, RunResult];
+    const m = merged(a, b, c, withView(d, 500, 700));
+    expect(m.healthSampling).toEqual(sampling(500));
+    expect(m.observed).toEqual({
+      executionMs: { count: 2, samples: [100, 120] },
+      workers: { columns: ['firstStartMs', 'firstDelayMs', 'lastEndMs', 'jobs'], rows: [[10_705, 5, 11_600, 3]] },
+      health: { columns: ['atMs', 'inQueue', 'inProgress', 'running'], rows: [[10_700, 1, 2, 2]] },
+      streams: { count: 1, columns: ['sentMs', 'firstMs'], rows: [[10_701, 40]] },
+    });
+    expect(bytes(merged(a, b), merged(c, withView(d, 500, 700)))).toBe(bytes(a, b, c, withView(d, 500, 700)));
+    // No shard read /health or kept observations: neither in the merge.
+    expect([merged(a, b).healthSampling, merged(a, b).observed]).toEqual([undefined, undefined]);
+  });
+});

@@ -80,6 +80,11 @@ function calibrateRun(runDir: string, a: CalibrateArgs): number {
   process.stdout.write(
     `${[
       `loadlab calibrate ${r.scenario.name}: ${file}`,
+      ...(r.shard && r.shard.indices.length > 1
+        ? [
+            `  merged shards ${r.shard.indices.join(', ')} of ${r.shard.count}: fitted from what one shard observed (the one that read /health, shard 0 when merged), its /health answers and its own jobs`,
+          ]
+        : []),
       `  jobDurationMs: ${d(c.jobDurationMs)}`,
       `  coldStartMs:   ${d(c.coldStartMs)}`,
       `  idleTimeoutMs: ${c.idleTimeoutMs.value ?? 'nothing to fit'}${c.idleTimeoutMs.value !== undefined ? ` (${c.idleTimeoutMs.matched} stops matched${c.idleTimeoutMs.trusted ? '' : ', too few to trust'})` : ''}`,
@@ -102,7 +107,7 @@ function observedRun(file: string, r: RunResult): RunResult & { observed: Observ
   }
   if (r.observed === undefined) {
     throw new CliError(
-      `${file}: holds no observations of the endpoint (merged shards, or a run by an older loadlab): calibrate one run's directory`,
+      `${file}: holds no observations of the endpoint (a run by an older loadlab, or merged shards none of which kept them): calibrate a run made by this loadlab`,
       EXIT.USAGE,
     );
   }

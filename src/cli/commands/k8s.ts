@@ -24,14 +24,17 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { checkNames, httpUrl, imageOf, parallelismOf, requestsOf, secretRefOf, startAtOf, storageOf, type K8sCommonArgs } from './k8s-flags.js';
 import { scenarioFiles } from './k8s-files.js';
 import { checkRunFlags } from './run-flags.js';
+import { healthEveryOf } from './health-every-flag.js';
+import { k8sWebhooksOf, type K8sWebhookArgs } from './k8s-webhooks.js';
 import { loadOrExit } from './run.js';
 import { COMMANDS } from './catalog.js';
 import { sweepOptions } from './plan-flags.js';
 import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 
-interface K8sArgs extends K8sCommonArgs, PriceArgs {
+interface K8sArgs extends K8sCommonArgs, PriceArgs, K8sWebhookArgs {
   // run
   target?: string;
+  'health-every'?: string;
   'start-at'?: string;
   'start-delay'?: number;
   'api-key'?: string;
@@ -66,7 +69,7 @@ function passFlags(a: K8sArgs, names: readonly (keyof K8sArgs & string)[]): Pass
 function runOptions(
   a: K8sArgs,
   nowMs: number,
-): Pick<K8sOptions, 'target' | 'startAt' | 'apiKeySecret' | 'flags'> & { scenario: ReturnType<typeof loadOrExit> } {
+): Pick<K8sOptions, 'target' | 'startAt' | 'apiKeySecret' | 'flags' | 'env'> & { scenario: ReturnType<typeof loadOrExit> } {
   if (a['api-key'] !== undefined)
     throw usage(
       '--api-key: a key is never written into manifests: store it in a Secret (kubectl create secret generic NAME --from-literal=RUNPOD_API_KEY=…) and give --api-key-secret NAME',
@@ -86,6 +89,8 @@ function runOptions(
     ...(a.connections !== undefined ? { connections: a.connections } : {}),
     ...(a['max-requests'] !== undefined ? { 'max-requests': a['max-requests'] } : {}),
   });
+  // Checked as `loadlab run` checks it; every pod gets it, shard 0 reads /health for all.
+  healthEveryOf({ target: a.target, ...(a['health-every'] !== undefined ? { 'health-every': a['health-every'] } : {}) });
   const startAt = startAtOf(a['start-at'], a['start-delay'], nowMs);
   const apiKeySecret = secretRefOf(a['api-key-secret']);
   const sc = loadOrExit(a.scenario);
@@ -96,8 +101,9 @@ function runOptions(
     throw usage(
       `${plan.text}this run sends about ${plan.requests} requests to ${displayUrl(a.target)} (from all shards together); add --yes to go ahead (it is passed to every shard)`,
     );
-  const flags = passFlags(a, ['seed', 'endpoint', 'connections', 'max-requests', 'yes']);
-  return { scenario: sc, target: a.target, startAt, flags, ...(apiKeySecret ? { apiKeySecret } : {}) };
+  const hooks = k8sWebhooksOf(a, sc, a.scenario);
+  const flags = [...passFlags(a, ['seed', 'endpoint', 'connections', 'max-requests', 'health-every', 'yes']), ...hooks.flags];
+  return { scenario: sc, target: a.target, startAt, flags, ...(hooks.env.length ? { env: hooks.env } : {}), ...(apiKeySecret ? { apiKeySecret } : {}) };
 }
 
 function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: ReturnType<typeof loadOrExit> } {
@@ -216,6 +222,18 @@ const runModule: CommandModule<object, K8sArgs> = {
       .option('endpoint', { type: 'string', describe: "Endpoint id (default: the scenario's endpoint.id)" })
       .option('connections', { type: 'number', describe: "Each shard's socket pool (see loadlab run)" })
       .option('max-requests', { type: 'number', describe: "Each shard's --max-requests (see loadlab run)" })
+      .option('health-every', {
+        type: 'string',
+        describe: "How often shard 0 reads the endpoint's GET /health for all the shards (see loadlab run; default 5s, 0: off); the merge keeps its series",
+      })
+      .option('webhook-port', {
+        type: 'number',
+        describe: 'Scenarios with run-webhook flows: each pod receives webhooks on 0.0.0.0:PORT, and the endpoint is given http://<pod IP>:PORT',
+      })
+      .option('webhook-url', {
+        type: 'string',
+        describe: 'With --webhook-port: the base URL per pod instead, with $(JOB_COMPLETION_INDEX) in it (an Ingress or tunnel routed to pod I)',
+      })
       .option('yes', {
         type: 'boolean',
         describe: 'Allow more than 1000 requests against a non-loopback target (passed to every shard)',

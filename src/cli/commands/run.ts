@@ -113,7 +113,7 @@ function webhooksLine(r: RunResult): string[] {
 /** The runner's own /health reads (runs against a URL). */
 function healthLine(r: RunResult): string[] {
   const h = r.healthSampling;
-  if (!h) return [];
+  if (!h) return r.target.kind === 'http' && r.shard && r.shard.indices[0] !== 0 ? ['  /health sampling: by shard 0, for all the shards'] : [];
   return [
     `  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${h.stopped ? `; stopped: ${h.stopped}` : ''}`,
   ];
@@ -197,9 +197,10 @@ interface RunSetup {
 function runSetupOf(a: RunArgs): RunSetup {
   checkRunFlags(a);
   const hookAt = webhookAddressOf(a);
-  const healthEveryMs = healthEveryOf(a);
   // --shard / --shards / LOADLAB_SHARDS with JOB_COMPLETION_INDEX, and --start-at (run-flags.ts).
   const sharding = runShardingOf(a);
+  // Of a sharded run only shard 0 reads /health.
+  const healthEveryMs = healthEveryOf(a, sharding.shard);
   const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
   const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
   const kind = !a.target ? 'in-process' : a.lockstep ? 'lockstep' : 'http';
@@ -357,7 +358,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
             })
             .option('health-every', {
               type: 'string',
-              describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
+              describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Of a sharded run (--shard, --shards) only shard 0 reads it, for all. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
             }),
         ),
       ).epilog(

@@ -1,7 +1,8 @@
 /**
  * compare.html's charts: the two runs over time on the same axes (x = run time), A solid and B
  * dashed in the same colour — requests and 2xx per second, 429s per second, response time p95 and
- * p99 per operation, turnaround and queue delay p95 per flow, queue length. Built on report.html's
+ * p99 per operation, turnaround and queue delay p95 per flow, TTFT, ITL and TPOT p95 per streaming
+ * flow (when either run streamed), queue length. Built on report.html's
  * chart API (report/html/); a chart neither run has data for becomes a one-line note.
  */
 import type { ChartSlot } from '../html/chart-slot.js';
@@ -9,7 +10,8 @@ import { note, sortedKeys } from '../html/chart-slot.js';
 import type { ChartSeries } from '../html/chart-spec.js';
 import { duration, meanPerPoint, ratePerSec, type Grouping } from '../html/downsample.js';
 import { percentilesOverTime } from '../html/percentiles.js';
-import type { JobSeries, RunResult } from '../run-result.js';
+import type { JobSeries, RunResult, StreamSeries } from '../run-result.js';
+import { windowScale } from '../stream-scale.js';
 import { overlay, padTo, type Overlay } from './overlay.js';
 
 const PALETTE = ['#3366cc', '#dc3912', '#ff9900', '#109618', '#990099', '#0099c6', '#dd4477', '#66aa00', '#b82e2e', '#316395'];
@@ -68,9 +70,11 @@ function trafficCharts(a: RunResult, b: RunResult): ChartSlot[] {
 }
 
 type Lists = (r: RunResult) => Record<string, string[]>;
+/** Values per ms of a name's histograms in a run (1: whole ms; the stream times: stream-scale.ts). */
+type Scale = (r: RunResult, name: string) => number;
 
 /** One percentile of per-window histograms, one A/B pair per name (operation or flow) either run has. */
-function percentileChart(a: RunResult, b: RunResult, id: string, title: string, lists: Lists, p: number, what: string): ChartSlot {
+function percentileChart(a: RunResult, b: RunResult, id: string, title: string, lists: Lists, p: number, what: string, scale: Scale = () => 1): ChartSlot {
   const [wa, wb] = [a.windows, b.windows];
   if (!wa || !wb)
     return note(
@@ -84,7 +88,7 @@ function percentileChart(a: RunResult, b: RunResult, id: string, title: string, 
   const len = (l: Record<string, string[]>) => Math.max(0, ...Object.values(l).map((x) => x.length));
   const o = overlay({ windowMs: wa.windowMs, windows: len(la) }, { windowMs: wb.windowMs, windows: len(lb) });
   if (!o) return note(id, title, NO_OVERLAY);
-  const pct = (l: string[] | undefined, g: Grouping) => (l ? percentilesOverTime([l], g, [p])[0]! : []);
+  const pct = (r: RunResult, n: string, l: string[] | undefined, g: Grouping) => (l ? percentilesOverTime([l], g, [p], scale(r, n))[0]! : []);
   return {
     kind: 'chart',
     spec: {
@@ -93,7 +97,7 @@ function percentileChart(a: RunResult, b: RunResult, id: string, title: string, 
       unit: 'ms',
       x: o.x,
       subtitle: `${what}; histograms merged per point, ${pointNote(o)}`,
-      series: names.flatMap((n, i) => pair(`${n} p${p}`, PALETTE[i % PALETTE.length]!, pct(la[n], o.a), pct(lb[n], o.b), o)),
+      series: names.flatMap((n, i) => pair(`${n} p${p}`, PALETTE[i % PALETTE.length]!, pct(a, n, la[n], o.a), pct(b, n, lb[n], o.b), o)),
     },
   };
 }
@@ -102,6 +106,36 @@ const flowSeries =
   (s: JobSeries): Lists =>
   (r) =>
     Object.fromEntries(Object.entries(r.windows?.flows ?? {}).flatMap(([f, w]) => (w[s] ? [[f, w[s]]] : [])));
+
+/** A flow's stream windows of `s` (TTFT, ITL, TPOT), per streaming flow. */
+const streamSeries =
+  (s: StreamSeries): Lists =>
+  (r) =>
+    Object.fromEntries(Object.entries(r.windows?.streams ?? {}).map(([f, w]) => [f, w[s]]));
+const streamScale =
+  (s: StreamSeries): Scale =>
+  (r, f) => {
+    const w = r.windows?.streams?.[f];
+    return w ? windowScale(w, s) : 1;
+  };
+
+/** TTFT, ITL and TPOT p95 per streaming flow; none when neither run streamed. */
+function streamCharts(a: RunResult, b: RunResult): ChartSlot[] {
+  const streamed = (r: RunResult) => Object.keys(r.windows?.streams ?? {}).length > 0;
+  if (!streamed(a) && !streamed(b)) return [];
+  return STREAM_TIMES.map(({ series, id, title, what }) => percentileChart(a, b, id, title, streamSeries(series), 95, what, streamScale(series)));
+}
+
+const STREAM_TIMES: readonly { series: StreamSeries; id: string; title: string; what: string }[] = [
+  { series: 'ttftMs', id: 'ttft-p95', title: 'Time to first token p95 by flow', what: 'intended send → first content chunk, in the window of the last chunk' },
+  { series: 'itlMs', id: 'itl-p95', title: 'Inter-token latency p95 by flow', what: 'each gap between content chunks, in the window of the last chunk' },
+  {
+    series: 'tpotMs',
+    id: 'tpot-p95',
+    title: 'Time per output token p95 by flow',
+    what: '(last − first chunk) / (tokens − 1), in the window of the last chunk',
+  },
+];
 
 function queueChart(a: RunResult, b: RunResult): ChartSlot {
   const [ea, eb] = [a.windows?.endpoint, b.windows?.endpoint];
@@ -133,6 +167,7 @@ export function compareCharts(a: RunResult, b: RunResult): ChartSlot[] {
     percentileChart(a, b, 'response-p99', 'Response time p99 by operation', response, 99, 'intended send → answer'),
     percentileChart(a, b, 'turnaround-p95', 'Job turnaround p95 by flow', flowSeries('turnaroundMs'), 95, 'submission → terminal status read'),
     percentileChart(a, b, 'queue-delay-p95', 'Queue delay p95 by flow', flowSeries('queueDelayMs'), 95, 'delayTime of terminal statuses'),
+    ...streamCharts(a, b),
     queueChart(a, b),
   ];
 }

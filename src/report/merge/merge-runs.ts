@@ -7,7 +7,8 @@
  * Exact: counters (sums), HDR histograms whole-run and per window (sums of histograms).
  * Approximate: headroom peaks (headroom.ts), `timeline.inFlightMax` (upper bound), the endpoint
  * view (one shard's samples per window), and the placement of each shard's windows on the wall
- * clock (to the nearest window: alignment.ts). docs/merge.md says the same for users.
+ * clock (to the nearest window: alignment.ts). One shard's own: `healthSampling` and `observed`
+ * (sampling-shard.ts). docs/merge.md says the same for users.
  */
 import type { RunResult } from '../run-result.js';
 import { evaluateThresholds } from '../thresholds.js';
@@ -18,6 +19,7 @@ import { mergeHeadroom } from './headroom.js';
 import type { MergeInput } from './merge-input.js';
 import { mergeAborted, mergeInterrupted, mergedTime0, mergeUnreachable, mergeWallClock } from './run-state.js';
 import type { ShardInfo } from './shard-info.js';
+import { mergeSampling } from './sampling-shard.js';
 import { mergeTimeline } from './timeline.js';
 import { mergeWindows } from './windows.js';
 
@@ -38,6 +40,7 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
     rs.map((r) => r.windows!),
     winShifts,
   );
+  const sampling = mergeSampling(marked);
   const unreachable = mergeUnreachable(rs);
   const aborted = mergeAborted(marked);
   const interrupted = mergeInterrupted(marked);
@@ -71,8 +74,10 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
     thresholds: [],
     ...(unreachable ? { unreachable } : {}),
     windows,
+    ...(sampling.healthSampling ? { healthSampling: sampling.healthSampling } : {}),
     ...(aborted ? { aborted } : {}),
     ...(interrupted ? { interrupted } : {}),
+    ...(sampling.observed ? { observed: sampling.observed } : {}),
     wallClock: mergeWallClock(checked, t0),
   };
   merged.thresholds = evaluateThresholds(

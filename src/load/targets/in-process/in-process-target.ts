@@ -177,6 +177,10 @@ export class InProcessTarget implements Target {
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
+    // Sessions still open at the hard end: the run ends there (durationMs + drainMs), as a
+    // lockstep or HTTP run does, not at the last event before it, which may be one the simulator
+    // keeps for itself (a retention lane nobody watches fires up to 1 s late, and not over HTTP).
+    if (!stop() && s.nowMs < hardEndMs) s.runUntil(hardEndMs);
   }
 
   async close(): Promise<void> {}

@@ -6,6 +6,8 @@
  * scenario (steady-mix, runsync-heavy, burst-rate-limit, …) is compared the same way in
  * test/load/job-accounting.test.ts, on the runs that check its job accounting.
  */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LockstepTarget } from '../../../../src/load/targets/lockstep/lockstep-target.js';
 import type { JobOutcome } from '../../../../src/load/record/recorder.js';
@@ -208,4 +210,32 @@ describe('lockstep with serve --clock manual', () => {
     expect(b.flows).toEqual(a.flows);
     expect(b.elapsedMs).toBe(a.elapsedMs);
   }, 120_000);
+});
+
+describe('a run that reaches the end of its drain with sessions unfinished', () => {
+  // scenarios/concurrency-purge.yaml with shorter drains: polls every 5 s, pollers of queued jobs still going at the end.
+  const purge = (drainMs: number): Scenario => {
+    const raw = parse(readFileSync('scenarios/concurrency-purge.yaml', 'utf8')) as Record<string, unknown>;
+    delete raw.$schema;
+    return scenarioSchema.parse({ ...raw, drainMs });
+  };
+
+  test.each([
+    // The last event before the end is a poll at 43 000: the run still ends at 43 300.
+    [3_300, 43_300],
+    // In process a retention lane nobody watches fires up to 1 s late (at 70 000), over HTTP on time.
+    [30_000, 70_000],
+  ])(
+    'concurrency-purge with drainMs %i: lockstep and in-process both end at durationMs + drainMs (%i)',
+    async (drainMs, endMs) => {
+      const { inProc, lock, a, b } = await both(purge(drainMs));
+      expect(a.flows.batch!.outcomes.unfinished).toBeGreaterThan(0);
+      expect(a.elapsedMs).toBe(endMs);
+      expect(b.elapsedMs).toBe(a.elapsedMs);
+      expect(byId(lock)).toEqual(byId(inProc));
+      expect(b.flows).toEqual(a.flows);
+      expect(b.timeline.requests.length).toBe(a.timeline.requests.length);
+    },
+    120_000,
+  );
 });
