@@ -180,9 +180,15 @@ describe('--start-at', () => {
     const seen: number[] = [];
     const base = await healthStub(seen);
     const out = join(dir, 'start-at');
-    // Whole seconds: the instant as given is the instant kept. 4 s ahead is beyond the CLI's own start-up.
-    const startAt = Math.ceil((Date.now() + 4000) / 1000) * 1000;
-    const r = await cli([scenario('start-at', { process: 'constant', ratePerSec: 5 }, 2000), '--target', base, '--out', out, '--start-at', iso(startAt)]);
+    const file = scenario('start-at', { process: 'constant', ratePerSec: 5 }, 2000);
+    // Beyond the CLI's own start-up, which a loaded machine makes seconds long: 4 s, or thrice what
+    // the CLI took just now to start and read this scenario (a dry run, nothing sent). Whole
+    // seconds: the instant as given is the instant kept.
+    const t0 = Date.now();
+    const dry = await cli([file, '--target', 'http://127.0.0.1:9/v2', '--dry-run']);
+    expect(dry.status, dry.stderr).toBe(0);
+    const startAt = Math.ceil((Date.now() + Math.max(4000, 3 * (Date.now() - t0))) / 1000) * 1000;
+    const r = await cli([file, '--target', base, '--out', out, '--start-at', iso(startAt)]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`waiting until ${iso(startAt)} (--start-at)`);
     // The flow's 10 calls and the runner's own /health reads (--health-every), none before the instant.
