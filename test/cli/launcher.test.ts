@@ -4,7 +4,7 @@
  * which it cannot pass on) leaves no run behind: the child stops as at Ctrl-C and writes its reports.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -46,6 +46,24 @@ describe('which commands start again with a larger young generation', () => {
   });
 });
 
+/** The launcher's child (the run), once it catches SIGTERM: its run is under way (Linux: /proc shows caught signals). */
+function runUnderWay(launcherPid: number): number | undefined {
+  const kid = Number(readIfThere(`/proc/${launcherPid}/task/${launcherPid}/children`).trim().split(' ')[0]);
+  if (!kid) return undefined;
+  const caught = /SigCgt:\s*([0-9a-f]+)/.exec(readIfThere(`/proc/${kid}/status`))?.[1];
+  return caught !== undefined && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n ? kid : undefined;
+}
+
+/** Gone, or a zombie waiting for init to reap it. */
+const ended = (pid: number): boolean => /^State:\s+Z/m.test(readIfThere(`/proc/${pid}/status`) || 'State: Z');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let orphan: number | undefined;
+// A run left behind by a failed test would take a core from the rest of the suite for half a minute.
+afterAll(() => {
+  if (orphan !== undefined && !ended(orphan)) process.kill(orphan, 'SIGKILL');
+});
+
 test.skipIf(process.platform !== 'linux')(
   'a launcher killed with SIGKILL: its run stops within seconds, reports written and marked interrupted',
   async () => {
@@ -54,27 +72,26 @@ test.skipIf(process.platform !== 'linux')(
     delete env.CI;
     delete env.GITHUB_STEP_SUMMARY;
     delete env.NODE_OPTIONS;
+    // A simulated day: ~30 s of CPU, far longer than the run lasts here on any machine.
     const launcher = spawn('node', ['bin/loadlab.js', 'run', 'scenarios/diurnal-day.yaml', '--out', out], { env, stdio: 'ignore' });
-    // The child (the run) catches SIGTERM once its run is under way (Linux: /proc shows caught signals).
-    const runUnderWay = (): boolean => {
-      const kids = readIfThere(`/proc/${launcher.pid}/task/${launcher.pid}/children`).trim();
-      if (!kids) return false;
-      const caught = /SigCgt:\s*([0-9a-f]+)/.exec(readIfThere(`/proc/${kids.split(' ')[0]}/status`))?.[1];
-      return caught !== undefined && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n;
-    };
-    for (let waited = 0; !runUnderWay(); waited += 20) {
-      if (waited > 60_000) throw new Error('the run did not start within 60 s');
-      await new Promise((r) => setTimeout(r, 20));
+    // Deadlines in wall time, wide enough for a busy machine (start-up there takes seconds, not a minute).
+    const startBy = Date.now() + 60_000;
+    for (; orphan === undefined; orphan = runUnderWay(launcher.pid!)) {
+      if (launcher.exitCode !== null) throw new Error(`the launcher exited (${launcher.exitCode}) before its run was under way`);
+      if (Date.now() > startBy) throw new Error('the run did not start within 60 s');
+      await sleep(20);
     }
     launcher.kill('SIGKILL');
-    const report = join(out, 'report.json');
-    for (let waited = 0; !existsSync(join(out, 'metrics.om')); waited += 100) {
-      if (waited > 30_000) throw new Error('the orphaned run did not stop within 30 s');
-      await new Promise((r) => setTimeout(r, 100));
+    // The orphan notices within a second (cli/young-generation.ts watchParent), stops, writes its reports and ends.
+    const stopBy = Date.now() + 30_000;
+    while (!ended(orphan)) {
+      if (Date.now() > stopBy) throw new Error('the orphaned run did not stop within 30 s');
+      await sleep(100);
     }
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { interrupted?: { atMs: number }; elapsedMs: number };
+    const r = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { interrupted?: { atMs: number }; elapsedMs: number };
     expect(r.interrupted).toBeDefined();
     expect(r.elapsedMs).toBeLessThan(86_400_000);
+    expect(readFileSync(join(out, 'metrics.om'), 'utf8')).toMatch(/# EOF\n$/);
   },
   120_000,
 );
