@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { batched } from '../helpers/cli-batch.js';
+import { startLeadMs, wholeSecondAfter } from '../helpers/cli-start-up.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-shard-'));
@@ -181,13 +182,8 @@ describe('--start-at', () => {
     const base = await healthStub(seen);
     const out = join(dir, 'start-at');
     const file = scenario('start-at', { process: 'constant', ratePerSec: 5 }, 2000);
-    // Beyond the CLI's own start-up, which a loaded machine makes seconds long: 4 s, or thrice what
-    // the CLI took just now to start and read this scenario (a dry run, nothing sent). Whole
-    // seconds: the instant as given is the instant kept.
-    const t0 = Date.now();
-    const dry = await cli([file, '--target', 'http://127.0.0.1:9/v2', '--dry-run']);
-    expect(dry.status, dry.stderr).toBe(0);
-    const startAt = Math.ceil((Date.now() + Math.max(4000, 3 * (Date.now() - t0))) / 1000) * 1000;
+    // Beyond the CLI's own start-up, which a loaded machine makes seconds long (helpers/cli-start-up.ts).
+    const startAt = wholeSecondAfter(await startLeadMs(file, 1));
     const r = await cli([file, '--target', base, '--out', out, '--start-at', iso(startAt)]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`waiting until ${iso(startAt)} (--start-at)`);

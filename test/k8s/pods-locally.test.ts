@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startServe, type ServeProcess } from '../cli/serve-process.js';
+import { startLeadMs } from '../helpers/cli-start-up.js';
 import { k8s } from './k8s-cli.js';
 import { mountConfigMap, runContainer } from './local-pod.js';
 
@@ -77,7 +78,8 @@ test("run: three shard pods start together against one serve, authenticated by t
   );
   const serve = await startServe(['--config', join(dir, 'sim.json')]);
   serves.push(serve);
-  // Far enough ahead for three CLI processes to start on a busy machine.
+  // Far enough ahead for three CLI processes to start, on a busy machine too (helpers/cli-start-up.ts).
+  const delayS = Math.ceil((await startLeadMs(join(dir, 'run.json'), 3)) / 1000);
   const gen = k8s(
     [
       'run',
@@ -93,7 +95,7 @@ test("run: three shard pods start together against one serve, authenticated by t
       '--api-key-secret',
       'runpod',
       '--start-delay',
-      '15',
+      String(delayS),
     ],
     join(dir, 'run-manifests'),
   );
