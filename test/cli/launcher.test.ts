@@ -9,17 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { relaunchFlags, SEMI_SPACE_MB } from '../../src/cli/young-generation.js';
+import { ended, runUnderWay } from '../helpers/proc-children.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-launcher-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function readIfThere(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 describe('which commands start again with a larger young generation', () => {
   const flag = `--max-semi-space-size=${SEMI_SPACE_MB}`;
@@ -46,17 +39,6 @@ describe('which commands start again with a larger young generation', () => {
   });
 });
 
-/** The launcher's child (the run), once it catches SIGTERM: its run is under way (Linux: /proc shows caught signals). */
-function runUnderWay(launcherPid: number): number | undefined {
-  const kid = Number(readIfThere(`/proc/${launcherPid}/task/${launcherPid}/children`).trim().split(' ')[0]);
-  if (!kid) return undefined;
-  const caught = /SigCgt:\s*([0-9a-f]+)/.exec(readIfThere(`/proc/${kid}/status`))?.[1];
-  return caught !== undefined && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n ? kid : undefined;
-}
-
-/** Gone, or a zombie waiting for init to reap it. */
-const ended = (pid: number): boolean => /^State:\s+Z/m.test(readIfThere(`/proc/${pid}/status`) || 'State: Z');
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let orphan: number | undefined;
 // A run left behind by a failed test would take a core from the rest of the suite for half a minute.
@@ -76,7 +58,7 @@ test.skipIf(process.platform !== 'linux')(
     const launcher = spawn('node', ['bin/loadlab.js', 'run', 'scenarios/diurnal-day.yaml', '--out', out], { env, stdio: 'ignore' });
     // Deadlines in wall time, wide enough for a busy machine (start-up there takes seconds, not a minute).
     const startBy = Date.now() + 60_000;
-    for (; orphan === undefined; orphan = runUnderWay(launcher.pid!)) {
+    for (; orphan === undefined; orphan = runUnderWay(launcher.pid!, 'SIGTERM')) {
       if (launcher.exitCode !== null) throw new Error(`the launcher exited (${launcher.exitCode}) before its run was under way`);
       if (Date.now() > startBy) throw new Error('the run did not start within 60 s');
       await sleep(20);
