@@ -3,13 +3,13 @@
  * generation, unless the Node options already choose one. A launcher killed outright (SIGKILL,
  * which it cannot pass on) leaves no run behind: the child stops as at Ctrl-C and writes its reports.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { relaunchFlags, SEMI_SPACE_MB } from '../../src/cli/young-generation.js';
-import { ended, runUnderWay } from '../helpers/proc-children.js';
+import { ended, firstChild } from '../helpers/proc-children.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-launcher-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,9 +40,11 @@ describe('which commands start again with a larger young generation', () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let launcher: ChildProcess | undefined;
 let orphan: number | undefined;
 // A run left behind by a failed test would take a core from the rest of the suite for half a minute.
 afterAll(() => {
+  if (launcher?.exitCode === null) launcher.kill('SIGKILL'); // its child then stops itself (watchParent)
   if (orphan !== undefined && !ended(orphan)) process.kill(orphan, 'SIGKILL');
 });
 
@@ -54,19 +56,26 @@ test.skipIf(process.platform !== 'linux')(
     delete env.CI;
     delete env.GITHUB_STEP_SUMMARY;
     delete env.NODE_OPTIONS;
-    // A simulated day: ~30 s of CPU, far longer than the run lasts here on any machine.
-    const launcher = spawn('node', ['bin/loadlab.js', 'run', 'scenarios/diurnal-day.yaml', '--out', out], { env, stdio: 'ignore' });
-    // Deadlines in wall time, wide enough for a busy machine (start-up there takes seconds, not a minute).
+    // A simulated day: ~30 s of CPU, longer than the run lasts here on any machine.
+    launcher = spawn('node', ['bin/loadlab.js', 'run', 'scenarios/diurnal-day.yaml', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    launcher.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
+    // Under way (its SIGTERM handling is the run's) once the first plain progress line shows, after
+    // 10 s of wall time: a launcher killed sooner, while its child still loads (seconds on a loaded
+    // machine), leaves a child that Node's own SIGTERM handling ends without reports. Wall-clock
+    // deadlines, wide enough for a busy machine.
     const startBy = Date.now() + 60_000;
-    for (; orphan === undefined; orphan = runUnderWay(launcher.pid!, 'SIGTERM')) {
-      if (launcher.exitCode !== null) throw new Error(`the launcher exited (${launcher.exitCode}) before its run was under way`);
-      if (Date.now() > startBy) throw new Error('the run did not start within 60 s');
-      await sleep(20);
+    while (!/^traffic +\d+%/m.test(stderr)) {
+      if (launcher.exitCode !== null) throw new Error(`the launcher exited (${launcher.exitCode}) before its run was under way: ${stderr}`);
+      if (Date.now() > startBy) throw new Error(`no progress line within 60 s: ${stderr}`);
+      await sleep(100);
     }
+    orphan = firstChild(launcher.pid!);
+    expect(orphan).toBeDefined();
     launcher.kill('SIGKILL');
     // The orphan notices within a second (cli/young-generation.ts watchParent), stops, writes its reports and ends.
     const stopBy = Date.now() + 30_000;
-    while (!ended(orphan)) {
+    while (!ended(orphan!)) {
       if (Date.now() > stopBy) throw new Error('the orphaned run did not stop within 30 s');
       await sleep(100);
     }
