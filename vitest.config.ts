@@ -12,7 +12,7 @@ export const UNIT_FILES = [
   'test/architecture/import-rules.test.ts',
   'test/calibrate/*.test.ts',
   'test/cli/{held-spans,interrupt,listen-address,progress-line,progress-schedule,shard-option,start-at}.test.ts',
-  'test/docs/{error-codes,no-private-citations,performance-table}.test.ts',
+  'test/docs/{error-codes,links,no-private-citations,performance-table}.test.ts',
   'test/grafana/{dashboard-lint,generator-names}.test.ts',
   'test/lib/*.test.ts',
   'test/load/{abort-on-fail,closed-loop,cold-start,frozen-config,interrupt,job-times,llm-stream-metrics,reachability,scenarios,shard-run,stream-fine-times,stream-metrics,template-and-histogram,threshold-load,threshold-outcomes}.test.ts',

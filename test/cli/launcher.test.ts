@@ -3,23 +3,16 @@
  * generation, unless the Node options already choose one. A launcher killed outright (SIGKILL,
  * which it cannot pass on) leaves no run behind: the child stops as at Ctrl-C and writes its reports.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { relaunchFlags, SEMI_SPACE_MB } from '../../src/cli/young-generation.js';
+import { ended, firstChild } from '../helpers/proc-children.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-launcher-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function readIfThere(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 describe('which commands start again with a larger young generation', () => {
   const flag = `--max-semi-space-size=${SEMI_SPACE_MB}`;
@@ -46,6 +39,15 @@ describe('which commands start again with a larger young generation', () => {
   });
 });
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let launcher: ChildProcess | undefined;
+let orphan: number | undefined;
+// A run left behind by a failed test would take a core from the rest of the suite for half a minute.
+afterAll(() => {
+  if (launcher?.exitCode === null) launcher.kill('SIGKILL'); // its child then stops itself (watchParent)
+  if (orphan !== undefined && !ended(orphan)) process.kill(orphan, 'SIGKILL');
+});
+
 test.skipIf(process.platform !== 'linux')(
   'a launcher killed with SIGKILL: its run stops within seconds, reports written and marked interrupted',
   async () => {
@@ -54,27 +56,33 @@ test.skipIf(process.platform !== 'linux')(
     delete env.CI;
     delete env.GITHUB_STEP_SUMMARY;
     delete env.NODE_OPTIONS;
-    const launcher = spawn('node', ['bin/loadlab.js', 'run', 'scenarios/diurnal-day.yaml', '--out', out], { env, stdio: 'ignore' });
-    // The child (the run) catches SIGTERM once its run is under way (Linux: /proc shows caught signals).
-    const runUnderWay = (): boolean => {
-      const kids = readIfThere(`/proc/${launcher.pid}/task/${launcher.pid}/children`).trim();
-      if (!kids) return false;
-      const caught = /SigCgt:\s*([0-9a-f]+)/.exec(readIfThere(`/proc/${kids.split(' ')[0]}/status`))?.[1];
-      return caught !== undefined && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n;
-    };
-    for (let waited = 0; !runUnderWay(); waited += 20) {
-      if (waited > 60_000) throw new Error('the run did not start within 60 s');
-      await new Promise((r) => setTimeout(r, 20));
+    // A simulated day: ~30 s of CPU, longer than the run lasts here on any machine.
+    launcher = spawn('node', ['bin/loadlab.js', 'run', 'scenarios/diurnal-day.yaml', '--out', out], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    launcher.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
+    // Under way (its SIGTERM handling is the run's) once the first plain progress line shows, after
+    // 10 s of wall time: a launcher killed sooner, while its child still loads (seconds on a loaded
+    // machine), leaves a child that Node's own SIGTERM handling ends without reports. Wall-clock
+    // deadlines, wide enough for a busy machine.
+    const startBy = Date.now() + 60_000;
+    while (!/^traffic +\d+%/m.test(stderr)) {
+      if (launcher.exitCode !== null) throw new Error(`the launcher exited (${launcher.exitCode}) before its run was under way: ${stderr}`);
+      if (Date.now() > startBy) throw new Error(`no progress line within 60 s: ${stderr}`);
+      await sleep(100);
     }
+    orphan = firstChild(launcher.pid!);
+    expect(orphan).toBeDefined();
     launcher.kill('SIGKILL');
-    const report = join(out, 'report.json');
-    for (let waited = 0; !existsSync(join(out, 'metrics.om')); waited += 100) {
-      if (waited > 30_000) throw new Error('the orphaned run did not stop within 30 s');
-      await new Promise((r) => setTimeout(r, 100));
+    // The orphan notices within a second (cli/young-generation.ts watchParent), stops, writes its reports and ends.
+    const stopBy = Date.now() + 30_000;
+    while (!ended(orphan!)) {
+      if (Date.now() > stopBy) throw new Error('the orphaned run did not stop within 30 s');
+      await sleep(100);
     }
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { interrupted?: { atMs: number }; elapsedMs: number };
+    const r = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { interrupted?: { atMs: number }; elapsedMs: number };
     expect(r.interrupted).toBeDefined();
     expect(r.elapsedMs).toBeLessThan(86_400_000);
+    expect(readFileSync(join(out, 'metrics.om'), 'utf8')).toMatch(/# EOF\n$/);
   },
   120_000,
 );

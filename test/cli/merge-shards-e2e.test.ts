@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { decode, newHistogram, summarize } from '../../src/report/histogram.js';
 import type { RunResult } from '../../src/report/run-result.js';
+import { startLeadMs, wholeSecondAfter } from '../helpers/cli-start-up.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-merge-e2e-'));
@@ -75,10 +76,11 @@ test("four shards against one serve, merged: sums, a single run's counts, all sa
   );
   const [shared, alone] = await Promise.all([startServe(['--config', config]), startServe(['--config', config])]);
   serves.push(shared!, alone!);
-  // Whole seconds, far enough ahead for five CLI processes to start (and warm up) beside the rest
-  // of the suite on a busy 2-core machine: 10 s was not always (a shard up to 5 s late still
-  // runs, with a warning; later it exits 2).
-  const startAt = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
+  // Far enough ahead for five CLI processes to start (and warm up) beside the rest of the suite:
+  // thrice what five take to start just now (a shard up to 5 s late still runs, with a warning;
+  // later it exits 2). A fixed 10 s was not always enough on a busy 2-core machine; 20 s is 20 s
+  // of waiting on a quiet one.
+  const startAt = wholeSecondAfter(await startLeadMs(scenario, 5));
   const out = (n: string) => join(dir, n);
   const target = (s: ServeProcess) => ['--target', s.base, '--api-key', 'k'];
   const runs = await Promise.all([

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { batched } from '../helpers/cli-batch.js';
+import { startLeadMs, wholeSecondAfter } from '../helpers/cli-start-up.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-shard-'));
@@ -180,9 +181,10 @@ describe('--start-at', () => {
     const seen: number[] = [];
     const base = await healthStub(seen);
     const out = join(dir, 'start-at');
-    // Whole seconds: the instant as given is the instant kept. 4 s ahead is beyond the CLI's own start-up.
-    const startAt = Math.ceil((Date.now() + 4000) / 1000) * 1000;
-    const r = await cli([scenario('start-at', { process: 'constant', ratePerSec: 5 }, 2000), '--target', base, '--out', out, '--start-at', iso(startAt)]);
+    const file = scenario('start-at', { process: 'constant', ratePerSec: 5 }, 2000);
+    // Beyond the CLI's own start-up, which a loaded machine makes seconds long (helpers/cli-start-up.ts).
+    const startAt = wholeSecondAfter(await startLeadMs(file, 1));
+    const r = await cli([file, '--target', base, '--out', out, '--start-at', iso(startAt)]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`waiting until ${iso(startAt)} (--start-at)`);
     // The flow's 10 calls and the runner's own /health reads (--health-every), none before the instant.

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ATTR, SPAN } from '../../src/contract/metric-names.js';
 import { decodeJsonSpans, startOtlpReceiver, type DecodedSpan, type OtlpReceiver } from './otlp-receiver.js';
 import { startServe } from './serve-process.js';
@@ -97,13 +97,22 @@ const sessionsOf = (spans: DecodedSpan[]) => spans.filter((s) => s.name === SPAN
 const requestsOf = (spans: DecodedSpan[]) => spans.filter((s) => s.name === SPAN.clientRequest);
 
 describe('loadlab run exports a span per session and per request', () => {
-  test('in-process: sessions and requests as report.json counts them, on --start-time, no secret', async () => {
-    rx = await startOtlpReceiver();
-    const out = join(dir, 'in-process');
-    const r = await cli(['run', scenario(), '--out', out, '--start-time', START, '--api-key', KEY], { OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint });
+  /** One traced in-process run, for the two tests that read it. */
+  const traced = { file: '', args: [] as string[], exit: undefined as Exit | undefined, rx: undefined as OtlpReceiver | undefined };
+  beforeAll(async () => {
+    traced.rx = await startOtlpReceiver();
+    traced.file = scenario();
+    traced.args = ['--start-time', START, '--api-key', KEY];
+    traced.exit = await cli(['run', traced.file, '--out', join(dir, 'in-process'), ...traced.args], { OTEL_EXPORTER_OTLP_ENDPOINT: traced.rx.endpoint });
+  });
+  afterAll(() => traced.rx?.close());
+
+  test('in-process: sessions and requests as report.json counts them, on --start-time, no secret', () => {
+    const r = traced.exit!;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    const rep = readReport(out);
+    const rep = readReport(join(dir, 'in-process'));
+    const rx = traced.rx!;
     const spans = decodeJsonSpans(rx.exports);
     const sessions = sessionsOf(spans);
     const requests = requestsOf(spans);
@@ -162,15 +171,13 @@ describe('loadlab run exports a span per session and per request', () => {
   });
 
   test('report.json is the same with tracing on and off', async () => {
-    rx = await startOtlpReceiver();
-    const f = scenario();
-    const on = await cli(['run', f, '--out', join(dir, 'on'), '--start-time', START], { OTEL_EXPORTER_OTLP_ENDPOINT: rx.endpoint });
-    const off = await cli(['run', f, '--out', join(dir, 'off'), '--start-time', START], {});
-    expect([on.code, off.code]).toEqual([0, 0]);
-    expect(sessionsOf(decodeJsonSpans(rx.exports)).length).toBeGreaterThan(0);
+    // On: the traced run above; off: the same command line without an endpoint.
+    const off = await cli(['run', traced.file, '--out', join(dir, 'off'), ...traced.args], {});
+    expect([traced.exit!.code, off.code]).toEqual([0, 0]);
+    expect(sessionsOf(decodeJsonSpans(traced.rx!.exports)).length).toBeGreaterThan(0);
     const bytes = (out: string) => readFileSync(join(dir, out, 'report.json'), 'utf8').replace(/"wallClock": \{[^}]*\}/, '');
-    expect(bytes('on')).toBe(bytes('off'));
-    expect(readFileSync(join(dir, 'on', 'metrics.om'), 'utf8')).toBe(readFileSync(join(dir, 'off', 'metrics.om'), 'utf8'));
+    expect(bytes('in-process')).toBe(bytes('off'));
+    expect(readFileSync(join(dir, 'in-process', 'metrics.om'), 'utf8')).toBe(readFileSync(join(dir, 'off', 'metrics.om'), 'utf8'));
   });
 
   // The run command itself (main.ts also registers `serve`, whose module loads the API).

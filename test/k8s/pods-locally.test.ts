@@ -15,6 +15,7 @@ import { request } from 'undici';
 import { METRIC } from '../../src/contract/metric-names.js';
 import { startServe, type ServeProcess } from '../cli/serve-process.js';
 import { parseProm, select } from '../telemetry/prom-text.js';
+import { startLeadMs } from '../helpers/cli-start-up.js';
 import { k8s } from './k8s-cli.js';
 import { mountConfigMap, runContainer } from './local-pod.js';
 
@@ -82,7 +83,8 @@ test("run: three shard pods start together against one serve, authenticated by t
   );
   const serve = await startServe(['--config', join(dir, 'sim.json')]);
   serves.push(serve);
-  // Far enough ahead for three CLI processes to start on a busy machine.
+  // Far enough ahead for three CLI processes to start, on a busy machine too (helpers/cli-start-up.ts).
+  const delayS = Math.ceil((await startLeadMs(join(dir, 'run.json'), 3)) / 1000);
   const gen = k8s(
     [
       'run',
@@ -98,7 +100,7 @@ test("run: three shard pods start together against one serve, authenticated by t
       '--api-key-secret',
       'runpod',
       '--start-delay',
-      '15',
+      String(delayS),
       '--health-every',
       '200ms',
     ],

@@ -1,9 +1,10 @@
 /**
  * Stream metrics over HTTP, through `loadlab run --target`: a node:http server on loopback stands
  * in for an endpoint and streams OpenAI-shaped chunks at known times (first content 200 ms after
- * the request, then one every 50 ms, then a usage event). The runner's TTFT, ITL and TPOT agree
- * with that schedule at p50; a TTFT threshold passes and a tighter one fails (exit 99); a stream the
- * server cuts after three chunks ends the session `error` with those chunks counted.
+ * the request, then one every 100 ms, then a usage event). The runner's TTFT, ITL and TPOT agree
+ * with that schedule, within margins a loaded machine keeps; a TTFT threshold passes and a
+ * tighter one fails (exit 99); a stream the server cuts after three chunks ends the session `error`
+ * with those chunks counted.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/report/run-result.js';
 
 const TTFT_MS = 200;
-const ITL_MS = 50;
+const ITL_MS = 100;
 const TOKENS = 6;
 const CUT_AFTER = 3;
 
@@ -149,18 +150,29 @@ describe('stream metrics over HTTP against a streaming server', () => {
     expect(s.broken).toBe(0);
     expect(s.tokens).toBe(TOKENS * s.requests);
     expect(askedUsage.every(Boolean)).toBe(true);
-    // Loopback and a local server: a few ms of send and timer lag at most, at the median.
+    // A loaded machine makes every time later, never earlier, and leaves some request nearly on
+    // time: its median streams run tens of ms (at load 10 on 2 cores, over 100 ms) behind the
+    // schedule, but the least delayed of the ten keeps within a few ms of it. So the median is
+    // held to margins a loaded machine keeps, and the quickest request to the schedule itself.
+    // TTFT is the first content: not the role-only event at 0, not the second chunk (due ITL_MS
+    // later), not the end of the stream.
     expect(s.ttftMs.summary.p50).toBeGreaterThanOrEqual(TTFT_MS);
+    expect(s.ttftMs.summary.min).toBeLessThan(TTFT_MS + ITL_MS);
     // From the intended send: a loaded machine's send lag is in it, and is taken out here.
-    expect(s.ttftMs.summary.p50 - res.arrivals.sendLagMs.summary.p50).toBeLessThanOrEqual(TTFT_MS + 30);
-    expect(Math.abs(s.itlMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(8);
+    expect(s.ttftMs.summary.p50 - res.arrivals.sendLagMs.summary.p50).toBeLessThan(TTFT_MS + (TOKENS - 1) * ITL_MS);
+    // ITL and TPOT are one gap (not 0, not two gaps); the chunks are timed one by one (the count).
+    expect(Math.abs(s.itlMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(ITL_MS / 4);
     expect(s.itlMs.count).toBe((TOKENS - 1) * s.requests);
-    expect(Math.abs(s.tpotMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(8);
+    expect(Math.abs(s.tpotMs.summary.p50 - ITL_MS)).toBeLessThanOrEqual(ITL_MS / 4);
     // Wall times (performance.now) reach the histograms unrounded: kept to 0.01 ms, so not all whole ms.
     expect([s.ttftMs, s.itlMs, s.tpotMs].map((h) => h.scale)).toEqual([100, 100, 100]);
     expect([s.ttftMs.summary.max, s.itlMs.summary.p50, s.itlMs.summary.max, s.tpotMs.summary.max].some((v) => !Number.isInteger(v))).toBe(true);
-    // tokens / (last chunk − intended send): 6 / 0.45 s ≈ 13 tokens/s.
-    expect(Math.abs(s.tokensPerS.summary.p50 - (TOKENS * 1000) / (TTFT_MS + (TOKENS - 1) * ITL_MS))).toBeLessThanOrEqual(1);
+    // tokens / (last chunk − intended send), rounded to whole tokens/s: at most 6 / 0.7 s ≈ 9 (no
+    // last chunk comes sooner), and so for the quickest request. Not tokens / (last − first chunk):
+    // 12; nor (tokens − 1) / (last − send): 7.
+    const onTime = Math.round((TOKENS * 1000) / (TTFT_MS + (TOKENS - 1) * ITL_MS));
+    expect(s.tokensPerS.summary.max).toBeLessThanOrEqual(onTime);
+    expect(s.tokensPerS.summary.max).toBeGreaterThanOrEqual(onTime - 1);
     expect(s.good).toBe(s.requests);
     expect(chat.outcomes).toEqual({ COMPLETED: chat.sessions });
 
@@ -189,6 +201,11 @@ describe('stream metrics over HTTP against a streaming server', () => {
     const out = join(dir, 'fail');
     const r = await run(['run', scenario('fail', ['ttft_p50_ms{flow=chat} < 150']), '--target', base, '--api-key', 'k', '--out', out]);
     expect(r.status, r.stderr).toBe(99);
-    expect(r.stderr).toMatch(/threshold failed: ttft_p50_ms\{flow=chat\} < 150 \(measured 2\d\d(\.\d+)?\)/);
+    // The measured p50 as report.json has it: at least the server's 200 ms (more on a loaded machine).
+    const measured = /threshold failed: ttft_p50_ms\{flow=chat\} < 150 \(measured (\d+(?:\.\d+)?)\)/.exec(r.stderr)?.[1];
+    expect(measured, r.stderr).toBeDefined();
+    const res = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunResult;
+    expect(Number(measured)).toBe(res.flows.chat!.stream!.ttftMs.summary.p50);
+    expect(Number(measured)).toBeGreaterThanOrEqual(TTFT_MS);
   });
 });
