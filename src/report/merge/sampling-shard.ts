@@ -21,24 +21,19 @@ export function mergeSampling(list: readonly { r: RunResult; offsetMs: number }[
   if (!pick) return {};
   const { r, offsetMs } = pick;
   return {
-    ...(r.healthSampling ? { healthSampling: { ...r.healthSampling } } : {}),
+    ...(r.healthSampling ? { healthSampling: r.healthSampling } : {}),
     ...(r.observed ? { observed: shifted(r.observed, offsetMs) } : {}),
   };
 }
 
 function shifted(o: ObservedEndpoint, offsetMs: number): ObservedEndpoint {
+  if (offsetMs === 0) return o;
   const table = <T extends { columns: string[]; rows: number[][] }>(t: T, names: readonly string[]): T => {
     const cols = names.map((n) => t.columns.indexOf(n)).filter((c) => c >= 0);
-    if (offsetMs === 0 || !cols.length) return { ...t, columns: [...t.columns], rows: t.rows.map((row) => [...row]) };
-    const rows = t.rows.map((row) => {
-      const out = [...row];
-      for (const c of cols) out[c] = round(out[c]! + offsetMs);
-      return out;
-    });
-    return { ...t, columns: [...t.columns], rows };
+    return { ...t, rows: t.rows.map((row) => row.map((v, c) => (cols.includes(c) ? round(v + offsetMs) : v))) };
   };
   return {
-    executionMs: { count: o.executionMs.count, samples: [...o.executionMs.samples] },
+    ...o,
     workers: table(o.workers, INSTANTS.workers),
     health: table(o.health, INSTANTS.health),
     ...(o.streams ? { streams: table(o.streams, INSTANTS.streams) } : {}),
