@@ -58,14 +58,20 @@ afterAll(async () => {
 /** The labels of chart `id`'s series (x first), and whether each is dashed, read in the browser. */
 const SERIES = (id: string) => `window.loadlabCharts[${JSON.stringify(id)}].series.slice(1).map((s) => [s.label, Array.isArray(s.dash) && s.dash.length > 0])`;
 
+/** Opens `dir`'s compare.html (errors watched), reads its charts and keeps a screenshot beside it. */
+async function openCompare(dir: string) {
+  const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = watchErrors(page);
+  await page.goto(pathToFileURL(join(dir, 'compare.html')).href, { waitUntil: 'load', timeout: 60_000 });
+  const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
+  await page.screenshot({ path: join(dir, 'compare.png'), fullPage: true, timeout: 60_000 });
+  return { page, errors, charts };
+}
+
 describe('compare.html in Chromium', () => {
   test('every chart draws with both runs, A solid and B dashed; no errors; hovering shows both runs', async (ctx) => {
     if (!executable) ctx.skip(MISSING);
-    const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-    const errors = watchErrors(page);
-    await page.goto(pathToFileURL(join(compared, 'compare.html')).href, { waitUntil: 'load', timeout: 60_000 });
-    const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
-    await page.screenshot({ path: join(compared, 'compare.png'), fullPage: true, timeout: 60_000 });
+    const { page, errors, charts } = await openCompare(compared);
     expect(errors).toEqual([]);
     expect(await page.textContent('h1')).toBe('loadlab compare: burst-rate-limit vs burst-rate-limit');
     // No flow streamed in either run: no stream charts.
@@ -104,11 +110,7 @@ describe('compare.html in Chromium', () => {
 
   test('two LLM runs: TTFT, ITL and TPOT p95 of the streaming flow over time, A solid and B dashed; the slower engine (B) above A', async (ctx) => {
     if (!executable) ctx.skip(MISSING);
-    const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-    const errors = watchErrors(page);
-    await page.goto(pathToFileURL(join(llmCompared, 'compare.html')).href, { waitUntil: 'load', timeout: 60_000 });
-    const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
-    await page.screenshot({ path: join(llmCompared, 'compare.png'), fullPage: true, timeout: 60_000 });
+    const { page, errors, charts } = await openCompare(llmCompared);
     expect(errors).toEqual([]);
     expect(charts.map((c) => c.id)).toEqual(expect.arrayContaining(['ttft-p95', 'itl-p95', 'tpot-p95']));
     expectAllDrawn(
