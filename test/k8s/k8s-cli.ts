@@ -47,3 +47,8 @@ function output(r: { status: number | null; stdout: string; stderr: string }, ou
 export function inAnHour(): string {
   return new Date(Math.ceil(Date.now() / 1000) * 1000 + 3600_000).toISOString();
 }
+
+/** `k8s run` of the webhook-failing scenario (run-webhook flows) on two pods, before its webhook flags. */
+export function webhookRunArgs(target: string, startAt: string): string[] {
+  return ['run', 'scenarios/webhook-failing.yaml', '--parallelism', '2', '--image', 'img', '--storage', 'pvc:r', '--target', target, '--start-at', startAt];
+}

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { inAnHour, k8s, k8sBatch, type K8sOutput } from './k8s-cli.js';
+import { inAnHour, k8s, k8sBatch, type K8sOutput, webhookRunArgs } from './k8s-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-k8s-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,20 +31,7 @@ writeFileSync(
   'name: outside\ndurationMs: 1000\nendpoint: { id: ep }\ntraffic:\n  - name: r\n    arrival: { process: replay, file: ../trace.csv }\n    client: { behaviour: health }\n',
 );
 
-const HOOKS = [
-  'run',
-  'scenarios/webhook-failing.yaml',
-  '--image',
-  'img',
-  '--storage',
-  'pvc:r',
-  '--target',
-  TARGET,
-  '--start-at',
-  startAt,
-  '--parallelism',
-  '2',
-];
+const HOOKS = webhookRunArgs(TARGET, startAt);
 
 const BAD: [name: string, args: string[], message: RegExp][] = [
   ['--health-every often', [...RUN, '--parallelism', '2', '--health-every', 'often'], /--health-every: a duration in whole ms.*got "often"/],

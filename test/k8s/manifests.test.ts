@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { inAnHour, k8sBatch, type K8sOutput } from './k8s-cli.js';
+import { inAnHour, k8sBatch, type K8sOutput, webhookRunArgs } from './k8s-cli.js';
 import { schemaProblems } from './validate-manifest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-k8s-'));
@@ -19,24 +19,7 @@ const out = () => join(dir, `out-${outs++}`);
 const TARGET = 'https://api.example.com/v2';
 const startAt = inAnHour();
 
-const WEBHOOKS = [
-  'run',
-  'scenarios/webhook-failing.yaml',
-  '--parallelism',
-  '2',
-  '--image',
-  'img',
-  '--storage',
-  'pvc:r',
-  '--target',
-  TARGET,
-  '--start-at',
-  startAt,
-  '--webhook-port',
-  '8099',
-  '--health-every',
-  '1s',
-];
+const WEBHOOKS = [...webhookRunArgs(TARGET, startAt), '--webhook-port', '8099', '--health-every', '1s'];
 
 const CASES: Array<[string, string[]]> = [
   ['run with webhooks to each pod and --health-every', WEBHOOKS],
