@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Unit test files: in-process only, no child process, no socket, no browser (test/unit-guard.ts
@@ -28,6 +29,25 @@ export const UNIT_FILES = [
   'test/telemetry/{batched-histogram,live-run-registry,metric-names-single-source,session-tracing}.test.ts',
 ];
 
+/**
+ * Files that run long for their size, started first. Without vitest's duration cache (a clean
+ * clone, as in CI) files run system project first, then unit, each largest first: a long unit
+ * file such as the Erlang C oracle (~25 s of CPU in a small file) then started last and ran alone
+ * on one core at the end. Listed files start first, the rest keep vitest's order.
+ */
+const LONG_FILES = ['test/sim/erlang-c.test.ts', 'test/docs/readme-commands.test.ts', 'test/load/job-accounting.test.ts'];
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FILES.findIndex((p) => f.moduleId.endsWith(p));
+      return i < 0 ? LONG_FILES.length : i;
+    };
+    // Array sort is stable: within a rank, vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -35,6 +55,7 @@ export default defineConfig({
     // Vitest's default on 2 cores is ONE worker (cores - 1): files one after another. Most system
     // files wait on child processes, servers or wall-clock runs, so three at once keep 2 cores busy.
     maxWorkers: 3,
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         extends: true,
