@@ -6,6 +6,7 @@
  * every chart is drawn.
  */
 import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -73,6 +74,19 @@ export const CHECK_CHARTS = `(() => {
     };
   });
 })()`;
+
+/**
+ * Opens `htmlFile` in a new page (errors watched from the start), reads its charts and saves a
+ * full-page screenshot at `screenshotFile`.
+ */
+export async function openCharts(browser: Browser, htmlFile: string, screenshotFile: string): Promise<{ page: Page; errors: string[]; charts: ChartCheck[] }> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = watchErrors(page);
+  await page.goto(pathToFileURL(htmlFile).href, { waitUntil: 'load', timeout: 60_000 });
+  const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
+  await page.screenshot({ path: screenshotFile, fullPage: true, timeout: 60_000 });
+  return { page, errors, charts };
+}
 
 /** The page has at least the charts `ids`, and every chart on it has data and coloured pixels in its plot. */
 export function expectAllDrawn(charts: ChartCheck[], ids: string[]): void {

@@ -9,10 +9,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHECK_CHARTS, chromiumExecutable, expectAllDrawn, launchChromium, MISSING, watchErrors, type ChartCheck } from '../helpers/chromium.js';
+import { chromiumExecutable, expectAllDrawn, launchChromium, MISSING, openCharts } from '../helpers/chromium.js';
 import { plan } from './plan-cli.js';
 
 const executable = chromiumExecutable();
@@ -50,12 +49,7 @@ async function openPlan(name: string, extra: string[] = []) {
   const dir = join(out, name);
   const r = plan([...ARGS, ...extra, '--out', dir]);
   expect(r.status, r.stderr).toBe(0);
-  const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-  const errors = watchErrors(page);
-  await page.goto(pathToFileURL(join(dir, 'plan.html')).href, { waitUntil: 'load', timeout: 30_000 });
-  const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
-  await page.screenshot({ path: join(dir, 'plan.png'), fullPage: true, timeout: 30_000 });
-  return { page, charts, errors };
+  return openCharts(browser!, join(dir, 'plan.html'), join(dir, 'plan.png'));
 }
 
 describe('plan.html in Chromium', () => {

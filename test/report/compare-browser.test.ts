@@ -12,12 +12,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cliBatch } from '../helpers/cli-batch.js';
-import { CHECK_CHARTS, chromiumExecutable, expectAllDrawn, launchChromium, MISSING, watchErrors, type ChartCheck } from '../helpers/chromium.js';
+import { chromiumExecutable, expectAllDrawn, launchChromium, MISSING, openCharts } from '../helpers/chromium.js';
 
 const executable = chromiumExecutable();
 const out = mkdtempSync(join(tmpdir(), 'loadlab-compare-browser-'));
@@ -60,12 +59,7 @@ const SERIES = (id: string) => `window.loadlabCharts[${JSON.stringify(id)}].seri
 
 /** Opens `dir`'s compare.html (errors watched), reads its charts and keeps a screenshot beside it. */
 async function openCompare(dir: string) {
-  const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-  const errors = watchErrors(page);
-  await page.goto(pathToFileURL(join(dir, 'compare.html')).href, { waitUntil: 'load', timeout: 60_000 });
-  const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
-  await page.screenshot({ path: join(dir, 'compare.png'), fullPage: true, timeout: 60_000 });
-  return { page, errors, charts };
+  return openCharts(browser!, join(dir, 'compare.html'), join(dir, 'compare.png'));
 }
 
 describe('compare.html in Chromium', () => {

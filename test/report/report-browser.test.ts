@@ -14,7 +14,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,7 +22,7 @@ import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.
 import type { Scenario } from '../../src/load/scenario/schema.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import type { RunResult } from '../../src/report/run-result.js';
-import { CHECK_CHARTS, chromiumExecutable, expectAllDrawn, launchChromium, MISSING, watchErrors, type ChartCheck } from '../helpers/chromium.js';
+import { chromiumExecutable, expectAllDrawn, launchChromium, MISSING, openCharts, type ChartCheck } from '../helpers/chromium.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const executable = chromiumExecutable();
@@ -68,12 +67,7 @@ async function open(name: string, sc: Scenario, edit: (r: RunResult) => void = (
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.html');
   writeFileSync(file, renderHtml(r));
-  const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-  const errors = watchErrors(page);
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 60_000 });
-  const charts = (await page.evaluate(CHECK_CHARTS)) as ChartCheck[];
-  await page.screenshot({ path: join(dir, 'report.png'), fullPage: true, timeout: 60_000 });
-  return { page, charts, errors };
+  return openCharts(browser!, file, join(dir, 'report.png'));
 }
 
 describe('report.html in Chromium', () => {
