@@ -60,6 +60,9 @@ export const tokenCountSchema = z
 
 const msFraction = z.number().min(0).max(3_600_000);
 
+/** Tokens a KV cache block holds (vLLM's default block size). */
+export const KV_BLOCK_TOKENS = 16;
+
 /**
  * Continuous batching (vLLM's scheduler, one engine per worker): iterations back to back while the
  * worker holds a sequence; each running sequence gets one token per iteration; a job joins at an
@@ -115,6 +118,29 @@ export const engineSchema = z
           'Tokens one iteration takes in all (vLLM --max-num-batched-tokens): one per decoding sequence, the rest for prompt chunks; a longer prompt is prefilled over several iterations. Default: 8192.',
         examples: [8192, 2048],
       }),
+    kvCacheTokens: z
+      .number()
+      .int()
+      .min(KV_BLOCK_TOKENS)
+      .max(1_073_741_824)
+      .optional()
+      .meta({
+        description:
+          "Tokens the GPU's KV cache holds (vLLM's startup line \"GPU KV cache size: N tokens\"), in blocks of 16. A sequence holds blocks for its prompt and every token made so far; a waiting job joins only while blocks for its prompt are free; when a running sequence needs a block and none is free, the newest running one is preempted (back to the front of the waiting jobs, its prompt and tokens so far prefilled again when it rejoins). A job's prompt and answer together are capped at it (vLLM's max_model_len): a longer answer is cut (finish_reason length), a prompt that does not fit fails the job. Default: unlimited.",
+        examples: [23_296, 417_792],
+      }),
+    frontEndMs: msFraction.default(0).meta({
+      description:
+        'CPU ms the API server spends on each request before the engine sees it (tokenizing, validating): a queue in front of the engine, served one request at a time by each API server process, so requests arriving together wait for one another. Default: 0.',
+      examples: [2, 5],
+    }),
+    apiServerCount: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(1)
+      .meta({ description: 'API server processes serving the front end in parallel (vLLM --api-server-count). Default: 1.', examples: [1, 4] }),
   })
   .meta({
     description:

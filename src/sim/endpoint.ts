@@ -42,6 +42,8 @@ import type { WebhookSender } from '../contract/webhooks.js';
 import { freeRun, heldBy, runOf, type Run, type Worker } from './worker.js';
 import { WorkerPool } from './worker-pool.js';
 import { LlmEngine, type EngineHost } from './llm-engine.js';
+import { EngineStats } from './engine-stats.js';
+import { fitToContext } from './context-fit.js';
 
 export interface Submission {
   kind: JobKind;
@@ -64,6 +66,8 @@ export { DEFAULT_TTL_MS };
 export class Endpoint {
   readonly jobs: JobTable;
   readonly queue = new JobQueue();
+  /** What its workers' batching engines hold (an `llm.engine` endpoint; zeros otherwise). */
+  readonly engines = new EngineStats();
   readonly pool: WorkerPool;
   readonly limits: Limits;
   readonly webhooks: WebhookScheduler;
@@ -116,7 +120,7 @@ export class Endpoint {
         if (this.scaler.surplus(w)) this.scaler.atEndOfMs();
       },
       onRunEnd: this.onRunEnd,
-      engineFor: () => (cfg.llm?.engine ? new LlmEngine(cfg.llm.engine, sched, this.engineHost) : undefined),
+      engineFor: () => (cfg.llm?.engine ? new LlmEngine(cfg.llm.engine, sched, this.engineHost, this.engines) : undefined),
       onState: (w, from, to) => {
         if (bus.workersWatched) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
@@ -398,12 +402,14 @@ export class Endpoint {
    */
   private startInEngine(e: LlmEngine, j: Job, timeoutMs: number): void {
     const x = j.x;
-    const run = this.tokens!.count(x?.maxTokens);
+    const fit = fitToContext(this.tokens!.count(x?.maxTokens), x?.promptTokens ?? 0, this.cfg.llm!.engine!.kvCacheTokens);
+    const run = fit.run;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, 0);
-    j.error = plan.failed ? (plan.error ?? DEFAULT_FAILURE) : undefined;
-    extras(j).tokens = plan.failed ? undefined : run;
-    const crashAfter = plan.crashAfterMs !== undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
-    e.add(j, run.count, x?.promptTokens ?? 0, this.sched.nowMs + timeoutMs, crashAfter);
+    const failed = plan.failed || fit.error !== undefined;
+    j.error = fit.error ?? (plan.failed ? (plan.error ?? DEFAULT_FAILURE) : undefined);
+    extras(j).tokens = failed ? undefined : run;
+    const crashAfter = plan.crashAfterMs !== undefined && fit.error === undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
+    e.add(j, run.count, fit.promptTokens, this.sched.nowMs + timeoutMs, crashAfter);
     // A stream that began waiting while the job was queued (or before a crash re-queued it) follows
     // this run's tokens as they come, as one whose job was running when it came does (`wait`).
     this.watchTokens(j);

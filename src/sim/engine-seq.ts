@@ -2,7 +2,7 @@
 import type { Job } from './job.js';
 
 export class EngineSeq {
-  /** Global iteration of its first token; -1 while its prompt is not prefilled. */
+  /** Global iteration of the first token of its current piece (since it last joined); -1 while its prompt is not prefilled. */
   firstIter = -1;
   /** Prompt tokens prefilled in the current iteration. */
   chunk = 0;
@@ -14,19 +14,29 @@ export class EngineSeq {
   watched = false;
   /** Tokens told so far (while watched). */
   told = 0;
+  /** Tokens made before it was last preempted (its current piece makes the rest). */
+  done = 0;
+  /** Exact ms of each of those `done` tokens (empty until a preemption). */
+  doneAtMs: number[] | undefined = undefined;
+  /** Tokens (re)prefilled when it last joined: its prompt, and after a preemption the tokens made so far too. */
+  fill: number;
+  /** Prompt tokens still to prefill (at least 1 to begin with: the first token needs a forward pass). */
+  promptLeft: number;
   constructor(
     readonly job: Job,
     /** Arrival order in its engine (a crash sends the jobs back in it). */
     readonly order: number,
-    /** Exact ms from which it may join a batch (its start + overheadMs). */
+    /** Exact ms from which it may join a batch (its start + front end + overheadMs). */
     readonly readyAtMs: number,
-    /** Prompt tokens still to prefill (at least 1 to begin with: the first token needs a forward pass). */
-    public promptLeft: number,
+    /** Its prompt, at least 1 token. */
+    readonly prompt: number,
     /** Tokens its run produces. */
     readonly tokens: number,
     /** Its execution deadline (whole ms). */
     readonly deadlineMs: number,
     /** The worker crashes once this many tokens are out (0: never). */
     readonly crashAfter: number,
-  ) {}
+  ) {
+    this.fill = this.promptLeft = prompt;
+  }
 }

@@ -12,12 +12,23 @@
  * found arithmetically from the segments. Times are exact (fractional ms); the scheduler's events
  * (a change applied, a run ended: at the first whole ms at or after it) stay on the integer clock.
  * Between events the state is brought up to date lazily (`advance`) whenever something asks.
+ *
+ * In front of the batch: the API server (`frontEndMs` of CPU per request, one request at a time
+ * per process, `apiServerCount` processes), then `overheadMs` (a delay, no queue). With
+ * `kvCacheTokens` the batch is also bounded by the KV cache (kv-cache.ts): a waiting job joins
+ * only while blocks for its prompt are free (FIFO: the first that does not fit stops the rest);
+ * when the decoding sequences outgrow the cache, the newest running ones are preempted at that
+ * iteration's start (vLLM V1's recompute preemption): their blocks are freed, they go back to the
+ * front of the waiting jobs (oldest first) and when they join again they prefill their prompt and
+ * every token made so far, then go on from the next token.
  */
 import type { EngineConfig } from '../contract/llm-config.js';
 import type { Scheduler, Timer } from '../lib/scheduler.js';
 import type { Job } from './job.js';
 import { EngineSegments } from './engine-segments.js';
 import { EngineSeq } from './engine-seq.js';
+import type { EngineStats } from './engine-stats.js';
+import { blocksAt, blocksOf, overflowAfter } from './kv-cache.js';
 
 export interface EngineHost {
   /**
@@ -64,12 +75,27 @@ export class LlmEngine implements Timer {
   private arrivals = 0;
   /** The tick timer of watched sequences (`watch`): set while one is. */
   private tick: Timer | undefined = undefined;
+  /** KV cache blocks (Infinity: no cache modelled), and those held in the current iteration. */
+  private readonly totalBlocks: number;
+  private usedBlocks = 0;
+  /** Preempted sequences among the waiting (their tokens so far are told from there). */
+  private preemptedWaiting = 0;
+  /** When each API server process is free next (exact ms). */
+  private readonly frontFree: number[];
+  /** What `stats` was last told of this engine (`publish`). */
+  private toldRunning = 0;
+  private toldWaiting = 0;
+  private toldBlocks = 0;
 
   constructor(
     private readonly cfg: EngineConfig,
     private readonly sched: Scheduler,
     private readonly host: EngineHost,
-  ) {}
+    private readonly stats: EngineStats,
+  ) {
+    this.totalBlocks = cfg.kvCacheTokens === undefined ? Infinity : Math.floor(cfg.kvCacheTokens / 16);
+    this.frontFree = new Array<number>(cfg.apiServerCount).fill(0);
+  }
 
   /**
    * Takes job `j`, started now: `tokens` to produce, `promptTokens` to prefill, its execution
@@ -78,7 +104,7 @@ export class LlmEngine implements Timer {
   add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
     const now = this.sched.nowMs;
     this.advanceTo(now);
-    const s = new EngineSeq(j, this.arrivals++, now + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
+    const s = new EngineSeq(j, this.arrivals++, this.frontEnd(now) + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
     this.waiting.push(s);
     if (this.deadline >= 0 && deadlineMs < this.deadline) this.deadline = deadlineMs;
     if (this.busy && this.running.length < this.cfg.maxNumSeqs) {
@@ -86,9 +112,38 @@ export class LlmEngine implements Timer {
       const join = seg.iter0 - 1 + Math.ceil((s.readyAtMs - seg.t0) / seg.d);
       // Ready at the instant the current segment began (nothing of it has run): it joins it.
       if (join < seg.iter0) this.recompose();
-      else if (join < this.lastIter) this.lastIter = join;
+      else if (join < this.lastIter && this.mayJoin(s, join + 1)) this.lastIter = join;
     }
     this.arm();
+  }
+
+  /**
+   * When a job taken now is through the API server: FIFO on the process free first. A job taken
+   * out later (cancelled) keeps the time it took.
+   */
+  private frontEnd(now: number): number {
+    const ms = this.cfg.frontEndMs;
+    if (ms === 0) return now;
+    const free = this.frontFree;
+    let k = 0;
+    for (let i = 1; i < free.length; i++) if (free[i]! < free[k]!) k = i;
+    return (free[k] = Math.max(now, free[k]!) + ms);
+  }
+
+  /**
+   * Can `s`, just taken, join the batch under way at iteration `iter`? With a KV cache, not when
+   * others wait before it (they join first, or block it) nor when its blocks are not free then.
+   */
+  private mayJoin(s: EngineSeq, iter: number): boolean {
+    return this.totalBlocks === Infinity || (this.waiting.length === 1 && this.fitsAt(s, iter));
+  }
+
+  /** With a KV cache: are blocks for `s`'s fill free in iteration `iter` of the batch as it is? */
+  private fitsAt(s: EngineSeq, iter: number): boolean {
+    if (this.totalBlocks === Infinity) return true;
+    let used = blocksOf(s.fill);
+    for (const r of this.running) used += blocksAt(r, iter);
+    return used <= this.totalBlocks;
   }
 
   /** Takes `j` out (cancelled, timed out, removed, or its ended run told): its place is free from the next boundary. */
@@ -96,7 +151,13 @@ export class LlmEngine implements Timer {
     const now = this.sched.nowMs;
     this.advanceTo(now);
     this.deadline = -1;
-    if (drop(this.ended, j) || drop(this.waiting, j)) return this.arm();
+    if (drop(this.ended, j)) return this.arm();
+    const w = this.waiting.find((x) => x.job === j);
+    if (w !== undefined) {
+      if (w.done > 0) this.preemptedWaiting--;
+      drop(this.waiting, j);
+      return this.arm();
+    }
     const s = this.running.find((r) => r.job === j && !r.removed);
     if (s === undefined) return;
     s.removed = true;
@@ -139,15 +200,32 @@ export class LlmEngine implements Timer {
     this.idleSince = this.nextIter = 0;
   }
 
-  /** Holds nothing from now on, its timers cancelled. */
+  /** Holds nothing from now on, its timers cancelled (its API server too: the worker went). */
   private clear(): void {
     this.ended.length = this.running.length = this.waiting.length = 0;
     this.crash = undefined;
     this.busy = false;
     this.deadline = -1;
+    this.usedBlocks = this.preemptedWaiting = 0;
+    this.frontFree.fill(0);
     this.segs.clear();
     this.sched.cancel(this);
     this.sched.cancel(this.tick);
+    this.publish();
+  }
+
+  /** Tells `stats` what changed in this engine since it last did. */
+  private publish(): void {
+    const st = this.stats;
+    const r = this.running.length;
+    const w = this.waiting.length;
+    const b = this.usedBlocks;
+    st.running += r - this.toldRunning;
+    st.waiting += w - this.toldWaiting;
+    if (b !== Infinity) st.usedBlocks += b - this.toldBlocks;
+    this.toldRunning = r;
+    this.toldWaiting = w;
+    this.toldBlocks = b;
   }
 
   /** Tokens `j` has produced by now. */
@@ -160,8 +238,10 @@ export class LlmEngine implements Timer {
   /** The exact virtual ms (fractional) at which token `k` (0-based) of `j` was produced; undefined if unknown. */
   tokenAtMs(j: Job, k: number): number | undefined {
     const s = this.find(j);
-    if (s === undefined || s.firstIter < 0) return undefined;
-    return this.segs.endOf(s.firstIter + k);
+    if (s === undefined) return undefined;
+    if (k < s.done) return s.doneAtMs![k];
+    if (s.firstIter < 0) return undefined;
+    return this.segs.endOf(s.firstIter + k - s.done);
   }
 
   /** From now on tells the host of `j`'s new tokens as they come (a live stream or a /stream poll waits on it). */
@@ -184,11 +264,11 @@ export class LlmEngine implements Timer {
 
   /** Tokens of `s` out by `nowMs` (the state brought up to it). */
   private producedBy(s: EngineSeq, nowMs: number): number {
-    if (s.firstIter < 0) return 0;
+    if (s.firstIter < 0) return s.done;
     if (s.endedRun) return s.tokens;
     const seg = this.segs;
     const last = this.busy ? Math.min(this.lastIter, seg.iter0 - 1 + seg.doneBy(nowMs)) : this.nextIter - 1;
-    return Math.max(0, Math.min(s.tokens, last - s.firstIter + 1));
+    return s.done + Math.max(0, Math.min(s.tokens - s.done, last - s.firstIter + 1));
   }
 
   /**
@@ -216,6 +296,8 @@ export class LlmEngine implements Timer {
         const t = Math.max(w.readyAtMs, this.idleSince);
         if (t > nowMs) return;
         this.compose(t, this.nextIter);
+        // Still idle: nothing fits (the context cap makes a job alone always fit: context-fit.ts).
+        if (!this.busy) return;
         continue;
       }
       const endT = this.segs.currentEnd(this.lastIter);
@@ -236,8 +318,8 @@ export class LlmEngine implements Timer {
         s.chunk = 0;
         if (s.promptLeft === 0) s.firstIter = it;
       }
-      if (s.firstIter >= 0 && s.crashAfter > 0 && s.firstIter + s.crashAfter - 1 <= it) this.crash ??= s;
-      else if (s.firstIter >= 0 && s.firstIter + s.tokens - 1 <= it) {
+      if (s.firstIter >= 0 && s.crashAfter > s.done && s.firstIter + s.crashAfter - s.done - 1 <= it) this.crash ??= s;
+      else if (s.firstIter >= 0 && s.firstIter + s.tokens - s.done - 1 <= it) {
         s.endedRun = true;
         this.deadline = -1;
         this.timesOf(s);
@@ -259,10 +341,31 @@ export class LlmEngine implements Timer {
     this.compose(atMs, it + 1);
   }
 
-  /** Starts a segment at `atMs` (exact) with global iteration `iter`: admits, gives prompt chunks, times the iteration. */
+  /**
+   * Starts a segment at `atMs` (exact) with global iteration `iter`: preempts what the cache cannot
+   * hold, admits, gives prompt chunks, times the iteration.
+   */
   private compose(atMs: number, iter: number): void {
     const { cfg, running, waiting } = this;
-    while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) running.push(waiting.shift()!);
+    const total = this.totalBlocks;
+    if (total === Infinity) {
+      while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) running.push(waiting.shift()!);
+    } else {
+      let used = 0;
+      for (const s of running) used += blocksAt(s, iter);
+      while (used > total) {
+        const s = running.pop()!;
+        used -= blocksAt(s, iter);
+        this.preempt(s, iter);
+      }
+      while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs && used + blocksOf(waiting[0]!.fill) <= total) {
+        const s = waiting.shift()!;
+        if (s.done > 0) this.preemptedWaiting--;
+        used += blocksOf(s.fill);
+        running.push(s);
+      }
+      this.usedBlocks = used;
+    }
     if (running.length === 0) {
       this.busy = false;
       this.idleSince = atMs;
@@ -292,7 +395,26 @@ export class LlmEngine implements Timer {
     this.segs.trimBefore(oldest);
     this.segs.begin(iter, atMs, d);
     this.busy = true;
-    this.lastIter = p > 0 ? iter : this.nextChange(iter, atMs, d);
+    this.lastIter = p > 0 ? iter : Math.min(this.nextChange(iter, atMs, d), overflowAfter(running, iter, total - this.usedBlocks) - 1);
+  }
+
+  /**
+   * `s`, in the batch, is preempted at the start of iteration `iter`: its tokens so far keep their
+   * times, its blocks are freed, and it waits at the front to prefill its prompt and them again.
+   */
+  private preempt(s: EngineSeq, iter: number): void {
+    if (s.firstIter >= 0) {
+      const made = iter - s.firstIter;
+      if (made > 0) this.segs.pushEnds((s.doneAtMs ??= []), s.firstIter, made, 0);
+      s.done += made;
+    }
+    s.fill = s.prompt + s.done;
+    s.promptLeft = s.fill;
+    s.firstIter = -1;
+    s.chunk = 0;
+    this.waiting.unshift(s);
+    this.preemptedWaiting++;
+    this.stats.preemptions++;
   }
 
   /** Writes an ended run's token times (exact ms after its start) into its token run, while the segments still hold them. */
@@ -301,7 +423,9 @@ export class LlmEngine implements Timer {
     if (t === undefined) return;
     const at = t.atMs as number[];
     at.length = 0;
-    this.segs.pushEnds(at, s.firstIter, s.tokens, s.job.startedAtMs!);
+    const start = s.job.startedAtMs!;
+    if (s.done > 0) for (const ms of s.doneAtMs!) at.push(ms - start);
+    this.segs.pushEnds(at, s.firstIter, s.tokens - s.done, start);
   }
 
   /** The same segment composed again: something joined or left at the instant it began. */
@@ -322,11 +446,15 @@ export class LlmEngine implements Timer {
     let last = Infinity;
     for (const s of this.running) {
       if (s.firstIter < 0) continue;
-      last = Math.min(last, s.firstIter + s.tokens - 1);
-      if (s.crashAfter > 0) last = Math.min(last, s.firstIter + s.crashAfter - 1);
+      last = Math.min(last, s.firstIter + s.tokens - s.done - 1);
+      if (s.crashAfter > s.done) last = Math.min(last, s.firstIter + s.crashAfter - s.done - 1);
     }
     const w = this.waiting[0];
-    if (w !== undefined && this.running.length < this.cfg.maxNumSeqs) last = Math.min(last, iter - 1 + Math.max(1, Math.ceil((w.readyAtMs - atMs) / d)));
+    if (w !== undefined && this.running.length < this.cfg.maxNumSeqs) {
+      const join = iter - 1 + Math.max(1, Math.ceil((w.readyAtMs - atMs) / d));
+      // With a KV cache, a job whose blocks are not free when it is ready waits for a run to end.
+      if (join < last && this.fitsAt(w, join + 1)) last = join;
+    }
     return last;
   }
 
@@ -341,6 +469,7 @@ export class LlmEngine implements Timer {
     if (at === Infinity) this.sched.cancel(this);
     else if (this.idx === -1 || this.atMs !== Math.max(at, now)) this.sched.again(this, at);
     this.armTick();
+    this.publish();
   }
 
   /** The timer: applies the changes due, then tells the host what ended, crashed or timed out. */
@@ -369,6 +498,7 @@ export class LlmEngine implements Timer {
 
   /** Tells the host of watched sequences' new tokens (`arm` then sets the tick at the next one). */
   private tellTokens(now: number): void {
+    if (this.preemptedWaiting > 0) this.tellPreempted();
     const run = this.running;
     let i = 0;
     while (i < run.length && (!run[i]!.watched || run[i]!.removed)) i++;
@@ -385,11 +515,22 @@ export class LlmEngine implements Timer {
     }
   }
 
+  /** Tokens a preempted sequence made before it was preempted, told to its watchers from the waiting jobs. */
+  private tellPreempted(): void {
+    for (const s of [...this.waiting]) {
+      if (!s.watched || s.done <= s.told) continue;
+      s.told = s.done;
+      s.watched = this.host.tokensLanded(s.job);
+    }
+  }
+
   private armTick(): void {
     let at = Infinity;
+    const now = this.sched.nowMs;
     for (const s of this.running) {
       if (!s.watched || s.removed || s.firstIter < 0 || s.told >= s.tokens) continue;
-      at = Math.min(at, Math.ceil(this.segs.endOf(s.firstIter + s.told)));
+      const t = s.told < s.done ? s.doneAtMs![s.told]! : this.segs.endOf(s.firstIter + s.told - s.done);
+      at = Math.min(at, Math.max(now, Math.ceil(t)));
     }
     if (at === Infinity || !this.busy) return void this.sched.cancel(this.tick);
     if (this.tick === undefined) this.tick = this.sched.at(at, tickFired, this);

@@ -8,6 +8,7 @@
  *
  * The engine: iteration times of a few ms, a few to a dozen tokens, prompts of 0 to 15 tokens with
  * small token budgets (chunked prefill) and small batches (jobs wait in the worker), overheads,
+ * API server queues, KV caches of one to six blocks (jobs wait for blocks, the newest are preempted),
  * streams, max_tokens, crashes, cancels and execution timeouts of tens of ms, advances of a few ms.
  * Every engine time is a multiple of 1/8 ms (decodeMs, perSequenceMs and overheadMs multiples of
  * 1/4, prefillMsPerToken of 1/8, whole prompt tokens): sums of such numbers are exact in binary
@@ -141,6 +142,10 @@ const engineArb = fc.record(
     overheadMs: fc.oneof(fc.constant(0), grid(0.25, 6, 0.25)),
     maxNumSeqs: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(256)),
     maxNumBatchedTokens: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constant(8_192)),
+    frontEndMs: fc.oneof(fc.constant(0), grid(0.25, 4, 0.25)),
+    apiServerCount: fc.integer({ min: 1, max: 3 }),
+    // One to six blocks: prompts of up to 15 tokens and answers of up to 16 fill them (admission waits, preemption).
+    kvCacheTokens: fc.integer({ min: 16, max: 96 }),
   },
   { requiredKeys: ['decodeMs'] },
 );

@@ -73,7 +73,7 @@ const MINUTE = 60_000;
 export const UNKNOWN_PICK = 99;
 
 /** The schema's engine defaults (contract/llm-config.ts), written out: the model takes no defaults from the core. */
-const ENGINE_DEFAULTS = { perSequenceMs: 0, prefillMsPerToken: 0, overheadMs: 0, maxNumSeqs: 256, maxNumBatchedTokens: 8192 };
+const ENGINE_DEFAULTS = { perSequenceMs: 0, prefillMsPerToken: 0, overheadMs: 0, maxNumSeqs: 256, maxNumBatchedTokens: 8192, frontEndMs: 0, apiServerCount: 1 };
 
 export function modelConfig(c: CaseConfig): RefConfig {
   const l = c.limits ?? {};

@@ -134,6 +134,8 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     if (tally) for (const l of coreLate) countAnswer(tally, 'late', l);
     const modelLate = model.late.splice(0);
     if (!near(coreLate, modelLate)) return fail('answers to held requests', coreLate, modelLate);
+    if (ep.engines.preemptions !== model.preemptions) return fail('preemptions (KV cache)', ep.engines.preemptions, model.preemptions);
+    if (tally && model.preemptions > 0) tally.set('preemptions', (tally.get('preemptions') ?? 0) + 1);
     const health = JSON.parse(JSON.stringify(ep.health()));
     if (!isDeepStrictEqual(health, model.health())) return fail('/health', health, model.health());
     for (let k = 0; k < coreIds.length; k++) {

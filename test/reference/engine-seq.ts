@@ -17,11 +17,32 @@ export interface Seq {
   watched: boolean;
   /** Tokens told to its streams. */
   told: number;
+  /** Its prompt (at least 1 token), and the tokens it prefills when it (re)joins: the prompt, and after a preemption its tokens so far. */
+  prompt: number;
+  fill: number;
+  /** Its tokens when it last joined (after a preemption: those made before). */
+  pieceStart: number;
 }
 
 export function newSeq(job: RefJob, readyAtMs: number, promptTokens: number, count: number, deadlineMs: number, crashAfter: number): Seq {
   // A prompt is at least one token: the first token needs a forward pass over something.
-  return { job, readyAtMs, promptLeft: Math.max(1, promptTokens), count, crashAfter, deadlineMs, times: [], chunk: 0, removed: false, watched: false, told: 0 };
+  const prompt = Math.max(1, promptTokens);
+  return {
+    job,
+    readyAtMs,
+    promptLeft: prompt,
+    count,
+    crashAfter,
+    deadlineMs,
+    times: [],
+    chunk: 0,
+    removed: false,
+    watched: false,
+    told: 0,
+    prompt,
+    fill: prompt,
+    pieceStart: 0,
+  };
 }
 
 /** Takes `job`'s sequence out of `list`; true if it was there. */

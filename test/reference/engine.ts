@@ -10,7 +10,16 @@
  *   (n sequences in it, p prompt tokens prefilled). At its end every decoding sequence gets a
  *   token, and a sequence whose prompt it finished gets its first one.
  * - A job is ready at its start + overheadMs; an idle engine starts an iteration at that instant
- *   (never before its last iteration ended). A prompt is at least one token.
+ *   (never before its last iteration ended). A prompt is at least one token. With a front end
+ *   (frontEndMs), a job first waits for an API server process (the one free first; FIFO) and
+ *   takes frontEndMs of it, then overheadMs.
+ * - With a KV cache (kvCacheTokens, blocks of 16): a sequence holds blocks for `fill` tokens (its
+ *   prompt, and after a preemption its tokens so far) from when it joins, and while decoding for
+ *   fill + the tokens made since it joined. At each iteration's composition, while the batch's
+ *   blocks exceed the cache, the newest sequence in it is preempted: it keeps its tokens, goes
+ *   back to the front of the waiting jobs, and prefills fill = prompt + tokens so far when it
+ *   joins again. A waiting job joins only while its fill's blocks are free (the first that does
+ *   not fit stops the rest). Preempted sequences' tokens are told at wake-ups like the batch's.
  * - Whatever happens at the instant an iteration begins (a job joining, a job leaving) is part of
  *   it: the iteration is composed again. A job taken out later leaves at the iteration's end.
  * - A run ends (told to the model) at the first whole ms at or after its last token; a crash
@@ -40,6 +49,8 @@ export interface RefEngineHost {
   timedOut(j: RefJob): void;
   /** New tokens of `j` for its streams; false when no stream follows it any more. */
   tokensLanded(j: RefJob): boolean;
+  /** A sequence was preempted. */
+  preempted(): void;
 }
 
 export class RefEngine {
@@ -51,18 +62,28 @@ export class RefEngine {
   /** The iteration under way: exact start, end and length. */
   private iter: { startMs: number; endMs: number; d: number } | undefined;
   private idleSinceMs = 0;
+  /** When each API server process is free next. */
+  private frontFree: number[];
   wake: Planned | undefined;
   tick: Planned | undefined;
 
   constructor(
     private readonly cfg: RefEngineConfig,
     private readonly host: RefEngineHost,
-  ) {}
+  ) {
+    this.frontFree = new Array<number>(cfg.apiServerCount).fill(0);
+  }
 
   add(job: RefJob, count: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
     const now = this.host.now();
     this.catchUp(now);
-    const s = newSeq(job, now + this.cfg.overheadMs, promptTokens, count, deadlineMs, crashAfter);
+    let ready = now;
+    if (this.cfg.frontEndMs > 0) {
+      const f = this.frontFree;
+      const k = f.indexOf(Math.min(...f));
+      ready = f[k] = Math.max(now, f[k]!) + this.cfg.frontEndMs;
+    }
+    const s = newSeq(job, ready + this.cfg.overheadMs, promptTokens, count, deadlineMs, crashAfter);
     job.engineTimes = s.times;
     this.waiting.push(s);
     if (this.iter?.startMs === now) this.compose(now);
@@ -100,6 +121,7 @@ export class RefEngine {
     this.waiting = [];
     this.batch = [];
     this.ended = [];
+    this.frontFree.fill(0);
     this.crash = this.iter = this.wake = this.tick = undefined;
   }
 
@@ -146,13 +168,34 @@ export class RefEngine {
       const w = this.waiting[0];
       if (!w || Math.max(w.readyAtMs, this.idleSinceMs) > now) return;
       this.compose(Math.max(w.readyAtMs, this.idleSinceMs));
+      if (!this.iter) return;
     }
   }
 
   private compose(atMs: number): void {
     const c = this.cfg;
     this.batch = this.batch.filter((s) => !s.removed);
-    while (this.waiting.length > 0 && this.batch.length < c.maxNumSeqs && this.waiting[0]!.readyAtMs <= atMs) this.batch.push(this.waiting.shift()!);
+    const total = c.kvCacheTokens === undefined ? Infinity : Math.floor(c.kvCacheTokens / 16);
+    let used = this.batch.reduce((a, s) => a + blocks(s), 0);
+    while (used > total) {
+      const s = this.batch.pop()!;
+      used -= blocks(s);
+      s.fill = s.prompt + s.times.length;
+      s.promptLeft = s.fill;
+      s.pieceStart = s.times.length;
+      s.chunk = 0;
+      this.waiting.unshift(s);
+      this.host.preempted();
+    }
+    while (
+      this.waiting.length > 0 &&
+      this.batch.length < c.maxNumSeqs &&
+      this.waiting[0]!.readyAtMs <= atMs &&
+      used + Math.ceil(this.waiting[0]!.fill / 16) <= total
+    ) {
+      used += Math.ceil(this.waiting[0]!.fill / 16);
+      this.batch.push(this.waiting.shift()!);
+    }
     if (this.batch.length === 0) {
       this.iter = undefined;
       this.idleSinceMs = atMs;
@@ -193,7 +236,7 @@ export class RefEngine {
   }
 
   private tell(): void {
-    for (const s of [...this.batch]) {
+    for (const s of [...this.waiting, ...this.batch]) {
       if (!s.watched || s.removed || s.times.length <= s.told) continue;
       s.told = s.times.length;
       s.watched = this.host.tokensLanded(s.job);
@@ -219,11 +262,17 @@ export class RefEngine {
     const it = this.iter!;
     const live = this.batch.filter((s) => !s.removed);
     if (live.length < this.batch.length || live.some((s) => s.chunk > 0)) return it.endMs;
-    // Decoding alone: the same iteration repeats until a run's last token, a crash point or a join.
+    // Decoding alone: the same iteration repeats until a run's last token, a crash point, a join
+    // (the first waiting job, ready and its blocks free) or the KV cache outgrown.
     const w = this.waiting[0];
+    const total = this.cfg.kvCacheTokens === undefined ? Infinity : Math.floor(this.cfg.kvCacheTokens / 16);
+    // Blocks of the batch in the iteration composed after k more iterations.
+    const blocksAfter = (k: number): number =>
+      live.reduce((a, s) => a + Math.ceil((s.promptLeft > 0 ? s.fill : s.fill + s.times.length + k - s.pieceStart) / 16), 0);
     for (let k = 1, end = it.endMs; ; k++, end += it.d) {
       for (const s of live) if (s.promptLeft === 0 && (s.times.length + k >= s.count || (s.crashAfter > 0 && s.times.length + k >= s.crashAfter))) return end;
-      if (w && live.length < this.cfg.maxNumSeqs && w.readyAtMs <= end) return end;
+      if (total !== Infinity && blocksAfter(k) > total) return end;
+      if (w && live.length < this.cfg.maxNumSeqs && w.readyAtMs <= end && blocksAfter(k) + Math.ceil(w.fill / 16) <= total) return end;
     }
   }
 
@@ -231,12 +280,12 @@ export class RefEngine {
     const it = this.iter;
     let at = Infinity;
     for (const s of this.batch) {
-      if (!it || !s.watched || s.removed || s.times.length === 0 || s.told >= s.count) continue;
+      if (!it || !s.watched || s.removed || s.promptLeft > 0 || s.told >= s.count) continue;
       const k = s.told;
-      at = Math.min(at, Math.ceil(k < s.times.length ? s.times[k]! : it.endMs + (k - s.times.length) * it.d));
+      at = Math.min(at, Math.max(this.host.now(), Math.ceil(k < s.times.length ? s.times[k]! : it.endMs + (k - s.times.length) * it.d)));
     }
     if (at === Infinity) this.tick = undefined;
-    else if (this.tick?.atMs !== at) this.tick = { atMs: Math.max(at, this.host.now()), stamp: this.host.stamp() };
+    else if (this.tick?.atMs !== at) this.tick = { atMs: at, stamp: this.host.stamp() };
   }
 
   private find(job: RefJob): Seq | undefined {
@@ -247,4 +296,9 @@ export class RefEngine {
   private due(s: Seq, now: number): boolean {
     return !s.removed && s.deadlineMs <= now && this.find(s.job) === s;
   }
+}
+
+/** Blocks `s` holds in the iteration being composed: its fill, and while decoding the tokens made since it joined. */
+function blocks(s: Seq): number {
+  return Math.ceil((s.promptLeft > 0 ? s.fill : s.fill + s.times.length - s.pieceStart) / 16);
 }

@@ -56,6 +56,8 @@ export interface RefJob {
   promptTokens: number;
   /** On an engine: the exact instant of each token of the current run so far (the engine's own list). */
   engineTimes: number[] | undefined;
+  /** On an engine with a KV cache: why its prompt was refused in its current run (it fails with this). */
+  refused: string | undefined;
 }
 
 export const jobId = (index: number): string => `#${index}`;

@@ -74,6 +74,7 @@ export abstract class RefLifecycle extends RefHolds {
       nextToken: undefined,
       promptTokens: this.cfg.llm?.engine ? promptTokensOf(kind, body.input) : 0,
       engineTimes: undefined,
+      refused: undefined,
     };
     this.jobs.push(j);
     this.queue.push(j);
@@ -108,9 +109,19 @@ export abstract class RefLifecycle extends RefHolds {
 
   /** A planned failure runs its tokens unseen; a stream holding the job follows its tokens. */
   private startInEngine(e: RefEngine, j: RefJob): void {
-    const { count, capped } = this.tokenDraws.count(j.maxTokens);
-    j.tokens = failing(j) ? undefined : { count, capped, atMs: [] };
-    e.add(j, count, j.promptTokens, this.nowMs + j.executionTimeoutMs, j.crash && !j.crashed ? Math.max(1, Math.floor(count / 2)) : 0);
+    const drawn = this.tokenDraws.count(j.maxTokens);
+    // The model's context is the KV cache: a prompt that fills it fails the job, an answer past it is cut.
+    const kv = this.cfg.llm!.engine!.kvCacheTokens;
+    const ctx = kv === undefined ? undefined : Math.floor(kv / 16) * 16;
+    const prompt = Math.max(1, j.promptTokens);
+    j.refused =
+      ctx !== undefined && prompt >= ctx ? `the prompt (${prompt} tokens) leaves no room in the model's context of ${ctx} tokens (the KV cache)` : undefined;
+    const cut = ctx !== undefined && j.refused === undefined && prompt + drawn.count > ctx;
+    const count = j.refused !== undefined ? 1 : cut ? ctx! - prompt : drawn.count;
+    const capped = j.refused === undefined && (cut || drawn.capped);
+    j.tokens = failing(j) || j.refused !== undefined ? undefined : { count, capped, atMs: [] };
+    const crashAfter = j.crash && !j.crashed && j.refused === undefined ? Math.max(1, Math.floor(count / 2)) : 0;
+    e.add(j, count, j.refused !== undefined ? 1 : j.promptTokens, this.nowMs + j.executionTimeoutMs, crashAfter);
     if (this.streamsOf(j).length > 0) e.watch(j);
   }
 
@@ -126,6 +137,7 @@ export abstract class RefLifecycle extends RefHolds {
     runEnded: (j) => this.runEnded(j, 'complete'),
     crashed: (j) => this.runEnded(j, 'crash'),
     timedOut: (j) => this.runEnded(j, 'timeout'),
+    preempted: () => this.preemptions++,
     tokensLanded: (j) => {
       if (j.tokens) j.tokensDone = j.engineTimes!.length;
       this.sendTokens(j);
@@ -148,6 +160,7 @@ export abstract class RefLifecycle extends RefHolds {
     }
     if (outcome === 'crash') return this.crash(j);
     if (outcome === 'timeout') return this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${j.executionTimeoutMs} ms exceeded`);
+    if (j.refused !== undefined) return this.finish(j, 'FAILED', undefined, j.refused);
     if (failing(j)) return this.finish(j, 'FAILED', undefined, j.fail === true ? 'simulated failure' : (j.fail as string));
     if (j.tokens) j.tokensDone = j.tokens.count;
     this.finish(j, 'COMPLETED', j.input, undefined);

@@ -45,6 +45,8 @@ export abstract class RefState {
   protected idle: Worker[] = [];
   protected holds: Hold[] = [];
   readonly late: RefLateAnswer[] = [];
+  /** Sequences its engines preempted (KV cache full), in all. */
+  preemptions = 0;
   readonly limits: RefLimits;
   protected readonly counters = { completed: 0, failed: 0, retried: 0 };
   private stamps = 0;

@@ -12,6 +12,11 @@ export interface RefEngineConfig {
   overheadMs: number;
   maxNumSeqs: number;
   maxNumBatchedTokens: number;
+  /** CPU ms of the API server per request, and its processes. */
+  frontEndMs: number;
+  apiServerCount: number;
+  /** The KV cache's tokens (undefined: unlimited). */
+  kvCacheTokens?: number | undefined;
 }
 
 export interface RefConfig {

@@ -53,7 +53,7 @@ export function initialFit(levels: readonly FitLevel[], maxNumSeqs = VLLM_MAX_NU
   const iteration = (l: FitLevel): number => decodeMs + perSequenceMs * (batchOf(l.users, maxNumSeqs) - 1);
   // Half an iteration's wait to join one under way, when others are decoding.
   const joinWait = (l: FitLevel): number => (l.users > 1 ? iteration(l) / 2 : 0);
-  const base = { decodeMs, perSequenceMs, maxNumSeqs, maxNumBatchedTokens };
+  const base = { decodeMs, perSequenceMs, maxNumSeqs, maxNumBatchedTokens, frontEndMs: 0, apiServerCount: 1 };
 
   const slope = detailSlope(levels);
   if (slope) {
