@@ -23,7 +23,7 @@ export const UNIT_FILES = [
   'test/load/targets/http/{start-at,wall-queue}.test.ts',
   'test/plan/{plan-charts,plan-closed,plan-concurrency,plan-md-sampling,plan-shard,sweep-order}.test.ts',
   'test/reference/*.test.ts',
-  'test/report/{compare,golden,html-charts,long-run,merge-runs,merge-stream-times,render-junit,render-openmetrics,v1-report,verdict-banner,verdict,verdict-lateness,window-buckets,worker-bill}.test.ts',
+  'test/report/{compare,golden,html-charts,long-run,md-to-html,merge-runs,merge-stream-times,render-junit,render-openmetrics,v1-report,verdict-banner,verdict,verdict-lateness,window-buckets,worker-bill}.test.ts',
   'test/server/{config-file,status-json}.test.ts',
   'test/sim/*.test.ts',
   'test/telemetry/{batched-histogram,live-run-registry,metric-names-single-source,session-tracing}.test.ts',

@@ -10,6 +10,8 @@
  *   the cost-vs-SLO Pareto front (every point, the front as a line, the recommendation).
  *
  * A y axis is logarithmic when the values span more than a factor of 30 (and are all above 0).
+ * The SLO lines and Erlang C are reference series: a chart no run gave a value for (queue delay of
+ * an openai-chat flow) is not drawn, and plan.html shows its `noData` line instead (charts.ts).
  * Pure: the same plan gives the same specs.
  */
 import type { ChartSeries, ChartSpec, ChartXAxis } from '../report/html/chart-spec.js';
@@ -48,14 +50,24 @@ function erlangOf(metric: string, r: PlanRow): number | null {
   return metric === 'queue_delay_mean_ms' ? r.erlangC.meanQueueDelayMs : r.erlangC.p95QueueDelayMs;
 }
 
-const erlangSeries = (values: Values): ChartSeries => ({ label: 'Erlang C (M/M/c)', values, color: ERLANG, dash: true, width: 2 });
+const erlangSeries = (values: Values): ChartSeries => ({ label: 'Erlang C (M/M/c)', values, color: ERLANG, dash: true, width: 2, reference: true });
 const limitSeries = (t: Threshold, n: number): ChartSeries => ({
   label: `SLO ${t.cmp} ${t.value}`,
   values: new Array<number>(n).fill(t.value),
   color: LIMIT,
   dash: true,
   width: 1.5,
+  reference: true,
 });
+
+/**
+ * Why no run has a queue delay: it is the `delayTime` of the job statuses a flow reads, and an
+ * OpenAI-compatible flow (openai-chat, e.g. on an `llm:` endpoint) is answered without one.
+ */
+const QUEUE_WHY = "queue delay is the delayTime of the job statuses a flow reads, and an openai-chat flow's answers carry none (its wait shows in TTFT)";
+
+/** The note in place of an SLO's chart when no run of the plan measured its metric. */
+const noValue = (t: Threshold): string => `No run of the plan measured ${t.metric}${t.metric.startsWith('queue_delay_') ? `: ${QUEUE_WHY}` : ''}.`;
 
 /** Per seed a series of dots, then their mean as a bold line. */
 function seedSeries(seeds: PlanResult['sweep']['seeds'], perSeed: (k: number) => Values): ChartSeries[] {
@@ -139,6 +151,7 @@ function chartsOf(p: PlanResult): ChartSpec[] {
       xAxis: WORKERS_MAX,
       series,
       subtitle: `${spread}; dashed red: the SLO${withErlang ? `; dashed purple: Erlang C for ${servers}` : ''}; ${rec}`,
+      noData: noValue(t),
     });
   });
   if (!slos.some((t) => ERLANG_METRICS.includes(t.metric))) {
@@ -151,6 +164,7 @@ function chartsOf(p: PlanResult): ChartSpec[] {
       xAxis: WORKERS_MAX,
       series: erlangShown ? [...series, erlangSeries(erlangAt('queue_delay_mean_ms'))] : series,
       subtitle: erlangShown ? `${spread}; dashed purple: Erlang C's mean queue delay for ${servers} (a gap: unbounded)` : `${spread}${noErlang}`,
+      noData: `No run of the plan measured a queue delay: ${QUEUE_WHY}.`,
     });
   }
   if (p.prices) {
@@ -213,6 +227,7 @@ function paretoChart(p: PlanResult, t: Threshold, i: number): ChartSpec[] {
         limitSeries(t, rows.length),
       ],
       subtitle: `a dot per point (workersMax × grid combination), y: its worst seed; the green line joins the points no other point beats on cost and on every SLO; orange: the recommendation, the cheapest meeting every SLO`,
+      noData: noValue(t),
     },
   ];
 }

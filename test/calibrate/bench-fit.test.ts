@@ -12,10 +12,12 @@ import { type BenchCalibration, calibrateBench } from '../../src/calibrate/bench
 import { type BenchRun, parseBenchFile } from '../../src/calibrate/bench/bench-file.js';
 import type { LevelFigures } from '../../src/calibrate/bench/bench-metrics.js';
 import { benchScenarioYaml } from '../../src/calibrate/bench/bench-scenario.js';
+import { renderBenchHtml } from '../../src/calibrate/bench/render-bench-html.js';
 import type { TokenCount } from '../../src/calibrate/bench/bench-workload.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { benchFileFromSim } from '../helpers/bench-files.js';
+import { drawnCharts, expectNoEmptyChartNorDashLines } from '../helpers/page-html.js';
 import type { EngineConfigInput } from '../../src/contract/llm-config.js';
 import { parseScenario } from '../../src/load/scenario/loader.js';
 import { combinations, parseGrid, type GridAxis } from '../../src/plan/grid.js';
@@ -73,6 +75,17 @@ describe('round trip: bench files from a known engine', () => {
     expect(summaries.calibration.fit.prefillFrom).toBe('concurrency');
     expect(summaries.calibration.endpoint).toMatchObject({ outputTokens: 128, promptTokens: 256, maxTokens: 128 });
     expectPredicted(summaries.calibration, { ttftP50: 0.05, itlP50: 0.05, tpotP50: 0.05, e2elP50: 0.05, outputTokensPerS: 0.05 });
+  });
+
+  test("calibration.html: the fit's notes and the limits are bulleted lists; every chart has its measured points", () => {
+    const html = renderBenchHtml(summaries.calibration);
+    expect(summaries.calibration.fit.notes.length).toBeGreaterThan(0);
+    expect(html).toContain(
+      `<ul>${summaries.calibration.fit.notes.map((n) => `<li>${n.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}.</li>`).join('')}</ul>`,
+    );
+    expect(html).toContain('<li>The errors above are on the files the fit saw.');
+    expect(drawnCharts(html).map((c) => c.id)).toEqual(['itlP50', 'ttftP50', 'e2elP50', 'outputTokensPerS']);
+    expectNoEmptyChartNorDashLines(html);
   });
 
   test('detailed arrays (prompts and answers of many lengths): the prefill from TTFT against prompt length, medians within 10 %', async () => {

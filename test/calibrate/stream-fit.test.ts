@@ -17,6 +17,7 @@ import { parseScenario } from '../../src/load/scenario/loader.js';
 import { scenarioSchema, type ScenarioInput } from '../../src/load/scenario/schema.js';
 import type { ObservedEndpoint, RunResult } from '../../src/report/run-result.js';
 import { asIfAtUrl } from '../helpers/as-if-at-url.js';
+import { expectNoEmptyChartNorDashLines } from '../helpers/page-html.js';
 import { inlineRunner } from '../../src/plan/inline-runner.js';
 import { mmcInputs } from '../../src/plan/mmc-reference.js';
 import { buildPlan } from '../../src/plan/plan-result.js';
@@ -156,7 +157,12 @@ describe('a run that filled a batching endpoint at several concurrency levels, /
     expect(md).toMatch(/\| llm\.engine\.perSequenceMs \| [\d.]+ ms ± [\d.]+ \| \d+ streams at 1–6 sequences per worker \|/);
     expect(md).toContain('## llm.engine: inter-token latency against sequences per worker');
     expect(md).toContain('## llm.outputTokens: observed against fitted');
-    expect(renderCalibrationHtml(c)).toContain('id="chart-llm-itl"');
+    const html = renderCalibrationHtml(c);
+    expect(html).toContain('id="chart-llm-itl"');
+    // What gathers each quantity: a bulleted list, not lines of text starting with "- ".
+    expect(html).toMatch(/<ul><li><strong>jobDurationMs<\/strong>: every COMPLETED job's <code>executionTime<\/code>/);
+    expect(html).toContain('<li><strong>llm.engine</strong>: ');
+    expectNoEmptyChartNorDashLines(html);
   });
 });
 
@@ -228,5 +234,10 @@ describe('what a run could not show', () => {
     const yaml = calibratedScenario(stringify(input), c.calibration, 'reports/x');
     expect(Object.keys(parse(yaml).endpoint).sort()).toEqual(['id', 'jobDurationMs', 'workersMax', 'workersMin']);
     expect(renderCalibrationMarkdown(c)).not.toContain('llm.engine');
+    // calibration.html of a run of /run jobs: its notes and what gathers each quantity as list items.
+    const html = renderCalibrationHtml(c);
+    expect(html).toMatch(/<ul><li><strong>coldStartMs<\/strong>: [^<]/);
+    expect(html).toContain('<li><strong>workersMax</strong>: the most workers /health counted at once');
+    expectNoEmptyChartNorDashLines(html);
   });
 });

@@ -3,7 +3,8 @@
  * test/fixtures/plan-small.yaml, once along workersMax and once with a grid; Chromium opens each
  * plan.html via file:// and checks what a reader sees — no console or page errors, no network,
  * every chart drawn by uPlot (data in every series, coloured pixels in the plot) against
- * workersMax (or cost, for the Pareto front), the tables below. Plans and screenshots land in a
+ * workersMax (or cost, for the Pareto front), the tables below; and on test/fixtures/plan-engine.yaml
+ * (an LLM endpoint) no chart without data. Plans and screenshots land in a
  * temp directory (printed). Chromium: test/helpers/chromium.ts (skipped without it, unless CI=true).
  */
 import { mkdtempSync } from 'node:fs';
@@ -44,10 +45,24 @@ const ARGS = [
   'queue_delay_mean_ms < 1500',
 ];
 
+/** A batching LLM endpoint (openai-chat flow: no queue delay) over workersMax × workerConcurrency. */
+const LLM_ARGS = [
+  'test/fixtures/plan-engine.yaml',
+  '--workers-max',
+  '1..3',
+  '--seeds',
+  '1',
+  '--exhaustive',
+  '--jobs',
+  '1',
+  '--grid',
+  'workerConcurrency=1,4,16',
+];
+
 /** Runs the plan, opens its plan.html, reads the charts and saves a screenshot beside it. */
-async function openPlan(name: string, extra: string[] = []) {
+async function openPlan(name: string, args: string[]) {
   const dir = join(out, name);
-  const r = plan([...ARGS, ...extra, '--out', dir]);
+  const r = plan([...args, '--out', dir]);
   expect(r.status, r.stderr).toBe(0);
   return openCharts(browser!, join(dir, 'plan.html'), join(dir, 'plan.png'));
 }
@@ -55,7 +70,7 @@ async function openPlan(name: string, extra: string[] = []) {
 describe('plan.html in Chromium', () => {
   test('along workersMax: each SLO with its seeds, mean, SLO line (and Erlang C), the cost; no errors', async (ctx) => {
     if (!executable) ctx.skip(MISSING);
-    const { page, charts, errors } = await openPlan('workers');
+    const { page, charts, errors } = await openPlan('workers', ARGS);
     expect(errors).toEqual([]);
     expect(charts.map((c) => c.id)).toEqual(['slo-1', 'slo-2', 'cost-per-hour', 'cost-per-1000-jobs']);
     expectAllDrawn(charts, []);
@@ -83,7 +98,7 @@ describe('plan.html in Chromium', () => {
 
   test('with a grid: a line per combination and the cost-vs-SLO Pareto front', async (ctx) => {
     if (!executable) ctx.skip(MISSING);
-    const { page, charts, errors } = await openPlan('grid', ['--grid', 'workersMin=0,1']);
+    const { page, charts, errors } = await openPlan('grid', [...ARGS, '--grid', 'workersMin=0,1']);
     expect(errors).toEqual([]);
     expectAllDrawn(charts, ['slo-1', 'slo-2', 'cost-per-hour', 'pareto-1', 'pareto-2']);
     expect(await page.evaluate(`window.loadlabCharts['pareto-1'].series.map((s) => s.label)`)).toEqual([
@@ -93,6 +108,20 @@ describe('plan.html in Chromium', () => {
       'recommendation',
       'SLO < 20000',
     ]);
+    await page.close();
+  });
+
+  test('an LLM endpoint: no empty chart (a line says why there is no queue delay), lists as bullets', async (ctx) => {
+    if (!executable) ctx.skip(MISSING);
+    const { page, charts, errors } = await openPlan('llm', LLM_ARGS);
+    expect(errors).toEqual([]);
+    expect(charts.map((c) => c.id)).not.toContain('queue-delay');
+    expectAllDrawn(charts, ['slo-1', 'slo-2', 'worker-seconds', 'pareto-1', 'pareto-2']);
+    expect(await page.textContent('#note-queue-delay')).toContain('No run of the plan measured a queue delay');
+    // plan.md's Pareto front list, as list items.
+    expect(await page.$$eval('#tables li', (items) => items.map((li) => li.textContent))).toContainEqual(
+      expect.stringMatching(/^workersMax 1, workerConcurrency=16: /),
+    );
     await page.close();
   });
 });

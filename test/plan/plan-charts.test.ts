@@ -18,6 +18,7 @@ import { renderPlanHtml } from '../../src/plan/render-plan-html.js';
 import { slosOf, type Slos } from '../../src/plan/slo.js';
 import { sweep } from '../../src/plan/sweep.js';
 import type { ChartSpec } from '../../src/report/html/chart-spec.js';
+import { expectNoEmptyChartNorDashLines } from '../helpers/page-html.js';
 
 const l = loadScenarioFile('test/fixtures/plan-small.yaml');
 if (!l.ok) throw new Error(JSON.stringify(l.issues));
@@ -99,6 +100,9 @@ describe('plan.html charts', () => {
     expect(html.indexOf('id="chart-cost-per-1000-jobs"')).toBeLessThan(html.indexOf('<table>'));
     expect(html).toContain('<script id="uplot-js">');
     expect(renderPlanHtml(p, sc)).toBe(html);
+    // plan.md's lists (the SLOs, …) are bulleted lists in the page; every chart drawn has values.
+    expect(html).toContain('<ul><li><code>turnaround_p95_ms &lt; 20000</code></li><li><code>queue_delay_mean_ms &lt; 1500</code></li></ul>');
+    expectNoEmptyChartNorDashLines(html);
   });
 
   test('without prices: billed worker-seconds; without a queue-delay SLO: queue delay beside Erlang C', async () => {

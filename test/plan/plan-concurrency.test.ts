@@ -23,6 +23,7 @@ import { renderPlanMarkdown } from '../../src/plan/render-plan-md.js';
 import { slosOf, type Slos } from '../../src/plan/slo.js';
 import { sweep } from '../../src/plan/sweep.js';
 import { parseThreshold, type Threshold } from '../../src/report/thresholds.js';
+import { chartNotes, drawnCharts, expectNoEmptyChartNorDashLines } from '../helpers/page-html.js';
 
 function load(file: string, endpoint: Record<string, unknown> = {}): Scenario {
   const l = loadScenarioFile(file);
@@ -86,6 +87,29 @@ describe('plan by workers × concurrency', () => {
     expect(html.match(/<td class="rec"/g)).toHaveLength(1);
     // The heat map replaces plan.md's grid table in the page: the grid is shown once.
     expect(html.match(/Workers × concurrency/g)).toHaveLength(1);
+    // openai-chat answers carry no delayTime: no queue delay to draw, so a line saying why stands
+    // where its chart would be; every chart drawn has values, and plan.md's lists are lists.
+    expect(p.rows.every((r) => r.measured.queueDelayMeanMs.every((v) => v === null))).toBe(true);
+    const drawn = ['slo-1', 'slo-2', 'slo-3', 'slo-4', 'worker-seconds', 'pareto-1', 'pareto-2', 'pareto-3', 'pareto-4'];
+    expect(drawnCharts(html).map((c) => c.id)).toEqual(drawn);
+    expect(chartNotes(html)['queue-delay']).toMatch(
+      /^<strong>Mean queue delay against workersMax:<\/strong> No run of the plan measured a queue delay: .*openai-chat/,
+    );
+    expectNoEmptyChartNorDashLines(html);
+    expect(html).toContain('<li><code>ttft_p95_ms{flow=chat} &lt; 500</code></li>');
+    expect(html).toMatch(/<ul><li>workersMax 1, workerConcurrency=16: \d+ billed worker-seconds ← the recommendation<\/li><li>/);
+    // An SLO on queue delay has no value either: a note in place of its chart and its Pareto front, not a lone SLO line.
+    const q = 'queue_delay_p95_ms < 500';
+    const withQueueSlo = {
+      ...p,
+      slo: { ...p.slo, exprs: [...p.slo.exprs, q] },
+      rows: p.rows.map((r) => ({ ...r, slo: [...r.slo, { expr: q, values: r.measured.queueDelayP95Ms, met: r.measured.queueDelayP95Ms.map(() => false) }] })),
+    };
+    const qHtml = renderPlanHtml(withQueueSlo, sc);
+    expect(drawnCharts(qHtml).map((c) => c.id)).toEqual(drawn);
+    expect(Object.keys(chartNotes(qHtml))).toEqual(['slo-5', 'pareto-5']);
+    expect(chartNotes(qHtml)['slo-5']).toContain('No run of the plan measured queue_delay_p95_ms: queue delay is the delayTime');
+    expectNoEmptyChartNorDashLines(qHtml);
   });
 
   test('without an engine, jobs per worker are independent: the reference is M/M/(workersMax × workerConcurrency), exactly Erlang C', () => {

@@ -9,7 +9,8 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.js';
 import { encode, newHistogram } from '../../src/report/histogram.js';
 import type { ChartSlot } from '../../src/report/html/chart-slot.js';
-import type { ChartSpec } from '../../src/report/html/chart-spec.js';
+import { NO_DATA, type ChartSpec } from '../../src/report/html/chart-spec.js';
+import { chartHtml, slotHtml } from '../../src/report/html/charts.js';
 import { grouping, maxPerPoint, pointNote, ratePerSec } from '../../src/report/html/downsample.js';
 import { percentilesOverTime } from '../../src/report/html/percentiles.js';
 import { chartSlots } from '../../src/report/html/series.js';
@@ -107,6 +108,29 @@ describe('report.html charts', () => {
     expect(html).toContain('No webhooks in this run.');
     expect(html).toContain('No retention expiries seen in this run');
     expect(html).not.toContain('id="chart-webhooks"');
+  });
+
+  test('a chart with nothing to draw is not drawn on any page: a line saying why stands in its place', () => {
+    const spec = (values: (number | null)[][], extra: Partial<ChartSpec> = {}): ChartSpec => ({
+      id: 'q',
+      title: 'Queue delay',
+      unit: 'ms',
+      x: [1, 2, 3],
+      series: values.map((v, i) => ({ label: `s${i}`, values: v })),
+      ...extra,
+    });
+    const figure = /<figure class="chart" id="chart-q">/;
+    expect(chartHtml(spec([[null, 4, null]]))).toMatch(figure);
+    expect(chartHtml(spec([[null, null, null], [], [Number.NaN, null, null]].map((v) => (v.length ? v : [null, null, null]))))).toBe(
+      `<p class="chart-note" id="note-q"><strong>Queue delay:</strong> ${NO_DATA}</p>`,
+    );
+    // A limit or a model's line alone is no data: the chart says why instead, in its own words.
+    const limitOnly = spec([[null, null, null]], { noData: 'No run measured a queue delay.' });
+    limitOnly.series.push({ label: 'SLO < 500', values: [500, 500, 500], reference: true });
+    expect(chartHtml(limitOnly)).toBe('<p class="chart-note" id="note-q"><strong>Queue delay:</strong> No run measured a queue delay.</p>');
+    expect(chartHtml({ ...spec([]), x: [] })).not.toMatch(figure);
+    // The same guard for a slot built as a chart (report.html, compare.html).
+    expect(slotHtml({ kind: 'chart', spec: spec([[null, null, null]]) })).toContain('id="note-q"');
   });
 
   test('a version-1 report: no per-window histograms, so notes for the time charts', () => {

@@ -33,6 +33,11 @@ export interface ChartSeries {
   points?: boolean;
   /** The line joins across null values (a line through the few x that have one, e.g. a Pareto front). */
   spanGaps?: boolean;
+  /**
+   * A line to read the data against (a limit, a model's prediction), not data itself: a chart whose
+   * only values are in reference series has nothing to show and is not drawn (`hasData`).
+   */
+  reference?: boolean;
 }
 
 /**
@@ -56,4 +61,17 @@ export interface ChartSpec {
   /** Default `{ kind: 'time' }`. Charts sharing an x axis share the cursor when hovered. */
   xAxis?: ChartXAxis;
   series: ChartSeries[];
+  /**
+   * Why the chart may have nothing to draw, shown in its place when no series other than a
+   * reference has a value (e.g. "No queue delay in these runs: …"); default `NO_DATA`.
+   */
+  noData?: string;
+}
+
+/** The line that stands in place of a chart with nothing to draw, when its spec says no better. */
+export const NO_DATA = 'Nothing to draw: no point has a value.';
+
+/** Whether a chart has something to draw: a finite value in a series that is not a reference line. */
+export function hasData(spec: ChartSpec): boolean {
+  return spec.x.length > 0 && spec.series.some((s) => !s.reference && s.values.some((v) => typeof v === 'number' && Number.isFinite(v)));
 }

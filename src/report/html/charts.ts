@@ -7,18 +7,23 @@
 import { uplotAssets } from './assets.js';
 import { CHART_BOOT_JS } from './chart-boot.js';
 import type { ChartSlot } from './chart-slot.js';
-import type { ChartSpec } from './chart-spec.js';
+import { hasData, NO_DATA, type ChartSpec } from './chart-spec.js';
 import { esc, scriptJson } from './escape.js';
 import { InternalError } from '../../contract/loadlab-error.js';
 
 export type { ChartSeries, ChartSpec, ChartXAxis } from './chart-spec.js';
 
-/** One chart: title, subtitle, the plot area and the spec as JSON (drawn by the boot script). */
+/**
+ * One chart: title, subtitle, the plot area and the spec as JSON (drawn by the boot script). A
+ * chart with nothing to draw (`hasData`: no x, or no value outside reference lines) is not drawn:
+ * its one-line note (`spec.noData`) stands in its place, on every page.
+ */
 export function chartHtml(spec: ChartSpec): string {
   for (const s of spec.series) {
     if (s.values.length !== spec.x.length)
       throw new InternalError(`chart ${spec.id}: series "${s.label}" has ${s.values.length} values for ${spec.x.length} x`);
   }
+  if (!hasData(spec)) return noteHtml(spec.id, spec.title, spec.noData ?? NO_DATA);
   return (
     `<figure class="chart" id="chart-${esc(spec.id)}"><figcaption><strong>${esc(spec.title)}</strong>` +
     `${spec.subtitle ? ` <span class="sub">${esc(spec.subtitle)}</span>` : ''}</figcaption>` +
@@ -37,5 +42,8 @@ export function chartAssetsHtml(): string {
 
 /** A chart slot: its chart, or the one-line note that stands where a chart has nothing to draw. */
 export function slotHtml(s: ChartSlot): string {
-  return s.kind === 'chart' ? chartHtml(s.spec) : `<p class="chart-note" id="note-${esc(s.id)}"><strong>${esc(s.title)}:</strong> ${esc(s.note)}</p>`;
+  return s.kind === 'chart' ? chartHtml(s.spec) : noteHtml(s.id, s.title, s.note);
 }
+
+const noteHtml = (id: string, title: string, text: string): string =>
+  `<p class="chart-note" id="note-${esc(id)}"><strong>${esc(title)}:</strong> ${esc(text)}</p>`;
