@@ -6,7 +6,7 @@
  */
 import type { EngineConfig } from '../../contract/llm-config.js';
 import type { ScenarioInput } from '../../load/scenario/schema.js';
-import type { BenchRun } from './bench-file.js';
+import { type BenchRun, type BenchSource, runName } from './bench-file.js';
 import { FIGURES, type LevelFigures } from './bench-metrics.js';
 import { type FitLevel, levelOf, PREDICT_SIZE, predictLevel } from './bench-level.js';
 import { initialFit, type PrefillSource } from './bench-initial-fit.js';
@@ -38,6 +38,8 @@ export interface BenchLevelResult {
 export interface BenchCalibration {
   version: number;
   kind: 'vllm-bench';
+  /** The tools that wrote the files. */
+  sources: BenchSource[];
   files: string[];
   endpoint: {
     workersMin: 1;
@@ -80,7 +82,8 @@ export async function calibrateBench(
     calibration: {
       version: BENCH_CALIBRATION_VERSION,
       kind: 'vllm-bench',
-      files: runs.map((r) => r.file),
+      sources: [...new Set(runs.map((r) => r.source))],
+      files: runs.map(runName),
       endpoint: { workersMin: 1, workersMax: 1, workerConcurrency, engine, ...w },
       fit: {
         prefillFrom: first.prefillFrom,
@@ -107,7 +110,7 @@ function levelResult(l: FitLevel, p: LevelFigures & { requests: number }): Bench
     };
   }
   return {
-    file: l.run.file,
+    file: runName(l.run),
     concurrency: l.users,
     ...(l.run.modelId !== undefined ? { model: l.run.modelId } : {}),
     completed: l.run.completed,

@@ -9,6 +9,17 @@
 import { z } from 'zod';
 
 export const BENCH_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
+/** The tool that wrote a result file (read-bench-files.ts tells them apart by their content). */
+export type BenchSource = 'vllm' | 'guidellm' | 'genai-perf';
+
+export const BENCH_SOURCES: Record<BenchSource, string> = {
+  vllm: 'vllm bench serve',
+  guidellm: 'GuideLLM',
+  'genai-perf': 'GenAI-Perf',
+};
+
+/** The tools, for a person: `vllm bench serve`, `GuideLLM and GenAI-Perf`. */
+export const sourceNames = (sources: readonly BenchSource[]): string => [...new Set(sources)].map((s) => BENCH_SOURCES[s]).join(' and ');
 export type BenchMetric = (typeof BENCH_METRICS)[number];
 
 /** A metric's summary in ms: mean, median, std and the percentiles the run asked for (`p99`, `p99.9`, … as keys `99`, `99.9`). */
@@ -24,12 +35,15 @@ export interface BenchDetail {
   inputLens: number[];
   outputLens: number[];
   ttftsMs: number[];
-  /** Each request's gaps between chunks (ms). */
-  itlsMs: number[][];
+  /** Each request's gaps between chunks (ms); absent when the tool keeps no gaps (GuideLLM). */
+  itlsMs?: number[][];
 }
 
 export interface BenchRun {
   file: string;
+  source: BenchSource;
+  /** Which run of a file of several (GuideLLM): `benchmarks.2 (concurrent@4)`. */
+  part?: string;
   modelId?: string;
   /** `--max-concurrency`: the users of the closed loop. */
   concurrency: number;
@@ -79,6 +93,9 @@ export interface BenchIssue {
   reason: string;
 }
 
+/** A run as calibration.json and calibration.md name it: its file, and which run of it. */
+export const runName = (r: BenchRun): string => (r.part === undefined ? r.file : `${r.file} ${r.part}`);
+
 export type BenchParse = { ok: true; run: BenchRun } | { ok: false; issues: BenchIssue[] };
 
 /** Reads one file's text; every problem found in one pass. */
@@ -91,6 +108,11 @@ export function parseBenchFile(file: string, text: string): BenchParse {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { ok: false, issues: [{ file, field: '(file)', reason: 'not a JSON object: not a vllm bench serve --save-result file' }] };
+  return parseBenchObject(file, json as Record<string, unknown>);
+}
+
+/** A vllm bench serve file's JSON object. */
+export function parseBenchObject(file: string, json: Record<string, unknown>): BenchParse {
   const parsed = benchFileSchema.safeParse(json);
   if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ file, field: i.path.join('.') || '(file)', reason: i.message })) };
   const f = parsed.data;
@@ -123,6 +145,7 @@ export function parseBenchFile(file: string, text: string): BenchParse {
     ok: true,
     run: {
       file,
+      source: 'vllm',
       ...(f.model_id !== undefined ? { modelId: f.model_id } : {}),
       concurrency: f.max_concurrency!,
       ...(f.num_prompts != null ? { numPrompts: f.num_prompts } : {}),
@@ -174,7 +197,8 @@ function detailOf(f: z.infer<typeof benchFileSchema>, file: string, issues: Benc
   ] as const)
     if (a && a.length !== n) issues.push({ file, field, reason: `${a.length} entries, input_lens has ${n}` });
   if (issues.length > 0) return undefined;
-  const d: BenchDetail = { inputLens: [], outputLens: [], ttftsMs: [], itlsMs: [] };
+  const itlsMs: number[][] = [];
+  const d: BenchDetail = { inputLens: [], outputLens: [], ttftsMs: [], itlsMs };
   for (let i = 0; i < n; i++) {
     // A failed request has an error text and no output (vLLM keeps its row).
     const t = ttfts[i];
@@ -182,7 +206,7 @@ function detailOf(f: z.infer<typeof benchFileSchema>, file: string, issues: Benc
     d.inputLens.push(ins[i]!);
     d.outputLens.push(outs[i]!);
     d.ttftsMs.push(t * 1000);
-    d.itlsMs.push((itls?.[i] ?? []).map((s) => s * 1000));
+    itlsMs.push((itls?.[i] ?? []).map((s) => s * 1000));
   }
   return d.inputLens.length > 0 ? d : undefined;
 }

@@ -15,7 +15,8 @@ export interface IntoScenario {
   problem?: string;
 }
 
-export function benchIntoScenario(text: string, ep: BenchEndpoint, outputTokens: unknown, from: readonly string[]): IntoScenario {
+/** `tools`: who wrote the files (`vllm bench serve`, `GuideLLM`, `GenAI-Perf`). */
+export function benchIntoScenario(text: string, ep: BenchEndpoint, outputTokens: unknown, from: readonly string[], tools = 'vllm bench serve'): IntoScenario {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) return { problem: doc.errors[0]!.message };
   if (!isMap(doc.contents)) return { problem: 'not a YAML mapping' };
@@ -24,7 +25,7 @@ export function benchIntoScenario(text: string, ep: BenchEndpoint, outputTokens:
   if (!isMap(doc.getIn(llm, true))) doc.setIn(llm, doc.createNode({}));
   for (const k of ['ttftMs', 'interTokenMs']) doc.deleteIn([...llm, k]);
   const engine = doc.createNode({ ...ep.engine } satisfies EngineConfig, { flow: true });
-  engine.commentBefore = ` Fitted by loadlab calibrate to vllm bench serve results: ${from.join(', ')} (calibration.md)`;
+  engine.commentBefore = ` Fitted by loadlab calibrate to ${tools} results: ${from.join(', ')} (calibration.md)`;
   doc.setIn([...llm, 'engine'], engine);
   if (!doc.hasIn([...llm, 'outputTokens'])) doc.setIn([...llm, 'outputTokens'], doc.createNode(outputTokens, { flow: true }));
   if (!doc.hasIn(['endpoint', 'workerConcurrency'])) doc.setIn(['endpoint', 'workerConcurrency'], ep.workerConcurrency);

@@ -58,8 +58,8 @@ export function benchScenario(ep: BenchEndpoint, w: Workload, users: number, len
   return r.scenario;
 }
 
-/** calibrated.yaml: the scenario, with a head saying where it came from and what to change. */
-export function benchScenarioYaml(input: ScenarioInput, from: readonly string[], concurrencies: readonly number[]): string {
+/** calibrated.yaml: the scenario, with a head saying where it came from (`tools`: who wrote the files) and what to change. */
+export function benchScenarioYaml(input: ScenarioInput, from: readonly string[], concurrencies: readonly number[], tools = 'vllm bench serve'): string {
   const doc = parseDocument('{}');
   doc.contents = doc.createNode(input, { flow: false }) as typeof doc.contents;
   // Short maps on one line, and token-count distributions (an empirical one is a long list).
@@ -75,11 +75,11 @@ export function benchScenarioYaml(input: ScenarioInput, from: readonly string[],
     if (isCollection(node)) node.flow = true;
   }
   doc.commentBefore = [
-    ` Calibrated by loadlab calibrate from vllm bench serve results: ${from.join(', ')}.`,
+    ` Calibrated by loadlab calibrate from ${tools} results: ${from.join(', ')}.`,
     ` endpoint.llm.engine is fitted to their ITL and TTFT at concurrency ${concurrencies.join(', ')};`,
     ' calibration.md shows how far its predictions are from each file.',
     ' One worker, as the bench ran one server; raise workersMax (or run loadlab plan) to size an endpoint.',
-    ' limits are off as the bench called vLLM itself: remove `limits` for the RunPod API limits.',
+    ' limits are off as the bench called the server itself: remove `limits` for the RunPod API limits.',
   ].join('\n');
   return doc.toString({ lineWidth: 0 });
 }

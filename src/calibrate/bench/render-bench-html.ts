@@ -8,6 +8,7 @@ import { chartAssetsHtml, chartHtml } from '../../report/html/charts.js';
 import { htmlDocument } from '../../report/html/document.js';
 import { mdToHtml } from '../../report/html/md-to-html.js';
 import type { BenchCalibration } from './bench-calibration.js';
+import { sourceNames } from './bench-file.js';
 import type { LevelFigures } from './bench-metrics.js';
 import { FIGURE_HEADS, renderBenchMarkdown } from './render-bench-md.js';
 
@@ -21,9 +22,9 @@ export function renderBenchHtml(c: BenchCalibration): string {
     (k): ChartSpec => ({
       id: k,
       title: `${FIGURE_HEADS[k]}: measured and predicted`,
-      subtitle: 'measured by vllm bench serve; predicted by the simulator with the fitted worker',
+      subtitle: `measured by ${sourceNames(c.sources)}; predicted by the simulator with the fitted worker`,
       unit: k === 'outputTokensPerS' ? 'tokens/s' : 'ms',
-      xAxis: { kind: 'value', label: '--max-concurrency' },
+      xAxis: { kind: 'value', label: c.sources.every((s) => s === 'vllm') ? '--max-concurrency' : 'concurrency' },
       x,
       series: [
         { label: 'measured', values: x.map((u) => byC.get(u)!.figures[k].measured ?? null), points: true },
@@ -32,7 +33,7 @@ export function renderBenchHtml(c: BenchCalibration): string {
     }),
   );
   return htmlDocument(
-    'loadlab calibrate: vllm bench serve results',
+    `loadlab calibrate: ${sourceNames(c.sources)} results`,
     `${mdToHtml(renderBenchMarkdown(c))}
 <section id="charts"><h2>Against concurrency</h2>
 ${charts.map(chartHtml).join('\n')}

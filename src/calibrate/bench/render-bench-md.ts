@@ -5,6 +5,7 @@
  */
 import type { LevelFigures } from './bench-metrics.js';
 import type { BenchCalibration, FigureRow } from './bench-calibration.js';
+import { sourceNames } from './bench-file.js';
 import type { TokenCount } from './bench-workload.js';
 
 /** Column heads of the comparison, in order. */
@@ -30,9 +31,9 @@ export function renderBenchMarkdown(c: BenchCalibration): string {
   const users = c.levels.map((l) => l.concurrency);
   const models = [...new Set(c.levels.map((l) => l.model).filter(Boolean))];
   const lines = [
-    '# loadlab calibrate: vllm bench serve results',
+    `# loadlab calibrate: ${sourceNames(c.sources)} results`,
     '',
-    `${c.files.length} file(s)${models.length ? ` of ${models.join(', ')}` : ''}, at --max-concurrency ${users.join(', ')}. ` +
+    `${c.files.length} ${c.sources.includes('guidellm') ? 'run' : 'file'}(s)${models.length ? ` of ${models.join(', ')}` : ''}, at ${c.sources.every((s) => s === 'vllm') ? '--max-concurrency' : 'concurrency'} ${users.join(', ')}. ` +
       `calibrated.yaml is one worker with the engine below and a closed loop of ${Math.max(...users)} streaming users: ` +
       '`loadlab run calibrated.yaml` replays the bench on the simulator; raise `workersMax` (or `loadlab plan calibrated.yaml`) to size an endpoint.',
     '',

@@ -1,10 +1,12 @@
 /**
  * `loadlab calibrate FILE.json… [--out DIR] [--max-num-seqs N] [--max-num-batched-tokens N]`:
- * fits one LLM worker (llm.engine) to `vllm bench serve --save-result` files and writes
- * calibrated.yaml (a runnable scenario of that worker under the bench's closed loop),
- * calibration.json, calibration.md and calibration.html (each file's figures measured against the
+ * fits one LLM worker (llm.engine) to benchmark result files (`vllm bench serve --save-result`,
+ * GuideLLM's benchmarks.json, GenAI-Perf's profile_export_genai_perf.json: read-bench-files.ts)
+ * and writes calibrated.yaml (a runnable scenario of that worker under the bench's closed loop),
+ * calibration.json, calibration.md and calibration.html (each run's figures measured against the
  * simulator's prediction). A file that cannot be read, is not JSON or misses a field the fit needs
  * is a usage error (exit 2) naming the file and the field; every such problem is told at once.
+ * The open-loop runs of a GuideLLM file with closed ones are skipped, and said so.
  */
 import { parse as parseYaml } from 'yaml';
 import { benchIntoScenario } from '../../calibrate/bench/bench-into-scenario.js';
@@ -14,7 +16,8 @@ import type { ScenarioInput } from '../../load/scenario/schema.js';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { calibrateBench, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
-import { type BenchIssue, type BenchRun, parseBenchFile } from '../../calibrate/bench/bench-file.js';
+import { type BenchIssue, type BenchRun, sourceNames } from '../../calibrate/bench/bench-file.js';
+import { describeSources, parseBenchTexts } from '../../calibrate/bench/read-bench-files.js';
 import { benchScenarioYaml } from '../../calibrate/bench/bench-scenario.js';
 import { renderBenchHtml } from '../../calibrate/bench/render-bench-html.js';
 import { renderBenchMarkdown, worstErrors } from '../../calibrate/bench/render-bench-md.js';
@@ -30,7 +33,7 @@ export interface BenchArgs {
 }
 
 export async function calibrateBenchCommand(files: readonly string[], a: BenchArgs): Promise<number> {
-  const runs = readRuns(files);
+  const { runs, skipped } = readRuns(files);
   const server: ServerLimits = {
     ...(a.maxNumSeqs !== undefined ? { maxNumSeqs: positiveInt('--max-num-seqs', a.maxNumSeqs, 65_536) } : {}),
     ...(a.maxNumBatchedTokens !== undefined ? { maxNumBatchedTokens: positiveInt('--max-num-batched-tokens', a.maxNumBatchedTokens, 1_048_576) } : {}),
@@ -42,14 +45,19 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
   const paths = calibrationPaths(dir);
   const users = c.levels.map((l) => l.concurrency);
   const from = files.map((f) => basename(f));
-  writeFileSync(paths.scenario, yours === undefined ? benchScenarioYaml(scenario, from, users) : intoScenario(a.scenario!, yours, c.endpoint, scenario, from));
+  const tools = sourceNames(c.sources);
+  writeFileSync(
+    paths.scenario,
+    yours === undefined ? benchScenarioYaml(scenario, from, users, tools) : intoScenario(a.scenario!, yours, c.endpoint, scenario, from, tools),
+  );
   writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
   writeFileSync(paths.md, renderBenchMarkdown(c));
   writeFileSync(paths.html, renderBenchHtml(c));
   const e = c.endpoint.engine;
   process.stdout.write(
     `${[
-      `loadlab calibrate: ${files.length} vllm bench serve file(s), --max-concurrency ${users.join(', ')}`,
+      `loadlab calibrate: ${describeSources(runs)}, ${runs.every((r) => r.source === 'vllm') ? '--max-concurrency' : 'concurrency'} ${users.join(', ')}`,
+      ...skipped.map((i) => `  skipped: ${i.file}: ${i.field}: ${i.reason}`),
       `  engine: decodeMs ${e.decodeMs}, perSequenceMs ${e.perSequenceMs}, prefillMsPerToken ${e.prefillMsPerToken}, overheadMs ${e.overheadMs} (maxNumSeqs ${e.maxNumSeqs}, maxNumBatchedTokens ${e.maxNumBatchedTokens})`,
       `  workerConcurrency ${c.endpoint.workerConcurrency}; ${c.fit.rounds} round(s) against the simulator`,
       `  predicted against measured, largest error over the files: ${worstErrors(c.levels)}`,
@@ -61,24 +69,22 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
 }
 
 /** Every file read and checked; all problems in one error. */
-function readRuns(files: readonly string[]): BenchRun[] {
-  const runs: BenchRun[] = [];
-  const issues: BenchIssue[] = [];
+function readRuns(files: readonly string[]): { runs: BenchRun[]; skipped: BenchIssue[] } {
+  const texts: { file: string; text: string }[] = [];
+  const unread: BenchIssue[] = [];
   for (const file of files) {
-    let text: string;
     try {
-      if (statSync(file).isDirectory()) throw new Error('a directory: give vllm bench serve result files, or one run directory alone');
-      text = readFileSync(file, 'utf8');
+      if (statSync(file).isDirectory()) throw new Error('a directory: give benchmark result files (*.json), or one run directory alone');
+      texts.push({ file, text: readFileSync(file, 'utf8') });
     } catch (e) {
-      issues.push({ file, field: '(file)', reason: cannotRead(e) });
-      continue;
+      unread.push({ file, field: '(file)', reason: cannotRead(e) });
     }
-    const p = parseBenchFile(file, text);
-    if (p.ok) runs.push(p.run);
-    else issues.push(...p.issues);
   }
+  const { runs, skipped, issues: bad } = parseBenchTexts(texts);
+  // In the order of the arguments.
+  const issues = [...unread, ...bad].sort((x, y) => files.indexOf(x.file) - files.indexOf(y.file));
   if (issues.length > 0) throw new CliError(issues.map((i) => `${i.file}: ${i.field}: ${i.reason}`).join('\n'), EXIT.USAGE);
-  return runs;
+  return { runs, skipped };
 }
 
 function readScenarioText(file: string): string {
@@ -94,8 +100,8 @@ function cannotRead(e: unknown): string {
 }
 
 /** `file` (its `text`) with the fitted worker; exit 2 naming the file when it is not a scenario, or invalid after the change. */
-function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[]): string {
-  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from);
+function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[], tools: string): string {
+  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from, tools);
   if (r.text === undefined) throw new CliError(`--scenario ${file}: ${r.problem}`, EXIT.USAGE);
   const check = parseScenario(parseYaml(r.text), file);
   if (!check.ok) throw new CliError(check.issues.map(formatIssue).join('\n'), EXIT.USAGE);

@@ -5,8 +5,9 @@
  * that saw no endpoint of its own (in-process, merged, older reports) or no completed job is a
  * usage error (exit 2) saying why.
  *
- * `loadlab calibrate FILE.json…`: vllm bench serve result files instead (calibrate-bench.ts). One
- * argument that is a directory or is named report.json is a run; anything else, bench files.
+ * `loadlab calibrate FILE.json…`: benchmark result files instead (vllm bench serve, GuideLLM,
+ * GenAI-Perf: calibrate-bench.ts). One argument that is a directory or is named report.json is a
+ * run; anything else, bench files.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
@@ -33,7 +34,7 @@ export interface CalibrateArgs {
 }
 
 /**
- * A run directory, or its report.json (else: a vllm bench serve result file). A path that does
+ * A run directory, or its report.json (else: a benchmark result file). A path that does
  * not exist is a run when it is the only one and not named *.json (its error then says what a run
  * input is), and a bench file otherwise (its error names it among the files).
  */
@@ -55,11 +56,11 @@ export async function calibrateCommand(a: CalibrateArgs): Promise<number> {
   }
   if (a.inputs.length > 1)
     throw new CliError(
-      `${runs.join(', ')}: a run directory is calibrated alone; give one run directory, or vllm bench serve result files (*.json)`,
+      `${runs.join(', ')}: a run directory is calibrated alone; give one run directory, or benchmark result files (*.json of vllm bench serve, GuideLLM or GenAI-Perf)`,
       EXIT.USAGE,
     );
   for (const flag of ['max-num-seqs', 'max-num-batched-tokens'] as const)
-    if (a[flag] !== undefined) throw new CliError(`--${flag}: only for vllm bench serve result files (a run's endpoint has no engine to fit)`, EXIT.USAGE);
+    if (a[flag] !== undefined) throw new CliError(`--${flag}: only for benchmark result files (a run's endpoint has no engine to fit)`, EXIT.USAGE);
   return calibrateRun(a.inputs[0]!, a);
 }
 
@@ -145,7 +146,7 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
         array: true,
         demandOption: true,
         describe:
-          'The directory of a run against your endpoint (loadlab run … --target URL), or its report.json; or vllm bench serve --save-result files (*.json), one per --max-concurrency',
+          'The directory of a run against your endpoint (loadlab run … --target URL), or its report.json; or benchmark result files of one LLM server, told apart by their content: vllm bench serve --save-result files (one per --max-concurrency), GuideLLM benchmarks.json (its concurrent and synchronous benchmarks), GenAI-Perf profile_export_genai_perf.json (one per --concurrency)',
       })
       .option('out', {
         type: 'string',
@@ -175,8 +176,13 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
         'a concurrency sweep of one vLLM server',
       )
       .example('$0 calibrate c*.json --out reports/llm', 'fit one LLM worker to it: reports/llm/calibrated.yaml and calibration.md')
+      .example('$0 calibrate benchmarks.json', 'the same from a GuideLLM run (guidellm benchmark --profile concurrent --rate 1,4,16,32)')
+      .example(
+        '$0 calibrate artifacts/*concurrency*/profile_export_genai_perf.json',
+        'the same from GenAI-Perf runs (genai-perf profile --streaming --concurrency C)',
+      )
       .epilog(
-        'From vllm bench serve results it fits llm.engine (decodeMs and perSequenceMs from the ITL medians against concurrency; prefillMsPerToken and overheadMs from TTFT), corrects the fit against the simulator, and shows for each file the measured and predicted TTFT, ITL, TPOT, E2E latency and output tokens/s (docs/calibrate.md).',
+        'Benchmark files accepted: vllm bench serve --save-result (closed loops: --max-concurrency, --request-rate inf); GuideLLM benchmarks.json (its concurrent benchmarks, C = streams, and synchronous ones, C = 1; rate and throughput benchmarks are skipped, and said so); GenAI-Perf profile_export_genai_perf.json (--concurrency; a --request-rate run is refused). From them it fits llm.engine (decodeMs and perSequenceMs from the ITL medians against concurrency; prefillMsPerToken and overheadMs from TTFT), corrects the fit against the simulator, and shows for each run the measured and predicted TTFT, ITL, TPOT, E2E latency and output tokens/s (docs/calibrate.md).',
       ),
   handler: async (a) => {
     await calibrateCommand(a);

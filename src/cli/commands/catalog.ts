@@ -31,7 +31,7 @@ export const COMMANDS = {
   calibrate: {
     command: 'calibrate <inputs..>',
     describe:
-      'Fit the endpoint a run against --target saw (job times, cold starts, idle timeout, workersMax), or an LLM worker to vllm bench serve result files: calibrated.yaml for `loadlab plan`, and calibration.json/.md/.html',
+      'Fit the endpoint a run against --target saw (job times, cold starts, idle timeout, workersMax), or an LLM worker to benchmark result files (vllm bench serve, GuideLLM, GenAI-Perf): calibrated.yaml for `loadlab plan`, and calibration.json/.md/.html',
   },
   merge: {
     command: 'merge <dirs..>',
