@@ -8,9 +8,11 @@ import type { EngineConfig } from '../../contract/llm-config.js';
 import type { ScenarioInput } from '../../load/scenario/schema.js';
 import { type BenchRun, type BenchSource, runName } from './bench-file.js';
 import { FIGURES, type LevelFigures } from './bench-metrics.js';
-import { type FitLevel, levelOf, PREDICT_SIZE, predictLevel } from './bench-level.js';
+import { type FitLevel, levelOf, type Predicted, PREDICT_SIZE, predictLevel, REFINE_SIZE } from './bench-level.js';
 import { initialFit, type PrefillSource } from './bench-initial-fit.js';
-import { refine } from './bench-refine.js';
+import { refine, worstMiss } from './bench-refine.js';
+import { binds, firstGuess, plateaued } from './bench-kv.js';
+import { jointFit } from './bench-joint.js';
 import { benchScenarioInput } from './bench-scenario.js';
 import { type TokenCount, workloadOf } from './bench-workload.js';
 
@@ -50,15 +52,32 @@ export interface BenchCalibration {
     promptTokens: TokenCount;
     maxTokens: number;
   };
-  fit: { prefillFrom: PrefillSource; initial: EngineConfig; rounds: number; miss: number; notes: string[] };
+  fit: { prefillFrom: PrefillSource; initial: EngineConfig; rounds: number; miss: number; kvCache: KvCacheFit; notes: string[] };
   levels: BenchLevelResult[];
 }
 
-/** The server's batch limits (vLLM --max-num-seqs, --max-num-batched-tokens): bench files do not record them. */
+/** The server's batch limits (vLLM --max-num-seqs, --max-num-batched-tokens) and KV cache size: bench files do not record them. */
 export interface ServerLimits {
   maxNumSeqs?: number;
   maxNumBatchedTokens?: number;
+  /** vLLM's "GPU KV cache size: N tokens" (`--kv-cache-tokens`): taken as is, not fitted. */
+  kvCacheTokens?: number;
 }
+
+/**
+ * What the fit knows of the KV cache: `given` (--kv-cache-tokens), `fitted` (the sweep reached
+ * its limit: the sequences running stopped growing with the users), or `not-reached` (no level
+ * showed a limit: the size is unknown beyond `maxConcurrency`, and the engine has none).
+ */
+export interface KvCacheFit {
+  status: 'given' | 'fitted' | 'not-reached';
+  tokens?: number;
+  /** The sweep's largest concurrency: what the fit saw. */
+  maxConcurrency: number;
+}
+
+/** A fit with a cache must lower the worst miss by this share to be taken over one without. */
+const KV_BETTER = 0.8;
 
 export async function calibrateBench(
   files: readonly BenchRun[],
@@ -67,8 +86,7 @@ export async function calibrateBench(
   const runs = [...files].sort((a, b) => a.concurrency - b.concurrency);
   const levels = runs.map(levelOf);
   const workerConcurrency = Math.min(MAX_WORKER_CONCURRENCY, Math.max(...levels.map((l) => l.users)));
-  const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens);
-  const refined = await refine(levels, first.engine, workerConcurrency, first.prefillFrom);
+  const { first, refined, kvCache } = await fitEngine(levels, server, workerConcurrency);
   const engine = rounded(refined.engine);
   const ep = { engine, workerConcurrency };
   const results: BenchLevelResult[] = [];
@@ -90,12 +108,44 @@ export async function calibrateBench(
         initial: rounded(first.engine),
         rounds: refined.rounds,
         miss: round(refined.miss, 4),
-        notes: notesOf(runs, levels, engine, first.prefillFrom),
+        kvCache,
+        notes: notesOf(runs, levels, engine, first.prefillFrom, kvCache),
       },
       levels: results,
     },
     scenario,
   };
+}
+
+/**
+ * The engine, with the KV cache given, or fitted when the sweep shows a limit on the sequences
+ * running and a cache explains it clearly better than none (bench-kv.ts), else without one.
+ */
+async function fitEngine(levels: readonly FitLevel[], server: ServerLimits, workerConcurrency: number) {
+  const maxConcurrency = Math.max(...levels.map((l) => l.users));
+  if (server.kvCacheTokens !== undefined) {
+    const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens, server.kvCacheTokens);
+    const refined = await refine(levels, first.engine, workerConcurrency, first.prefillFrom);
+    return { first, refined, kvCache: { status: 'given', tokens: server.kvCacheTokens, maxConcurrency } satisfies KvCacheFit };
+  }
+  const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens);
+  const refined = await refine(levels, first.engine, workerConcurrency, first.prefillFrom);
+  const notReached = { first, refined, kvCache: { status: 'not-reached', maxConcurrency } satisfies KvCacheFit };
+  if (!plateaued(levels)) return notReached;
+  const k0 = firstGuess(levels);
+  const withKv = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens, k0);
+  const coarse = await refine(levels, withKv.engine, workerConcurrency, withKv.prefillFrom, true);
+  const run = async (e: EngineConfig): Promise<Predicted[]> => {
+    const out: Predicted[] = [];
+    for (const l of levels) out.push(await predictLevel({ engine: e, workerConcurrency }, l, REFINE_SIZE));
+    return out;
+  };
+  const joint = await jointFit(levels, coarse.engine, run);
+  const jointMiss = worstMiss(levels, await run(joint), true);
+  const kvRefined = jointMiss < coarse.miss ? { ...coarse, engine: joint, miss: jointMiss } : coarse;
+  const k = kvRefined.engine.kvCacheTokens!;
+  if (!binds(k, levels) || kvRefined.miss > KV_BETTER * refined.miss) return notReached;
+  return { first: withKv, refined: kvRefined, kvCache: { status: 'fitted', tokens: k, maxConcurrency } satisfies KvCacheFit };
 }
 
 function levelResult(l: FitLevel, p: LevelFigures & { requests: number }): BenchLevelResult {
@@ -120,8 +170,16 @@ function levelResult(l: FitLevel, p: LevelFigures & { requests: number }): Bench
 }
 
 /** What the reader should know about how the fit was made. */
-function notesOf(runs: readonly BenchRun[], levels: readonly FitLevel[], e: EngineConfig, prefillFrom: PrefillSource): string[] {
+function notesOf(runs: readonly BenchRun[], levels: readonly FitLevel[], e: EngineConfig, prefillFrom: PrefillSource, kv: KvCacheFit): string[] {
   const notes: string[] = [];
+  if (kv.status === 'fitted')
+    notes.push(
+      `the sweep reached the KV cache's limit (the sequences running stopped growing with the users): kvCacheTokens ${kv.tokens} is fitted to its tokens/s there; vLLM's startup line "GPU KV cache size" gives the real one (--kv-cache-tokens)`,
+    );
+  if (kv.status === 'not-reached')
+    notes.push(
+      `the sweep never reached the KV cache's limit (the sequences running grew with the users up to ${kv.maxConcurrency}): the cache's size is unknown, the engine has none, and predictions beyond ${kv.maxConcurrency} in flight per worker are extrapolated (give --kv-cache-tokens from vLLM's "GPU KV cache size" line)`,
+    );
   if (prefillFrom === 'input-length')
     notes.push(
       'prefillMsPerToken is the slope of TTFT against prompt length (--save-detailed arrays) at the lowest concurrency with prompts of several lengths',

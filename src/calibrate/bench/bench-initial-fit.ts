@@ -15,6 +15,7 @@
 import { meanMs } from '../../contract/duration-spec.js';
 import type { EngineConfig } from '../../contract/llm-config.js';
 import type { FitLevel } from './bench-level.js';
+import { sequencesIn, unbound } from './bench-kv.js';
 import { weightedLineNonNegative } from './weighted-line.js';
 
 /**
@@ -37,11 +38,17 @@ export interface InitialFit {
 const MIN_DETAIL = 10;
 const MIN_SPREAD = 0.05;
 
-/** Sequences decoding together at C users. */
-export const batchOf = (users: number, maxNumSeqs: number): number => Math.min(users, maxNumSeqs);
+/** Sequences decoding together at a level's users: at most maxNumSeqs, and with a KV cache what it holds. */
+export const batchOf = (l: FitLevel, maxNumSeqs: number, kvCacheTokens: number | undefined): number =>
+  Math.min(l.users, maxNumSeqs, kvCacheTokens === undefined ? Infinity : sequencesIn(kvCacheTokens, l));
 
-export function initialFit(levels: readonly FitLevel[], maxNumSeqs = VLLM_MAX_NUM_SEQS, maxNumBatchedTokens = VLLM_MAX_NUM_BATCHED_TOKENS): InitialFit {
-  const xs = levels.map((l) => batchOf(l.users, maxNumSeqs) - 1);
+export function initialFit(
+  levels: readonly FitLevel[],
+  maxNumSeqs = VLLM_MAX_NUM_SEQS,
+  maxNumBatchedTokens = VLLM_MAX_NUM_BATCHED_TOKENS,
+  kvCacheTokens?: number,
+): InitialFit {
+  const xs = levels.map((l) => batchOf(l, maxNumSeqs, kvCacheTokens) - 1);
   const itl = levels.map((l) => l.measured.itlP50!);
   const line = weightedLineNonNegative(
     xs,
@@ -50,10 +57,10 @@ export function initialFit(levels: readonly FitLevel[], maxNumSeqs = VLLM_MAX_NU
   );
   const decodeMs = Math.max(1e-3, line.a);
   const perSequenceMs = line.b;
-  const iteration = (l: FitLevel): number => decodeMs + perSequenceMs * (batchOf(l.users, maxNumSeqs) - 1);
+  const iteration = (l: FitLevel): number => decodeMs + perSequenceMs * (batchOf(l, maxNumSeqs, kvCacheTokens) - 1);
   // Half an iteration's wait to join one under way, when others are decoding.
   const joinWait = (l: FitLevel): number => (l.users > 1 ? iteration(l) / 2 : 0);
-  const base = { decodeMs, perSequenceMs, maxNumSeqs, maxNumBatchedTokens, frontEndMs: 0, apiServerCount: 1 };
+  const base = { decodeMs, perSequenceMs, maxNumSeqs, maxNumBatchedTokens, frontEndMs: 0, apiServerCount: 1, ...(kvCacheTokens !== undefined ? { kvCacheTokens } : {}) };
 
   const slope = detailSlope(levels);
   if (slope) {
@@ -61,7 +68,9 @@ export function initialFit(levels: readonly FitLevel[], maxNumSeqs = VLLM_MAX_NU
     const overheadMs = Math.max(0, slope.intercept - iteration(l) - joinWait(l));
     return { engine: { ...base, prefillMsPerToken: slope.prefill, overheadMs }, prefillFrom: 'input-length' };
   }
-  const sorted = [...levels].sort((a, b) => a.users - b.users);
+  // Where the cache binds, TTFT is mostly the wait for room in it: the prefill and overhead come from the others.
+  const free = unbound(levels, kvCacheTokens);
+  const sorted = [...(free.length > 0 ? free : levels)].sort((a, b) => a.users - b.users);
   const lo = sorted[0]!;
   const hi = sorted[sorted.length - 1]!;
   const excess = (l: FitLevel): number => l.measured.ttftP50! - iteration(l) - joinWait(l);

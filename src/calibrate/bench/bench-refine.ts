@@ -13,11 +13,15 @@
  *   tokens the first token waits for). Both by weighted least squares over the levels; with the
  *   prefill fixed from TTFT against prompt length, or one level only, overheadMs alone.
  *
+ * - kvCacheTokens (`fitKv`): moved by the tokens/s missed where the cache binds (bench-kv.ts);
+ *   those levels' TTFT, mostly the wait for room in the cache, is left out of the TTFT step.
+ *
  * Every level weighs by its relative error. The best engine seen is kept.
  */
 import type { EngineConfig } from '../../contract/llm-config.js';
 import type { BenchEndpoint } from './bench-scenario.js';
 import { batchOf, type PrefillSource } from './bench-initial-fit.js';
+import { kvStep, unbound } from './bench-kv.js';
 import { type FitLevel, type Predicted, predictLevel, REFINE_SIZE } from './bench-level.js';
 import { weightedLine, weightedLineNonNegative } from './weighted-line.js';
 
@@ -34,7 +38,13 @@ export interface Refined {
   miss: number;
 }
 
-export async function refine(levels: readonly FitLevel[], first: EngineConfig, workerConcurrency: number, prefillFrom: PrefillSource): Promise<Refined> {
+export async function refine(
+  levels: readonly FitLevel[],
+  first: EngineConfig,
+  workerConcurrency: number,
+  prefillFrom: PrefillSource,
+  fitKv = false,
+): Promise<Refined> {
   let engine = first;
   let best: Omit<Refined, 'rounds'> | undefined;
   let rounds = 0;
@@ -44,15 +54,27 @@ export async function refine(levels: readonly FitLevel[], first: EngineConfig, w
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const sims = await run(engine);
     rounds = round;
-    const miss = worstMiss(levels, sims);
+    const miss = worstMiss(levels, sims, fitKv);
     if (!best || miss < best.miss - STALLED) {
       best = { engine, miss };
       bestRound = round;
     }
     if (miss <= GOOD_ENOUGH || round === MAX_ROUNDS || round - bestRound >= 2) break;
     const next = { ...engine, ...itlStep(levels, sims, engine) };
-    const ttft = fitPrefill ? await ttftStep(levels, sims, engine, run) : overheadStep(levels, sims, engine);
+    // TTFT from the levels where every request fits in the cache (at least two to separate the prefill).
+    const free = fitKv ? [...levels] : unbound(levels, engine.kvCacheTokens);
+    const freeSims = free.map((l) => sims[levels.indexOf(l)]!);
+    const ttft =
+      free.length === 0
+        ? {}
+        : fitPrefill && free.length >= 2
+          ? await ttftStep(free, freeSims, engine, async (e) => {
+              const all = await run(e);
+              return free.map((l) => all[levels.indexOf(l)]!);
+            })
+          : overheadStep(free, freeSims, engine);
     engine = { ...next, ...ttft };
+    if (fitKv && engine.kvCacheTokens !== undefined) engine = { ...engine, kvCacheTokens: kvStep(levels, sims, engine.kvCacheTokens) };
   }
   return { ...best!, rounds };
 }
@@ -65,16 +87,19 @@ async function predictAll(ep: BenchEndpoint, levels: readonly FitLevel[]): Promi
 
 const rel = (sim: number | undefined, want: number): number => (sim === undefined ? Infinity : Math.abs(sim / want - 1));
 
-function worstMiss(levels: readonly FitLevel[], sims: readonly Predicted[]): number {
+/** The largest relative miss of ITL and TTFT medians, and with `tokensPerS` (fitting the cache) of output tokens/s. */
+export function worstMiss(levels: readonly FitLevel[], sims: readonly Predicted[], tokensPerS: boolean): number {
   let m = 0;
   levels.forEach((l, i) => {
     m = Math.max(m, rel(sims[i]!.itlP50, l.measured.itlP50!), rel(sims[i]!.ttftP50, l.measured.ttftP50!));
+    const tps = l.measured.outputTokensPerS;
+    if (tokensPerS && tps !== undefined) m = Math.max(m, rel(sims[i]!.outputTokensPerS, tps));
   });
   return m;
 }
 
 function itlStep(levels: readonly FitLevel[], sims: readonly Predicted[], e: EngineConfig): Pick<EngineConfig, 'decodeMs' | 'perSequenceMs'> {
-  const xs = levels.map((l) => batchOf(l.users, e.maxNumSeqs) - 1);
+  const xs = levels.map((l) => batchOf(l, e.maxNumSeqs, e.kvCacheTokens) - 1);
   const ys = levels.map((l, i) => e.decodeMs + e.perSequenceMs * xs[i]! + l.measured.itlP50! - (sims[i]!.itlP50 ?? 0));
   const line = weightedLineNonNegative(
     xs,
