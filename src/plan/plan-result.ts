@@ -2,6 +2,7 @@
  * plan.json: the sweep's rows and the recommendation, built from the sweep's points. Plain data
  * with no wall-clock figure, so the same inputs give the same bytes whatever `--jobs`.
  */
+import { extrapolationFlags, type FitRange } from './extrapolation.js';
 import type { Threshold } from '../report/thresholds.js';
 import { costOf, type Prices } from '../report/prices.js';
 import type { MmcInputs, MmcPrediction } from './mmc-reference.js';
@@ -90,6 +91,8 @@ export interface PlanResult {
     erlangC: RecommendationErlangC;
     /** Mean over seeds at the recommended point (with prices only). */
     cost?: { perHour: number; per1000Jobs: number | null };
+    /** Where the recommended point leaves what the engine was measured on or what its KV cache holds (extrapolation.ts); absent: nothing to flag. */
+    flags?: string[];
   };
   /**
    * With a grid: the rows no other row beats on cost and on every SLO at once (worst seed; lower
@@ -114,6 +117,8 @@ export interface PlanInputs {
   exhaustive: boolean;
   mmc: MmcInputs;
   prices?: Prices & { gpu?: string };
+  /** An LLM engine's measured range and cache (undefined: no engine). */
+  fitRange?: FitRange | undefined;
 }
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -182,6 +187,8 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
       (inp.mmc.workerConcurrency ?? 1) > 1 || out.lines.some((l) => l.knobs.workerConcurrency !== undefined),
     ),
   };
+  const flags = best ? extrapolationFlags(inp.fitRange, best.knobs) : [];
+  if (flags.length > 0) recommendation.flags = flags;
   if (best?.cost) {
     const per1000 = best.cost.per1000Jobs.filter((v): v is number => v !== null);
     recommendation.cost = { perHour: r6(mean(best.cost.perHour)), per1000Jobs: per1000.length ? r6(mean(per1000)) : null };

@@ -10,6 +10,7 @@ import type { Knobs } from './grid.js';
 import type { MmcInputs } from './mmc-reference.js';
 import type { PlanInputs } from './plan-result.js';
 import type { SloSource } from './slo.js';
+import { fitRangeOf } from './extrapolation.js';
 
 /** Every input of a plan: the same in every shard of one plan (merge-plans.ts compares them). */
 export interface PlanSpec {
@@ -42,5 +43,6 @@ export function planInputsOf(spec: PlanSpec, slos: Threshold[]): PlanInputs {
     exhaustive: spec.exhaustive,
     mmc: spec.mmc,
     ...(spec.prices ? { prices: spec.prices } : {}),
+    fitRange: fitRangeOf(spec.scenarioConfig),
   };
 }

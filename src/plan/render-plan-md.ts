@@ -24,6 +24,7 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
   L.push(`# Capacity plan: ${p.scenario.name}`, '');
   const withKnobs = rec.knobs && Object.keys(rec.knobs).length ? ` with ${describeKnobs(rec.knobs)}` : '';
   L.push(rec.workersMax === null ? `**No recommendation**: ${rec.reason}.` : `**Recommendation: workersMax ${rec.workersMax}${withKnobs}** — ${rec.reason}.`);
+  if (rec.flags?.length) L.push('', '**Check before you rely on it:**', '', ...rec.flags.map((f) => `- ${f}.`));
   if (rec.cost && p.prices) {
     L.push(
       '',

@@ -13,6 +13,7 @@ import { type BenchRun, parseBenchFile } from '../../src/calibrate/bench/bench-f
 import type { LevelFigures } from '../../src/calibrate/bench/bench-metrics.js';
 import { benchScenarioYaml } from '../../src/calibrate/bench/bench-scenario.js';
 import { renderBenchHtml } from '../../src/calibrate/bench/render-bench-html.js';
+import { esc } from '../../src/report/html/escape.js';
 import type { TokenCount } from '../../src/calibrate/bench/bench-workload.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/report/run-result.js';
@@ -81,7 +82,7 @@ describe('round trip: bench files from a known engine', () => {
     const html = renderBenchHtml(summaries.calibration);
     expect(summaries.calibration.fit.notes.length).toBeGreaterThan(0);
     expect(html).toContain(
-      `<ul>${summaries.calibration.fit.notes.map((n) => `<li>${n.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}.</li>`).join('')}</ul>`,
+      `<ul>${summaries.calibration.fit.notes.map((n) => `<li>${esc(n)}.</li>`).join('')}</ul>`,
     );
     expect(html).toContain('<li>The errors above are on the files the fit saw.');
     expect(drawnCharts(html).map((c) => c.id)).toEqual(['itlP50', 'ttftP50', 'e2elP50', 'outputTokensPerS']);

@@ -95,7 +95,10 @@ export async function calibrateBench(
   const w = workloadOf(runs);
   const top = levels.reduce((a, b) => (b.users > a.users ? b : a));
   const durationMs = Math.max(60_000, Math.ceil((20 * top.cycleMs) / 10_000) * 10_000);
-  const scenario = benchScenarioInput(ep, w, top.users, { durationMs, drainMs: Math.ceil(10 * top.cycleMs) + 60_000 });
+  const scenario: ScenarioInput = {
+    ...benchScenarioInput(ep, w, top.users, { durationMs, drainMs: Math.ceil(10 * top.cycleMs) + 60_000 }),
+    plan: { calibratedUpTo: { concurrency: kvCache.maxConcurrency, kvCache: kvCache.status } },
+  };
   return {
     calibration: {
       version: BENCH_CALIBRATION_VERSION,

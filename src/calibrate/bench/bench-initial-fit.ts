@@ -60,7 +60,15 @@ export function initialFit(
   const iteration = (l: FitLevel): number => decodeMs + perSequenceMs * (batchOf(l, maxNumSeqs, kvCacheTokens) - 1);
   // Half an iteration's wait to join one under way, when others are decoding.
   const joinWait = (l: FitLevel): number => (l.users > 1 ? iteration(l) / 2 : 0);
-  const base = { decodeMs, perSequenceMs, maxNumSeqs, maxNumBatchedTokens, frontEndMs: 0, apiServerCount: 1, ...(kvCacheTokens !== undefined ? { kvCacheTokens } : {}) };
+  const base = {
+    decodeMs,
+    perSequenceMs,
+    maxNumSeqs,
+    maxNumBatchedTokens,
+    frontEndMs: 0,
+    apiServerCount: 1,
+    ...(kvCacheTokens !== undefined ? { kvCacheTokens } : {}),
+  };
 
   const slope = detailSlope(levels);
   if (slope) {

@@ -16,7 +16,14 @@ export interface IntoScenario {
 }
 
 /** `tools`: who wrote the files (`vllm bench serve`, `GuideLLM`, `GenAI-Perf`). */
-export function benchIntoScenario(text: string, ep: BenchEndpoint, outputTokens: unknown, from: readonly string[], tools = 'vllm bench serve'): IntoScenario {
+export function benchIntoScenario(
+  text: string,
+  ep: BenchEndpoint,
+  outputTokens: unknown,
+  from: readonly string[],
+  tools = 'vllm bench serve',
+  calibratedUpTo?: unknown,
+): IntoScenario {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) return { problem: doc.errors[0]!.message };
   if (!isMap(doc.contents)) return { problem: 'not a YAML mapping' };
@@ -29,5 +36,10 @@ export function benchIntoScenario(text: string, ep: BenchEndpoint, outputTokens:
   doc.setIn([...llm, 'engine'], engine);
   if (!doc.hasIn([...llm, 'outputTokens'])) doc.setIn([...llm, 'outputTokens'], doc.createNode(outputTokens, { flow: true }));
   if (!doc.hasIn(['endpoint', 'workerConcurrency'])) doc.setIn(['endpoint', 'workerConcurrency'], ep.workerConcurrency);
+  // How far the engine was measured: plan flags a recommendation beyond it.
+  if (calibratedUpTo !== undefined) {
+    if (!isMap(doc.getIn(['plan'], true))) doc.setIn(['plan'], doc.createNode({}));
+    doc.setIn(['plan', 'calibratedUpTo'], doc.createNode(calibratedUpTo, { flow: true }));
+  }
   return { text: doc.toString({ lineWidth: 0 }) };
 }

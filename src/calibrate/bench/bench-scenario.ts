@@ -69,6 +69,7 @@ export function benchScenarioYaml(input: ScenarioInput, from: readonly string[],
     ['endpoint', 'llm', 'outputTokens'],
     ['traffic', 0, 'arrival'],
     ['traffic', 0, 'client', 'promptTokens'],
+    ['plan', 'calibratedUpTo'],
   ];
   for (const path of oneLine) {
     const node = doc.getIn(path, true);

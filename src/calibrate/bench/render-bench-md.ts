@@ -20,6 +20,12 @@ export const FIGURE_HEADS: Record<keyof LevelFigures, string> = {
 /** An error beyond this is shown in bold. */
 const LOUD = 0.1;
 
+const KV_FROM = {
+  given: 'given (--kv-cache-tokens)',
+  fitted: "fitted: the sweep reached the cache's limit",
+  'not-reached': 'unknown: the sweep never reached the limit (none modelled)',
+} as const;
+
 const PREFILL_FROM = {
   'input-length': 'TTFT against prompt length (detailed arrays)',
   concurrency: 'the rise of TTFT with concurrency',
@@ -47,6 +53,7 @@ export function renderBenchMarkdown(c: BenchCalibration): string {
     `| overheadMs | ${e.overheadMs} | from a request's arrival to its place in a batch: HTTP, tokenization, scheduling | TTFT medians |`,
     `| maxNumSeqs | ${e.maxNumSeqs} | --max-num-seqs: sequences in one batch | the server's setting (not in the files) |`,
     `| maxNumBatchedTokens | ${e.maxNumBatchedTokens} | --max-num-batched-tokens: tokens one step takes, prompt chunks included | the server's setting (not in the files) |`,
+    `| kvCacheTokens | ${e.kvCacheTokens ?? '—'} | "GPU KV cache size: N tokens": what the cache holds; a request waits in the engine when its prompt's blocks are not free | ${KV_FROM[c.fit.kvCache.status]} |`,
     `| workerConcurrency | ${c.endpoint.workerConcurrency} | requests the server holds at once | the largest --max-concurrency |`,
     `| outputTokens | ${tokens(c.endpoint.outputTokens)} | answer length (max_tokens ${c.endpoint.maxTokens}) | the files |`,
     `| promptTokens | ${tokens(c.endpoint.promptTokens)} | prompt length | the files |`,

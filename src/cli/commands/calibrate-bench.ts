@@ -15,7 +15,7 @@ import { formatIssue, parseScenario } from '../../load/scenario/loader.js';
 import type { ScenarioInput } from '../../load/scenario/schema.js';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { calibrateBench, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
+import { calibrateBench, type KvCacheFit, type ServerLimits } from '../../calibrate/bench/bench-calibration.js';
 import { type BenchIssue, type BenchRun, sourceNames } from '../../calibrate/bench/bench-file.js';
 import { describeSources, parseBenchTexts } from '../../calibrate/bench/read-bench-files.js';
 import { benchScenarioYaml } from '../../calibrate/bench/bench-scenario.js';
@@ -30,6 +30,7 @@ export interface BenchArgs {
   scenario?: string;
   maxNumSeqs?: number;
   maxNumBatchedTokens?: number;
+  kvCacheTokens?: number;
 }
 
 export async function calibrateBenchCommand(files: readonly string[], a: BenchArgs): Promise<number> {
@@ -37,6 +38,7 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
   const server: ServerLimits = {
     ...(a.maxNumSeqs !== undefined ? { maxNumSeqs: positiveInt('--max-num-seqs', a.maxNumSeqs, 65_536) } : {}),
     ...(a.maxNumBatchedTokens !== undefined ? { maxNumBatchedTokens: positiveInt('--max-num-batched-tokens', a.maxNumBatchedTokens, 1_048_576) } : {}),
+    ...(a.kvCacheTokens !== undefined ? { kvCacheTokens: kvTokens(a.kvCacheTokens) } : {}),
   };
   // Yours is read before the fit (seconds of simulation) so a wrong path fails at once.
   const yours = a.scenario === undefined ? undefined : readScenarioText(a.scenario);
@@ -59,6 +61,7 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
       `loadlab calibrate: ${describeSources(runs)}, ${runs.every((r) => r.source === 'vllm') ? '--max-concurrency' : 'concurrency'} ${users.join(', ')}`,
       ...skipped.map((i) => `  skipped: ${i.file}: ${i.field}: ${i.reason}`),
       `  engine: decodeMs ${e.decodeMs}, perSequenceMs ${e.perSequenceMs}, prefillMsPerToken ${e.prefillMsPerToken}, overheadMs ${e.overheadMs} (maxNumSeqs ${e.maxNumSeqs}, maxNumBatchedTokens ${e.maxNumBatchedTokens})`,
+      `  KV cache: ${kvLine(c.fit.kvCache)}`,
       `  workerConcurrency ${c.endpoint.workerConcurrency}; ${c.fit.rounds} round(s) against the simulator`,
       `  predicted against measured, largest error over the files: ${worstErrors(c.levels)}`,
       `  wrote: ${Object.values(paths).join(', ')}`,
@@ -101,7 +104,7 @@ function cannotRead(e: unknown): string {
 
 /** `file` (its `text`) with the fitted worker; exit 2 naming the file when it is not a scenario, or invalid after the change. */
 function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[], tools: string): string {
-  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from, tools);
+  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from, tools, fitted.plan?.calibratedUpTo);
   if (r.text === undefined) throw new CliError(`--scenario ${file}: ${r.problem}`, EXIT.USAGE);
   const check = parseScenario(parseYaml(r.text), file);
   if (!check.ok) throw new CliError(check.issues.map(formatIssue).join('\n'), EXIT.USAGE);
@@ -111,4 +114,18 @@ function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: Sce
 function positiveInt(flag: string, v: number, max: number): number {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new CliError(`${flag} ${v}: a whole number from 1 to ${max}`, EXIT.USAGE);
   return v;
+}
+
+/** --kv-cache-tokens: whole tokens, at least one block of 16. */
+function kvTokens(v: number): number {
+  if (!Number.isInteger(v) || v < 16 || v > 1_073_741_824)
+    throw new CliError(`--kv-cache-tokens: ${v}: give the KV cache's size in tokens, an integer from 16`, EXIT.USAGE);
+  return v;
+}
+
+/** What the fit knows of the KV cache, in a line. */
+export function kvLine(kv: KvCacheFit): string {
+  if (kv.status === 'given') return `${kv.tokens} tokens (given)`;
+  if (kv.status === 'fitted') return `${kv.tokens} tokens, fitted: the sweep reached the cache's limit`;
+  return `not reached up to concurrency ${kv.maxConcurrency}: its size is unknown (the engine has none; give --kv-cache-tokens)`;
 }

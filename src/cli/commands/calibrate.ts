@@ -31,6 +31,7 @@ export interface CalibrateArgs {
   scenario?: string;
   'max-num-seqs'?: number;
   'max-num-batched-tokens'?: number;
+  'kv-cache-tokens'?: number;
 }
 
 /**
@@ -52,6 +53,7 @@ export async function calibrateCommand(a: CalibrateArgs): Promise<number> {
       scenario: a.scenario,
       maxNumSeqs: a['max-num-seqs'],
       maxNumBatchedTokens: a['max-num-batched-tokens'],
+      kvCacheTokens: a['kv-cache-tokens'],
     });
   }
   if (a.inputs.length > 1)
@@ -59,7 +61,7 @@ export async function calibrateCommand(a: CalibrateArgs): Promise<number> {
       `${runs.join(', ')}: a run directory is calibrated alone; give one run directory, or benchmark result files (*.json of vllm bench serve, GuideLLM or GenAI-Perf)`,
       EXIT.USAGE,
     );
-  for (const flag of ['max-num-seqs', 'max-num-batched-tokens'] as const)
+  for (const flag of ['max-num-seqs', 'max-num-batched-tokens', 'kv-cache-tokens'] as const)
     if (a[flag] !== undefined) throw new CliError(`--${flag}: only for benchmark result files (a run's endpoint has no engine to fit)`, EXIT.USAGE);
   return calibrateRun(a.inputs[0]!, a);
 }
@@ -164,6 +166,11 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
       .option('max-num-batched-tokens', {
         type: 'number',
         describe: "Bench files: the server's --max-num-batched-tokens (default: vLLM's on a GPU under 70 GiB or an A100, 2048; on an H100 or larger, 8192)",
+      })
+      .option('kv-cache-tokens', {
+        type: 'number',
+        describe:
+          "Bench files: the KV cache's size in tokens, from the server's startup line \"GPU KV cache size: N tokens\" (default: fitted when the sweep reached the cache's limit, else none and the fit says so)",
       })
       .example(
         '$0 run scenarios/calibrate-probe.yaml --target https://api.runpod.ai --health-every 1s --out reports/probe',

@@ -25,6 +25,7 @@ export function recommendationLines(plan: PlanResult): string[] {
       ? `NO RECOMMENDATION: ${rec.reason}`
       : `RECOMMENDATION: workersMax ${rec.workersMax}${rec.knobs && Object.keys(rec.knobs).length ? ` with ${describeKnobs(rec.knobs)}` : ''}`,
     ...(rec.workersMax !== null ? [`  ${rec.reason}`] : []),
+    ...(rec.flags ?? []).map((f) => `  WARNING: ${f}`),
     ...(rec.cost
       ? [
           `  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}`,

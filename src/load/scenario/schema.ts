@@ -92,6 +92,24 @@ const gridValues = <T extends z.ZodType>(t: T, description: string, examples: un
 
 /** `loadlab plan`'s defaults for this scenario (docs/plan.md); its flags override each. */
 const planSchema = z.strictObject({
+  calibratedUpTo: z
+    .strictObject({
+      concurrency: z
+        .number()
+        .int()
+        .min(1)
+        .meta({ description: "The largest concurrency per worker the calibration measured (its sweep's top --max-concurrency).", examples: [32] }),
+      kvCache: z.enum(['given', 'fitted', 'not-reached']).meta({
+        description:
+          "What the calibration knew of the KV cache: given (--kv-cache-tokens), fitted (its sweep reached the cache's limit) or not-reached (the size is unknown beyond `concurrency`).",
+      }),
+    })
+    .optional()
+    .meta({
+      description:
+        'Written by `loadlab calibrate` from benchmark files: how far the fitted engine was measured. `loadlab plan` flags a recommendation beyond it (more requests per worker than measured, or past the KV cache).',
+      examples: [{ concurrency: 32, kvCache: 'fitted' }],
+    }),
   workersMax: z
     .string()
     .optional()
