@@ -17,8 +17,8 @@
  * How published figures become bench files: a sweep's latency figures go into the `median_*`
  * fields; a sweep that publishes means (`stat: 'mean'`) has them there as stand-ins. A sweep whose
  * per-token figure is a per-request TPOT (GuideLLM's "inter-token latency") has it in
- * `median_tpot_ms` and, because today's fit reads `median_itl_ms`, there too; its held-out
- * comparison is against the predicted TPOT. Request counts that were not published are 200 (they
+ * `median_tpot_ms` alone (calibrate then fits the token gap to TPOT); its held-out comparison is
+ * against the predicted TPOT. Request counts that were not published are 200 (they
  * only weight the rows of a fit). The server's batch limits are the published ones, else vLLM V1's
  * defaults for the GPU class. A published KV-cache size (vLLM's "GPU KV cache size: N tokens")
  * goes to calibrate as `kvCacheTokens` beside them; today's ServerLimits has no such field and
@@ -56,10 +56,9 @@ function fileOf(s: PublicSweep, r: PublicSweepRow): BenchRun {
     total_output_tokens: s.outputTokens * completed,
     output_throughput: r.outputTokensPerS,
     median_ttft_ms: r.ttft,
-    median_itl_ms: r.decode,
+    [`median_${s.decodeMetric}_ms`]: r.decode,
     [`${stat}_ttft_ms`]: r.ttft,
     [`${stat}_${s.decodeMetric}_ms`]: r.decode,
-    ...(s.decodeMetric === 'tpot' ? { median_tpot_ms: r.decode } : {}),
     ...(r.requestsPerS !== undefined ? { request_throughput: r.requestsPerS } : {}),
     ...(r.e2el !== undefined ? { median_e2el_ms: r.e2el, [`${stat}_e2el_ms`]: r.e2el } : {}),
     ...(r.ttftP90 !== undefined ? { p90_ttft_ms: r.ttftP90 } : {}),

@@ -9,10 +9,10 @@ import type { ScenarioInput } from '../../load/scenario/schema.js';
 import { type BenchRun, type BenchSource, runName } from './bench-file.js';
 import { FIGURES, type LevelFigures } from './bench-metrics.js';
 import { type FitLevel, levelOf, type Predicted, PREDICT_SIZE, predictLevel, REFINE_SIZE } from './bench-level.js';
-import { initialFit, type PrefillSource } from './bench-initial-fit.js';
-import { refine, worstMiss } from './bench-refine.js';
+import { type InitialFit, initialFit, type PrefillSource } from './bench-initial-fit.js';
+import { type Refined, refine, worstMiss } from './bench-refine.js';
 import { binds, firstGuess, plateaued } from './bench-kv.js';
-import { jointFit } from './bench-joint.js';
+import { type JointParam, jointFit } from './bench-joint.js';
 import { benchScenarioInput } from './bench-scenario.js';
 import { type TokenCount, workloadOf } from './bench-workload.js';
 
@@ -126,26 +126,34 @@ export async function calibrateBench(
  */
 async function fitEngine(levels: readonly FitLevel[], server: ServerLimits, workerConcurrency: number) {
   const maxConcurrency = Math.max(...levels.map((l) => l.users));
-  if (server.kvCacheTokens !== undefined) {
-    const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens, server.kvCacheTokens);
-    const refined = await refine(levels, first.engine, workerConcurrency, first.prefillFrom);
-    return { first, refined, kvCache: { status: 'given', tokens: server.kvCacheTokens, maxConcurrency } satisfies KvCacheFit };
-  }
-  const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens);
-  const refined = await refine(levels, first.engine, workerConcurrency, first.prefillFrom);
-  const notReached = { first, refined, kvCache: { status: 'not-reached', maxConcurrency } satisfies KvCacheFit };
-  if (!plateaued(levels)) return notReached;
-  const k0 = firstGuess(levels);
-  const withKv = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens, k0);
-  const coarse = await refine(levels, withKv.engine, workerConcurrency, withKv.prefillFrom, true);
   const run = async (e: EngineConfig): Promise<Predicted[]> => {
     const out: Predicted[] = [];
     for (const l of levels) out.push(await predictLevel({ engine: e, workerConcurrency }, l, REFINE_SIZE));
     return out;
   };
-  const joint = await jointFit(levels, coarse.engine, run);
-  const jointMiss = worstMiss(levels, await run(joint), true);
-  const kvRefined = jointMiss < coarse.miss ? { ...coarse, engine: joint, miss: jointMiss } : coarse;
+  /** The refined engine, then its parameters fitted jointly (bench-joint.ts), kept when that lowers the worst miss. */
+  const polish = async (r: Refined, names: JointParam[]): Promise<Refined> => {
+    const before = worstMiss(levels, await run(r.engine), true);
+    // More figures than parameters: three levels at least.
+    if (levels.length < 3) return { ...r, miss: before };
+    const joint = await jointFit(levels, r.engine, names, run);
+    const after = worstMiss(levels, await run(joint), true);
+    return after < before ? { ...r, engine: joint, miss: after } : { ...r, miss: before };
+  };
+  // The prefill measured from TTFT against prompt length stays as measured.
+  const params = (f: InitialFit): JointParam[] =>
+    f.prefillFrom === 'input-length' ? ['decode', 'perSequence', 'overhead', 'frontEnd'] : ['decode', 'perSequence', 'prefill', 'overhead', 'frontEnd'];
+  if (server.kvCacheTokens !== undefined) {
+    const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens, server.kvCacheTokens);
+    const refined = await polish(await refine(levels, first.engine, workerConcurrency, first.prefillFrom), params(first));
+    return { first, refined, kvCache: { status: 'given', tokens: server.kvCacheTokens, maxConcurrency } satisfies KvCacheFit };
+  }
+  const first = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens);
+  const refined = await polish(await refine(levels, first.engine, workerConcurrency, first.prefillFrom), params(first));
+  const notReached = { first, refined, kvCache: { status: 'not-reached', maxConcurrency } satisfies KvCacheFit };
+  if (!plateaued(levels)) return notReached;
+  const withKv = initialFit(levels, server.maxNumSeqs, server.maxNumBatchedTokens, firstGuess(levels));
+  const kvRefined = await polish(await refine(levels, withKv.engine, workerConcurrency, withKv.prefillFrom, true), [...params(withKv), 'kv']);
   const k = kvRefined.engine.kvCacheTokens!;
   if (!binds(k, levels) || kvRefined.miss > KV_BETTER * refined.miss) return notReached;
   return { first: withKv, refined: kvRefined, kvCache: { status: 'fitted', tokens: k, maxConcurrency } satisfies KvCacheFit };
@@ -211,6 +219,7 @@ function rounded(e: EngineConfig): EngineConfig {
     perSequenceMs: sig4(e.perSequenceMs),
     prefillMsPerToken: sig4(e.prefillMsPerToken),
     overheadMs: sig4(e.overheadMs),
+    frontEndMs: sig4(e.frontEndMs),
   };
 }
 

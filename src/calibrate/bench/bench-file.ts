@@ -131,7 +131,7 @@ export function parseBenchObject(file: string, json: Record<string, unknown>): B
       field: 'request_rate',
       reason: `${f.request_rate}: an open-loop run; calibrate fits closed loops (--request-rate inf, the default, with --max-concurrency)`,
     });
-  if (metrics.itl.median === undefined) need('median_itl_ms', 'fits decodeMs and perSequenceMs');
+  if (metrics.itl.median === undefined && metrics.tpot.median === undefined) need('median_itl_ms', 'fits decodeMs and perSequenceMs (or median_tpot_ms)');
   if (metrics.ttft.median === undefined) need('median_ttft_ms', 'fits prefillMsPerToken and overheadMs');
   const detail = detailOf(f, file, issues);
   const completed = f.completed ?? detail?.outputLens.length;

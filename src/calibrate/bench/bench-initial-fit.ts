@@ -14,7 +14,7 @@
  */
 import { meanMs } from '../../contract/duration-spec.js';
 import type { EngineConfig } from '../../contract/llm-config.js';
-import type { FitLevel } from './bench-level.js';
+import { type FitLevel, measuredGap } from './bench-level.js';
 import { sequencesIn, unbound } from './bench-kv.js';
 import { weightedLineNonNegative } from './weighted-line.js';
 
@@ -49,7 +49,7 @@ export function initialFit(
   kvCacheTokens?: number,
 ): InitialFit {
   const xs = levels.map((l) => batchOf(l, maxNumSeqs, kvCacheTokens) - 1);
-  const itl = levels.map((l) => l.measured.itlP50!);
+  const itl = levels.map(measuredGap);
   const line = weightedLineNonNegative(
     xs,
     itl,

@@ -1,8 +1,10 @@
 /**
  * The joint fit of an engine with a KV cache (Levenberg–Marquardt over the simulator): where the
  * cache binds, its size, the prefill and the per-sequence cost all move tokens/s, TTFT and the
- * token gap together, so they are fitted together, not one at a time. The parameters (decodeMs
- * and kvCacheTokens on a log scale, perSequenceMs, prefillMsPerToken, overheadMs) move by the
+ * token gap together; and the API server's front end and the prefill both make TTFT grow with the
+ * requests arriving together, but only the prefill takes the GPU's time (the token gap, tokens/s).
+ * So they are fitted together, not one at a time. The parameters (decodeMs and kvCacheTokens on a
+ * log scale, perSequenceMs, prefillMsPerToken, overheadMs, frontEndMs) move by the
  * step that best lowers the squared log misses of every figure measured at every level (TTFT at
  * half weight: its tolerance is wider), each figure's slope taken from one more simulated run with
  * that parameter nudged. A step that does not lower the misses is damped and tried again.
@@ -13,37 +15,46 @@ import { wholeBlocks } from './bench-kv.js';
 
 /** Rounds at most: each costs one simulated run of every level per parameter, and one per try. */
 const ROUNDS = 4;
-const PARAMS = 5;
 
 type Figure = 'itlP50' | 'tpotP50' | 'ttftP50' | 'e2elP50' | 'outputTokensPerS';
 const WEIGHTS: Record<Figure, number> = { itlP50: 1, tpotP50: 1, ttftP50: 0.5, e2elP50: 1, outputTokensPerS: 1 };
 
-/** The parameters as a vector; `toEngine` turns one back. */
-function toVector(e: EngineConfig): number[] {
-  return [Math.log(e.decodeMs), e.perSequenceMs, e.prefillMsPerToken, e.overheadMs, Math.log(e.kvCacheTokens!)];
+/**
+ * One parameter of the fit: read from an engine (on the scale the steps take), written back (kept
+ * in its range), and the nudge that measures the figures' slopes in it.
+ */
+interface Param {
+  get(e: EngineConfig): number;
+  set(e: EngineConfig, x: number): EngineConfig;
+  nudge(x: number, e: EngineConfig): number;
 }
 
-function toEngine(base: EngineConfig, v: readonly number[]): EngineConfig {
-  return {
-    ...base,
-    decodeMs: Math.max(1e-3, Math.exp(v[0]!)),
-    perSequenceMs: Math.max(0, v[1]!),
-    prefillMsPerToken: Math.max(0, v[2]!),
-    overheadMs: Math.max(0, v[3]!),
-    kvCacheTokens: wholeBlocks(Math.exp(v[4]!)),
-  };
-}
+const PARAMS: Record<'decode' | 'perSequence' | 'prefill' | 'overhead' | 'frontEnd' | 'kv', Param> = {
+  decode: { get: (e) => Math.log(e.decodeMs), set: (e, x) => ({ ...e, decodeMs: Math.max(1e-3, Math.exp(x)) }), nudge: () => 0.1 },
+  perSequence: {
+    get: (e) => e.perSequenceMs,
+    set: (e, x) => ({ ...e, perSequenceMs: Math.max(0, x) }),
+    nudge: (x, e) => Math.max(0.1 * x, 0.01 * e.decodeMs),
+  },
+  prefill: {
+    get: (e) => e.prefillMsPerToken,
+    set: (e, x) => ({ ...e, prefillMsPerToken: Math.max(0, x) }),
+    nudge: (x, e) => Math.max(0.1 * x, 1e-3 * e.decodeMs),
+  },
+  overhead: { get: (e) => e.overheadMs, set: (e, x) => ({ ...e, overheadMs: Math.max(0, x) }), nudge: (x, e) => Math.max(0.1 * x, e.decodeMs) },
+  frontEnd: { get: (e) => e.frontEndMs, set: (e, x) => ({ ...e, frontEndMs: Math.max(0, x) }), nudge: (x, e) => Math.max(0.1 * x, 0.2 * e.decodeMs) },
+  kv: { get: (e) => Math.log(e.kvCacheTokens!), set: (e, x) => ({ ...e, kvCacheTokens: wholeBlocks(Math.exp(x)) }), nudge: () => 0.1 },
+};
 
-/** The nudge of each parameter for its slope: a tenth, with a floor where the value may be 0. */
-function nudges(v: readonly number[], e: EngineConfig): number[] {
-  return [0.1, Math.max(0.1 * v[1]!, 0.01 * e.decodeMs), Math.max(0.1 * v[2]!, 1e-3 * e.decodeMs), Math.max(0.1 * v[3]!, e.decodeMs), 0.1];
-}
+export type JointParam = keyof typeof PARAMS;
 
 /** The weighted log misses of every figure measured at every level. */
 function residuals(levels: readonly FitLevel[], sims: readonly Predicted[]): number[] {
   const r: number[] = [];
   levels.forEach((l, i) => {
     for (const k of Object.keys(WEIGHTS) as Figure[]) {
+      // The token gap once: the figure the level's gap is fitted to.
+      if ((k === 'itlP50' || k === 'tpotP50') && k !== l.gap) continue;
       const want = l.measured[k];
       if (want === undefined || want <= 0) continue;
       const got = sims[i]![k];
@@ -55,29 +66,39 @@ function residuals(levels: readonly FitLevel[], sims: readonly Predicted[]): num
 
 const sumSq = (r: readonly number[]): number => r.reduce((a, x) => a + x * x, 0);
 
-export async function jointFit(levels: readonly FitLevel[], start: EngineConfig, run: (e: EngineConfig) => Promise<Predicted[]>): Promise<EngineConfig> {
-  let v = toVector(start);
+/** The engine with `names` fitted jointly from `start`: never worse on the squared misses than `start`. */
+export async function jointFit(
+  levels: readonly FitLevel[],
+  start: EngineConfig,
+  names: readonly JointParam[],
+  run: (e: EngineConfig) => Promise<Predicted[]>,
+): Promise<EngineConfig> {
+  const ps = names.map((n) => PARAMS[n]);
+  const apply = (e: EngineConfig, v: readonly number[]): EngineConfig => ps.reduce((acc, p, i) => p.set(acc, v[i]!), e);
   let engine = start;
+  let v = ps.map((p) => p.get(engine));
   let r = residuals(levels, await run(engine));
   let lambda = 1e-2;
   for (let round = 0; round < ROUNDS; round++) {
-    const h = nudges(v, engine);
     const cols: number[][] = [];
-    for (let p = 0; p < PARAMS; p++) {
+    for (let p = 0; p < ps.length; p++) {
+      const h = ps[p]!.nudge(v[p]!, engine);
       const w = [...v];
-      w[p]! += h[p]!;
-      const rp = residuals(levels, await run(toEngine(engine, w)));
-      cols.push(rp.map((x, i) => (x - r[i]!) / h[p]!));
+      w[p]! += h;
+      const rp = residuals(levels, await run(apply(engine, w)));
+      cols.push(rp.map((x, i) => (x - r[i]!) / h));
     }
     let improved = false;
     for (let tries = 0; tries < 3 && !improved; tries++) {
       const step = solveDamped(cols, r, lambda);
-      const w = v.map((x, p) => x + step[p]!);
-      const e = toEngine(engine, w);
+      const e = apply(
+        engine,
+        v.map((x, p) => x + step[p]!),
+      );
       const rw = residuals(levels, await run(e));
       if (sumSq(rw) < sumSq(r)) {
-        v = toVector(e);
         engine = e;
+        v = ps.map((p) => p.get(engine));
         r = rw;
         lambda = Math.max(1e-4, lambda / 3);
         improved = true;

@@ -35,7 +35,7 @@ export function sequencesIn(kvCacheTokens: number, l: FitLevel): number {
 
 /** Sequences decoding on average, from what the level measured (undefined without tokens/s or a gap). */
 function decoding(l: FitLevel): number | undefined {
-  const gap = l.measured.itlP50 ?? l.measured.tpotP50;
+  const gap = l.measured[l.gap];
   const tps = l.measured.outputTokensPerS;
   return gap === undefined || tps === undefined ? undefined : (tps * gap) / 1000;
 }

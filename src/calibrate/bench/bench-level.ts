@@ -17,7 +17,15 @@ export interface FitLevel {
   measured: LevelFigures;
   /** A request's expected time from send to last token (ms): sizes the simulated run. */
   cycleMs: number;
+  /**
+   * The figure the token gap is fitted to: vLLM's ITL median (the gaps between tokens, pooled), or
+   * where a file gives no ITL, or its tool's "ITL" is per request (GuideLLM, GenAI-Perf), TPOT's.
+   */
+  gap: 'itlP50' | 'tpotP50';
 }
+
+/** The measured token gap of a level (its `gap` figure). */
+export const measuredGap = (l: FitLevel): number => l.measured[l.gap]!;
 
 export type Predicted = LevelFigures & { requests: number };
 
@@ -31,8 +39,9 @@ export function levelOf(run: BenchRun): FitLevel {
     e2elP50: m.e2el.median,
     outputTokensPerS: run.outputThroughput,
   };
-  const cycleMs = m.e2el.median ?? m.ttft.median! + Math.max(0, run.meanOutputTokens - 1) * m.itl.median!;
-  return { run, users: run.concurrency, workload: workloadOf([run]), measured, cycleMs: Math.max(1, cycleMs) };
+  const gap = (run.source === 'vllm' && m.itl.median !== undefined) || m.tpot.median === undefined ? 'itlP50' : 'tpotP50';
+  const cycleMs = m.e2el.median ?? m.ttft.median! + Math.max(0, run.meanOutputTokens - 1) * measured[gap]!;
+  return { run, users: run.concurrency, workload: workloadOf([run]), measured, cycleMs: Math.max(1, cycleMs), gap };
 }
 
 /**

@@ -22,7 +22,7 @@ import type { EngineConfig } from '../../contract/llm-config.js';
 import type { BenchEndpoint } from './bench-scenario.js';
 import { batchOf, type PrefillSource } from './bench-initial-fit.js';
 import { kvStep, unbound } from './bench-kv.js';
-import { type FitLevel, type Predicted, predictLevel, REFINE_SIZE } from './bench-level.js';
+import { type FitLevel, measuredGap, type Predicted, predictLevel, REFINE_SIZE } from './bench-level.js';
 import { weightedLine, weightedLineNonNegative } from './weighted-line.js';
 
 /** Rounds at most, and the miss (relative, on every ITL and TTFT median) that ends them early. */
@@ -91,7 +91,7 @@ const rel = (sim: number | undefined, want: number): number => (sim === undefine
 export function worstMiss(levels: readonly FitLevel[], sims: readonly Predicted[], tokensPerS: boolean): number {
   let m = 0;
   levels.forEach((l, i) => {
-    m = Math.max(m, rel(sims[i]!.itlP50, l.measured.itlP50!), rel(sims[i]!.ttftP50, l.measured.ttftP50!));
+    m = Math.max(m, rel(sims[i]![l.gap], measuredGap(l)), rel(sims[i]!.ttftP50, l.measured.ttftP50!));
     const tps = l.measured.outputTokensPerS;
     if (tokensPerS && tps !== undefined) m = Math.max(m, rel(sims[i]!.outputTokensPerS, tps));
   });
@@ -100,11 +100,11 @@ export function worstMiss(levels: readonly FitLevel[], sims: readonly Predicted[
 
 function itlStep(levels: readonly FitLevel[], sims: readonly Predicted[], e: EngineConfig): Pick<EngineConfig, 'decodeMs' | 'perSequenceMs'> {
   const xs = levels.map((l) => batchOf(l, e.maxNumSeqs, e.kvCacheTokens) - 1);
-  const ys = levels.map((l, i) => e.decodeMs + e.perSequenceMs * xs[i]! + l.measured.itlP50! - (sims[i]!.itlP50 ?? 0));
+  const ys = levels.map((l, i) => e.decodeMs + e.perSequenceMs * xs[i]! + measuredGap(l) - (sims[i]![l.gap] ?? 0));
   const line = weightedLineNonNegative(
     xs,
     ys,
-    levels.map((l) => 1 / l.measured.itlP50! ** 2),
+    levels.map((l) => 1 / measuredGap(l) ** 2),
   );
   return { decodeMs: Math.max(1e-3, line.a), perSequenceMs: line.b };
 }
