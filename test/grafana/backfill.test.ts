@@ -90,7 +90,7 @@ beforeAll(async () => {
   if (!present) return;
   dashboard = dashboardByUid(readDashboards(), RUN_UID);
   const tsdb = join(dir, 'tsdb');
-  [engineRun, ...runs] = [ENGINE_RUN, ...RUNS].map(({ scenario, start }) => {
+  const all = [ENGINE_RUN, ...RUNS].map(({ scenario, start }): Run => {
     const out = join(dir, scenario);
     const r = spawnSync('node', ['bin/loadlab.js', 'run', `scenarios/${scenario}.yaml`, '--out', out, '--start-time', start], {
       encoding: 'utf8',
@@ -103,6 +103,7 @@ beforeAll(async () => {
     const fromS = Date.parse(start) / 1000;
     return { scenario, report, timing: { fromS, toS: Math.ceil(fromS + report.elapsedMs / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() } };
   });
+  [engineRun, ...runs] = all as [Run, ...Run[]];
   prom = await startPrometheus({ tsdbDir: tsdb });
 }, 300_000);
 
