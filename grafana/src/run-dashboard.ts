@@ -2,7 +2,8 @@
  * "loadlab — run": the load client's view of one or more runs, from `loadlab run`'s metrics.om
  * (backfilled, virtual or wall time) or its live `/metrics` (`--metrics-listen`). It reads only
  * CLIENT_METRIC families and the serve names metrics.om reuses (METRIC.requestsLimited,
- * jobsFinished, webhookAttempts), every series labelled `scenario` and `endpoint`.
+ * jobsFinished, webhookAttempts, and an LLM endpoint's engine*), every series labelled `scenario`
+ * and `endpoint`.
  */
 import { CLIENT_METRIC as C, METRIC as M } from '../../src/contract/metric-names.js';
 import { DATASOURCE } from './datasource.js';
@@ -181,6 +182,36 @@ const rows: RowSpec[] = [
           { expr: ratioOn(maxBy(SE, sel(C.queueJobsMax, RUN)), SE, limit('queue')), legend: 'queue {{endpoint}}' },
           { expr: ratioOn(sumBy(SE, sel(C.endpointWorkers, [...RUN, eq('state', 'running')])), SE, limit('workers')), legend: 'workers {{endpoint}}' },
         ],
+      },
+    ],
+  },
+  {
+    title: 'LLM engine: running, waiting, KV cache',
+    panels: [
+      {
+        title: 'Requests running and waiting inside the engine',
+        unit: 'short',
+        width: 8,
+        description: `An LLM endpoint's batching engines (llm.engine), summed over its workers: requests in a batch (${M.engineRunning}, vLLM num_requests_running) and held by a worker outside its batch, in the front end or waiting for a place or KV cache blocks (${M.engineWaiting}, num_requests_waiting). Time averages per window; from the embedded simulator (in process or lockstep), backfilled.`,
+        queries: [
+          { expr: sumBy(['endpoint'], sel(M.engineRunning, RUN)), legend: 'running {{endpoint}}' },
+          { expr: sumBy(['endpoint'], sel(M.engineWaiting, RUN)), legend: 'waiting {{endpoint}}' },
+        ],
+      },
+      {
+        title: 'KV cache usage',
+        unit: 'percentunit',
+        thresholds: [0.8, 1],
+        width: 8,
+        description: `KV cache blocks held over the blocks of the workers up (${M.engineKvCacheUsage}, vLLM kv_cache_usage): time average per window; only when the scenario sets llm.engine.kvCacheTokens. Near 100 %, requests wait for blocks and sequences are preempted.`,
+        queries: [{ expr: maxBy(['endpoint'], sel(M.engineKvCacheUsage, RUN)), legend: '{{endpoint}}' }],
+      },
+      {
+        title: 'Preemptions/s',
+        unit: 'ops',
+        width: 8,
+        description: `Sequences preempted per second: the KV cache ran out, so the newest running sequence gave its blocks back and waits to be prefilled again (${M.enginePreemptions}, vLLM num_preemptions).`,
+        queries: [{ expr: sumBy(['endpoint'], rate(sel(M.enginePreemptions, RUN))), legend: '{{endpoint}}' }],
       },
     ],
   },

@@ -7,7 +7,7 @@
 import { METRIC as M, PROCESS_METRIC as P } from '../../src/contract/metric-names.js';
 import type { Dashboard } from './grafana-json.js';
 import { layout, variable, type RowSpec } from './panels.js';
-import { bucket, eq, quantile, rate, re, sel, sumBy, total } from './promql.js';
+import { bucket, eq, maxBy, quantile, rate, re, sel, sumBy, total } from './promql.js';
 import { dashboardShell } from './shell.js';
 
 /** Serve's own series: the scrape target, not a run. */
@@ -66,6 +66,36 @@ const rows: RowSpec[] = [
         stack: true,
         description: `Workers per state, stacked: initializing, idle, running, throttled, unhealthy (${M.workers}).`,
         queries: [{ expr: sumBy(['state'], sel(M.workers, EP)), legend: '{{state}}' }],
+      },
+    ],
+  },
+  {
+    title: 'LLM engine',
+    panels: [
+      {
+        title: 'Requests running and waiting inside the engine',
+        unit: 'short',
+        width: 8,
+        description: `An LLM endpoint's batching engines (llm.engine), summed over its workers: requests in a batch (${M.engineRunning}, vLLM num_requests_running) and held by a worker outside its batch, in the front end or waiting for a place or KV cache blocks (${M.engineWaiting}, num_requests_waiting).`,
+        queries: [
+          { expr: sumBy(['endpoint'], sel(M.engineRunning, EP)), legend: 'running {{endpoint}}' },
+          { expr: sumBy(['endpoint'], sel(M.engineWaiting, EP)), legend: 'waiting {{endpoint}}' },
+        ],
+      },
+      {
+        title: 'KV cache usage',
+        unit: 'percentunit',
+        thresholds: [0.8, 1],
+        width: 8,
+        description: `KV cache blocks held over the blocks of the workers up (${M.engineKvCacheUsage}, vLLM kv_cache_usage); only for endpoints with llm.engine.kvCacheTokens.`,
+        queries: [{ expr: maxBy(['endpoint'], sel(M.engineKvCacheUsage, EP)), legend: '{{endpoint}}' }],
+      },
+      {
+        title: 'Preemptions/s',
+        unit: 'ops',
+        width: 8,
+        description: `Sequences preempted per second when the KV cache ran out (${M.enginePreemptions}, vLLM num_preemptions).`,
+        queries: [{ expr: sumBy(['endpoint'], rate(sel(M.enginePreemptions, EP))), legend: '{{endpoint}}' }],
       },
     ],
   },

@@ -34,6 +34,17 @@ export const METRIC = {
   queueJobs: 'loadlab_queue_jobs',
   /** gauge {endpoint}: jobs held by workers (in progress; above the running workers when a worker takes several). */
   jobsInProgress: 'loadlab_jobs_in_progress',
+  /**
+   * gauge {endpoint}: requests in a batch of the endpoint's LLM engines, summed over its workers
+   * (vLLM `num_requests_running`; `llm.engine` endpoints only; metrics.om: time average per window).
+   */
+  engineRunning: 'loadlab_engine_num_requests_running',
+  /** gauge {endpoint}: requests a worker holds outside its batch: front end, waiting for a place or KV cache blocks (vLLM `num_requests_waiting`; as engineRunning). */
+  engineWaiting: 'loadlab_engine_num_requests_waiting',
+  /** gauge {endpoint}: KV cache blocks held over the blocks of the workers up, 0–1 (vLLM `kv_cache_usage`; only with `llm.engine.kvCacheTokens`; as engineRunning). */
+  engineKvCacheUsage: 'loadlab_engine_kv_cache_usage_ratio',
+  /** counter {endpoint}: sequences preempted, their KV cache blocks taken back (vLLM `num_preemptions`; `llm.engine` endpoints only). */
+  enginePreemptions: 'loadlab_engine_num_preemptions_total',
   /** gauge: virtual time since the simulation started, seconds. */
   virtualTime: 'loadlab_virtual_time_seconds',
   /** counter {route, status}: HTTP requests answered by `loadlab serve`. */

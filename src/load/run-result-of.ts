@@ -19,6 +19,7 @@ import type { SendRates } from './record/send-rate.js';
 import { windowsOf } from './record/windows-of.js';
 import { thresholdSpec, type Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
+import { engineSummaryOf } from '../report/engine-summary.js';
 
 /** What a run records into and sends through (runScenario's parts). */
 export interface RunParts {
@@ -87,6 +88,8 @@ export function resultOfRun(sc: Scenario, { seed, target, rec, rates, bill }: Ru
     const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;
     result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, end.prices);
   }
+  const engine = engineSummaryOf(result.windows!.endpoint, rec.histWindowMs, elapsedMs);
+  if (engine) result.engine = engine;
   result.thresholds = evaluateThresholds(
     result,
     sc.thresholds.map((t) => thresholdSpec(t).expr),

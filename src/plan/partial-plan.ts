@@ -45,6 +45,7 @@ const pointResult = z.object({
     limitedRate: numOrNull,
     elapsedMs: num,
     requests: num,
+    engineWaitingShare: numOrNull.optional(),
   }),
   bill: z.object({ activeSeconds: num, flexSeconds: num, workersStarted: num, secondsByState: z.record(z.string(), num) }),
 });

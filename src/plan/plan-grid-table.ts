@@ -22,6 +22,8 @@ export interface GridCell {
   /** The cheapest point meeting every SLO. */
   recommended: boolean;
   onFront: boolean;
+  /** An LLM engine plan: the share of request time spent waiting inside the engine, mean over the seeds (null: no seed has one); absent otherwise. */
+  engineWaiting?: number | null;
 }
 
 export interface GridTable {
@@ -43,6 +45,12 @@ export interface ConcurrencyGrid {
 }
 
 const KNOB = 'workerConcurrency';
+
+/** The mean of the values a seed has; null when none has. */
+function meanOf(xs: readonly (number | null)[]): number | null {
+  const vs = xs.filter((x): x is number => x !== null);
+  return vs.length ? vs.reduce((a, b) => a + b, 0) / vs.length : null;
+}
 const withoutConcurrency = (k: Knobs): Knobs => Object.fromEntries(Object.entries(k).filter(([n]) => n !== KNOB));
 
 /** The tables, or null when the grid does not sweep workerConcurrency. */
@@ -74,6 +82,7 @@ export function concurrencyGrid(p: PlanResult): ConcurrencyGrid | null {
           failing: r.slo.flatMap((s, i) => (s.met.every((m) => m) ? [] : [i + 1])),
           recommended: pointKey(r.workersMax, r.knobs) === recKey,
           onFront: front.has(pointKey(r.workersMax, r.knobs)),
+          ...(r.measured.engineWaitingShare ? { engineWaiting: meanOf(r.measured.engineWaitingShare) } : {}),
         };
   const tables = [...groups.values()].map((others) => {
     const find = (w: number, c: number) =>

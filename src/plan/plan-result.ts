@@ -38,6 +38,11 @@ export interface PlanRow {
     queueDelayP95Ms: (number | null)[];
     limitedRate: (number | null)[];
     elapsedMs: number[];
+    /**
+     * An `llm.engine` endpoint only: the share of request time spent waiting inside the engine
+     * (report.json `engine.waitingShareOfRequestTime`), per seed.
+     */
+    engineWaitingShare?: (number | null)[];
   };
   /** Workers per seed: started, billed seconds (active, flex), seconds by state. */
   workers: {
@@ -147,6 +152,9 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
           queueDelayP95Ms: runs.map((r) => r6n(r.figures.queueDelayP95Ms)),
           limitedRate: runs.map((r) => r6n(r.figures.limitedRate)),
           elapsedMs: runs.map((r) => r.figures.elapsedMs),
+          ...(runs.some((r) => r.figures.engineWaitingShare !== undefined)
+            ? { engineWaitingShare: runs.map((r) => r.figures.engineWaitingShare ?? null) }
+            : {}),
         },
         workers: {
           started: runs.map((r) => r.bill.workersStarted),

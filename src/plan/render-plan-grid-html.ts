@@ -8,7 +8,7 @@
 import { esc } from '../report/html/escape.js';
 import { describeKnobs } from './grid.js';
 import type { ConcurrencyGrid, GridCell } from './plan-grid-table.js';
-import { figureText, priceText } from './render-plan-grid-md.js';
+import { engineGrid, engineWaitingText, figureText, priceText } from './render-plan-grid-md.js';
 
 export const GRID_CSS = `
 table.heat{border-collapse:collapse;margin:.5em 0 1.2em;font-variant-numeric:tabular-nums}
@@ -40,9 +40,10 @@ function colour(g: ConcurrencyGrid, c: GridCell): string {
 function cellHtml(g: ConcurrencyGrid, c: GridCell | null, w: number, conc: number): string {
   if (!c) return '<td class="none" title="not run: its line stopped early">—</td>';
   const failing = c.failing.length ? `fails SLO ${c.failing.join(', ')}` : 'meets every SLO on every seed';
-  const title = `workersMax ${w}, workerConcurrency ${conc}: ${failing}; ${priceText(g, c.price)}; ${g.slo.expr}: worst seed ${figureText(g, c.value)}${c.recommended ? '; the recommendation' : ''}${c.onFront ? '; on the Pareto front' : ''}`;
+  const waiting = engineWaitingText(c);
+  const title = `workersMax ${w}, workerConcurrency ${conc}: ${failing}; ${priceText(g, c.price)}; ${g.slo.expr}: worst seed ${figureText(g, c.value)}${waiting ? `; ${waiting} of request time` : ''}${c.recommended ? '; the recommendation' : ''}${c.onFront ? '; on the Pareto front' : ''}`;
   const mark = `${c.recommended ? '★ ' : ''}${c.meets ? '✓' : '✗'}${c.onFront ? ' ◆' : ''}`;
-  return `<td${c.recommended ? ' class="rec"' : ''} style="background:${colour(g, c)}" title="${esc(title)}">${mark} ${esc(priceText(g, c.price))}<br><small>${esc(figureText(g, c.value))}</small></td>`;
+  return `<td${c.recommended ? ' class="rec"' : ''} style="background:${colour(g, c)}" title="${esc(title)}">${mark} ${esc(priceText(g, c.price))}<br><small>${esc(figureText(g, c.value))}</small>${waiting ? `<br><small>${esc(waiting)}</small>` : ''}</td>`;
 }
 
 export function gridHeatHtml(g: ConcurrencyGrid): string {
@@ -53,7 +54,7 @@ export function gridHeatHtml(g: ConcurrencyGrid): string {
     return `<table class="heat">${caption}<thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;
   });
   return `<section id="grid"><h2>Workers × concurrency</h2>
-<p class="note">Each cell is a point: ✓ meets every SLO on every seed, ✗ does not; its ${g.priceBy === 'cost per hour' ? 'cost per hour' : 'billed worker-seconds'} (mean over the seeds); below it <code>${esc(g.slo.expr)}</code>'s worst seed (the SLO most points fail). ★ and the orange outline: the recommendation, the cheapest point meeting every SLO; ◆ on the Pareto front; —: not run. Hover a cell for its details.</p>
+<p class="note">Each cell is a point: ✓ meets every SLO on every seed, ✗ does not; its ${g.priceBy === 'cost per hour' ? 'cost per hour' : 'billed worker-seconds'} (mean over the seeds); below it <code>${esc(g.slo.expr)}</code>'s worst seed (the SLO most points fail)${engineGrid(g) ? '; then the share of request time spent waiting inside the LLM engine (mean over the seeds)' : ''}. ★ and the orange outline: the recommendation, the cheapest point meeting every SLO; ◆ on the Pareto front; —: not run. Hover a cell for its details.</p>
 <p class="note heat-key"><span style="background:hsl(130 50% 88%)">well within the SLO</span><span style="background:hsl(130 50% 66%)">meets, near its limit</span><span style="background:hsl(0 70% 84%)">fails, just past it</span><span style="background:hsl(0 70% 61%)">fails, twice its limit or more</span></p>
 ${tables.join('\n')}
 </section>`;

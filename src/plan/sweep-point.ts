@@ -44,6 +44,8 @@ export interface PointFigures {
   elapsedMs: number;
   /** Requests sent (for the throughput figure). */
   requests: number;
+  /** An `llm.engine` endpoint's share of request time spent waiting inside the engine (RunResult `engine.waitingShareOfRequestTime`); absent for other endpoints. */
+  engineWaitingShare?: number | null;
 }
 
 export interface PointResult {
@@ -101,6 +103,7 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
       limitedRate: value(r, 'limited_rate'),
       elapsedMs: r.elapsedMs,
       requests,
+      ...(r.engine ? { engineWaitingShare: r.engine.waitingShareOfRequestTime } : {}),
     },
     bill: bill!(r.elapsedMs),
   };

@@ -12,8 +12,9 @@
  * - per window of the timeline (10 s): the timeline's counters and the probes' queue maxima
  *   (openmetrics/timeline-families.ts);
  * - per window of the per-window histograms (`windows.windowMs`: 10 s, 1 min for a day):
- *   requests, answers by status and in-flight maxima per operation, the endpoint's gauges, and
- *   latency as classic histograms (operation-, endpoint-families.ts, latency-histograms.ts);
+ *   requests, answers by status and in-flight maxima per operation, the endpoint's gauges, an LLM
+ *   endpoint's engines, and latency as classic histograms (operation-, endpoint-, engine-families.ts,
+ *   latency-histograms.ts);
  *   streamed answers per streaming flow (stream-families.ts);
  * - constants at the start and every window end: run info, start and end instants, limits
  *   (run-families.ts);
@@ -23,6 +24,7 @@
  */
 import { DURATION_BUCKETS_S } from '../contract/metric-names.js';
 import { endpointFamilies } from './openmetrics/endpoint-families.js';
+import { engineFamilies } from './openmetrics/engine-families.js';
 import { latencyHistograms } from './openmetrics/latency-histograms.js';
 import type { OmContext } from './openmetrics/om-context.js';
 import { OmEmitter } from './openmetrics/om-emitter.js';
@@ -73,6 +75,7 @@ function emit(r: RunResult, startMs: number, w: OpenMetricsWriter): void {
   operationFamilies(c);
   timelineFamilies(c);
   endpointFamilies(c);
+  engineFamilies(c);
   latencyHistograms(c);
   streamFamilies(c);
   wholeRunFamilies(c);

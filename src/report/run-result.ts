@@ -16,7 +16,8 @@ import type { WorkerState } from '../contract/sim-events.js';
  * operation and status (`windows.responses`), per-window in-flight maxima by operation
  * (`windows.inFlightMax`), webhooks given up per window (`timeline.webhookGaveUp`), streamed
  * answers per flow (`flows.*.stream`, `windows.streams`); stream times at 0.01 ms (their histograms
- * say `scale: 100` and `timeScale: 100`; without them, whole ms); a closed flow's users (`flows.*.users`).
+ * say `scale: 100` and `timeScale: 100`; without them, whole ms); a closed flow's users (`flows.*.users`);
+ * an LLM endpoint's batching engines over time and for the run (`windows.endpoint.engine`, `engine`).
  * Versions 1 and 2 still load.
  */
 export const RUN_RESULT_VERSION = 3;
@@ -168,6 +169,49 @@ export interface EndpointWindows {
   jobsInSystem: number[];
   /** Workers by state. */
   workers: Record<WorkerState, number[]>;
+  /** The batching engines of an `llm.engine` endpoint (source `simulator` only; version 3, optional). */
+  engine?: EngineWindows;
+}
+
+/**
+ * An LLM endpoint's batching engines per window, summed over its workers, as vLLM's scheduler
+ * reports them: requests in a batch (`num_requests_running`) and held by a worker but not in its
+ * batch (`num_requests_waiting`: in the API server's front end, or waiting for a place in the
+ * batch or for KV cache blocks), time averages rounded to 3 decimals like the rest of
+ * `EndpointWindows`; the KV cache's usage (`kv_cache_usage`, 0–1: blocks held over the blocks of
+ * the workers up), only when the cache is modelled (`llm.engine.kvCacheTokens`); sequences
+ * preempted (`num_preemptions`) in the window. -1: no view of the endpoint in that window (a merge).
+ */
+export interface EngineWindows {
+  running: number[];
+  waiting: number[];
+  /** Time average of the usage (0–1). */
+  kvCacheUsage?: number[];
+  /** The most usage held in the window (0–1). */
+  kvCacheUsageMax?: number[];
+  preemptions: number[];
+}
+
+/**
+ * The batching engines over the whole run (`windows.endpoint.engine` summed up): time averages
+ * over the run's length, rounded to 3 decimals.
+ */
+export interface EngineSummary {
+  /** Mean requests running in a batch. */
+  runningMean: number;
+  /** Mean requests waiting inside the workers (not in a batch). */
+  waitingMean: number;
+  /** Mean and most KV cache usage (0–1); only with a modelled cache. */
+  kvCacheUsageMean?: number;
+  kvCacheUsagePeak?: number;
+  /** Sequences preempted in the run. */
+  preemptions: number;
+  /**
+   * The share of request time spent waiting inside the engines: the time requests waited inside
+   * a worker over the time they spent at the endpoint (queued or held by a worker), from the two
+   * time averages (Little's law: waitingMean ÷ jobs in system). null: no request was there.
+   */
+  waitingShareOfRequestTime: number | null;
 }
 
 /**
@@ -446,6 +490,8 @@ export interface RunResult {
   interrupted?: { atMs: number };
   /** Worker-seconds by state, billed seconds and cost (version 3; in-process only). */
   workers?: WorkersSection;
+  /** The batching engines over the run: an `llm.engine` endpoint seen by the simulator (version 3, optional). */
+  engine?: EngineSummary;
   /** The endpoint as a run against a URL saw it, raw, for `loadlab calibrate` (version 3, optional; HTTP runs only). */
   observed?: ObservedEndpoint;
   /** Everything that depends on the machine or the wall clock. */

@@ -1,7 +1,8 @@
 /**
  * Admin routes of `loadlab serve`, no `/v2` prefix, valid key required:
  * `GET /_sim/clock` → `{"now"}`; `POST /_sim/advance {"ms": N}` (manual clock only, else 409);
- * `POST /_sim/occupancy {"endpoint": id}` → time-integrated queue and workers per 10 s (manual clock only).
+ * `POST /_sim/occupancy {"endpoint": id}` → time-integrated queue and workers per 10 s, and an LLM
+ * endpoint's engines (manual clock only).
  */
 import { authorized } from '../api/auth.js';
 import type { ApiResponse } from '../api/types.js';
@@ -58,8 +59,10 @@ export function admin(
     const occ = clock.occupancy.get(endpointOf(body) ?? '');
     if (!occ) return serverError('SRV_ERR_BAD_ADVANCE', 'body must be {"endpoint": "<an endpoint id of this server>"}');
     const now = deps.sim.nowMs;
-    const areas = occ.areas(now, Math.max(1, Math.ceil(now / occ.windowMs)));
-    return { status: 200, body: { now, ...clock.requests, windowMs: occ.windowMs, series: OCCUPANCY_SERIES, areas } };
+    const n = Math.max(1, Math.ceil(now / occ.windowMs));
+    const areas = occ.areas(now, n);
+    const engine = occ.engine?.areas(now, n);
+    return { status: 200, body: { now, ...clock.requests, windowMs: occ.windowMs, series: OCCUPANCY_SERIES, areas, ...(engine ? { engine } : {}) } };
   }
   const ms = advanceMs(body);
   if (ms === undefined) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"ms": <integer from 0 to ${MAX_ADVANCE_MS}>}`);

@@ -9,6 +9,8 @@ import { Api } from '../api/api.js';
 import type { SimConfig } from '../contract/endpoint-config.js';
 import { Simulator } from '../sim/simulator.js';
 import { collectSimMetrics } from '../telemetry/collector.js';
+import { collectEngineMetrics } from '../telemetry/engine-metrics.js';
+import { blocksPerWorker, kvCacheUsage } from '../sim/engine-gauges.js';
 import { zeroEndpointSeries } from '../telemetry/known-series.js';
 import { createMetrics, type Metrics } from '../telemetry/registry.js';
 import { loadlabTracer, traceJobs, traceRequest } from '../telemetry/tracing.js';
@@ -82,6 +84,20 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length, ep.pool.jobsHeld] as [string, number, number];
     }),
   ];
+  const llm = [...sim.endpoints.values()].filter((ep) => ep.cfg.llm?.engine);
+  if (llm.length)
+    collectEngineMetrics(
+      metrics,
+      llm.map((ep) => ({ id: ep.cfg.id, cache: blocksPerWorker(ep) !== undefined })),
+      () =>
+        llm.map((ep) => ({
+          endpoint: ep.cfg.id,
+          running: ep.engines.running,
+          waiting: ep.engines.waiting,
+          kvCacheUsage: kvCacheUsage(ep),
+          preemptions: ep.engines.preemptions,
+        })),
+    );
   const tracer = o.tracing ? loadlabTracer() : undefined;
   const toEpochMs = (ms: number) => clock!.toEpochMs(ms);
   if (tracer) unsubscribe.push(traceJobs(sim, toEpochMs, tracer));

@@ -4,10 +4,12 @@
  * simulator events and API requests, never while time passes, so the owner of the clock calls
  * `observe` after each event (in process) or before it (a server, whose requests arrive between
  * events): what held since the previous call counts until now, and the state is read again.
- * A few counter reads per call; no domain events.
+ * A few counter reads per call; no domain events. An LLM endpoint's engines (`llm.engine`) are
+ * followed at the same moments (`engine`, engine-occupancy.ts); other endpoints pay nothing for it.
  */
 import { TimeAverages } from '../lib/time-averages.js';
 import type { Endpoint } from './endpoint.js';
+import { EngineOccupancy } from './engine-occupancy.js';
 
 /** The series, in column order. */
 export const OCCUPANCY_SERIES = ['queueLength', 'jobsInSystem', 'running', 'idle', 'initializing', 'throttled', 'unhealthy'] as const;
@@ -15,6 +17,8 @@ export const OCCUPANCY_SERIES = ['queueLength', 'jobsInSystem', 'running', 'idle
 export class Occupancy {
   private readonly avg: TimeAverages;
   private t: number;
+  /** The batching engines over time: only on an endpoint with `llm.engine`. */
+  readonly engine: EngineOccupancy | undefined;
 
   constructor(
     private readonly ep: Endpoint,
@@ -23,6 +27,7 @@ export class Occupancy {
   ) {
     this.avg = new TimeAverages(windowMs, OCCUPANCY_SERIES.length, nowMs);
     this.t = nowMs;
+    this.engine = ep.cfg.llm?.engine ? new EngineOccupancy(ep, windowMs, nowMs) : undefined;
     this.read();
   }
 
@@ -32,6 +37,7 @@ export class Occupancy {
       this.t = nowMs;
     }
     this.read();
+    this.engine?.observe(nowMs);
   }
 
   private read(): void {

@@ -1,6 +1,6 @@
 /**
  * The "loadlab — run" dashboard against a real Prometheus loaded with backfilled runs: two example
- * scenarios run on the embedded simulator with fixed --start-time, their metrics.om go through
+ * scenarios (and llm-kv-cache for the LLM engine row: ENGINE_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
  * `promtool tsdb create-blocks-from openmetrics` into one TSDB, and Prometheus serves it on
  * 127.0.0.1. Every panel query (variables substituted as Grafana would, scenario chosen per run)
  * must return data, and the latency panels' p95 must agree with report.json's per-window p95
@@ -63,6 +63,14 @@ const ONLY_IN: Record<string, (typeof RUNS)[number]['scenario']> = {
   ),
 };
 
+/**
+ * The LLM engine row reads families only a run of an `llm.engine` endpoint has: its targets are
+ * checked over llm-kv-cache (an engine whose KV cache runs full: every engine family has data),
+ * and only they are (its other panels are not what this run is for).
+ */
+const ENGINE_RUN = { scenario: 'llm-kv-cache', start: '2024-05-01T16:00:00Z' } as const;
+const ENGINE_ROW = 'loadlab_engine_';
+
 const RUN_UID = 'loadlab-run';
 
 interface Run {
@@ -75,13 +83,14 @@ const present = prometheusPresent();
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-backfill-'));
 let prom: Prometheus | undefined;
 let runs: Run[] = [];
+let engineRun: Run;
 let dashboard: Dashboard;
 
 beforeAll(async () => {
   if (!present) return;
   dashboard = dashboardByUid(readDashboards(), RUN_UID);
   const tsdb = join(dir, 'tsdb');
-  runs = RUNS.map(({ scenario, start }) => {
+  const all = [ENGINE_RUN, ...RUNS].map(({ scenario, start }): Run => {
     const out = join(dir, scenario);
     const r = spawnSync('node', ['bin/loadlab.js', 'run', `scenarios/${scenario}.yaml`, '--out', out, '--start-time', start], {
       encoding: 'utf8',
@@ -94,6 +103,7 @@ beforeAll(async () => {
     const fromS = Date.parse(start) / 1000;
     return { scenario, report, timing: { fromS, toS: Math.ceil(fromS + report.elapsedMs / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() } };
   });
+  [engineRun, ...runs] = all as [Run, ...Run[]];
   prom = await startPrometheus({ tsdbDir: tsdb });
 }, 300_000);
 
@@ -113,9 +123,12 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
       vars.set(run.scenario, resolved.values);
     }
     expect(dashboard.targets.length).toBeGreaterThan(10);
+    const engineVars = await resolveVariables(dashboard, prom!, engineRun.timing, fixedVariables(engineRun));
+    failures.push(...engineVars.problems.map((p) => `${engineRun.scenario}: ${p}`));
+    vars.set(engineRun.scenario, engineVars.values);
     for (const t of dashboard.targets) {
       const only = ONLY_IN[`${t.title} [${t.refId}]`];
-      for (const run of runs) {
+      for (const run of t.expr.includes(ENGINE_ROW) ? [engineRun] : runs) {
         if (only && only !== run.scenario) continue;
         const { expr, series } = await runTarget(prom!, t, vars.get(run.scenario)!, run.timing);
         if (!hasData(series)) failures.push(`${run.scenario}: ${describeTarget(t, expr)}`);

@@ -31,6 +31,8 @@ import { provisionedScrapeIntervalS, resolveVariables, runTarget, type Timing } 
 import { freePort, PROMETHEUS_MISSING, prometheusPresent, startPrometheus, type Prometheus } from '../helpers/prometheus.js';
 
 const NAME = 'grafana-live';
+/** The prefix of the LLM engine families (METRIC.engine*), which this run's endpoint does not have. */
+const ENGINE_FAMILIES = 'loadlab_engine_';
 const KEY = 'live-key';
 const DURATION_MS = 60_000;
 const DRAIN_MS = 10_000;
@@ -150,6 +152,10 @@ describe('both dashboards over a live 60 s HTTP run scraped every second', () =>
       const { values: vars, problems } = await resolveVariables(d, prom!, timing, fixed);
       const failures = [...problems];
       for (const t of d.targets) {
+        // The LLM engine rows: this endpoint has no llm.engine (serve exports no engine series, and an HTTP
+        // run sees no engine). They are checked over a backfilled llm-kv-cache run (backfill.test.ts);
+        // serve's engine series in test/server/engine-metrics.test.ts.
+        if (t.expr.includes(ENGINE_FAMILIES)) continue;
         const { expr, series } = await runTarget(prom!, t, vars, timing);
         if (!hasData(series)) failures.push(describeTarget(t, expr));
       }

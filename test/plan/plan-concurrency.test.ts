@@ -77,7 +77,16 @@ describe('plan by workers × concurrency', () => {
     expect(md).toContain('## Workers × concurrency');
     expect(md).toContain('| workersMax \\ workerConcurrency | 1 | 4 | 16 |');
     const row1 = md.split('\n').find((l) => l.startsWith('| 1 | ✗'))!;
-    expect(row1).toMatch(/\| \*\*★ ✓ \d+ worker-s · [\d.]+ ms\*\* ◆ \|$/);
+    // Each cell also shows the share of request time spent waiting inside the engine (plan.json: measured.engineWaitingShare).
+    expect(row1).toMatch(/\| \*\*★ ✓ \d+ worker-s · [\d.]+ ms · waiting in engine [\d.]+ %\*\* ◆ \|$/);
+    for (const r of p.rows) {
+      expect(r.measured.engineWaitingShare).toHaveLength(1);
+      expect(r.measured.engineWaitingShare![0]).toBeGreaterThanOrEqual(0);
+      expect(r.measured.engineWaitingShare![0]).toBeLessThan(1);
+    }
+    const share = best.measured.engineWaitingShare![0]!;
+    expect(row1).toContain(`waiting in engine ${Math.round(share * 1000) / 10} %`);
+    expect(md).toContain('"waiting in engine": the share of request time spent waiting inside the LLM engine');
     expect(md.match(/★/g)).toHaveLength(2); // the legend and the recommended cell
     expect(md).toContain('- workersMax 1, workerConcurrency=16: ');
     expect(md).toContain('**Erlang C does not model batching.**');
@@ -85,6 +94,7 @@ describe('plan by workers × concurrency', () => {
     const html = renderPlanHtml(p, sc);
     expect(html).toContain('<section id="grid"><h2>Workers × concurrency</h2>');
     expect(html.match(/<td class="rec"/g)).toHaveLength(1);
+    expect(html).toContain(`<small>waiting in engine ${Math.round(share * 1000) / 10} %</small>`);
     // The heat map replaces plan.md's grid table in the page: the grid is shown once.
     expect(html.match(/Workers × concurrency/g)).toHaveLength(1);
     // openai-chat answers carry no delayTime: no queue delay to draw, so a line saying why stands

@@ -3,7 +3,8 @@
  * recorders that fill them: a target that integrates the simulator's state and the sampler of
  * `/health` answers.
  */
-import type { EndpointWindows } from '../../report/run-result.js';
+import type { EndpointWindows, EngineWindows } from '../../report/run-result.js';
+import { averagesOf, round3 } from '../../lib/time-averages.js';
 import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
 
 export { WORKER_STATES };
@@ -11,8 +12,38 @@ export { WORKER_STATES };
 export const ENDPOINT_SERIES = 2 + WORKER_STATES.length;
 
 /** One EndpointWindows from series columns in ENDPOINT_SERIES order. */
-export function endpointWindows(source: EndpointWindows['source'], cols: number[][]): EndpointWindows {
+export function endpointWindows(source: EndpointWindows['source'], cols: number[][], engine?: EngineWindows): EndpointWindows {
   const workers = {} as Record<WorkerState, number[]>;
   WORKER_STATES.forEach((s, k) => (workers[s] = cols[2 + k]!));
-  return { source, queueLength: cols[0]!, jobsInSystem: cols[1]!, workers };
+  return { source, queueLength: cols[0]!, jobsInSystem: cols[1]!, workers, ...(engine ? { engine } : {}) };
+}
+
+/**
+ * The engines' windows as the simulator keeps them (sim/engine-occupancy.ts `EngineAreas`, also
+ * the `engine` of `POST /_sim/occupancy`): value × ms of running, waiting and (with a modelled
+ * cache) KV cache usage, the most usage and the preemptions per window of `windowMs`.
+ */
+export interface EngineAreas {
+  windowMs: number;
+  areas: number[][];
+  usageMax?: number[];
+  preemptions: number[];
+}
+
+/** EngineWindows of `windowMs` (a multiple of the areas' window), windows 0 to `n - 1`, the run having ended at `endMs`. */
+export function engineWindows(a: EngineAreas, windowMs: number, endMs: number, n: number): EngineWindows {
+  const [running, waiting, usage] = averagesOf(a.areas, windowMs, endMs, n, a.windowMs);
+  const m = windowMs / a.windowMs;
+  const fold = (col: readonly number[], start: number, add: (x: number, y: number) => number) =>
+    Array.from({ length: n }, (_, i) => {
+      let v = start;
+      for (let k = i * m; k < (i + 1) * m; k++) v = add(v, col[k] ?? start);
+      return v;
+    });
+  return {
+    running: running!,
+    waiting: waiting!,
+    ...(usage && a.usageMax ? { kvCacheUsage: usage, kvCacheUsageMax: fold(a.usageMax, -1, Math.max).map(round3) } : {}),
+    preemptions: fold(a.preemptions, 0, (x, y) => x + y),
+  };
 }

@@ -7,7 +7,7 @@
  * of averages rounded to 3 decimals changes with the grouping of the inputs.
  */
 import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
-import type { EndpointWindows } from '../run-result.js';
+import type { EndpointWindows, EngineWindows } from '../run-result.js';
 import { at } from './alignment.js';
 
 /** `list` in shard order (undefined: that input has no view of the endpoint); `n` merged windows. */
@@ -21,5 +21,27 @@ export function mergeEndpointWindows(list: readonly (EndpointWindows | undefined
   for (const s of WORKER_STATES) workers[s] = column((e) => e.workers[s] ?? []);
   // One source: a merge of 'simulator' views only stays 'simulator'.
   const source = present.every(({ e }) => e.source === 'simulator') ? 'simulator' : 'sampled';
-  return { source, queueLength: column((e) => e.queueLength), jobsInSystem: column((e) => e.jobsInSystem), workers };
+  const engine = mergeEngine(
+    present.map(({ e }) => e.engine),
+    (read) => column((e) => (e.engine ? (read(e.engine) ?? []) : [])),
+  );
+  return { source, queueLength: column((e) => e.queueLength), jobsInSystem: column((e) => e.jobsInSystem), workers, ...(engine ? { engine } : {}) };
+}
+
+/**
+ * The engines' windows from the same picks (an input without them gives -1 there); kept when
+ * some input has them, the KV cache usage when some has it.
+ */
+function mergeEngine(
+  list: readonly (EngineWindows | undefined)[],
+  column: (read: (e: EngineWindows) => number[] | undefined) => number[],
+): EngineWindows | undefined {
+  if (!list.some((e) => e)) return undefined;
+  const usage = list.some((e) => e?.kvCacheUsage);
+  return {
+    running: column((e) => e.running),
+    waiting: column((e) => e.waiting),
+    ...(usage ? { kvCacheUsage: column((e) => e.kvCacheUsage), kvCacheUsageMax: column((e) => e.kvCacheUsageMax) } : {}),
+    preemptions: column((e) => e.preemptions),
+  };
 }

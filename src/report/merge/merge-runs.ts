@@ -22,6 +22,7 @@ import type { ShardInfo } from './shard-info.js';
 import { mergeSampling } from './sampling-shard.js';
 import { mergeTimeline } from './timeline.js';
 import { mergeWindows } from './windows.js';
+import { engineSummaryOf } from '../engine-summary.js';
 
 export { MergeError } from './merge-error.js';
 export type { MergeInput } from './merge-input.js';
@@ -80,6 +81,8 @@ export function mergeRuns(inputs: readonly MergeInput[]): RunResult & { shard: S
     ...(sampling.observed ? { observed: sampling.observed } : {}),
     wallClock: mergeWallClock(checked, t0),
   };
+  const engine = engineSummaryOf(windows.endpoint, windows.windowMs, merged.elapsedMs);
+  if (engine) merged.engine = engine;
   merged.thresholds = evaluateThresholds(
     merged,
     first.thresholds.map((t) => t.expr),

@@ -1,11 +1,12 @@
 /**
  * `windows.endpoint` in process: the simulator's occupancy (sim/occupancy.ts), integrated
- * exactly on the virtual clock; the target's drive loop calls `observe` after every event.
+ * exactly on the virtual clock, with an LLM endpoint's engines (sim/engine-occupancy.ts); the
+ * target's drive loop calls `observe` after every event.
  */
 import type { Endpoint } from '../../../sim/endpoint.js';
 import { Occupancy } from '../../../sim/occupancy.js';
 import type { EndpointWindows } from '../../../report/run-result.js';
-import { endpointWindows } from '../../record/endpoint-series.js';
+import { endpointWindows, engineWindows } from '../../record/endpoint-series.js';
 import type { EndpointWatcher } from '../target.js';
 
 export class EndpointWatch implements EndpointWatcher {
@@ -20,6 +21,7 @@ export class EndpointWatch implements EndpointWatcher {
   }
 
   windows(endMs: number, n: number): EndpointWindows {
-    return endpointWindows('simulator', this.occ.averages(endMs, n));
+    const e = this.occ.engine;
+    return endpointWindows('simulator', this.occ.averages(endMs, n), e && engineWindows(e.areas(endMs, n), this.occ.windowMs, endMs, n));
   }
 }

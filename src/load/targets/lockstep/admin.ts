@@ -5,6 +5,7 @@
  * endpoint's occupancy at the end (`POST /_sim/occupancy`).
  */
 import { Pool } from 'undici';
+import type { EngineAreas } from '../../record/endpoint-series.js';
 import { LockstepError } from '../../usage-error.js';
 
 /** The server's virtual time and request counts (absolute: since the server started). */
@@ -23,6 +24,8 @@ export interface Occupancy {
   windowMs: number;
   series: string[];
   areas: number[][];
+  /** An LLM endpoint's engines (sim/engine-occupancy.ts), on the same windows; absent for other endpoints. */
+  engine?: EngineAreas;
 }
 
 export class LockstepAdmin {

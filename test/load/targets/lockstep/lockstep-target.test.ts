@@ -185,6 +185,10 @@ describe('lockstep with serve --clock manual', () => {
     expect(byId(lock)).toEqual(byId(inProc));
     expect(b.flows.jobs).toEqual(a.flows.jobs);
     expect(b.elapsedMs).toBe(a.elapsedMs);
+    // The engines over time, from the server's own integration (POST /_sim/occupancy), equal in-process.
+    expect(a.engine!.runningMean).toBeGreaterThan(0);
+    expect(b.windows!.endpoint!.engine).toEqual(a.windows!.endpoint!.engine);
+    expect(b.engine).toEqual(a.engine);
   }, 120_000);
 
   test('closed flows (users re-sending when their session ends, drawn think times, a ramp-up; more users than workers): every outcome equals in-process', async () => {
