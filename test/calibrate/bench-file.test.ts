@@ -1,5 +1,6 @@
 /** A vllm bench serve result file read: the fields calibrate uses, and each problem named by file and field. */
 import { describe, expect, test } from 'vitest';
+import { levelOf } from '../../src/calibrate/bench/bench-level.js';
 import { parseBenchFile } from '../../src/calibrate/bench/bench-file.js';
 import { workloadOf } from '../../src/calibrate/bench/bench-workload.js';
 
@@ -52,7 +53,7 @@ describe('a vllm bench serve result file', () => {
   });
 
   test('what the fit needs, missing: every field named with what it is for', () => {
-    const p = parse(without('median_itl_ms', 'max_concurrency', 'total_output_tokens'));
+    const p = parse(without('median_itl_ms', 'median_tpot_ms', 'max_concurrency', 'total_output_tokens'));
     expect(p.ok).toBe(false);
     if (p.ok) return;
     expect(p.issues.map((i) => [i.file, i.field])).toEqual([
@@ -60,7 +61,10 @@ describe('a vllm bench serve result file', () => {
       ['c4.json', 'median_itl_ms'],
       ['c4.json', 'total_output_tokens'],
     ]);
-    expect(p.issues[1]!.reason).toBe('missing (fits decodeMs and perSequenceMs)');
+    expect(p.issues[1]!.reason).toBe('missing (fits decodeMs and perSequenceMs (or median_tpot_ms))');
+    // TPOT alone is enough: the token gap is then fitted to it.
+    const tpotOnly = parse(without('median_itl_ms'));
+    expect(tpotOnly.ok && levelOf(tpotOnly.run).gap).toBe('tpotP50');
     // vLLM writes null when --max-concurrency was not given.
     const unset = parse({ ...SUMMARY, max_concurrency: null });
     expect(!unset.ok && unset.issues[0]).toMatchObject({ field: 'max_concurrency', reason: expect.stringContaining('--max-concurrency') });

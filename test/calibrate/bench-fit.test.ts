@@ -81,9 +81,7 @@ describe('round trip: bench files from a known engine', () => {
   test("calibration.html: the fit's notes and the limits are bulleted lists; every chart has its measured points", () => {
     const html = renderBenchHtml(summaries.calibration);
     expect(summaries.calibration.fit.notes.length).toBeGreaterThan(0);
-    expect(html).toContain(
-      `<ul>${summaries.calibration.fit.notes.map((n) => `<li>${esc(n)}.</li>`).join('')}</ul>`,
-    );
+    expect(html).toContain(`<ul>${summaries.calibration.fit.notes.map((n) => `<li>${esc(n)}.</li>`).join('')}</ul>`);
     expect(html).toContain('<li>The errors above are on the files the fit saw.');
     expect(drawnCharts(html).map((c) => c.id)).toEqual(['itlP50', 'ttftP50', 'e2elP50', 'outputTokensPerS']);
     expectNoEmptyChartNorDashLines(html);

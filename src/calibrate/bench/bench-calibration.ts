@@ -78,6 +78,10 @@ export interface KvCacheFit {
 
 /** A fit with a cache must lower the worst miss by this share to be taken over one without. */
 const KV_BETTER = 0.8;
+/** The joint fit must lower the worst miss by this share to replace the rounds' engine. */
+const JOINT_BETTER = 0.9;
+/** The rounds' engine within this of every figure (the figures' tolerance; sampling noise alone misses by ~5 %) needs no joint fit. */
+const JOINT_NEEDED = 0.1;
 
 export async function calibrateBench(
   files: readonly BenchRun[],
@@ -134,11 +138,12 @@ async function fitEngine(levels: readonly FitLevel[], server: ServerLimits, work
   /** The refined engine, then its parameters fitted jointly (bench-joint.ts), kept when that lowers the worst miss. */
   const polish = async (r: Refined, names: JointParam[]): Promise<Refined> => {
     const before = worstMiss(levels, await run(r.engine), true);
-    // More figures than parameters: three levels at least.
-    if (levels.length < 3) return { ...r, miss: before };
+    // More figures than parameters (three levels at least), and something left to explain.
+    if (levels.length < 3 || before <= JOINT_NEEDED) return { ...r, miss: before };
     const joint = await jointFit(levels, r.engine, names, run);
     const after = worstMiss(levels, await run(joint), true);
-    return after < before ? { ...r, engine: joint, miss: after } : { ...r, miss: before };
+    // By a margin: a smaller gain is the runs' noise, and the rounds' engine is the simpler one.
+    return after < JOINT_BETTER * before ? { ...r, engine: joint, miss: after } : { ...r, miss: before };
   };
   // The prefill measured from TTFT against prompt length stays as measured.
   const params = (f: InitialFit): JointParam[] =>
