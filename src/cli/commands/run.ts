@@ -164,7 +164,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const setup = runSetupOf(a);
   // A dry run only prints the plan: no target, no key, no server contacted.
   if (a['dry-run']) {
-    process.stdout.write(renderPlan(setup.sc).text);
+    process.stdout.write(renderPlan(setup.sc, a.gpu).text);
     return EXIT.OK;
   }
   const prices = checkRunAllowed(a, setup);
