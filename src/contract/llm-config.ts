@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { durationSchema, meanMs, type DurationSpec } from './duration-spec.js';
+import { LOADLAB_ENGINE_DEFAULTS } from './vllm-defaults.js';
 
 /** The most tokens one job produces (and the largest `max_tokens` a request may ask for). */
 export const MAX_OUTPUT_TOKENS = 4096;
@@ -101,10 +102,10 @@ export const engineSchema = z
       .int()
       .min(1)
       .max(65_536)
-      .default(256)
+      .default(LOADLAB_ENGINE_DEFAULTS.maxNumSeqs)
       .meta({
         description:
-          "Most sequences in one batch (vLLM --max-num-seqs); a worker's further jobs wait inside it for a place (vLLM queues internally). Default: 256.",
+          "Most sequences in one batch (vLLM --max-num-seqs); a worker's further jobs wait inside it for a place (vLLM queues internally). Default: vLLM's on the scenario's GPU (plan.gpu or --gpu): 1024 on H100, H200 and B200-class GPUs, 256 on others; 256 when no GPU is named.",
         examples: [256, 64],
       }),
     maxNumBatchedTokens: z
@@ -112,10 +113,10 @@ export const engineSchema = z
       .int()
       .min(1)
       .max(1_048_576)
-      .default(8192)
+      .default(LOADLAB_ENGINE_DEFAULTS.maxNumBatchedTokens)
       .meta({
         description:
-          'Tokens one iteration takes in all (vLLM --max-num-batched-tokens): one per decoding sequence, the rest for prompt chunks; a longer prompt is prefilled over several iterations. Default: 8192.',
+          "Tokens one iteration takes in all (vLLM --max-num-batched-tokens): one per decoding sequence, the rest for prompt chunks; a longer prompt is prefilled over several iterations. Default: vLLM's on the scenario's GPU (plan.gpu or --gpu): 8192 on H100, H200 and B200-class GPUs, 2048 on others; 8192 when no GPU is named.",
         examples: [8192, 2048],
       }),
     kvCacheTokens: z

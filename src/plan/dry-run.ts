@@ -9,9 +9,11 @@
  * workerConcurrency c > 1 (no engine) a worker's jobs run independently, so the same job-seconds
  * take between 1/c of that (every worker full) and all of it (one job each) in worker-seconds. A
  * batching engine's job time depends on its batch, so the line says what it assumed instead (a
- * job alone in its batch is also the shortest session a closed flow's bound assumes).
+ * job alone in its batch is also the shortest session a closed flow's bound assumes), and the
+ * engine's batch limits in force with where they came from (contract/vllm-defaults.ts).
  */
 import { meanJobMs } from '../contract/llm-config.js';
+import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
 import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
 import { behaviourOperation, leastSessionMs, submitsJob } from '../load/behaviours/registry.js';
@@ -24,7 +26,8 @@ export interface Plan {
   text: string;
 }
 
-export function renderPlan(sc: Scenario): Plan {
+/** `gpu`: the --gpu flag, which names the GPU in place of the scenario's plan.gpu. */
+export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu): Plan {
   const limits = limitsOf(sc.endpoint);
   const jobMs = meanJobMs(sc.endpoint);
   const perOp = new Map<string, number>();
@@ -55,6 +58,7 @@ export function renderPlan(sc: Scenario): Plan {
     ...lines,
     `  requests per operation: ${[...perOp].map(([op, n]) => `${op} ~${Math.round(n)}`).join(', ')} (≈ ${requests} in all)`,
     workerTime(sc, jobs, jobMs),
+    ...(sc.endpoint.llm?.engine ? [`  engine limits: ${engineLimitsText(sc.endpoint.llm.engine, gpu)}`] : []),
     '',
   ].join('\n');
   return { requests, text };

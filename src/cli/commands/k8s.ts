@@ -117,7 +117,7 @@ function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: Return
   }
   const axes = parseGrid(a.grid ?? []);
   if (typeof axes[0] === 'string') throw usage(`bad grid:\n${(axes as string[]).map((p) => `  ${p}`).join('\n')}`);
-  const sc = loadOrExit(a.scenario);
+  const sc = loadOrExit(a.scenario, a.gpu);
   const slos = slosOf(sc, a.slo ?? []);
   if (Array.isArray(slos)) throw usage(`bad SLO:\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw usage(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);

@@ -42,7 +42,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   if (typeof flagAxes[0] === 'string')
     throw bad(`bad grid (${flagAxes.length} problem${flagAxes.length > 1 ? 's' : ''}):\n${(flagAxes as string[]).map((p) => `  ${p}`).join('\n')}`);
   const shard = shardOf(a);
-  const sc = loadOrExit(a.scenario);
+  const sc = loadOrExit(a.scenario, a.gpu);
   // The scenario's plan.workersMax was checked when it loaded.
   const range = flagRange ?? (parseWorkersRange(sc.plan?.workersMax ?? DEFAULT_WORKERS_RANGE) as number[]);
   const nSeeds = flagSeeds ?? sc.plan?.seeds ?? 3;

@@ -49,7 +49,7 @@ export function priceOptions<T>(y: Argv<T>): Argv<T & PriceArgs> {
   return y
     .option('gpu', {
       type: 'string',
-      describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them)`,
+      describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them); an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on it`,
     })
     .option('price-flex', {
       type: 'number',

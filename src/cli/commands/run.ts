@@ -119,8 +119,9 @@ function healthLine(r: RunResult): string[] {
   ];
 }
 
-export function loadOrExit(file: string): Scenario {
-  const l = loadScenarioFile(file);
+/** The scenario in `file`, or exit 2 with its problems; `gpu` (the --gpu flag) in place of its plan.gpu for the engine's defaults. */
+export function loadOrExit(file: string, gpu?: string): Scenario {
+  const l = loadScenarioFile(file, { gpu });
   if (!l.ok)
     throw new CliError(
       `invalid scenario (${l.issues.length} problem${l.issues.length > 1 ? 's' : ''}):\n${l.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
@@ -163,7 +164,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const setup = runSetupOf(a);
   // A dry run only prints the plan: no target, no key, no server contacted.
   if (a['dry-run']) {
-    process.stdout.write(renderPlan(setup.sc).text);
+    process.stdout.write(renderPlan(setup.sc, a.gpu).text);
     return EXIT.OK;
   }
   const prices = checkRunAllowed(a, setup);
@@ -201,7 +202,7 @@ function runSetupOf(a: RunArgs): RunSetup {
   const sharding = runShardingOf(a);
   // Of a sharded run only shard 0 reads /health.
   const healthEveryMs = healthEveryOf(a, sharding.shard);
-  const sc = withEndpointId(loadOrExit(a.scenario), a.endpoint);
+  const sc = withEndpointId(loadOrExit(a.scenario, a.gpu), a.endpoint);
   const startTime = a['start-time'] === undefined ? undefined : parseStartTime(a['start-time']);
   const kind = !a.target ? 'in-process' : a.lockstep ? 'lockstep' : 'http';
   return { sc, seed: a.seed ?? sc.seed, kind, hookAt, healthEveryMs, sharding, startTime };

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { withGpuEngineDefaults } from './engine-defaults.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
 import { loopProblem } from '../arrivals/replay.js';
@@ -34,7 +35,12 @@ export function formatIssue(i: ScenarioIssue): string {
   return `${i.file}: ${i.path || '(file)'}: ${i.message} [${i.code}]`;
 }
 
-export function loadScenarioFile(file: string): LoadResult {
+/** How a scenario is read: `gpu` (the --gpu flag) names its GPU in place of its plan.gpu, for the engine's defaults. */
+export interface LoadOptions {
+  gpu?: string | undefined;
+}
+
+export function loadScenarioFile(file: string, opts: LoadOptions = {}): LoadResult {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -48,15 +54,17 @@ export function loadScenarioFile(file: string): LoadResult {
     const where = e instanceof YAMLParseError && e.linePos ? ` (line ${e.linePos[0].line})` : '';
     return { ok: false, issues: [{ code: 'CFG_ERR_SCENARIO_SYNTAX', file, path: '', message: `${(e as Error).message.split('\n')[0]}${where}` }] };
   }
-  return parseScenario(raw, file);
+  return parseScenario(raw, file, opts);
 }
 
 /**
  * Validates an already-parsed scenario; `file` names it in messages and anchors relative trace
- * paths. The scenario returned is deep-frozen (contract/deep-freeze.ts).
+ * paths. An engine without maxNumSeqs / maxNumBatchedTokens gets vLLM's defaults on the GPU named
+ * (`opts.gpu`, else plan.gpu; engine-defaults.ts). The scenario returned is deep-frozen
+ * (contract/deep-freeze.ts).
  */
-export function parseScenario(raw: unknown, file: string): LoadResult {
-  const r = scenarioSchema.safeParse(raw ?? {}, { error: unknownKeyMessage });
+export function parseScenario(raw: unknown, file: string, opts: LoadOptions = {}): LoadResult {
+  const r = scenarioSchema.safeParse(withGpuEngineDefaults(raw ?? {}, opts.gpu), { error: unknownKeyMessage });
   if (!r.success) return { ok: false, issues: r.error.issues.map((i) => ({ code: 'CFG_ERR_SCENARIO_INVALID', file, path: issuePath(i), message: i.message })) };
   const issues: ScenarioIssue[] = [];
   r.data.traffic.forEach((f, n) => {

@@ -126,7 +126,7 @@ const planSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        "Bill workers at this GPU's built-in per-second prices (`--gpu`; docs/plan.md lists them), in plans and in `loadlab run` reports. Default: no cost.",
+        "Bill workers at this GPU's built-in per-second prices (`--gpu`; docs/plan.md lists them), in plans and in `loadlab run` reports; an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on this GPU (1024 and 8192 on H100, H200 and B200-class GPUs, 256 and 2048 on others). Default: no cost.",
       examples: ['A100', '4090-PRO'],
     }),
   grid: z
