@@ -74,7 +74,7 @@ describe('loadlab calibrate FILE.json…', () => {
   test('every unusable file at once, each with its field: exit 2', () => {
     const r = result(1);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${missing}: median_itl_ms: missing (fits decodeMs and perSequenceMs)`);
+    expect(r.stderr).toContain(`${missing}: median_itl_ms: missing (fits decodeMs and perSequenceMs (or median_tpot_ms))`);
     expect(r.stderr).toContain(`${noC}: max_concurrency: missing`);
     expect(r.stderr).toContain(`${broken}: (file): not JSON`);
     expect(r.stderr).toContain(`${join(dir, 'nowhere.json')}: (file): cannot read it (no such file)`);

@@ -53,6 +53,7 @@ export function renderBenchMarkdown(c: BenchCalibration): string {
     `| overheadMs | ${e.overheadMs} | from a request's arrival to its place in a batch: HTTP, tokenization, scheduling | TTFT medians |`,
     `| maxNumSeqs | ${e.maxNumSeqs} | --max-num-seqs: sequences in one batch | the server's setting (not in the files) |`,
     `| maxNumBatchedTokens | ${e.maxNumBatchedTokens} | --max-num-batched-tokens: tokens one step takes, prompt chunks included | the server's setting (not in the files) |`,
+    `| frontEndMs | ${e.frontEndMs} | the API server's CPU per request, a queue in front of the engine (--api-server-count ${e.apiServerCount}) | ${e.frontEndMs > 0 ? "the joint fit: TTFT's growth with the requests arriving together that prefill does not explain" : 'none needed: the rounds explained TTFT'} |`,
     `| kvCacheTokens | ${e.kvCacheTokens ?? '—'} | "GPU KV cache size: N tokens": what the cache holds; a request waits in the engine when its prompt's blocks are not free | ${KV_FROM[c.fit.kvCache.status]} |`,
     `| workerConcurrency | ${c.endpoint.workerConcurrency} | requests the server holds at once | the largest --max-concurrency |`,
     `| outputTokens | ${tokens(c.endpoint.outputTokens)} | answer length (max_tokens ${c.endpoint.maxTokens}) | the files |`,

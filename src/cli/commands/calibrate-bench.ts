@@ -60,7 +60,7 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
     `${[
       `loadlab calibrate: ${describeSources(runs)}, ${runs.every((r) => r.source === 'vllm') ? '--max-concurrency' : 'concurrency'} ${users.join(', ')}`,
       ...skipped.map((i) => `  skipped: ${i.file}: ${i.field}: ${i.reason}`),
-      `  engine: decodeMs ${e.decodeMs}, perSequenceMs ${e.perSequenceMs}, prefillMsPerToken ${e.prefillMsPerToken}, overheadMs ${e.overheadMs} (maxNumSeqs ${e.maxNumSeqs}, maxNumBatchedTokens ${e.maxNumBatchedTokens})`,
+      `  engine: decodeMs ${e.decodeMs}, perSequenceMs ${e.perSequenceMs}, prefillMsPerToken ${e.prefillMsPerToken}, overheadMs ${e.overheadMs}${e.frontEndMs > 0 ? `, frontEndMs ${e.frontEndMs}` : ''} (maxNumSeqs ${e.maxNumSeqs}, maxNumBatchedTokens ${e.maxNumBatchedTokens})`,
       `  KV cache: ${kvLine(c.fit.kvCache)}`,
       `  workerConcurrency ${c.endpoint.workerConcurrency}; ${c.fit.rounds} round(s) against the simulator`,
       `  predicted against measured, largest error over the files: ${worstErrors(c.levels)}`,
