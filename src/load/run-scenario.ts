@@ -20,7 +20,7 @@ import { SendRates } from './record/send-rate.js';
 import { SendTimes } from './record/send-times.js';
 import type { Scenario } from './scenario/schema.js';
 import type { Target } from './targets/target.js';
-import { isRefusal, Reachability } from './record/reachability.js';
+import { Reachability } from './record/reachability.js';
 import { HealthSampler } from './health-sampler.js';
 import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metrics.js';
 import { UsageError } from './usage-error.js';
@@ -205,20 +205,19 @@ class RunWatch {
     this.signal = opts.signal;
     this.onWarning = opts.onWarning;
     // The endpoint's queue and workers from /health, where the target cannot show them (not a flow: see health-sampler.ts).
-    // A /health refused with 401, 403 or 404 may be the whole target's (wrong key, endpoint or URL):
-    // that warning waits for the end, and an unreachable run's own message says it instead.
+    // Only a /health refused with 401, 403 or 404 stops the sampling. It may be the whole target's (wrong key, endpoint or URL):
+    // that warning waits for the end, and an unreachable run's own message says it instead. Other failures are counted and read past.
     this.health =
       opts.healthEveryMs && !target.watchEndpoint
         ? new HealthSampler(
             target,
             rec,
             opts.healthEveryMs,
-            (why, status) => {
-              const message = `/health sampling stopped: ${why}; the report has the samples read before`;
-              if (isRefusal(status)) this.refusedHealth = message;
-              else this.onWarning?.(message);
+            (why) => {
+              this.refusedHealth = `/health sampling stopped: ${why}; the report has the samples read before`;
             },
             (q) => (client.lastQueueDepth = q),
+            (message) => this.onWarning?.(message),
           )
         : undefined;
     this.health?.start();

@@ -1,9 +1,10 @@
 /**
  * report.md: what a person reads after a run — per-operation table, 429s by cause, percentiles,
- * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), webhooks, arrivals, headroom against every limit, workers and cost, thresholds, after the verdict
+ * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), webhooks, arrivals, headroom against every limit, the runner's failed `/health` reads, workers and cost, thresholds, after the verdict
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import { fineMs } from './fine-ms.js';
+import { healthFailures } from './health-failures.js';
 import { scaleOf, type EncodedHistogram } from './histogram.js';
 import type { RunResult, ShardSection } from './run-result.js';
 import { verdict, verdictLines } from './verdict.js';
@@ -194,6 +195,7 @@ export function renderMarkdown(r: RunResult): string {
     ),
   );
 
+  out.push(...healthLines(r));
   out.push(...workersTable(r));
 
   if (r.thresholds.length) {
@@ -207,6 +209,18 @@ export function renderMarkdown(r: RunResult): string {
     );
   }
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The runner's own /health reads, when some failed: how many, and why. */
+function healthLines(r: RunResult): string[] {
+  const h = r.healthSampling;
+  if (!h || (!h.errors && !h.stopped)) return [];
+  const causes = healthFailures(h);
+  return [
+    `The runner read \`/health\` every ${fmt(h.everyMs / 1000)} s: ${h.answered} of ${h.requests} reads gave a sample, ${h.errors} did not${causes ? ` (${causes})` : ''}.` +
+      (h.stopped ? ` **Sampling stopped**: ${h.stopped}; the endpoint's queue and workers are missing from then on.` : ' Sampling went on after each failure.'),
+    '',
+  ];
 }
 
 /** The value, the window that broke an `every` threshold, or why there is none. */

@@ -441,9 +441,17 @@ export interface HealthSampling {
   requests: number;
   /** Answers read as samples (status 200 with a numeric `jobs.inQueue`). */
   answered: number;
-  /** Requests that gave no sample: no answer in time, a connection error, a 429, or the answer that stopped sampling. */
+  /** Requests that gave no sample: no answer in time, a connection error, an answer other than 200, or a 200 that is not a health body. */
   errors: number;
-  /** Why sampling stopped before the run ended; absent: it went on to the end. */
+  /**
+   * `errors` by cause (the counts add up to `errors`; only the causes seen, `{}` when none): the
+   * status of an answer other than 200 (`"502"`, `"429"`, `"401"`, …), `body` (a 200 without a
+   * numeric `jobs.inQueue`), `timeout` (no answer in time), `reset` (the connection closed or
+   * reset under the read), `refused` (connection refused) or `connection` (another transport
+   * error: DNS, TLS, …). Absent from reports of versions that did not count them.
+   */
+  failed?: Record<string, number>;
+  /** Why sampling stopped before the run ended (a 401, 403 or 404 from `/health`); absent: it went on to the end. */
   stopped?: string;
 }
 

@@ -2,9 +2,10 @@
  * `loadlab run --target URL --health-every`: the runner's own GET /health reads, apart from the
  * scenario's traffic. Against a real `serve` (loopback, real clock) whose endpoint holds a known
  * state, the sampled queue and workers in report.json and metrics.om are serve's own gauges;
- * `--health-every 0` sends no /health at all; a /health that answers 500, a body without
- * `jobs.inQueue` or nothing at all stops the sampling with one warning, and the run ends on time
- * with its usual exit code; a bad value exits 2 naming the flag.
+ * `--health-every 0` sends no /health at all; a /health read that fails (a 502, a reset
+ * connection, a 500 or a body without `jobs.inQueue` at every read, no answer at all) is counted by
+ * its cause and sampling goes on; only a 401 or 404 stops it, with one warning; the run ends on
+ * time with its usual exit code either way; a bad value exits 2 naming the flag.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -160,16 +161,13 @@ describe('/health sampled by the runner against loadlab serve', () => {
   }, 60_000);
 });
 
-describe('a /health the runner cannot read', () => {
-  /** A stand-in endpoint: /purge-queue answers 200; /health as `health` says. Counts the /health requests. */
-  async function endpoint(health: (res: ServerResponse) => void): Promise<{ base: string; healthCalls: () => number; close: () => void }> {
+describe('a /health the runner cannot always read', () => {
+  /** A stand-in endpoint: /purge-queue answers 200; the n-th /health request (1-based) as `health` says. Counts the /health requests. */
+  async function endpoint(health: (res: ServerResponse, n: number) => void): Promise<{ base: string; healthCalls: () => number; close: () => void }> {
     let calls = 0;
     const srv = createServer((req: IncomingMessage, res: ServerResponse) => {
       req.resume();
-      if (req.url === '/v2/ep/health') {
-        calls++;
-        return health(res);
-      }
+      if (req.url === '/v2/ep/health') return health(res, ++calls);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"removed":0}');
     });
     await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
@@ -182,37 +180,77 @@ describe('a /health the runner cannot read', () => {
       },
     };
   }
-  const file = () =>
-    scenario('broken-health', {
-      durationMs: 1500,
+  const file = (durationMs: number) =>
+    scenario(`purge-${durationMs}`, {
+      durationMs,
       drainMs: 1000,
       endpoint: { id: 'ep' },
-      traffic: [{ name: 'purge', arrival: { process: 'constant', ratePerSec: 4 }, client: { behaviour: 'purge-queue' } }],
+      traffic: [{ name: 'purge', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'purge-queue' } }],
     });
   const json = (status: number, body: string) => (res: ServerResponse) => void res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+  /** A RunPod-style /health: 2 jobs queued, 1 in progress on the one running worker. */
+  const HEALTH = JSON.stringify({
+    jobs: { completed: 0, failed: 0, inProgress: 1, inQueue: 2, retried: 0 },
+    workers: { idle: 0, initializing: 0, running: 1, throttled: 0, unhealthy: 0 },
+  });
+
+  test('a 502 and a reset connection among 1 s reads of a 12.5 s run: each counted by its cause, sampling goes on, the queue is read in every window', async () => {
+    // The 3rd read answers 502 (a proxy's blip), the 6th has its connection closed under it; the others answer.
+    const ep = await endpoint((res, n) => {
+      if (n === 3) return json(502, '<html>Bad Gateway</html>')(res);
+      if (n === 6) return void res.socket?.destroy();
+      json(200, HEALTH)(res);
+    });
+    try {
+      const out = join(dir, 'blips');
+      const r = await run(file(12_500), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '1s');
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('/health sampling stopped');
+      expect(r.stderr).not.toContain('reads in a row');
+      const h = report(out).healthSampling!;
+      expect([h.everyMs, h.stopped, h.errors, h.failed]).toEqual([1000, undefined, 2, { 502: 1, reset: 1 }]);
+      // Reads at 0, 1, …, 12 s (a busy machine may skip one): all but the two failures are samples.
+      expect(h.answered).toBeGreaterThanOrEqual(10);
+      expect(h.answered).toBeGreaterThanOrEqual(h.requests - 3);
+      expect(ep.healthCalls()).toBeGreaterThanOrEqual(h.answered + 2);
+      // Both 10 s windows have samples: none reads -1.
+      expect(report(out).windows!.endpoint!.queueLength).toEqual([2, 2]);
+      expect(r.stdout).toContain(`  /health sampling: every 1000 ms, ${h.answered} of ${h.requests} answered, 2 without a sample (502×1, reset×1)\n`);
+      const md = readFileSync(join(out, 'report.md'), 'utf8');
+      expect(md).toContain(`${h.answered} of ${h.requests} reads gave a sample, 2 did not (502×1, reset×1). Sampling went on after each failure.`);
+      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('2 did not (502×1, reset×1)');
+    } finally {
+      ep.close();
+    }
+  }, 60_000);
 
   test.each([
-    ['an error status', json(500, '{"error":"boom"}'), '/health answered 500'],
-    ['an unknown shape', json(200, '{"status":"ok","workers":{"running":1}}'), '/health answered 200 without a numeric jobs.inQueue'],
-    // The rest of the API answers, so the 404 is /health's own: said at the end of the run.
-    ['no /health at this URL (404)', json(404, '{"error":"not found"}'), '/health answered 404'],
+    ['an error status', json(500, '{"error":"boom"}'), '500', 'answered 500'],
+    ['an unknown shape', json(200, '{"status":"ok","workers":{"running":1}}'), 'body', 'answered 200 without a numeric jobs.inQueue'],
   ])(
-    '%s: one warning, sampling stops after that one request, the run goes on (exit 0)',
-    async (_what, answer, reason) => {
+    '%s at every read: each counted, sampling goes on to the end, one warning after 10 in a row; the run goes on (exit 0)',
+    async (_what, answer, cause, last) => {
       const ep = await endpoint(answer);
       try {
-        const out = join(dir, `broken-${reason.replace(/\W+/g, '-')}`);
-        const r = await run(file(), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
+        const out = join(dir, `failing-${last.replace(/\W+/g, '-')}`);
+        // 100 ms reads over a 2 s run: about 20.
+        const r = await run(file(2000), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
         expect(r.status, r.stderr).toBe(0);
-        const warnings = r.stderr.split('\n').filter((l) => l.includes('/health sampling stopped'));
-        expect(warnings).toEqual([`loadlab: warning: /health sampling stopped: ${reason}; the report has the samples read before`]);
-        expect(ep.healthCalls()).toBe(1);
+        expect(r.stderr).not.toContain('/health sampling stopped');
+        const warnings = r.stderr.split('\n').filter((l) => l.includes('/health'));
+        expect(warnings).toEqual([
+          `loadlab: warning: /health: no sample from 10 reads in a row (the last: ${last}); reading on every 100 ms until the run ends`,
+        ]);
         const rep = report(out);
-        expect(rep.healthSampling).toEqual({ everyMs: 100, requests: 1, answered: 0, errors: 1, stopped: reason });
+        const h = rep.healthSampling!;
+        expect([h.answered, h.stopped]).toEqual([0, undefined]);
+        expect(h.requests).toBeGreaterThanOrEqual(10);
+        expect(h.failed).toEqual({ [cause]: h.errors });
+        expect(h.errors).toBeGreaterThanOrEqual(h.requests - 1);
+        expect(ep.healthCalls()).toBeGreaterThanOrEqual(h.errors);
         expect(rep.windows!.endpoint).toBeUndefined();
-        expect(rep.operations['purge-queue']!.requests).toBeGreaterThanOrEqual(5);
         expect(r.stdout).toMatch(/^PASS/);
-        expect(r.stdout).toContain(`; stopped: ${reason}`);
+        expect(r.stdout).toContain(`${h.errors} without a sample (${cause}×${h.errors})\n`);
       } finally {
         ep.close();
       }
@@ -220,29 +258,51 @@ describe('a /health the runner cannot read', () => {
     60_000,
   );
 
-  test('no answer at all: 3 reads in a row time out, then sampling stops; the run still ends on time', async () => {
+  test.each([
+    // The rest of the API answers, so the refusal is /health's own: said at the end of the run.
+    ['a wrong key for /health (401)', 401],
+    ['no /health at this URL (404)', 404],
+  ])(
+    '%s: sampling stops after that one request with one warning naming the status; the run goes on (exit 0)',
+    async (_what, status) => {
+      const ep = await endpoint(json(status, '{"error":"no"}'));
+      try {
+        const reason = `/health answered ${status}`;
+        const out = join(dir, `refused-${status}`);
+        const r = await run(file(1500), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
+        expect(r.status, r.stderr).toBe(0);
+        const warnings = r.stderr.split('\n').filter((l) => l.includes('/health'));
+        expect(warnings).toEqual([`loadlab: warning: /health sampling stopped: ${reason}; the report has the samples read before`]);
+        expect(ep.healthCalls()).toBe(1);
+        const rep = report(out);
+        expect(rep.healthSampling).toEqual({ everyMs: 100, requests: 1, answered: 0, errors: 1, failed: { [status]: 1 }, stopped: reason });
+        expect(rep.windows!.endpoint).toBeUndefined();
+        expect(rep.operations['purge-queue']!.requests).toBeGreaterThanOrEqual(2);
+        expect(r.stdout).toMatch(/^PASS/);
+        expect(r.stdout).toContain(`1 without a sample (${status}×1); stopped: ${reason}`);
+        expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(`**Sampling stopped**: ${reason};`);
+      } finally {
+        ep.close();
+      }
+    },
+    60_000,
+  );
+
+  test('no answer at all: every read times out and is counted, sampling goes on; the run still ends on time', async () => {
     const ep = await endpoint(() => {}); // never answers
     try {
       const out = join(dir, 'silent');
-      // 100 ms period: each read gets 1 s (the floor, one read out at a time), so three misses take about 3 s of the 4.5 s run.
-      const longer = scenario('silent-health', {
-        durationMs: 5000,
-        drainMs: 1000,
-        endpoint: { id: 'ep' },
-        traffic: [{ name: 'purge', arrival: { process: 'constant', ratePerSec: 2 }, client: { behaviour: 'purge-queue' } }],
-      });
-      const r = await run(longer, '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
+      // 100 ms period: each read gets 1 s (the floor, one read out at a time), so about 4 reads in the 4.5 s run.
+      const r = await run(file(5000), '--target', ep.base, '--api-key', KEY, '--out', out, '--health-every', '100ms');
       expect(r.status, r.stderr).toBe(0);
       const rep = report(out);
-      expect(rep.healthSampling).toEqual({
-        everyMs: 100,
-        requests: 3,
-        answered: 0,
-        errors: 3,
-        stopped: 'no sample from 3 /health requests in a row (no answer within 1000 ms)',
-      });
-      expect(r.stderr.match(/\/health sampling stopped/g)).toHaveLength(1);
-      expect(ep.healthCalls()).toBe(3);
+      const h = rep.healthSampling!;
+      expect([h.answered, h.stopped, h.failed]).toEqual([0, undefined, { timeout: h.errors }]);
+      expect(h.errors).toBeGreaterThanOrEqual(3);
+      // The last read may still be out as the run ends.
+      expect(h.requests - h.errors).toBeLessThanOrEqual(1);
+      expect(ep.healthCalls()).toBeGreaterThanOrEqual(h.errors);
+      expect(r.stderr).not.toContain('/health');
       // The run ends with its last session, not later: the last arrival is at 4.5 s.
       expect(rep.elapsedMs).toBeLessThan(5500);
     } finally {

@@ -235,7 +235,7 @@ describe("the endpoint as one shard read it (its /health sampling and calibrate'
     health: { columns: ['atMs', 'inQueue', 'inProgress', 'running'], rows: [[atMs, 1, 2, 2]] },
     streams: { count: 1, columns: ['sentMs', 'firstMs'], rows: [[atMs + 1, 40]] },
   });
-  const sampling = (everyMs: number) => ({ everyMs, requests: 9, answered: 8, errors: 1 });
+  const sampling = (everyMs: number) => ({ everyMs, requests: 9, answered: 7, errors: 2, failed: { 502: 1, reset: 1 } });
   const withView = (r: RunResult, everyMs: number, atMs: number): RunResult => ({ ...r, healthSampling: sampling(everyMs), observed: observed(atMs) });
 
   test('the first shard by index that read /health gives both, whatever the grouping; never a sum', () => {

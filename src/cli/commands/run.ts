@@ -40,6 +40,7 @@ import { catchInterrupts, type Interrupts } from '../interrupt.js';
 import { startRunTracing, type RunTracing } from '../run-tracing.js';
 import type { LiveMetrics } from '../live-metrics/live-metrics.js';
 import type { PricesUsed } from '../../report/prices.js';
+import { healthFailures } from '../../report/health-failures.js';
 import { COMMANDS } from './catalog.js';
 import { openWebhooks, webhookAddressOf, webhookOptions, type WebhookArgs } from './webhook-flags.js';
 import type { HttpWebhookReceiver } from '../../load/targets/http/webhook-receiver.js';
@@ -114,8 +115,9 @@ function webhooksLine(r: RunResult): string[] {
 function healthLine(r: RunResult): string[] {
   const h = r.healthSampling;
   if (!h) return r.target.kind === 'http' && r.shard && r.shard.indices[0] !== 0 ? ['  /health sampling: by shard 0, for all the shards'] : [];
+  const causes = healthFailures(h);
   return [
-    `  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${h.stopped ? `; stopped: ${h.stopped}` : ''}`,
+    `  /health sampling: every ${h.everyMs} ms, ${h.answered} of ${h.requests} answered, ${h.errors} without a sample${causes ? ` (${causes})` : ''}${h.stopped ? `; stopped: ${h.stopped}` : ''}`,
   ];
 }
 
@@ -359,7 +361,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
             })
             .option('health-every', {
               type: 'string',
-              describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Of a sharded run (--shard, --shards) only shard 0 reads it, for all. Not part of the scenario's traffic: counted apart (report.json healthSampling). No answer within the period (1 to 5 s) or a 429 misses a sample; 3 misses in a row, another status or an answer without jobs.inQueue stop it with a warning, and the run goes on`,
+              describe: `With --target, without --lockstep: read the endpoint's GET /health this often (a duration: 5s, 200ms, 1m; a bare number is ms; 0 turns it off; default ${DEFAULT_HEALTH_EVERY_MS / 1000}s), at time 0 and on to the end of the drain, for the report's queue and workers over time, their peaks against the limits and --metrics-listen's endpoint gauges. Of a sharded run (--shard, --shards) only shard 0 reads it, for all. Not part of the scenario's traffic: counted apart (report.json healthSampling). A read that fails (a 5xx or 429, no answer within the period (1 to 5 s), a reset or refused connection, an answer without jobs.inQueue) misses that sample and is counted by cause; sampling goes on at the same pace (a warning after 10 failures in a row). Only a 401, 403 or 404 stops it, with a warning; the run goes on either way`,
             }),
         ),
       ).epilog(
