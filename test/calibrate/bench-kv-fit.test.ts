@@ -16,6 +16,7 @@ import { combinations, parseGrid, type GridAxis } from '../../src/plan/grid.js';
 import { inlineRunner } from '../../src/plan/inline-runner.js';
 import { mmcInputs } from '../../src/plan/mmc-reference.js';
 import { buildPlan } from '../../src/plan/plan-result.js';
+import { renderPlanHtml } from '../../src/plan/render-plan-html.js';
 import { renderPlanMarkdown } from '../../src/plan/render-plan-md.js';
 import { fitRangeOf } from '../../src/plan/extrapolation.js';
 import { slosOf, type Slos } from '../../src/plan/slo.js';
@@ -101,6 +102,7 @@ describe('calibrate fits the KV cache from a sweep that reached it', () => {
     expect(flags.some((f) => f.startsWith(`past the KV cache: about ${room} of the 48 requests`))).toBe(true);
     expect(recommendationLines(plan).filter((l) => l.startsWith('  WARNING: '))).toHaveLength(2);
     expect(renderPlanMarkdown(plan, p.scenario)).toContain('**Check before you rely on it:**');
+    expect(renderPlanHtml(plan, p.scenario)).toMatch(/<li>extrapolated: its workers hold 48 requests at once/);
   }, 60_000);
 });
 
