@@ -5,10 +5,14 @@
 import { z } from 'zod';
 import { deepFreeze } from './deep-freeze.js';
 import { durationSchema } from './duration-spec.js';
+import { ENDPOINT_PRESET_NAMES, ENDPOINT_PRESETS, INIT_TIMEOUT_DEFAULT_MS, withPresetDefaults } from './endpoint-presets.js';
 import { llmSchema } from './llm-config.js';
 import { OPERATIONS } from './operations.js';
 
 const ms = z.number().int().nonnegative();
+
+/** The shortest QUEUE_DELAY wait RunPod takes, in seconds. */
+export const QUEUE_DELAY_MIN_S = 0.5;
 
 /** Rate (requests per 10 s window) and concurrency (requests in flight) of one operation. */
 const opLimitSchema = z.strictObject({
@@ -135,6 +139,13 @@ export const endpointSchema = z.strictObject({
     .max(128)
     .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only')
     .meta({ description: 'Endpoint id, as in /v2/{id}/run: letters, digits, "_", "." and "-". In a scenario, default: ep.', examples: ['ep', 'sdxl-prod'] }),
+  preset: internedEnum(ENDPOINT_PRESET_NAMES)
+    .default('console')
+    .meta({
+      description:
+        "RunPod's defaults by how the endpoint is created: console (executionTimeoutMs 600000, idleTimeoutMs 5000, FlashBoot on) or rest (the REST API v2: executionTimeoutMs 300000, idleTimeoutMs 10000, FlashBoot off). A key given wins over its preset. FlashBoot is modelled only where flashBoot is set. Default: console.",
+      examples: ['console', 'rest'],
+    }),
   workersMin: ms.default(0).meta({ description: 'Workers kept running even when idle; at most workersMax. Default: 0.', examples: [0, 1] }),
   workersMax: ms.default(3).meta({ description: 'Most workers running at once. Default: 3.', examples: [3, 10] }),
   workerConcurrency: z
@@ -148,7 +159,10 @@ export const endpointSchema = z.strictObject({
         "Jobs one worker runs at once (the RunPod SDK's concurrency_modifier; RunPod's vLLM worker sets it from MAX_CONCURRENCY, 30 there). A worker bills its time once, whatever it holds. Default: 1.",
       examples: [1, 30],
     }),
-  idleTimeoutMs: ms.default(5000).meta({ description: 'A worker idle this long (ms) stops, down to workersMin. Default: 5000.', examples: [5000, 60_000] }),
+  idleTimeoutMs: ms.default(ENDPOINT_PRESETS.console.idleTimeoutMs).meta({
+    description: 'A worker idle this long (ms) stops, down to workersMin. Default: 5000 (preset rest: 10000).',
+    examples: [5000, 60_000],
+  }),
   coldStartMs: durationSchema.default(0).meta({
     description: "Time from a worker's start to ready: whole ms or a distribution object. Default: 0.",
     examples: [0, 15_000, { dist: 'lognormal', medianMs: 8000, p95Ms: 25_000 }],
@@ -169,8 +183,21 @@ export const endpointSchema = z.strictObject({
     })
     .optional()
     .meta({ description: 'FlashBoot: a faster restart of a worker that stopped recently. Off when unset.', examples: [{ startMs: 500, windowMs: 300_000 }] }),
-  executionTimeoutMs: ms.default(600_000).meta({
-    description: "A job running longer than this (ms) ends TIMED_OUT; a job's policy.executionTimeout overrides it. Default: 600000 (10 min).",
+  /**
+   * RUNPOD_INIT_TIMEOUT: a start (cold, FlashBoot, a restart) longer than this leaves the worker
+   * unhealthy from this point on (worker-pool.ts).
+   */
+  initTimeoutMs: ms
+    .positive()
+    .default(INIT_TIMEOUT_DEFAULT_MS)
+    .meta({
+      description:
+        "A worker whose start (coldStartMs, a FlashBoot start, a restart) takes longer than this (ms) turns unhealthy at this point and never takes a job (RunPod's RUNPOD_INIT_TIMEOUT). Default: 420000 (7 min).",
+      examples: [420_000, 600_000],
+    }),
+  executionTimeoutMs: ms.default(ENDPOINT_PRESETS.console.executionTimeoutMs).meta({
+    description:
+      "A job running longer than this (ms) ends TIMED_OUT; a job's policy.executionTimeout overrides it. Default: 600000 (10 min; preset rest: 300000).",
     examples: [600_000, 30_000],
   }),
   scaler: z
@@ -182,7 +209,11 @@ export const endpointSchema = z.strictObject({
       value: z
         .number()
         .positive()
-        .meta({ description: 'QUEUE_DELAY: the wait in seconds; REQUEST_COUNT: jobs per worker.', examples: [4, 1] }),
+        .meta({ description: 'QUEUE_DELAY: the wait in seconds, from 0.5; REQUEST_COUNT: jobs per worker.', examples: [4, 1] }),
+    })
+    .refine((s) => s.type !== 'QUEUE_DELAY' || s.value >= QUEUE_DELAY_MIN_S, {
+      path: ['value'],
+      message: `QUEUE_DELAY takes a wait of at least ${QUEUE_DELAY_MIN_S} s (RunPod's minimum)`,
     })
     .default({ type: 'QUEUE_DELAY', value: 4 })
     .meta({
@@ -267,7 +298,7 @@ export interface ConfigIssue {
 
 /** Validates a whole config in one pass; every issue comes back with its field path. */
 export function parseSimConfig(input: unknown): { ok: true; config: SimConfig } | { ok: false; issues: ConfigIssue[] } {
-  const r = simConfigSchema.safeParse(input ?? {});
+  const r = simConfigSchema.safeParse(withEndpointPresets(input ?? {}));
   if (!r.success) {
     return { ok: false, issues: r.error.issues.map((i) => ({ path: issuePath(i), message: i.message })) };
   }
@@ -281,6 +312,12 @@ export function parseSimConfig(input: unknown): { ok: true; config: SimConfig } 
   return issues.length ? { ok: false, issues } : { ok: true, config: deepFreeze(r.data) };
 }
 
+/** A raw serve config with each endpoint's preset filled in (endpoint-presets.ts). */
+function withEndpointPresets(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !('endpoints' in input) || !Array.isArray(input.endpoints)) return input;
+  return { ...input, endpoints: input.endpoints.map(withPresetDefaults) };
+}
+
 function issuePath(i: z.core.$ZodIssue): string {
   const base = i.path.map(String);
   // zod reports an unknown key on the parent object; name the key itself.
@@ -290,5 +327,5 @@ function issuePath(i: z.core.$ZodIssue): string {
 
 /** A full endpoint config from a partial one (tests, demos). Throws on invalid input: code, not users. */
 export function endpointConfig(input: EndpointConfigInput): EndpointConfig {
-  return endpointSchema.parse(input);
+  return endpointSchema.parse(withPresetDefaults(input));
 }

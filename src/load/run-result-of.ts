@@ -8,7 +8,7 @@ import { evaluateThresholds } from '../report/thresholds.js';
 import { judgeFromSend } from '../report/from-send.js';
 import { METRICS } from '../report/threshold-metrics.js';
 import type { PricesUsed } from '../report/prices.js';
-import type { WorkerBill } from '../report/worker-bill.js';
+import type { WorkerBillSeen } from '../report/workers-section.js';
 import { workersSection } from '../report/workers-section.js';
 import type { RandomSource } from '../lib/random.js';
 import type { BehaviourEnv } from './behaviours/types.js';
@@ -32,7 +32,7 @@ export interface RunParts {
   readonly rand: RandomSource;
   readonly webhooks: BehaviourEnv['webhooks'];
   /** The workers' bill, for a target that sees them. */
-  readonly bill: ((nowMs: number) => WorkerBill) | undefined;
+  readonly bill: ((nowMs: number) => WorkerBillSeen) | undefined;
 }
 
 /** The sections of what watched the run (RunWatch): each absent when there is nothing to say. */

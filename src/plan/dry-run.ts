@@ -10,9 +10,11 @@
  * take between 1/c of that (every worker full) and all of it (one job each) in worker-seconds. A
  * batching engine's job time depends on its batch, so the line says what it assumed instead (a
  * job alone in its batch is also the shortest session a closed flow's bound assumes), and the
- * engine's batch limits in force with where they came from (contract/vllm-defaults.ts).
+ * engine's batch limits in force with where they came from (contract/vllm-defaults.ts); so are
+ * the endpoint's defaults by its preset (contract/endpoint-presets.ts).
  */
 import { meanJobMs } from '../contract/llm-config.js';
+import { endpointDefaultsText } from '../contract/endpoint-presets.js';
 import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
 import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
@@ -58,6 +60,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
     ...lines,
     `  requests per operation: ${[...perOp].map(([op, n]) => `${op} ~${Math.round(n)}`).join(', ')} (≈ ${requests} in all)`,
     workerTime(sc, jobs, jobMs),
+    `  endpoint defaults: ${endpointDefaultsText(sc.endpoint)}`,
     ...(sc.endpoint.llm?.engine ? [`  engine limits: ${engineLimitsText(sc.endpoint.llm.engine, gpu)}`] : []),
     '',
   ].join('\n');

@@ -304,6 +304,7 @@ function workersTable(r: RunResult): string[] {
       ['measure', 'value'],
       [
         ['workers started', w.started],
+        ...(w.unhealthyOnStart ? [['workers unhealthy on start (past initTimeoutMs)', w.unhealthyOnStart]] : []),
         [
           'worker-seconds running / idle / initializing / throttled / unhealthy',
           [w.secondsByState.running, w.secondsByState.idle, w.secondsByState.initializing, w.secondsByState.throttled, w.secondsByState.unhealthy]

@@ -222,6 +222,11 @@ export interface EngineSummary {
 export interface WorkersSection {
   /** Workers started in all (the workersMin started with the endpoint included). */
   started: number;
+  /**
+   * Workers whose start (cold, FlashBoot, a restart) ran past the endpoint's initTimeoutMs and left
+   * them unhealthy for the rest of the run; absent when none did.
+   */
+  unhealthyOnStart?: number;
   workersMin: number;
   /** Worker-seconds in each state, summed over workers up to the end of the run (3 decimals). */
   secondsByState: Record<WorkerState, number>;

@@ -10,13 +10,20 @@ import type { WorkerBill } from './worker-bill.js';
 const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
-export function workersSection(bill: WorkerBill, workersMin: number, runMs: number, jobsCompleted: number, prices?: PricesUsed): WorkersSection {
+/** A run's worker bill and what else the target saw of its workers. */
+export interface WorkerBillSeen extends WorkerBill {
+  /** Workers whose start ran past the endpoint's initTimeoutMs (unhealthy from then on). */
+  unhealthyOnStart?: number;
+}
+
+export function workersSection(bill: WorkerBillSeen, workersMin: number, runMs: number, jobsCompleted: number, prices?: PricesUsed): WorkersSection {
   const section: WorkersSection = {
     started: bill.workersStarted,
     workersMin,
     secondsByState: Object.fromEntries(WORKER_STATES.map((s) => [s, r3(bill.secondsByState[s] ?? 0)])) as Record<WorkerState, number>,
     billedSeconds: { active: bill.activeSeconds, flex: bill.flexSeconds },
   };
+  if (bill.unhealthyOnStart) section.unhealthyOnStart = bill.unhealthyOnStart;
   if (prices) {
     const c = costOf(bill, prices, runMs, jobsCompleted);
     section.cost = {

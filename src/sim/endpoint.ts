@@ -119,6 +119,8 @@ export class Endpoint {
         // (at the end of the ms: a job arriving in it still takes the worker).
         if (this.scaler.surplus(w)) this.scaler.atEndOfMs();
       },
+      // A start that ran past initTimeoutMs freed no capacity but may leave a job waiting: look again.
+      onUnhealthy: () => this.scaler.run(),
       onRunEnd: this.onRunEnd,
       engineFor: () => (cfg.llm?.engine ? new LlmEngine(cfg.llm.engine, sched, this.engineHost, this.engines) : undefined),
       onState: (w, from, to) => {

@@ -2,6 +2,12 @@
  * The workers of one endpoint: starts (cold or FlashBoot), readiness, idle stack, stops, and the
  * injected faults that take worker slots away (throttled: no host capacity; unhealthy: crash loop).
  * Scaling decisions live in scaler.ts; job assignment in endpoint.ts.
+ *
+ * A start that takes longer than `initTimeoutMs` (RunPod's RUNPOD_INIT_TIMEOUT, 7 min by default)
+ * ends at that point with the worker unhealthy, for the rest of the run: it never takes a job and
+ * keeps its place among the endpoint's workers (it counts against workersMax, as a faulted
+ * worker does), but it is no capacity (`live`), so the scaler may start others in the room left.
+ * A fault window's end does not revive it.
  */
 import type { EndpointConfig, FaultConfig } from '../contract/endpoint-config.js';
 import { Deque } from '../lib/deque.js';
@@ -15,6 +21,8 @@ import { WorkerList } from './worker-list.js';
 export interface PoolHost {
   /** A worker became ready (after its start or a fault ended): give it work. */
   onReady(w: Worker): void;
+  /** A worker's start ran past initTimeoutMs: it is unhealthy now (the scaler may want another). */
+  onUnhealthy(w: Worker): void;
   /** A run came to its planned end (its slot's timer: worker.ts). */
   onRunEnd(r: Run): void;
   /** The batching engine of a new worker object (an `llm.engine` endpoint), else undefined. */
@@ -65,6 +73,10 @@ export class WorkerPool {
   private readonly conc: number;
   /** Jobs held by all workers (in progress). */
   jobsHeld = 0;
+  /** Workers whose start ran past initTimeoutMs, in all (report.json `workers.unhealthyOnStart`). */
+  unhealthyOnStart = 0;
+  /** Of `counts.unhealthy`, those unhealthy from a start that ran too long (not a fault's). */
+  private stuck = 0;
   /** Watching the workers' lives (watchLives); their times are kept only then. */
   private lives: WorkerLives | undefined = undefined;
   /** ms spent in each state by every worker, up to its latest change (while lives are watched). */
@@ -214,6 +226,7 @@ export class WorkerPool {
 
   /** Stops a worker; an idle one must be the newest or the oldest idle worker. */
   stop(w: Worker): void {
+    if (w.startTimesOut && w.state === 'unhealthy') this.stuck--;
     if (w.state === 'idle') {
       if (this.idle.peekBack() === w) this.idle.pop();
       else if (this.idle.peek() === w) this.idle.shift();
@@ -240,21 +253,35 @@ export class WorkerPool {
     this.boot(w);
   }
 
-  /** Cold (or FlashBoot) start; a start of 0 ms is ready at once, so a warm endpoint takes jobs on arrival. */
+  /**
+   * Cold (or FlashBoot) start; a start of 0 ms is ready at once, so a warm endpoint takes jobs on
+   * arrival. One longer than initTimeoutMs ends at initTimeoutMs, unhealthy (`startTimedOut`).
+   */
   private boot(w: Worker): void {
     w.bootFromMs = this.sched.nowMs;
     const flash = this.flashCandidate();
     const ms = flash ? this.flashStart!() : this.coldStart();
+    w.startTimesOut = ms > this.cfg.initTimeoutMs;
     if (ms === 0) this.booted(w);
-    else this.sched.again(w, this.sched.nowMs + ms);
+    else this.sched.again(w, this.sched.nowMs + (w.startTimesOut ? this.cfg.initTimeoutMs : ms));
   }
 
   /** A worker's timer (the end of its cold start, or of its first slot's run) or a further slot's (a run's end). */
   private readonly onTimer = (r: Run): void => {
     const w = r.worker;
-    if (r === w && w.state === 'initializing') this.booted(w);
-    else this.host.onRunEnd(r);
+    if (r === w && w.state === 'initializing') {
+      if (w.startTimesOut) this.startTimedOut(w);
+      else this.booted(w);
+    } else this.host.onRunEnd(r);
   };
+
+  /** The start ran past initTimeoutMs: unhealthy from now on (see the file's comment). */
+  private startTimedOut(w: Worker): void {
+    this.unhealthyOnStart++;
+    this.stuck++;
+    this.setState(w, 'unhealthy');
+    this.host.onUnhealthy(w);
+  }
 
   private booted(w: Worker): void {
     this.makeIdle(w);
@@ -323,19 +350,24 @@ export class WorkerPool {
   private faultWanting(): FaultConfig | undefined {
     // Most endpoints have no faults, and this runs on every worker start.
     if (this.cfg.faults.length === 0) return undefined;
-    return this.cfg.faults.find((f) => this.active(f) && this.counts[f.kind] < f.workers);
+    return this.cfg.faults.find((f) => this.active(f) && this.faulted(f.kind) < f.workers);
+  }
+
+  /** Workers a fault of this kind holds (an unhealthy start is none of a fault's). */
+  private faulted(kind: FaultConfig['kind']): number {
+    return kind === 'unhealthy' ? this.counts.unhealthy - this.stuck : this.counts[kind];
   }
 
   /** A fault window opens: idle workers are taken first; later starts make up the rest. */
   private faultBegins(f: FaultConfig): void {
-    while (this.counts[f.kind] < f.workers && this.idle.length > 0) this.setState(this.idle.pop()!, f.kind);
+    while (this.faulted(f.kind) < f.workers && this.idle.length > 0) this.setState(this.idle.pop()!, f.kind);
   }
 
   /** A fault window closes: its workers boot again. */
   private faultEnds(f: FaultConfig): void {
     for (let w = this.workers.first; w; ) {
       const seq = w.poolSeq;
-      if (w.state === f.kind && !this.faultWanting()) {
+      if (w.state === f.kind && !(f.kind === 'unhealthy' && w.startTimesOut) && !this.faultWanting()) {
         this.setState(w, 'initializing');
         this.boot(w);
       }

@@ -70,6 +70,11 @@ export class Worker implements Run {
    * when the start ended.
    */
   bootFromMs = -1;
+  /**
+   * Its latest start takes longer than the endpoint's initTimeoutMs: its timer ends the start at
+   * that point, unhealthy (worker-pool.ts). Stays true once it is unhealthy.
+   */
+  startTimesOut = false;
   /** When its state last changed, and its billed ms since it started (kept while the pool's lives are watched: worker-pool.ts). */
   sinceMs = 0;
   billedMs = 0;
@@ -114,6 +119,7 @@ export class Worker implements Run {
     this.held = 0;
     this.idleSinceMs = 0;
     this.bootFromMs = -1;
+    this.startTimesOut = false;
     this.runEnd = 'complete';
     this.engine?.reset();
     return this;

@@ -167,7 +167,8 @@ const engineConfigArb: fc.Arbitrary<CaseConfig> = fc
       coldStartMs: fc.constantFrom(0, 0, 10, 50),
       idleTimeoutMs: fc.constantFrom(0, 10, 100, 5_000),
       scaler: fc.oneof(
-        fc.record({ type: fc.constant('QUEUE_DELAY' as const), value: fc.constantFrom(0.01, 0.05, 4) }),
+        // 0.5 s: the shortest wait QUEUE_DELAY takes (RunPod's minimum).
+        fc.record({ type: fc.constant('QUEUE_DELAY' as const), value: fc.constantFrom(0.5, 4) }),
         fc.record({ type: fc.constant('REQUEST_COUNT' as const), value: fc.constantFrom(1, 4, 8) }),
       ),
       executionTimeoutMs: fc.constantFrom(20, 50, 100, 200, 600_000),

@@ -18,6 +18,8 @@ export interface CaseConfig {
   /** ms, or uniform draws between two bounds. Default 0 (warm). */
   coldStartMs?: number | { dist: 'uniform'; minMs: number; maxMs: number };
   idleTimeoutMs?: number;
+  /** endpoint.initTimeoutMs: a start longer than this leaves the worker unhealthy. Default 420000. */
+  initTimeoutMs?: number;
   scaler?: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
   executionTimeoutMs?: number;
   retention?: { runMs: number; runsyncMs: number };
@@ -85,6 +87,7 @@ export function modelConfig(c: CaseConfig): RefConfig {
     workerConcurrency: c.workerConcurrency ?? 1,
     coldStart: typeof cold === 'number' ? cold : { minMs: cold.minMs, maxMs: cold.maxMs },
     idleTimeoutMs: c.idleTimeoutMs ?? 5000,
+    initTimeoutMs: c.initTimeoutMs ?? 420_000,
     scaler: c.scaler ?? { type: 'QUEUE_DELAY', value: 4 },
     seed: c.seed,
     executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
@@ -113,6 +116,7 @@ export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
     coldStartMs: c.coldStartMs ?? 0,
     ...(c.workerConcurrency !== undefined ? { workerConcurrency: c.workerConcurrency } : {}),
     ...(c.idleTimeoutMs !== undefined ? { idleTimeoutMs: c.idleTimeoutMs } : {}),
+    ...(c.initTimeoutMs !== undefined ? { initTimeoutMs: c.initTimeoutMs } : {}),
     ...(c.scaler ? { scaler: c.scaler } : {}),
     ...(c.executionTimeoutMs !== undefined ? { executionTimeoutMs: c.executionTimeoutMs } : {}),
     ...(c.retention ? { retention: c.retention } : {}),

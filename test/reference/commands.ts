@@ -176,7 +176,9 @@ const focusedConfigArb: fc.Arbitrary<CaseConfig> = fc.record(
 
 /**
  * Scaling: workersMin below workersMax, cold starts (constant or uniform draws), both scalers and
- * idle timeouts; whole-second cold starts, timeouts and thresholds meet run ends and advances.
+ * idle timeouts, starts that run past initTimeoutMs (left out half the time: the default, 7 min,
+ * which no start here reaches); whole-second cold starts, timeouts and thresholds meet run ends
+ * and advances.
  */
 const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
   .record(
@@ -193,6 +195,8 @@ const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
         },
       ),
       idleTimeoutMs: fc.oneof(fc.constantFrom(0, 1_000, 2_000, 5_000, 10_000), fc.integer({ min: 0, max: 20_000 })),
+      // Small enough that some cold starts (crash restarts included) run past it: unhealthy workers.
+      initTimeoutMs: fc.oneof(fc.constantFrom(1_000, 2_000, 5_000), fc.integer({ min: 1, max: 8_000 })),
       scaler: fc.oneof(
         fc.record({ type: fc.constant('QUEUE_DELAY' as const), value: fc.constantFrom(0.5, 1, 2, 4, 2.5) }),
         fc.record({ type: fc.constant('REQUEST_COUNT' as const), value: fc.constantFrom(0.5, 1, 2, 3) }),

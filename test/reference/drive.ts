@@ -138,6 +138,7 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     if (tally && model.preemptions > 0) tally.set('preemptions', (tally.get('preemptions') ?? 0) + 1);
     const health = JSON.parse(JSON.stringify(ep.health()));
     if (!isDeepStrictEqual(health, model.health())) return fail('/health', health, model.health());
+    if (tally && health.workers.unhealthy > 0) tally.set('steps with an unhealthy worker', (tally.get('steps with an unhealthy worker') ?? 0) + 1);
     for (let k = 0; k < coreIds.length; k++) {
       const j = ep.jobs.get(coreIds[k]!);
       const core = j && norm({ status: 200, body: ep.status(j) }).body;

@@ -22,14 +22,17 @@ export interface Hold {
 
 export interface Worker {
   n: number;
-  /** Running while it holds a job; idle when it holds none. */
-  state: 'initializing' | 'idle' | 'running';
+  /**
+   * Running while it holds a job; idle when it holds none; unhealthy for good once a start ran
+   * past initTimeoutMs (it keeps its place among the workers, counted against workersMax).
+   */
+  state: 'initializing' | 'idle' | 'running' | 'unhealthy';
   /** The jobs it holds (at most workerConcurrency), in the order they started. */
   jobs: RefJob[];
   /** Its batching engine (llm.engine), new with each worker. */
   engine: RefEngine | undefined;
-  /** While initializing: when it is ready, and the order stamp of that event. */
-  boot: Planned | undefined;
+  /** While initializing: when it is ready (or, `timesOut`, turns unhealthy), and the order stamp of that event. */
+  boot: (Planned & { timesOut: boolean }) | undefined;
   /** When it last became idle (the idle timeout counts from here). */
   idleSinceMs: number;
 }

@@ -8,6 +8,11 @@
  *
  * Cold starts are a constant or uniform draws from the stream the core draws from (the same seed
  * and stream name), one draw per start, in the order the model starts workers.
+ *
+ * A start longer than initTimeoutMs ends at initTimeoutMs with the worker unhealthy, for good: it
+ * takes no job, still counts against workersMax (and workersMin), but is not live, so the
+ * scaler's rules that ask "is any worker live?" do not count it, nor does QUEUE_DELAY's "less
+ * those starting".
  */
 import { Alea } from '../../src/lib/random.js';
 import type { RefEngine } from './engine.js';
@@ -73,8 +78,9 @@ export abstract class RefWorkers extends RefState {
     w.state = 'initializing';
     const c = this.cfg.coldStart;
     const ms = typeof c === 'number' ? c : Math.max(0, Math.round(c.minMs + this.draws.next() * (c.maxMs - c.minMs)));
+    const timesOut = ms > this.cfg.initTimeoutMs;
     if (ms > 0) {
-      w.boot = { atMs: this.nowMs + ms, stamp: this.stamp() };
+      w.boot = { atMs: this.nowMs + (timesOut ? this.cfg.initTimeoutMs : ms), stamp: this.stamp(), timesOut };
       return;
     }
     this.makeIdle(w);
@@ -85,6 +91,18 @@ export abstract class RefWorkers extends RefState {
     w.boot = undefined;
     this.makeIdle(w);
     this.changed();
+  }
+
+  /** Its start ran past initTimeoutMs: unhealthy for good; the scaler looks again. */
+  protected unhealthy(w: Worker): void {
+    w.boot = undefined;
+    w.state = 'unhealthy';
+    this.look();
+  }
+
+  /** Workers that run or will soon run jobs: all but the unhealthy. */
+  private live(): number {
+    return this.workers.filter((w) => w.state !== 'unhealthy').length;
   }
 
   private stopWorker(w: Worker): void {
@@ -99,7 +117,7 @@ export abstract class RefWorkers extends RefState {
   protected look(): void {
     if (this.looking) return;
     this.looking = true;
-    const noneLive = this.workers.length === 0;
+    const noneLive = this.live() === 0;
     while (this.wantedNow(noneLive) > 0) this.startWorker();
     this.looking = false;
     if (this.cfg.scaler.type !== 'QUEUE_DELAY') return;
@@ -117,17 +135,17 @@ export abstract class RefWorkers extends RefState {
   /**
    * Workers to start now: up to workersMin; one when a normal job waits and no worker is live;
    * QUEUE_DELAY: one per normal job that has waited the threshold, less those starting.
-   * REQUEST_COUNT: when the look began with no worker live, up to the target (no worker can go
-   * idle later in the ms to take a job); else the rest at the end of the ms (`endOfMs`). Never
-   * past workersMax.
+   * REQUEST_COUNT: up to the target when `full` (the look began with no worker live: none can go
+   * idle later in the ms to take a job; or it is the end of the ms); else the rest at the end of
+   * the ms (`endOfMs`). Never past workersMax.
    */
-  private wantedNow(noneLive: boolean): number {
+  private wantedNow(full: boolean): number {
     const total = this.workers.length;
     const room = this.cfg.workersMax - total;
     const normal = this.queue.filter((j) => !j.lowPriority);
     let base = Math.max(0, this.cfg.workersMin - total);
-    if (base === 0 && normal.length > 0 && total === 0) base = 1;
-    if (this.cfg.scaler.type === 'REQUEST_COUNT') return Math.min(room, noneLive ? Math.max(base, this.target() - total) : base);
+    if (base === 0 && normal.length > 0 && this.live() === 0) base = 1;
+    if (this.cfg.scaler.type === 'REQUEST_COUNT') return Math.min(room, full ? Math.max(base, this.target() - total) : base);
     const overdue = normal.filter((j) => this.nowMs - j.enqueuedAtMs >= this.thresholdMs()).length;
     return Math.min(room, Math.max(base, overdue - this.count('initializing')));
   }
@@ -147,7 +165,7 @@ export abstract class RefWorkers extends RefState {
   protected endOfMs(): void {
     if (this.cfg.scaler.type === 'REQUEST_COUNT') {
       while (this.idle.length > 0 && this.workers.length > this.target()) this.stopWorker(this.idle[this.idle.length - 1]!);
-      while (this.workers.length < this.target()) this.startWorker();
+      while (this.wantedNow(true) > 0) this.startWorker();
       return;
     }
     for (let w = this.idle[0]; w && w.idleSinceMs + this.cfg.idleTimeoutMs <= this.nowMs; w = this.idle[0]) {

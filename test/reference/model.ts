@@ -138,7 +138,7 @@ export class RefModel extends RefLifecycle {
     const [idle, initializing, running] = [this.count('idle'), this.count('initializing'), this.count('running')];
     return {
       jobs: { ...this.counters, inProgress: this.inProgress(), inQueue: this.queue.length },
-      workers: { idle, initializing, ready: idle + running, running, throttled: 0, unhealthy: 0 },
+      workers: { idle, initializing, ready: idle + running, running, throttled: 0, unhealthy: this.count('unhealthy') },
     };
   }
 
@@ -181,7 +181,8 @@ export class RefModel extends RefLifecycle {
   }
 
   private workerEvents(w: Worker, consider: (atMs: number, stamp: number, fire: () => void) => void): void {
-    if (w.boot) consider(w.boot.atMs, w.boot.stamp, () => this.ready(w));
+    const b = w.boot;
+    if (b) consider(b.atMs, b.stamp, () => (b.timesOut ? this.unhealthy(w) : this.ready(w)));
     const e = w.engine;
     if (e?.wake) consider(e.wake.atMs, e.wake.stamp, () => e.fire());
     if (e?.tick) consider(e.tick.atMs, e.tick.stamp, () => e.ticked());

@@ -27,6 +27,8 @@ export interface RefConfig {
   /** ms from a worker's start (or crash restart) to ready: a constant, or uniform draws. */
   coldStart: RefDist;
   idleTimeoutMs: number;
+  /** A start longer than this ends at this point with the worker unhealthy for good (RUNPOD_INIT_TIMEOUT). */
+  initTimeoutMs: number;
   scaler: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
   /** The core's seed: its cold-start draws come from `${seed}/ep/coldstart`. */
   seed: number;

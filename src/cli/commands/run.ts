@@ -98,7 +98,7 @@ function workersLine(r: RunResult): string[] {
   const c = w.cost;
   const usd = (v: number) => `$${v.toFixed(4)}`;
   return [
-    `  workers: ${w.started} started; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`,
+    `  workers: ${w.started} started${w.unhealthyOnStart ? ` (${w.unhealthyOnStart} unhealthy on start)` : ''}; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`,
   ];
 }
 

@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { withGpuEngineDefaults } from './engine-defaults.js';
+import { withPresetDefaults } from '../../contract/endpoint-presets.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
 import { loopProblem } from '../arrivals/replay.js';
@@ -60,11 +61,12 @@ export function loadScenarioFile(file: string, opts: LoadOptions = {}): LoadResu
 /**
  * Validates an already-parsed scenario; `file` names it in messages and anchors relative trace
  * paths. An engine without maxNumSeqs / maxNumBatchedTokens gets vLLM's defaults on the GPU named
- * (`opts.gpu`, else plan.gpu; engine-defaults.ts). The scenario returned is deep-frozen
+ * (`opts.gpu`, else plan.gpu; engine-defaults.ts), and the endpoint its preset's defaults where
+ * it leaves the keys out (`endpoint.preset`, contract/endpoint-presets.ts). The scenario returned is deep-frozen
  * (contract/deep-freeze.ts).
  */
 export function parseScenario(raw: unknown, file: string, opts: LoadOptions = {}): LoadResult {
-  const r = scenarioSchema.safeParse(withGpuEngineDefaults(raw ?? {}, opts.gpu), { error: unknownKeyMessage });
+  const r = scenarioSchema.safeParse(withEndpointPreset(withGpuEngineDefaults(raw ?? {}, opts.gpu)), { error: unknownKeyMessage });
   if (!r.success) return { ok: false, issues: r.error.issues.map((i) => ({ code: 'CFG_ERR_SCENARIO_INVALID', file, path: issuePath(i), message: i.message })) };
   const issues: ScenarioIssue[] = [];
   r.data.traffic.forEach((f, n) => {
@@ -80,6 +82,13 @@ export function parseScenario(raw: unknown, file: string, opts: LoadOptions = {}
     }
   });
   return issues.length ? { ok: false, issues } : { ok: true, scenario: deepFreeze(r.data), file };
+}
+
+/** The raw scenario with its endpoint's preset filled in: a copy along the path, or the input itself. */
+function withEndpointPreset(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || !('endpoint' in raw)) return raw;
+  const endpoint = withPresetDefaults(raw.endpoint);
+  return endpoint === raw.endpoint ? raw : { ...raw, endpoint };
 }
 
 /** An unknown key, with the nearest key the object knows ("did you mean …?"). */

@@ -4,7 +4,7 @@
  * simulator's own endpoint schema (the `serve` config file's), so a scenario and a `serve` config agree.
  */
 import { z } from 'zod';
-import { endpointSchema } from '../../contract/endpoint-config.js';
+import { endpointSchema, QUEUE_DELAY_MIN_S } from '../../contract/endpoint-config.js';
 import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
@@ -319,6 +319,17 @@ export const scenarioSchema = z
       if (typeof r === 'string') ctx.addIssue({ code: 'custom', path: ['plan', 'workersMax'], message: r });
     }
     if (s.endpoint.workersMin > s.endpoint.workersMax) ctx.addIssue({ code: 'custom', path: ['endpoint', 'workersMin'], message: 'must be <= workersMax' });
+    const g = s.plan?.grid;
+    if (g?.['scaler.value'] && (g['scaler.type'] ?? [s.endpoint.scaler.type]).includes('QUEUE_DELAY')) {
+      g['scaler.value'].forEach((v, i) => {
+        if (v < QUEUE_DELAY_MIN_S)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['plan', 'grid', 'scaler.value', i],
+            message: `QUEUE_DELAY takes a wait of at least ${QUEUE_DELAY_MIN_S} s (RunPod's minimum)`,
+          });
+      });
+    }
   });
 
 export type Scenario = z.infer<typeof scenarioSchema>;

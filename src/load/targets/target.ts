@@ -7,7 +7,8 @@ import type { Operation } from '../../contract/operations.js';
 import type { RandomStream } from '../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from './webhook-receiver.js';
 import type { EndpointWindows } from '../../report/run-result.js';
-import type { BillingRule, WorkerBill } from '../../report/worker-bill.js';
+import type { BillingRule } from '../../report/worker-bill.js';
+import type { WorkerBillSeen } from '../../report/workers-section.js';
 import type { StreamContent } from '../behaviours/sse-content.js';
 
 export interface TargetRequest {
@@ -122,7 +123,7 @@ export interface Target {
    * every worker's start and stop (in-process only). Call once, before `drive`; the returned
    * function gives the bill, the alive workers closed at `nowMs` (read once, at the end).
    */
-  watchWorkers?(rule: BillingRule): (nowMs: number) => WorkerBill;
+  watchWorkers?(rule: BillingRule): (nowMs: number) => WorkerBillSeen;
   /**
    * The endpoint's state over time (`windows.endpoint`, source `simulator`), for a target that
    * sees every change of it (in process, and in lockstep from the server's own integration;

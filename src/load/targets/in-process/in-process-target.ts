@@ -13,7 +13,8 @@ import type { Simulator } from '../../../sim/simulator.js';
 import type { RandomStream } from '../../../lib/random.js';
 import type { EndpointProbe, Target, TargetRequest, TargetResponse } from '../target.js';
 import type { StreamContent } from '../../behaviours/sse-content.js';
-import type { BillingRule, WorkerBill } from '../../../report/worker-bill.js';
+import type { BillingRule } from '../../../report/worker-bill.js';
+import type { WorkerBillSeen } from '../../../report/workers-section.js';
 import { watchColdStarts } from './cold-starts.js';
 import { watchWorkerBill } from './worker-bills.js';
 import { EndpointWatch } from './endpoint-watch.js';
@@ -138,9 +139,9 @@ export class InProcessTarget implements Target {
   }
 
   /** One watch of the pool per run: a second call with the same rule (a plan point and its run) shares it. */
-  private bill: { rule: BillingRule; read: (nowMs: number) => WorkerBill } | undefined;
+  private bill: { rule: BillingRule; read: (nowMs: number) => WorkerBillSeen } | undefined;
 
-  watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBill {
+  watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBillSeen {
     const b = this.bill;
     if (b === undefined) return (this.bill = { rule, read: watchWorkerBill(this.ep.pool, rule) }).read;
     if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs)

@@ -8,14 +8,15 @@
  */
 import type { WorkerPool } from '../../../sim/worker-pool.js';
 import { isBilledState } from '../../../sim/worker-pool.js';
-import { aliveBilledMs, secondsOf, WorkerMeter, type BillingRule, type WorkerBill } from '../../../report/worker-bill.js';
+import { aliveBilledMs, secondsOf, WorkerMeter, type BillingRule } from '../../../report/worker-bill.js';
+import type { WorkerBillSeen } from '../../../report/workers-section.js';
 
 /**
  * Watches `pool` from now (its alive workers, the workersMin the simulator started when it was
  * built, start now). The returned function gives the bill with the alive workers closed at its
  * `endMs` (read it once, at the end of the run).
  */
-export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: number) => WorkerBill {
+export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: number) => WorkerBillSeen {
   const meter = new WorkerMeter<number>(rule.workersMin);
   pool.watchLives({
     started: (n, atMs) => meter.start(n, atMs),
@@ -34,6 +35,7 @@ export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: nu
       flexSeconds: meter.flexWith(alive),
       workersStarted: meter.started,
       secondsByState: secondsOf(byState),
+      unhealthyOnStart: pool.unhealthyOnStart,
     };
   };
 }

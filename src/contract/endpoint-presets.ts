@@ -1,0 +1,75 @@
+/**
+ * An endpoint's defaults by how it was created (`endpoint.preset`), RunPod's as of 2026: the
+ * console gives an execution timeout of 600 s, an idle timeout of 5 s and FlashBoot on; the REST
+ * API (v2) gives 300 s, 10 s and FlashBoot off. The schema's own defaults are the console's
+ * (endpoint-config.ts reads them from here), so a config without a preset runs as before.
+ *
+ * A preset is filled in before the schema reads the config (`withPresetDefaults`): a key the
+ * config gives wins. FlashBoot needs a start time the config gives (`flashBoot.startMs`): loadlab
+ * models it only where `flashBoot` is set, whatever the preset, so `rest` fills in nothing for it.
+ */
+export const ENDPOINT_PRESET_NAMES = ['console', 'rest'] as const;
+export type EndpointPresetName = (typeof ENDPOINT_PRESET_NAMES)[number];
+
+export interface EndpointPreset {
+  executionTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** RunPod's FlashBoot setting on an endpoint so created (loadlab models it from `flashBoot`, when set). */
+  flashBoot: boolean;
+}
+
+export const ENDPOINT_PRESETS: Readonly<Record<EndpointPresetName, Readonly<EndpointPreset>>> = {
+  console: { executionTimeoutMs: 600_000, idleTimeoutMs: 5000, flashBoot: true },
+  rest: { executionTimeoutMs: 300_000, idleTimeoutMs: 10_000, flashBoot: false },
+};
+
+/** The keys a preset fills in where the config leaves them out. */
+export const PRESET_KEYS = ['executionTimeoutMs', 'idleTimeoutMs'] as const;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * One raw endpoint (a scenario's `endpoint`, an entry of a serve config's `endpoints`) with its
+ * preset's values where its keys are absent: a copy (the input is not changed), or the input
+ * itself when it names no known preset other than the console (whose values are the schema's
+ * defaults) or is not an object. An unknown preset is left for the schema to refuse.
+ */
+export function withPresetDefaults(raw: unknown): unknown {
+  if (!isObj(raw) || raw.preset === 'console' || typeof raw.preset !== 'string' || !(raw.preset in ENDPOINT_PRESETS)) return raw;
+  const p = ENDPOINT_PRESETS[raw.preset as EndpointPresetName];
+  const filled: Obj = { ...raw };
+  for (const k of PRESET_KEYS) if (filled[k] === undefined) filled[k] = p[k];
+  return filled;
+}
+
+/**
+ * The endpoint defaults in force and where each came from, in words, for `loadlab run --dry-run`:
+ * "executionTimeoutMs 300000 (preset rest), idleTimeoutMs 10000 (preset rest), flashBoot off
+ * (preset rest), initTimeoutMs 420000 (default)". A value that differs from its preset's was set
+ * in the config; one equal to it is told as the preset's (which it is, given or not).
+ */
+export function endpointDefaultsText(e: {
+  preset: EndpointPresetName;
+  executionTimeoutMs: number;
+  idleTimeoutMs: number;
+  initTimeoutMs: number;
+  flashBoot?: unknown;
+}): string {
+  const p = ENDPOINT_PRESETS[e.preset];
+  const from = (given: boolean) => (given ? 'set in the scenario' : `preset ${e.preset}`);
+  const flash =
+    e.flashBoot !== undefined
+      ? 'flashBoot on (set in the scenario)'
+      : p.flashBoot
+        ? `flashBoot off (preset ${e.preset} has it on, but loadlab needs flashBoot.startMs to model it)`
+        : `flashBoot off (preset ${e.preset})`;
+  return [
+    ...PRESET_KEYS.map((k) => `${k} ${e[k]} (${from(e[k] !== p[k])})`),
+    flash,
+    `initTimeoutMs ${e.initTimeoutMs} (${e.initTimeoutMs === INIT_TIMEOUT_DEFAULT_MS ? 'default, as RUNPOD_INIT_TIMEOUT' : 'set in the scenario'})`,
+  ].join(', ');
+}
+
+/** A worker whose start takes longer than this turns unhealthy (RunPod: 7 min; RUNPOD_INIT_TIMEOUT extends it). */
+export const INIT_TIMEOUT_DEFAULT_MS = 420_000;
