@@ -7,8 +7,7 @@
  * in-process target can offer it (Target.watchWorkers).
  */
 import type { WorkerPool } from '../../../sim/worker-pool.js';
-import { isBilledState } from '../../../sim/worker-pool.js';
-import { aliveBilledMs, secondsOf, WorkerMeter, type BillingRule, type WorkerBill } from '../../../report/worker-bill.js';
+import { aliveBilledMs, billedByState, secondsOf, WorkerMeter, type BillingRule, type WorkerBill } from '../../../report/worker-bill.js';
 
 /**
  * Watches `pool` from now (its alive workers, the workersMin the simulator started when it was
@@ -17,7 +16,9 @@ import { aliveBilledMs, secondsOf, WorkerMeter, type BillingRule, type WorkerBil
  */
 export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: number) => WorkerBill {
   const meter = new WorkerMeter<number>(rule.workersMin);
+  const billed = billedByState(rule.initializing);
   pool.watchLives({
+    billed,
     started: (n, atMs) => meter.start(n, atMs),
     stopped: (n, atMs, billedMs) => meter.stop(n, atMs, billedMs),
   });
@@ -27,7 +28,7 @@ export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: nu
     for (const w of pool.all()) {
       const ms = Math.max(0, endMs - w.sinceMs);
       if (ms > 0) byState[w.state] = (byState[w.state] ?? 0) + ms;
-      alive.push({ id: w.n, billedMs: aliveBilledMs(w.billedMs + (isBilledState(w.state) ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
+      alive.push({ id: w.n, billedMs: aliveBilledMs(w.billedMs + (billed[w.state] ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
     }
     return {
       activeSeconds: rule.workersMin * Math.ceil(endMs / 1000),
