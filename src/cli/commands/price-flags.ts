@@ -35,7 +35,7 @@ export function pricesOf(a: PriceArgs, plan: { gpu?: string | undefined; priceBo
     const key = gpuIn(book, gpu);
     if (!key)
       throw bad(
-        `${a.gpu !== undefined ? '--gpu' : `${file}: plan.gpu`}: unknown GPU "${gpu}" in price book ${book.name}; known: ${Object.keys(book.gpus).join(', ')} (or give --price-flex and --price-active)`,
+        `${a.gpu !== undefined ? '--gpu' : `${file}: plan.gpu`}: unknown GPU "${gpu}" in price book ${book.name}; known: ${book.names.join(', ')} (or give --price-flex and --price-active)`,
       );
     base = { ...book.gpus[key]!, gpu: key, priceBook: book.name, asOf: book.asOf };
   } else if (a['price-book'] !== undefined) throw bad(`--price-book: prices a GPU: give --gpu NAME too (or the scenario's plan.gpu)`);
@@ -70,7 +70,7 @@ export function priceOptions<T>(y: Argv<T>): Argv<T & PriceArgs> {
   return y
     .option('gpu', {
       type: 'string',
-      describe: `Bill workers at this GPU's per-second price in the price book (default: the scenario's plan.gpu; ${Object.keys(DEFAULT_PRICE_BOOK.gpus).join(', ')}; docs/plan.md "Cost" dates them); an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on it`,
+      describe: `Bill workers at this GPU's per-second price in the price book (default: the scenario's plan.gpu; ${DEFAULT_PRICE_BOOK.names.join(', ')}; docs/plan.md "Cost" dates them); an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on it`,
     })
     .option('price-book', {
       type: 'string',
