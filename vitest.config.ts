@@ -35,7 +35,12 @@ export const UNIT_FILES = [
  * file such as the Erlang C oracle (~25 s of CPU in a small file) then started last and ran alone
  * on one core at the end. Listed files start first, the rest keep vitest's order.
  */
-const LONG_FILES = ['test/sim/erlang-c.test.ts', 'test/docs/readme-commands.test.ts', 'test/load/job-accounting.test.ts', 'test/calibrate/bench-kv-fit.test.ts'];
+const LONG_FILES = [
+  'test/sim/erlang-c.test.ts',
+  'test/docs/readme-commands.test.ts',
+  'test/load/job-accounting.test.ts',
+  'test/calibrate/bench-kv-fit.test.ts',
+];
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -273,6 +273,23 @@ export const endpointSchema = z.strictObject({
       description: "Webhook delivery of a job's result: attempts and the gap between them. Default: {attempts: 3, intervalMs: 10000}.",
       examples: [{ attempts: 5, intervalMs: 2000 }],
     }),
+  billing: z
+    .strictObject({
+      initializing: z
+        .boolean()
+        .default(false)
+        .meta({
+          description:
+            "Bill a worker's time initializing (its cold start). RunPod's workers page: not billed (since 2026-06-29); its pricing page still bills start time. Default: false.",
+          examples: [false, true],
+        }),
+    })
+    .optional()
+    .meta({
+      description:
+        'How workers are billed (the cost model, docs/plan.md "Cost"): from start to stop, rounded up to the second, idle timeout included; throttled and unhealthy time never. Default: {initializing: false}.',
+      examples: [{ initializing: true }],
+    }),
 });
 
 export const simConfigSchema = z.strictObject({

@@ -9,6 +9,7 @@ import { judgeFromSend } from '../report/from-send.js';
 import { METRICS } from '../report/threshold-metrics.js';
 import type { PricesUsed } from '../report/prices.js';
 import type { WorkerBillSeen } from '../report/workers-section.js';
+import { billingRule } from '../report/worker-bill.js';
 import { workersSection } from '../report/workers-section.js';
 import type { RandomSource } from '../lib/random.js';
 import type { BehaviourEnv } from './behaviours/types.js';
@@ -86,7 +87,7 @@ export function resultOfRun(sc: Scenario, { seed, target, rec, rates, bill }: Ru
   };
   if (bill) {
     const completed = METRICS.jobs_completed!.value(result, {}) ?? 0;
-    result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, end.prices);
+    result.workers = workersSection(bill(elapsedMs), sc.endpoint.workersMin, elapsedMs, completed, end.prices, billingRule(sc.endpoint).initializing);
   }
   const engine = engineSummaryOf(result.windows!.endpoint, rec.histWindowMs, elapsedMs);
   if (engine) result.engine = engine;

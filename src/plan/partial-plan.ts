@@ -63,7 +63,9 @@ const partialSchema = z.object({
     seeds: z.array(seed).min(1),
     exhaustive: z.boolean(),
     mmc: z.object({ arrivalsPerSec: num.nullable(), meanJobMs: num }),
-    prices: z.object({ flexPerSec: num, activePerSec: num, gpu: z.string().optional() }).optional(),
+    prices: z
+      .object({ flexPerSec: num, activePerSec: num, gpu: z.string().optional(), priceBook: z.string().optional(), asOf: z.string().optional() })
+      .optional(),
     // Checked by the scenario schema where the merge uses it (merge-plans.ts).
     scenarioConfig: z.record(z.string(), z.unknown()),
   }),

@@ -4,7 +4,9 @@
  */
 import { extrapolationFlags, type FitRange } from './extrapolation.js';
 import type { Threshold } from '../report/thresholds.js';
-import { costOf, type Prices } from '../report/prices.js';
+import { costOf, type PricesUsed } from '../report/prices.js';
+import type { BillingSection } from '../report/run-result.js';
+import { billingSection } from '../report/workers-section.js';
 import type { MmcInputs, MmcPrediction } from './mmc-reference.js';
 import type { SloSource } from './slo.js';
 import { describeKnobs, type Knobs } from './grid.js';
@@ -76,7 +78,10 @@ export interface PlanResult {
     /** With a grid: each combination of knobs and where its line stopped. */
     grid?: { knobs: Knobs; stoppedAfter: number | null }[];
   };
-  prices?: Prices & { gpu?: string };
+  /** Where a GPU's prices come from (prices.ts): its price book and the book's date. */
+  prices?: PricesUsed;
+  /** The billing rule of every row's bill, and the price book (worker-bill.ts; added without a version change: absent from older plans). */
+  billing?: BillingSection;
   recommendation: {
     /**
      * The smallest workersMax meeting every SLO on every seed; null: none in the range. With a
@@ -121,7 +126,9 @@ export interface PlanInputs {
   seeds: readonly (number | string)[];
   exhaustive: boolean;
   mmc: MmcInputs;
-  prices?: Prices & { gpu?: string };
+  prices?: PricesUsed;
+  /** Time initializing is billed (the endpoint's billing.initializing); default false. */
+  billInitializing?: boolean;
   /** An LLM engine's measured range and cache (undefined: no engine). */
   fitRange?: FitRange | undefined;
 }
@@ -222,6 +229,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
       ...(inp.grid ? { grid: out.lines.map((l) => ({ knobs: l.knobs, stoppedAfter: l.stoppedAfter })) } : {}),
     },
     ...(inp.prices ? { prices: inp.prices } : {}),
+    billing: billingSection(inp.billInitializing ?? false, inp.prices),
     recommendation,
     ...(inp.grid ? { paretoFront: paretoFront(rows, inp.slos.list, price) } : {}),
     borderline,

@@ -4,8 +4,9 @@
  * (partial-plan.ts), and the merge checks that every shard's is the same (merge-plans.ts).
  */
 import type { Scenario } from '../load/scenario/schema.js';
-import type { Prices } from '../report/prices.js';
+import type { PricesUsed } from '../report/prices.js';
 import type { Threshold } from '../report/thresholds.js';
+import { billingRule } from '../report/worker-bill.js';
 import type { Knobs } from './grid.js';
 import type { MmcInputs } from './mmc-reference.js';
 import type { PlanInputs } from './plan-result.js';
@@ -26,7 +27,7 @@ export interface PlanSpec {
   seeds: (number | string)[];
   exhaustive: boolean;
   mmc: MmcInputs;
-  prices?: Prices & { gpu?: string };
+  prices?: PricesUsed;
   /** The scenario as loaded (defaults filled in), for plan.md's notes on where it departs from M/M/c. */
   scenarioConfig: Scenario;
 }
@@ -43,6 +44,7 @@ export function planInputsOf(spec: PlanSpec, slos: Threshold[]): PlanInputs {
     exhaustive: spec.exhaustive,
     mmc: spec.mmc,
     ...(spec.prices ? { prices: spec.prices } : {}),
+    billInitializing: billingRule(spec.scenarioConfig.endpoint).initializing,
     fitRange: fitRangeOf(spec.scenarioConfig),
   };
 }

@@ -4,7 +4,7 @@
  * Erlang C beside it and where the simulation departs from it. Pure.
  */
 import type { Scenario } from '../load/scenario/schema.js';
-import { GPU_PRICES_DATE } from '../report/prices.js';
+import { billedText, pricesSource } from '../report/render-md.js';
 import { describeKnobs, pointKey } from './grid.js';
 import { fmt, pct, spread, usd } from './plan-format.js';
 import { concurrencyGrid } from './plan-grid-table.js';
@@ -28,9 +28,10 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
   if (rec.cost && p.prices) {
     L.push(
       '',
-      `Cost at the recommendation: ${usd(rec.cost.perHour)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `${usd(rec.cost.per1000Jobs)} per 1 000 jobs`} (mean over seeds; flex $${p.prices.flexPerSec}/s, active $${p.prices.activePerSec}/s${p.prices.gpu ? `, ${p.prices.gpu} as of ${GPU_PRICES_DATE}` : ''}).`,
+      `Cost at the recommendation: ${usd(rec.cost.perHour)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `${usd(rec.cost.per1000Jobs)} per 1 000 jobs`} (mean over seeds; flex $${p.prices.flexPerSec}/s, active $${p.prices.activePerSec}/s, ${pricesSource(p.prices)}).`,
     );
   }
+  if (p.billing) L.push('', `Billing (docs/plan.md "Cost"): flex workers per second, rounded up, from start to stop (idle tail included), ${billedText(p)}.`);
   const intro = erlangIntro(p);
   if (intro) L.push('', intro);
   L.push(

@@ -298,7 +298,7 @@ function workersTable(r: RunResult): string[] {
   return [
     '## Workers and cost',
     '',
-    `Billed as \`loadlab plan\` bills (docs/plan.md "Cost"): flex workers per second, rounded up, from start (cold start included) to stop (idle tail included); ${w.workersMin} active worker${w.workersMin === 1 ? '' : 's'} (workersMin) for the whole run. Throttled time is not billed.`,
+    `Billed as \`loadlab plan\` bills (docs/plan.md "Cost"): flex workers per second, rounded up, from start to stop (idle tail included), ${billedText(w)}; ${w.workersMin} active worker${w.workersMin === 1 ? '' : 's'} (workersMin) for the whole run.`,
     '',
     ...table(
       ['measure', 'value'],
@@ -314,7 +314,7 @@ function workersTable(r: RunResult): string[] {
         ['billed seconds flex / active', `${w.billedSeconds.flex} / ${w.billedSeconds.active}`],
         ...(c && p
           ? [
-              ['prices per second flex / active', `$${p.flexPerSec} / $${p.activePerSec} (${p.gpu ? `${p.gpu}, as of ${p.asOf}` : 'given'})`],
+              ['prices per second flex / active', `$${p.flexPerSec} / $${p.activePerSec} (${pricesSource(p)})`],
               ['cost per run', usd(c.perRun)],
               ['cost per hour', usd(c.perHour)],
               ['cost per 1 000 completed jobs', usd(c.per1000Jobs)],
@@ -323,6 +323,21 @@ function workersTable(r: RunResult): string[] {
       ],
     ),
   ];
+}
+
+/** What time a bill counts: from its `billing` rule (a report without one was billed under the earlier rule). */
+export function billedText(w: Pick<NonNullable<RunResult['workers']>, 'billing'>): string {
+  const b = w.billing;
+  if (!b) return 'initializing and unhealthy time included, throttled time not (the rule before 2026; this report does not name its rule)';
+  return b.initializing
+    ? 'initializing time included (endpoint.billing.initializing: true), throttled and unhealthy time not'
+    : 'initializing, throttled and unhealthy time not billed (endpoint.billing.initializing: false)';
+}
+
+/** Where prices come from: a GPU in a price book, or given as numbers. */
+export function pricesSource(p: { gpu?: string; asOf?: string; priceBook?: string }): string {
+  if (!p.gpu) return 'given';
+  return p.priceBook ? `${p.gpu}, price book ${p.priceBook}: ${p.asOf}` : `${p.gpu}, as of ${p.asOf}`;
 }
 
 /** "shard I of N" (or the shards a merge holds), and the common wall start when given. */

@@ -232,17 +232,35 @@ export interface WorkersSection {
   secondsByState: Record<WorkerState, number>;
   /**
    * Billed worker-seconds: `active` = workersMin × the run's length, rounded up; `flex` = each
-   * other worker from its start (cold start included) to its stop (idle-timeout tail included,
-   * also past the run's end), rounded up per worker. Throttled time is not billed.
+   * other worker from its start to its stop (idle-timeout tail included, also past the run's
+   * end), rounded up per worker, counting only the time in `billing.billedStates`.
    */
   billedSeconds: { active: number; flex: number };
+  /** The billing rule and price book of this bill (version 3, optional; absent from reports before the 2026 rule, which billed initializing and unhealthy). */
+  billing?: BillingSection;
   /** Dollars at the run's prices (6 decimals); absent when no price was given. */
   cost?: WorkersCost;
 }
 
+/** The billing rule a bill was made under (worker-bill.ts) and, with a GPU's prices, the price book they come from (prices.ts). */
+export interface BillingSection {
+  /** Time initializing (the cold start) is billed: the endpoint's `billing.initializing`. */
+  initializing: boolean;
+  /** The worker states whose time is billed (throttled and unhealthy never are). */
+  billedStates: WorkerState[];
+  /** With a GPU's prices: the price book's name (`--price-book`: 2026, 2025), its date, and the GPU. */
+  priceBook?: string;
+  asOf?: string;
+  gpu?: string;
+}
+
 export interface WorkersCost {
-  /** Per worker-second. `gpu`: the built-in prices of this GPU, as of `asOf`; absent: given as numbers (--price-flex/--price-active). */
-  prices: { flexPerSec: number; activePerSec: number; gpu?: string; asOf?: string };
+  /**
+   * Per worker-second. `gpu`: this GPU's prices in the price book `priceBook` (optional: absent
+   * before price books, when the table was the 2025 one), dated `asOf`; absent: given as numbers
+   * (--price-flex/--price-active).
+   */
+  prices: { flexPerSec: number; activePerSec: number; gpu?: string; asOf?: string; priceBook?: string };
   perRun: number;
   /** The run's cost over its length (traffic and drain), scaled to an hour. */
   perHour: number;

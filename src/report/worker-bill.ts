@@ -5,16 +5,18 @@
  *
  * - Active workers (`workersMin` of them) are billed for the whole run, whatever they do, at the
  *   active price.
- * - Every other worker is a flex worker, billed per second, rounded up, from its start (the cold
- *   start included) to its stop (the idle-timeout tail included, even past the run's end for a
- *   worker idle when the run ended), at the flex price. Time spent
- *   throttled (wanted, but no host had room) is not billed.
+ * - Every other worker is a flex worker, billed per second, rounded up, from its start to its stop
+ *   (the idle-timeout tail included, even past the run's end for a worker idle when the run
+ *   ended), at the flex price. Time spent initializing (the cold start) is not billed unless the
+ *   endpoint's `billing.initializing` is true (RunPod's workers page, since 2026-06-29: not billed;
+ *   its pricing page still bills start time). Time throttled (wanted, but no host had room) or
+ *   unhealthy (crash-looping) is never billed.
  * - Which worker is active: going through starts and stops in time order, a worker that starts
  *   while fewer than `workersMin` active workers are alive takes an active slot; a stopped active
  *   worker frees its slot for the next worker to start.
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
-import type { WorkerState } from '../contract/sim-events.js';
+import { WORKER_STATES, type WorkerState } from '../contract/sim-events.js';
 
 /** One worker's life on the endpoint (Target.watchWorkers in load/targets/target.ts). */
 export interface WorkerLifetime {
@@ -41,20 +43,32 @@ export interface WorkerBill {
   secondsByState: Record<string, number>;
 }
 
-const BILLED_STATES = ['initializing', 'idle', 'running', 'unhealthy'] as const;
+/** The states whose time is billed: idle and running, and initializing when the rule says so. */
+export function billedStates(initializing: boolean): WorkerState[] {
+  return WORKER_STATES.filter((s) => s === 'idle' || s === 'running' || (initializing && s === 'initializing'));
+}
 
-/** Is time in this state billed? (Throttled is not: no host had room.) */
-export const isBilled = (state: string): boolean => (BILLED_STATES as readonly string[]).includes(state);
+/** Is time in each state billed? (Throttled and unhealthy never are; initializing when `initializing`.) */
+export function billedByState(initializing: boolean): Readonly<Record<WorkerState, boolean>> {
+  const b = billedStates(initializing);
+  return Object.fromEntries(WORKER_STATES.map((s) => [s, b.includes(s)])) as Record<WorkerState, boolean>;
+}
 
-/** How an endpoint's workers are billed: its workersMin active slots, and the idle tail of a flex worker idle at the end. */
+/** How an endpoint's workers are billed: its workersMin active slots, the idle tail of a flex worker idle at the end, and whether initializing is billed. */
 export interface BillingRule {
   workersMin: number;
   /** idleTimeoutMs, but 0 under REQUEST_COUNT (it stops surplus workers at once). */
   idleTailMs: number;
+  /** Time initializing (the cold start) is billed: the endpoint's `billing.initializing` (default false). */
+  initializing: boolean;
 }
 
-export function billingRule(ep: Pick<EndpointConfig, 'workersMin' | 'idleTimeoutMs' | 'scaler'>): BillingRule {
-  return { workersMin: ep.workersMin, idleTailMs: ep.scaler.type === 'REQUEST_COUNT' ? 0 : ep.idleTimeoutMs };
+export function billingRule(ep: Pick<EndpointConfig, 'workersMin' | 'idleTimeoutMs' | 'scaler' | 'billing'>): BillingRule {
+  return {
+    workersMin: ep.workersMin,
+    idleTailMs: ep.scaler.type === 'REQUEST_COUNT' ? 0 : ep.idleTimeoutMs,
+    initializing: ep.billing?.initializing ?? false,
+  };
 }
 
 /** A worker alive at the read: its billed ms up to then, plus the idle tail when it is idle. */
@@ -135,10 +149,11 @@ export class WorkerMeter<K = string> {
 /**
  * The bill of worker lifetimes (a run `runMs` long; the alive ones closed at `runMs`), through
  * WorkerMeter. `idleTailMs`: how long a flex worker idle at the run's end stays before it stops
- * (BillingRule): billed too, though the run ended first.
+ * (BillingRule): billed too, though the run ended first; `initializing`: time initializing is billed.
  */
-export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number, idleTailMs = 0): WorkerBill {
-  const billedMsOf = (l: WorkerLifetime) => Object.entries(l.msByState).reduce((n, [st, ms]) => (isBilled(st) ? n + ms : n), 0);
+export function billWorkers(lives: readonly WorkerLifetime[], workersMin: number, runMs: number, idleTailMs = 0, initializing = false): WorkerBill {
+  const billed: Readonly<Record<string, boolean>> = billedByState(initializing);
+  const billedMsOf = (l: WorkerLifetime) => Object.entries(l.msByState).reduce((n, [st, ms]) => (billed[st] ? n + ms : n), 0);
   const events = lives
     .flatMap((l, i) => [{ at: l.startMs, stop: false, i }, ...(l.stopMs === null ? [] : [{ at: l.stopMs, stop: true, i }])])
     .sort((a, b) => a.at - b.at || Number(b.stop) - Number(a.stop) || a.i - b.i);

@@ -3,9 +3,9 @@
  * (worker-bill.ts) and, with prices, its cost (prices.ts), rounded for report.json. Pure.
  */
 import { WORKER_STATES, type WorkerState } from '../contract/sim-events.js';
-import { costOf, GPU_PRICES_DATE, type PricesUsed } from './prices.js';
-import type { WorkersSection } from './run-result.js';
-import type { WorkerBill } from './worker-bill.js';
+import { costOf, type PricesUsed } from './prices.js';
+import type { BillingSection, WorkersSection } from './run-result.js';
+import { billedStates, type WorkerBill } from './worker-bill.js';
 
 const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -16,18 +16,44 @@ export interface WorkerBillSeen extends WorkerBill {
   unhealthyOnStart?: number;
 }
 
-export function workersSection(bill: WorkerBillSeen, workersMin: number, runMs: number, jobsCompleted: number, prices?: PricesUsed): WorkersSection {
+/** The rule a bill was made under and the prices' book (report.json `workers.billing`, plan.json `billing`). */
+export function billingSection(initializing: boolean, prices?: PricesUsed): BillingSection {
+  return {
+    initializing,
+    billedStates: billedStates(initializing),
+    ...(prices?.priceBook ? { priceBook: prices.priceBook, asOf: prices.asOf!, gpu: prices.gpu! } : {}),
+  };
+}
+
+/** `prices` with where they come from (gpu, priceBook, asOf) when read from a price book. */
+export function pricesSection(prices: PricesUsed): PricesUsed {
+  return {
+    flexPerSec: prices.flexPerSec,
+    activePerSec: prices.activePerSec,
+    ...(prices.gpu ? { gpu: prices.gpu, asOf: prices.asOf!, priceBook: prices.priceBook! } : {}),
+  };
+}
+
+export function workersSection(
+  bill: WorkerBillSeen,
+  workersMin: number,
+  runMs: number,
+  jobsCompleted: number,
+  prices?: PricesUsed,
+  initializing = false,
+): WorkersSection {
   const section: WorkersSection = {
     started: bill.workersStarted,
     workersMin,
     secondsByState: Object.fromEntries(WORKER_STATES.map((s) => [s, r3(bill.secondsByState[s] ?? 0)])) as Record<WorkerState, number>,
     billedSeconds: { active: bill.activeSeconds, flex: bill.flexSeconds },
+    billing: billingSection(initializing, prices),
   };
   if (bill.unhealthyOnStart) section.unhealthyOnStart = bill.unhealthyOnStart;
   if (prices) {
     const c = costOf(bill, prices, runMs, jobsCompleted);
     section.cost = {
-      prices: { flexPerSec: prices.flexPerSec, activePerSec: prices.activePerSec, ...(prices.gpu ? { gpu: prices.gpu, asOf: GPU_PRICES_DATE } : {}) },
+      prices: pricesSection(prices),
       perRun: r6(c.total),
       perHour: r6(c.perHour),
       per1000Jobs: c.per1000Jobs === null ? null : r6(c.per1000Jobs),

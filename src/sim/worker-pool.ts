@@ -33,18 +33,15 @@ export interface PoolHost {
 export type WorkerCounts = Record<WorkerState, number>;
 
 /**
- * Sees each worker's start and stop, with its billed ms (its time initializing, idle, running or
- * unhealthy; throttled is not billed), kept on the worker itself: billing a day of millions of
- * short-lived workers builds no event and looks nothing up. `n`: the worker's number.
+ * Sees each worker's start and stop, with its billed ms (its time in the states `billed` marks),
+ * kept on the worker itself: billing a day of millions of short-lived workers builds no event and
+ * looks nothing up. `n`: the worker's number.
  */
 export interface WorkerLives {
+  /** Is time in this state billed? (The cost model's rule: report/worker-bill.ts.) */
+  readonly billed: Readonly<Record<WorkerState, boolean>>;
   started(n: number, atMs: number): void;
   stopped(n: number, atMs: number, billedMs: number): void;
-}
-
-/** Is time in this state billed? (Throttled is not: no host had room.) */
-export function isBilledState(s: WorkerState): boolean {
-  return s !== 'throttled';
 }
 
 export class WorkerPool {
@@ -143,7 +140,7 @@ export class WorkerPool {
     if (ms <= 0) return;
     const m = this.msByState;
     m[w.state] = (m[w.state] ?? 0) + ms;
-    if (isBilledState(w.state)) w.billedMs += ms;
+    if (this.lives!.billed[w.state]) w.billedMs += ms;
   }
 
   /** Starts a new worker; a fault that is short of workers takes it instead. */

@@ -1,8 +1,8 @@
 /**
  * `loadlab run` bills the workers it saw, as `loadlab plan` does (report/worker-bill.ts), on
  * test/fixtures/plan-cost.yaml, whose worker lifetimes follow from its constants: each of two jobs
- * wakes a flex worker, which starts cold (coldStartMs), runs the job (jobDurationMs) and stops
- * idleTimeoutMs later (billed past the run's end). The expected figures are computed here from
+ * wakes a flex worker, which starts cold (coldStartMs, not billed by default), runs the job
+ * (jobDurationMs) and stops idleTimeoutMs later (billed past the run's end). The expected figures are computed here from
  * those constants; the plan of the same scenario must bill the same.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { GPU_PRICES } from '../../src/report/prices.js';
+import { PRICE_BOOK_2026 } from '../../src/report/prices.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { cliBatch, type CliResult } from '../helpers/cli-batch.js';
 import { planJson } from '../plan/plan-cli.js';
@@ -35,7 +35,7 @@ function variant(name: string, change: (s: Record<string, any>) => void): string
 }
 
 describe('loadlab run: workers and cost', () => {
-  test('--gpu: flex workers billed per second, rounded up, cold start and idle tail included; cost per run, hour and 1 000 jobs', () => {
+  test('--gpu: flex workers billed per second, rounded up, idle tail included, cold start not; cost per run, hour and 1 000 jobs', () => {
     const out = join(dir, 'gpu');
     const planOut = join(dir, 'plan');
     const [r, p] = cli(
@@ -45,15 +45,16 @@ describe('loadlab run: workers and cost', () => {
     expect(r.status, r.stderr).toBe(0);
     const rep = reportOf(out);
     const w = rep.workers!;
-    const perWorker = Math.ceil((coldStartMs + jobDurationMs + idleTimeoutMs) / 1000);
-    const price = GPU_PRICES['4090-PRO']!;
+    const perWorker = Math.ceil((jobDurationMs + idleTimeoutMs) / 1000);
+    const price = PRICE_BOOK_2026.gpus['4090-PRO']!;
     expect(w.started).toBe(2);
     expect(w.billedSeconds).toEqual({ active: 0, flex: 2 * perWorker });
     expect(w.secondsByState.initializing).toBe((2 * coldStartMs) / 1000);
     expect(w.secondsByState.running).toBe((2 * jobDurationMs) / 1000);
     expect(w.secondsByState.throttled).toBe(0);
     const perRun = 2 * perWorker * price.flexPerSec;
-    expect(w.cost!.prices).toEqual({ ...price, gpu: '4090-PRO', asOf: expect.any(String) });
+    expect(w.cost!.prices).toEqual({ ...price, gpu: '4090-PRO', asOf: '2026-05-13', priceBook: '2026' });
+    expect(w.billing).toEqual({ initializing: false, billedStates: ['running', 'idle'], priceBook: '2026', asOf: '2026-05-13', gpu: '4090-PRO' });
     expect(w.cost!.perRun).toBeCloseTo(perRun, 6);
     expect(w.cost!.perHour).toBeCloseTo((perRun * 3_600_000) / rep.elapsedMs, 5);
     expect(w.cost!.per1000Jobs).toBeCloseTo((perRun * 1000) / 2, 5);
@@ -104,13 +105,13 @@ describe('loadlab run: workers and cost', () => {
     ];
     expect(r1.status).toBe(0);
     const w = reportOf(none).workers!;
-    expect(w.billedSeconds.flex).toBe(2 * Math.ceil((coldStartMs + jobDurationMs + idleTimeoutMs) / 1000));
+    expect(w.billedSeconds.flex).toBe(2 * Math.ceil((jobDurationMs + idleTimeoutMs) / 1000));
     expect(w.cost).toBeUndefined();
     expect(readFileSync(join(none, 'report.md'), 'utf8')).toContain('| cost | no prices');
 
     expect(r2.status).toBe(0);
     const priced = reportOf(out).workers!;
-    expect(priced.cost!.prices).toEqual({ ...GPU_PRICES.A100, gpu: 'A100', asOf: expect.any(String) });
+    expect(priced.cost!.prices).toEqual({ ...PRICE_BOOK_2026.gpus.A100, gpu: 'A100', asOf: '2026-05-13', priceBook: '2026' });
 
     // compare shows both runs' billed seconds and the cost per 1 000 jobs where there is one.
     expect(cmp.status, cmp.stderr).toBe(0);
@@ -131,7 +132,7 @@ describe('loadlab run: workers and cost', () => {
     ) as [CliResult, CliResult, CliResult, CliResult];
     expect(gpu.status).toBe(2);
     expect(gpu.stderr).toContain('--gpu: unknown GPU "RTX-1"');
-    for (const name of Object.keys(GPU_PRICES)) expect(gpu.stderr).toContain(name);
+    for (const name of Object.keys(PRICE_BOOK_2026.gpus)) expect(gpu.stderr).toContain(name);
 
     expect(half.status).toBe(2);
     expect(half.stderr).toContain('--price-active: give both --price-flex and --price-active, or --gpu NAME');

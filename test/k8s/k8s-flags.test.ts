@@ -108,7 +108,13 @@ const BAD: [name: string, args: string[], message: RegExp][] = [
   ['--seed abc', [...RUN, '--parallelism', '2', '--seed', 'abc'], /--seed: an integer/],
   ['plan --workers-max 5..1', [...PLAN, '--parallelism', '2', '--workers-max', '5..1'], /--workers-max: /],
   ['plan --seeds 0', [...PLAN, '--parallelism', '2', '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/],
-  ['plan --gpu unknown', [...PLAN, '--parallelism', '2', '--gpu', 'H9000'], /--gpu: unknown GPU "H9000"; known: .*A100/],
+  ['plan --gpu unknown', [...PLAN, '--parallelism', '2', '--gpu', 'H9000'], /--gpu: unknown GPU "H9000" in price book 2026; known: .*A100/],
+  ['plan --price-book unknown', [...PLAN, '--parallelism', '2', '--gpu', 'A100', '--price-book', '1999'], /--price-book: unknown price book "1999"/],
+  [
+    'run --price-book (a run against a URL bills no workers)',
+    [...RUN, '--parallelism', '2', '--price-book', '2025'],
+    /--price-book: only with `loadlab k8s plan`: the shards of a run send to a URL, which shows no workers to bill/,
+  ],
   [
     'plan --price-flex negative',
     [...PLAN, '--parallelism', '2', '--price-flex=-1'],

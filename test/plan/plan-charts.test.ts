@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { loadScenarioFile } from '../../src/load/scenario/loader.js';
-import { GPU_PRICES } from '../../src/report/prices.js';
+import { PRICE_BOOK_2026 } from '../../src/report/prices.js';
 import { combinations, type GridAxis } from '../../src/plan/grid.js';
 import { inlineRunner } from '../../src/plan/inline-runner.js';
 import { mmcInputs } from '../../src/plan/mmc-reference.js';
@@ -42,7 +42,7 @@ async function smallPlan(axes: GridAxis[] = [], prices = true): Promise<PlanResu
       seeds,
       exhaustive: true,
       mmc: mmcInputs(sc),
-      ...(prices ? { prices: { ...GPU_PRICES.A100!, gpu: 'A100' } } : {}),
+      ...(prices ? { prices: { ...PRICE_BOOK_2026.gpus.A100!, gpu: 'A100' } } : {}),
     },
     outcome,
   );

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadScenarioFile } from '../../src/load/scenario/loader.js';
-import { GPU_PRICES } from '../../src/report/prices.js';
+import { PRICE_BOOK_2026 } from '../../src/report/prices.js';
 import { plan, planJson } from './plan-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-cost-'));
@@ -22,13 +22,13 @@ function endpoint() {
 }
 
 describe('cost of a plan row', () => {
-  test('flex workers: per second, rounded up, from start (cold start included) to stop (idle tail included)', () => {
+  test('flex workers: per second, rounded up, from start to stop (idle tail included; the cold start not, by default)', () => {
     const e = endpoint();
     const out = join(dir, 'flex');
     const r = plan([FILE, '--workers-max', '1..1', '--seeds', '1', '--price-flex', '0.001', '--price-active', '0.0005', '--out', out]);
     expect(r.status, r.stderr).toBe(0);
     const row = JSON.parse(planJson(out)).rows[0];
-    const lifeMs = (e.coldStartMs as number) + (e.jobDurationMs as number) + e.idleTimeoutMs;
+    const lifeMs = (e.jobDurationMs as number) + e.idleTimeoutMs;
     const perWorker = Math.ceil(lifeMs / 1000);
     expect(row.workers.started).toEqual([2]);
     expect(row.workers.activeSeconds).toEqual([0]);
@@ -45,10 +45,10 @@ describe('cost of a plan row', () => {
     expect(r.status, r.stderr).toBe(0);
     const p = JSON.parse(planJson(out));
     const row = p.rows[0];
-    expect(p.prices).toEqual({ ...GPU_PRICES.A100, gpu: 'A100' });
+    expect(p.prices).toEqual({ ...PRICE_BOOK_2026.gpus.A100, gpu: 'A100', priceBook: '2026', asOf: '2026-05-13' });
     expect(row.workers.started).toEqual([1]);
     expect(row.workers.flexSeconds).toEqual([0]);
     expect(row.workers.activeSeconds).toEqual([Math.ceil(row.measured.elapsedMs[0] / 1000)]);
-    expect(row.cost.perRun[0]).toBeCloseTo(row.workers.activeSeconds[0] * GPU_PRICES.A100!.activePerSec, 9);
+    expect(row.cost.perRun[0]).toBeCloseTo(row.workers.activeSeconds[0] * PRICE_BOOK_2026.gpus.A100!.activePerSec, 9);
   });
 });

@@ -83,7 +83,9 @@ describe('loadlab plan: bad input exits 2 naming the field', () => {
     bad(
       [[FILE, '--seeds', '0'], /--seeds: must be a whole number >= 1, got 0/],
       [[FILE, '--jobs', '1.5'], /--jobs: must be a whole number >= 1, got 1\.5/],
-      [[FILE, '--gpu', 'Z80'], /--gpu: unknown GPU "Z80"; known: H100-PRO, A100, 4090-PRO, H200, B200/],
+      [[FILE, '--gpu', 'Z80'], /--gpu: unknown GPU "Z80" in price book 2026; known: 16GB, A4000, .*, H100-PRO, H100, H200, H200-PRO, B200/],
+      [[FILE, '--gpu', 'L4', '--price-book', '2025'], /--gpu: unknown GPU "L4" in price book 2025; known: H100-PRO, A100, 4090-PRO, H200, B200/],
+      [[FILE, '--gpu', 'A100', '--price-book', '2024'], /--price-book: unknown price book "2024"; known: 2026 \(2026-05-13\), 2025 \(until 2026-05-12\)/],
       [[FILE, '--price-flex', '0.001'], /--price-active: give both --price-flex and --price-active, or --gpu NAME/],
       [[FILE, '--price-flex', '-1', '--price-active', '1'], /--price-flex: must be a price per worker-second in dollars, >= 0, got -1/],
       [[FILE, '--workers-min', 'some'], /--workers-min: "some" is neither a whole number nor "max"/],

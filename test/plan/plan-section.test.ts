@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { GPU_PRICES } from '../../src/report/prices.js';
+import { PRICE_BOOK_2026 } from '../../src/report/prices.js';
 import type { CliResult } from '../helpers/cli-batch.js';
 import { planJson, plans } from './plan-cli.js';
 
@@ -33,7 +33,7 @@ describe("the scenario's plan: section", () => {
     const p = JSON.parse(planJson(join(dir, 'a')));
     expect(p.sweep.workersMax).toEqual({ from: 2, to: 3 });
     expect(p.sweep.seeds).toEqual([3, 4]);
-    expect(p.prices).toEqual({ ...GPU_PRICES.H200, gpu: 'H200' });
+    expect(p.prices).toEqual({ ...PRICE_BOOK_2026.gpus.H200, gpu: 'H200', priceBook: '2026', asOf: '2026-05-13' });
     expect(p.sweep.grid.map((g: { knobs: unknown }) => g.knobs)).toEqual([{ idleTimeoutMs: 1000 }, { idleTimeoutMs: 5000 }]);
     expect(p.rows).toHaveLength(4);
 

@@ -29,7 +29,7 @@ import { k8sWebhooksOf, type K8sWebhookArgs } from './k8s-webhooks.js';
 import { loadOrExit } from './run.js';
 import { COMMANDS } from './catalog.js';
 import { sweepOptions } from './plan-flags.js';
-import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
+import { priceFlagGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 
 interface K8sArgs extends K8sCommonArgs, PriceArgs, K8sWebhookArgs {
   // run
@@ -74,10 +74,8 @@ function runOptions(
     throw usage(
       '--api-key: a key is never written into manifests: store it in a Secret (kubectl create secret generic NAME --from-literal=RUNPOD_API_KEY=…) and give --api-key-secret NAME',
     );
-  if (priceFlagsGiven(a))
-    throw usage(
-      `--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only with \`loadlab k8s plan\`: the shards of a run send to a URL, which shows no workers to bill`,
-    );
+  const priceFlag = priceFlagGiven(a);
+  if (priceFlag) throw usage(`--${priceFlag}: only with \`loadlab k8s plan\`: the shards of a run send to a URL, which shows no workers to bill`);
   if (!a.target)
     throw usage(
       '--target: required: the base URL the shards send to (sharding against the embedded simulator is refused: one endpoint is one state; shard plan sweeps instead with `loadlab k8s plan`)',
@@ -122,10 +120,23 @@ function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: Return
   if (Array.isArray(slos)) throw usage(`bad SLO:\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw usage(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
   // Checked as \`loadlab plan\` checks them (a bad one exits 2 before anything is written), then given to every shard.
-  pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`);
+  pricesOf(a, sc.plan, a.scenario);
   return {
     scenario: sc,
-    flags: passFlags(a, ['workers-max', 'workers-min', 'seeds', 'seed', 'slo', 'grid', 'exhaustive', 'jobs', 'gpu', 'price-flex', 'price-active']),
+    flags: passFlags(a, [
+      'workers-max',
+      'workers-min',
+      'seeds',
+      'seed',
+      'slo',
+      'grid',
+      'exhaustive',
+      'jobs',
+      'gpu',
+      'price-book',
+      'price-flex',
+      'price-active',
+    ]),
   };
 }
 
@@ -214,6 +225,7 @@ const runModule: CommandModule<object, K8sArgs> = {
       .option('api-key', { type: 'string', hidden: true })
       // Refused with the reason (runOptions), not as unknown flags.
       .option('gpu', { type: 'string', hidden: true })
+      .option('price-book', { type: 'string', hidden: true })
       .option('price-flex', { type: 'number', hidden: true })
       .option('price-active', { type: 'number', hidden: true })
       .option('start-at', { type: 'string', describe: 'Common start of every shard, ISO-8601 with a zone, at most 24 h ahead' })

@@ -1,32 +1,44 @@
 /**
  * The price flags of `loadlab plan` and `loadlab run`: --gpu NAME (else the scenario's plan.gpu),
- * --price-flex, --price-active. One definition of the options and one check: a bad value is a
- * CliError (exit 2) naming the flag (or the scenario's file and field) and what it takes.
+ * --price-book NAME (else the scenario's plan.priceBook, else the 2026 book), --price-flex,
+ * --price-active. One definition of the options and one check: a bad value is a CliError (exit 2)
+ * naming the flag (or the scenario's file and field) and what it takes.
  */
 import type { Argv } from 'yargs';
-import { GPU_PRICES, type PricesUsed } from '../../report/prices.js';
+import { DEFAULT_PRICE_BOOK, gpuIn, PRICE_BOOKS, priceBookNamed, type PricesUsed } from '../../report/prices.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
 export interface PriceArgs {
   'price-flex'?: number;
   'price-active'?: number;
+  'price-book'?: string;
   gpu?: string;
 }
 
 const bad = (m: string) => new CliError(m, EXIT.USAGE);
 
-/** Prices from --gpu (else the scenario's plan.gpu, named `where`) and --price-flex/--price-active; undefined: none. */
-export function pricesOf(a: PriceArgs, scenarioGpu: string | undefined, where: string): PricesUsed | undefined {
+const bookNames = () => PRICE_BOOKS.map((b) => `${b.name} (${b.asOf})`).join(', ');
+
+/**
+ * Prices from --gpu (else the scenario's plan.gpu) in --price-book (else its plan.priceBook, else
+ * the 2026 book), and --price-flex/--price-active over them; undefined: none. `file`: the
+ * scenario's, to name its fields.
+ */
+export function pricesOf(a: PriceArgs, plan: { gpu?: string | undefined; priceBook?: string | undefined } | undefined, file: string): PricesUsed | undefined {
+  const bookName = a['price-book'] ?? plan?.priceBook;
+  const book = bookName === undefined ? DEFAULT_PRICE_BOOK : priceBookNamed(bookName);
+  if (!book)
+    throw bad(`${a['price-book'] !== undefined ? '--price-book' : `${file}: plan.priceBook`}: unknown price book "${bookName}"; known: ${bookNames()}`);
   let base: PricesUsed | undefined;
-  const gpu = a.gpu ?? scenarioGpu;
+  const gpu = a.gpu ?? plan?.gpu;
   if (gpu !== undefined) {
-    const key = Object.keys(GPU_PRICES).find((k) => k.toLowerCase() === gpu.toLowerCase());
+    const key = gpuIn(book, gpu);
     if (!key)
       throw bad(
-        `${a.gpu !== undefined ? '--gpu' : where}: unknown GPU "${gpu}"; known: ${Object.keys(GPU_PRICES).join(', ')} (or give --price-flex and --price-active)`,
+        `${a.gpu !== undefined ? '--gpu' : `${file}: plan.gpu`}: unknown GPU "${gpu}" in price book ${book.name}; known: ${book.names.join(', ')} (or give --price-flex and --price-active)`,
       );
-    base = { ...GPU_PRICES[key]!, gpu: key };
-  }
+    base = { ...book.gpus[key]!, gpu: key, priceBook: book.name, asOf: book.asOf };
+  } else if (a['price-book'] !== undefined) throw bad(`--price-book: prices a GPU: give --gpu NAME too (or the scenario's plan.gpu)`);
   for (const [flag, v] of [
     ['price-flex', a['price-flex']],
     ['price-active', a['price-active']],
@@ -38,22 +50,39 @@ export function pricesOf(a: PriceArgs, scenarioGpu: string | undefined, where: s
   const activePerSec = a['price-active'] ?? base?.activePerSec;
   if (flexPerSec === undefined || activePerSec === undefined)
     throw bad(`--${flexPerSec === undefined ? 'price-flex' : 'price-active'}: give both --price-flex and --price-active, or --gpu NAME`);
-  return { flexPerSec, activePerSec, ...(base?.gpu && a['price-flex'] === undefined && a['price-active'] === undefined ? { gpu: base.gpu } : {}) };
+  return { flexPerSec, activePerSec };
 }
 
-/** Was any price flag given? */
-export const priceFlagsGiven = (a: PriceArgs): boolean => a.gpu !== undefined || a['price-flex'] !== undefined || a['price-active'] !== undefined;
+/** The price flag given first (for a refusal), or undefined: none. */
+export const priceFlagGiven = (a: PriceArgs): string | undefined =>
+  a.gpu !== undefined
+    ? 'gpu'
+    : a['price-flex'] !== undefined
+      ? 'price-flex'
+      : a['price-active'] !== undefined
+        ? 'price-active'
+        : a['price-book'] !== undefined
+          ? 'price-book'
+          : undefined;
 
-/** Adds --gpu, --price-flex and --price-active to a command. */
+/** Adds --gpu, --price-book, --price-flex and --price-active to a command. */
 export function priceOptions<T>(y: Argv<T>): Argv<T & PriceArgs> {
   return y
     .option('gpu', {
       type: 'string',
-      describe: `Bill workers at this GPU's built-in per-second prices (default: the scenario's plan.gpu; ${Object.keys(GPU_PRICES).join(', ')}; docs/plan.md dates them); an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on it`,
+      describe: `Bill workers at this GPU's per-second price in the price book (default: the scenario's plan.gpu; ${DEFAULT_PRICE_BOOK.names.join(', ')}; docs/plan.md "Cost" dates them); an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on it`,
+    })
+    .option('price-book', {
+      type: 'string',
+      describe: `Which dated price table --gpu reads: ${bookNames()}; default: the scenario's plan.priceBook, else ${DEFAULT_PRICE_BOOK.name}. 2026: one price for flex and active workers; 2025: the earlier table (active 20–30 % cheaper), to match an old invoice`,
     })
     .option('price-flex', {
       type: 'number',
-      describe: 'Dollars per second of a flex worker (from its start, cold start included, to its stop, idle tail included; rounded up to whole seconds)',
+      describe:
+        "Dollars per second of a flex worker, over the book's (e.g. a negotiated discount): billed from its start to its stop (idle tail included; initializing only with endpoint.billing.initializing), rounded up to whole seconds",
     })
-    .option('price-active', { type: 'number', describe: 'Dollars per second of an active worker (workersMin of them, billed for the whole run)' });
+    .option('price-active', {
+      type: 'number',
+      describe: "Dollars per second of an active worker, over the book's (workersMin of them, billed for the whole run)",
+    });
 }

@@ -29,7 +29,7 @@ import { UsageError } from '../../load/usage-error.js';
 import { checkRunFlags, runShardingOf, type RunSharding } from './run-flags.js';
 import { DEFAULT_HEALTH_EVERY_MS, healthEveryOf } from './health-every-flag.js';
 import { shardOptions, type ShardArgs } from '../shard-option.js';
-import { priceFlagsGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
+import { priceFlagGiven, priceOptions, pricesOf, type PriceArgs } from './price-flags.js';
 import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { verdict, verdictLines } from '../../report/verdict.js';
 import { appendStepSummary, exitWithVerdict } from '../verdict-exit.js';
@@ -98,7 +98,7 @@ function workersLine(r: RunResult): string[] {
   const c = w.cost;
   const usd = (v: number) => `$${v.toFixed(4)}`;
   return [
-    `  workers: ${w.started} started${w.unhealthyOnStart ? ` (${w.unhealthyOnStart} unhealthy on start)` : ''}; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ?? 'prices given'})` : ''}`,
+    `  workers: ${w.started} started${w.unhealthyOnStart ? ` (${w.unhealthyOnStart} unhealthy on start)` : ''}; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ? `${c.prices.gpu}${c.prices.priceBook ? `, price book ${c.prices.priceBook}` : ''}` : 'prices given'})` : ''}${w.billing?.initializing ? '; initializing billed' : ''}`,
   ];
 }
 
@@ -216,12 +216,9 @@ function runSetupOf(a: RunArgs): RunSetup {
  */
 function checkRunAllowed(a: RunArgs, { sc, kind }: RunSetup): PricesUsed | undefined {
   // Workers are billed only where the run sees them (in-process); the scenario's plan.gpu is then the default.
-  if (kind !== 'in-process' && priceFlagsGiven(a))
-    throw new CliError(
-      `--${a.gpu !== undefined ? 'gpu' : a['price-flex'] !== undefined ? 'price-flex' : 'price-active'}: only without --target: a target at a URL shows no workers to bill`,
-      EXIT.USAGE,
-    );
-  const prices = kind === 'in-process' ? pricesOf(a, sc.plan?.gpu, `${a.scenario}: plan.gpu`) : undefined;
+  const priceFlag = priceFlagGiven(a);
+  if (kind !== 'in-process' && priceFlag) throw new CliError(`--${priceFlag}: only without --target: a target at a URL shows no workers to bill`, EXIT.USAGE);
+  const prices = kind === 'in-process' ? pricesOf(a, sc.plan, a.scenario) : undefined;
   const blind = kind === 'in-process' ? undefined : coldStartRefusal(sc, kind);
   if (blind) throw new CliError(`${a.scenario}: ${blind}`, EXIT.USAGE);
   const big = tooLarge(sc, kind, a['max-requests'] ?? DEFAULT_MAX_REQUESTS);
@@ -369,7 +366,7 @@ export const runCommandModule: CommandModule<object, RunArgs> = {
           'Progress goes to stderr: one line redrawn on a terminal (at most 5 times a second), the same line every 10 s of wall time otherwise, nothing when CI is set:',
           '  traffic  43%  wall 25s  ETA 33s  requests 1.2M  429s 0  queue 3  workers 12',
           'the phase (traffic, then drain); the share of durationMs + drainMs run so far (the drain ends early once every session ended); wall time; the wall time left at the pace so far; requests and 429s so far; queue depth and running workers as the target sees them (against --target: as /health last said, see --health-every). -- means not known yet, or not visible to this target.',
-          'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu or --price-flex/--price-active (default: the scenario\'s plan.gpu) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost").',
+          'On the embedded simulator, the report has the workers\' time by state and their billed seconds ("Workers and cost"); with --gpu (in --price-book, default 2026: RunPod\'s prices since 2026-05-13) or --price-flex/--price-active (default: the scenario\'s plan.gpu and plan.priceBook) also the cost per run, per hour and per 1000 completed jobs, billed as `loadlab plan` bills (docs/plan.md "Cost"): time initializing is not billed unless the scenario sets endpoint.billing.initializing: true; throttled and unhealthy time never is.',
           'Ctrl-C (or SIGTERM) stops the run at once and writes its reports from what was recorded, marked interrupted: verdict INVALID, exit 130. A second Ctrl-C quits at once without them.',
         ].join('\n\n'),
       ),

@@ -126,8 +126,17 @@ const planSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        "Bill workers at this GPU's built-in per-second prices (`--gpu`; docs/plan.md lists them), in plans and in `loadlab run` reports; an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM's defaults on this GPU (1024 and 8192 on H100, H200 and B200-class GPUs, 256 and 2048 on others). Default: no cost.",
+        'Bill workers at this GPU\'s per-second price in the price book (`--gpu`; docs/plan.md "Cost" lists them), in plans and in `loadlab run` reports; an llm.engine without maxNumSeqs or maxNumBatchedTokens gets vLLM\'s defaults on this GPU (1024 and 8192 on H100, H200 and B200-class GPUs, 256 and 2048 on others). Default: no cost.',
       examples: ['A100', '4090-PRO'],
+    }),
+  priceBook: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        'Which dated price table `gpu` is read in (`--price-book`; docs/plan.md "Cost"): 2026, RunPod\'s prices since 2026-05-13 (one price for flex and active workers), or 2025, the earlier table (active workers 20–30 % cheaper), to match an old invoice. Default: 2026.',
+      examples: ['2026', '2025'],
     }),
   grid: z
     .strictObject({
@@ -275,7 +284,7 @@ export const scenarioSchema = z
       }),
     plan: planSchema.optional().meta({
       description:
-        "`loadlab plan`'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` uses only its gpu (the report's cost).",
+        "`loadlab plan`'s defaults for this scenario: the workersMax range, seeds, GPU and grid (docs/plan.md); flags override each. `loadlab run` uses only its gpu and priceBook (the report's cost).",
       examples: [{ workersMax: '4..16', seeds: 3, gpu: 'A100', grid: { workersMin: [0, 1] } }],
     }),
     slo: z

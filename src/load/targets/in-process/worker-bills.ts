@@ -7,8 +7,7 @@
  * in-process target can offer it (Target.watchWorkers).
  */
 import type { WorkerPool } from '../../../sim/worker-pool.js';
-import { isBilledState } from '../../../sim/worker-pool.js';
-import { aliveBilledMs, secondsOf, WorkerMeter, type BillingRule } from '../../../report/worker-bill.js';
+import { aliveBilledMs, billedByState, secondsOf, WorkerMeter, type BillingRule } from '../../../report/worker-bill.js';
 import type { WorkerBillSeen } from '../../../report/workers-section.js';
 
 /**
@@ -18,7 +17,9 @@ import type { WorkerBillSeen } from '../../../report/workers-section.js';
  */
 export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: number) => WorkerBillSeen {
   const meter = new WorkerMeter<number>(rule.workersMin);
+  const billed = billedByState(rule.initializing);
   pool.watchLives({
+    billed,
     started: (n, atMs) => meter.start(n, atMs),
     stopped: (n, atMs, billedMs) => meter.stop(n, atMs, billedMs),
   });
@@ -28,7 +29,7 @@ export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: nu
     for (const w of pool.all()) {
       const ms = Math.max(0, endMs - w.sinceMs);
       if (ms > 0) byState[w.state] = (byState[w.state] ?? 0) + ms;
-      alive.push({ id: w.n, billedMs: aliveBilledMs(w.billedMs + (isBilledState(w.state) ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
+      alive.push({ id: w.n, billedMs: aliveBilledMs(w.billedMs + (billed[w.state] ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
     }
     return {
       activeSeconds: rule.workersMin * Math.ceil(endMs / 1000),
