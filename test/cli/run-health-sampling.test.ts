@@ -161,7 +161,7 @@ describe('/health sampled by the runner against loadlab serve', () => {
   }, 60_000);
 });
 
-describe('a /health the runner cannot always read', () => {
+describe.concurrent('a /health the runner cannot always read', () => {
   /** A stand-in endpoint: /purge-queue answers 200; the n-th /health request (1-based) as `health` says. Counts the /health requests. */
   async function endpoint(health: (res: ServerResponse, n: number) => void): Promise<{ base: string; healthCalls: () => number; close: () => void }> {
     let calls = 0;
