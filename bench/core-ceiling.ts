@@ -16,7 +16,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { sampler } from '../src/sim/distributions/registry.js';
+import { sampler } from '../src/sampling/registry.js';
 import { RandomSource } from '../src/lib/random.js';
 import { formatNumber } from './figures-table.js';
 import { recordFigure } from './figures.js';

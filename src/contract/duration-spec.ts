@@ -1,7 +1,7 @@
 /**
  * How a duration is written in config: whole milliseconds, or a distribution object keyed by
  * `dist`. The schema and the mean of each kind live here (planning and Erlang C need the mean
- * without drawing); the samplers live in `sim/distributions/`, one file each. Adding a kind is
+ * without drawing); the samplers live in `sampling/`, one file each. Adding a kind is
  * one entry here and one sampler file with its registry line there.
  */
 import { z } from 'zod';

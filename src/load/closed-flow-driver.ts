@@ -6,8 +6,8 @@
  * no arrival rate to fall behind: only the client's own send lag counts as late).
  */
 import type { RandomSource } from '../lib/random.js';
-import { sampler } from '../sim/distributions/registry.js';
-import type { Sampler } from '../sim/distributions/types.js';
+import { sampler } from '../sampling/registry.js';
+import type { Sampler } from '../sampling/types.js';
 import { MIN_CYCLE_MS, userStartMs, type ClosedSpec } from './arrivals/closed.js';
 import type { ArrivalShard } from './arrivals/shard.js';
 import { FlowSessions, type FlowParts } from './flow-sessions.js';

@@ -6,7 +6,7 @@
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { Operation } from '../contract/operations.js';
 import type { HealthBody } from '../contract/health-body.js';
-import { sampler } from './distributions/registry.js';
+import { sampler } from '../sampling/registry.js';
 import type { LimitCause } from '../contract/sim-events.js';
 import type { EventBus } from './event-bus.js';
 import type { JobIds } from './ids.js';

@@ -5,8 +5,8 @@
  */
 import { MAX_OUTPUT_TOKENS, type LlmConfig } from '../contract/llm-config.js';
 import type { RandomSource } from '../lib/random.js';
-import { sampler } from './distributions/registry.js';
-import type { Sampler } from './distributions/types.js';
+import { sampler } from '../sampling/registry.js';
+import type { Sampler } from '../sampling/types.js';
 
 /** The tokens of one run. */
 export interface TokenRun {

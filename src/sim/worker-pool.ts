@@ -11,7 +11,7 @@
  */
 import type { EndpointConfig, FaultConfig } from '../contract/endpoint-config.js';
 import { Deque } from '../lib/deque.js';
-import type { Sampler } from './distributions/types.js';
+import type { Sampler } from '../sampling/types.js';
 import type { Scheduler, Timer } from '../lib/scheduler.js';
 import { RunSlot, Worker, workerIdPrefix, type Run } from './worker.js';
 import type { LlmEngine } from './llm-engine.js';

@@ -3,7 +3,7 @@
  * and by the endpoint's workload model. Pure: randomness comes in as streams.
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
-import type { Sampler } from './distributions/types.js';
+import type { Sampler } from '../sampling/types.js';
 import type { RandomStream } from '../lib/random.js';
 
 export interface SimDirectives {

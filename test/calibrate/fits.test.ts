@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RandomSource } from '../../src/lib/random.js';
-import { sampler } from '../../src/sim/distributions/registry.js';
+import { sampler } from '../../src/sampling/registry.js';
 import { fitDuration, ksDistance } from '../../src/calibrate/fit-duration.js';
 import { coldStartSamples } from '../../src/calibrate/cold-starts.js';
 import { healthRows } from '../../src/calibrate/health-rows.js';

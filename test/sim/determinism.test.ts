@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
-import { sampler } from '../../src/sim/distributions/registry.js';
+import { sampler } from '../../src/sampling/registry.js';
 import type { SimEvent } from '../../src/contract/sim-events.js';
 import { RandomSource } from '../../src/lib/random.js';
 import { Simulator } from '../../src/sim/simulator.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSimConfig } from '../../src/contract/endpoint-config.js';
 import { meanMs, type DurationSpec } from '../../src/contract/duration-spec.js';
-import { distributions, sampler } from '../../src/sim/distributions/registry.js';
+import { distributions, sampler } from '../../src/sampling/registry.js';
 import { RandomSource } from '../../src/lib/random.js';
 
 const DRAWS = 100_000;

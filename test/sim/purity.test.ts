@@ -1,5 +1,5 @@
 /**
- * Purity guard for src/sim, src/lib and src/contract (DESIGN "Time, randomness, determinism"): the core reads no clock, no
+ * Purity guard for src/sim, src/sampling, src/lib and src/contract (DESIGN "Time, randomness, determinism"): the core reads no clock, no
  * timer, no ambient randomness, no process state, and imports nothing but its own files, zod and
  * seedrandom's Alea. The scanner is tested on known-bad snippets first, so a guard that silently
  * matches nothing fails too.
@@ -14,7 +14,7 @@ import { specifiers, strip } from '../helpers/source-scan.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The core and the two leaf folders it may import (test/architecture/import-rules.test.ts checks who imports what). */
-const PURE = ['sim', 'lib', 'contract'].map((d) => join(ROOT, 'src', d));
+const PURE = ['sim', 'sampling', 'lib', 'contract'].map((d) => join(ROOT, 'src', d));
 const ALLOWED_PACKAGES = new Set(['zod', 'seedrandom/lib/alea.js']);
 
 /** Globals that read the clock, schedule real time, draw ambient randomness or reach the process. */
@@ -109,7 +109,7 @@ describe('purity scanner (self-test)', () => {
   });
 });
 
-describe('src/sim, src/lib and src/contract are pure', () => {
+describe('src/sim, src/sampling, src/lib and src/contract are pure', () => {
   const files = PURE.flatMap((d) => filesUnder(d)).filter((f) => f.endsWith('.ts'));
 
   it('has sources to check', () => {

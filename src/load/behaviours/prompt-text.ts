@@ -6,7 +6,7 @@
 import type { LlmConfig } from '../../contract/llm-config.js';
 import { textOfTokens } from '../../contract/prompt-tokens.js';
 import { Alea, type RandomStream } from '../../lib/random.js';
-import { sampler } from '../../sim/distributions/registry.js';
+import { sampler } from '../../sampling/registry.js';
 
 /** Longest prompt drawn, in tokens: a 128k-token context. */
 export const PROMPT_TOKENS_MAX = 131_072;

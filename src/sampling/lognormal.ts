@@ -1,5 +1,5 @@
-import { Z95 } from '../../contract/duration-spec.js';
-import { clampMs } from '../../lib/clamp-ms.js';
+import { Z95 } from '../contract/duration-spec.js';
+import { clampMs } from '../lib/clamp-ms.js';
 import type { SamplerFactory } from './types.js';
 
 /** exp(mu + sigma × n), n standard normal, with mu and sigma from the median and p95. */

@@ -1,5 +1,5 @@
-import type { DistributionName, SpecOf } from '../../contract/duration-spec.js';
-import type { RandomStream } from '../../lib/random.js';
+import type { DistributionName, SpecOf } from '../contract/duration-spec.js';
+import type { RandomStream } from '../lib/random.js';
 
 /** Draws one duration, an integer number of milliseconds >= 0. */
 export type Sampler = () => number;

@@ -1,4 +1,4 @@
-import { clampMs } from '../../lib/clamp-ms.js';
+import { clampMs } from '../lib/clamp-ms.js';
 import type { SamplerFactory } from './types.js';
 
 /** Memoryless: `-mean × ln(1 - u)`. */

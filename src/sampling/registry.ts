@@ -2,8 +2,8 @@
  * Duration samplers, keyed by the `dist` name of their spec (contract/duration-spec.ts). Adding
  * a kind is its schema and mean there, a new file here and one line below.
  */
-import type { DistributionName, DistributionSpec, DurationSpec } from '../../contract/duration-spec.js';
-import type { RandomStream } from '../../lib/random.js';
+import type { DistributionName, DistributionSpec, DurationSpec } from '../contract/duration-spec.js';
+import type { RandomStream } from '../lib/random.js';
 import { constant } from './constant.js';
 import { empirical } from './empirical.js';
 import { exponential } from './exponential.js';
