@@ -152,10 +152,9 @@ export class LlmEngine implements Timer {
     this.advanceTo(now);
     this.deadline = -1;
     if (drop(this.ended, j)) return this.arm();
-    const w = this.waiting.find((x) => x.job === j);
-    if (w !== undefined) {
-      if (w.done > 0) this.preemptedWaiting--;
-      drop(this.waiting, j);
+    const wi = this.waiting.findIndex((x) => x.job === j);
+    if (wi >= 0) {
+      if (this.waiting.splice(wi, 1)[0]!.done > 0) this.preemptedWaiting--;
       return this.arm();
     }
     const s = this.running.find((r) => r.job === j && !r.removed);

@@ -7,12 +7,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfigFile } from '../../src/cli/config-file.js';
 import { runCommand, type RunArgs } from '../../src/cli/commands/run.js';
 import { runScenario } from '../../src/load/run-scenario.js';
 import { parseScenario } from '../../src/load/scenario/loader.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
+import { stdoutOf } from '../helpers/stdout-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-preset-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,19 +29,6 @@ function file(name: string, doc: unknown): string {
   const f = join(dir, `${name}.json`);
   writeFileSync(f, JSON.stringify(doc));
   return f;
-}
-
-async function stdoutOf(run: () => Promise<number>): Promise<{ code: number; out: string }> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  try {
-    return { code: await run(), out };
-  } finally {
-    spy.mockRestore();
-  }
 }
 
 const dryRun = async (name: string, endpoint: Record<string, unknown>): Promise<string> => {

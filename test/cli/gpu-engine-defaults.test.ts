@@ -8,9 +8,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { planCommand } from '../../src/cli/commands/plan.js';
 import { runCommand, type RunArgs } from '../../src/cli/commands/run.js';
+import { stdoutOf } from '../helpers/stdout-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-gpu-defaults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,20 +30,6 @@ function scenario(name: string, gpu: string | undefined, engine: Record<string, 
     }),
   );
   return f;
-}
-
-/** What a command wrote on stdout, and its exit code. */
-async function stdoutOf(run: () => Promise<number>): Promise<{ code: number; out: string }> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  try {
-    return { code: await run(), out };
-  } finally {
-    spy.mockRestore();
-  }
 }
 
 const dryRun = async (file: string, gpu?: string): Promise<string> => {
