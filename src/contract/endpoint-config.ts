@@ -132,7 +132,21 @@ const workloadSchema = z.strictObject({
     .meta({ description: 'When set, the job output is a string of this many bytes instead of the echo of its input.', examples: [1024, 1_048_576] }),
 });
 
-export const endpointSchema = z.strictObject({
+/** A GPU type's name (the price book's, e.g. H100-PRO, A100, L4): a key of hostCapacity and llm.engine.byGpu, a metric label. */
+export const gpuNameSchema = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only');
+
+/** Most GPU types an endpoint lists (RunPod's). */
+export const GPUS_MAX = 3;
+
+/**
+ * The endpoint's keys, without the checks across them (`endpointSchema` adds those): the shape
+ * other schemas extend (a scenario's endpoint) or read a key's schema from.
+ */
+export const endpointObjectSchema = z.strictObject({
   id: z
     .string()
     .min(1)
@@ -230,6 +244,24 @@ export const endpointSchema = z.strictObject({
     examples: [{ failureProbability: 0.02, chunks: 10 }],
   }),
   llm: llmSchema.optional(),
+  gpus: z
+    .array(gpuNameSchema)
+    .min(1)
+    .max(GPUS_MAX)
+    .optional()
+    .meta({
+      description:
+        "GPU types in priority order, up to 3 (RunPod's endpoint setting): a worker starts on the first type with room on the simulated hosts (hostCapacity), else on the next; with no room on any it is throttled until a worker on one of them stops. Each worker is billed at its type's price. Unset: one GPU type, the one --gpu or plan.gpu names for the bill.",
+      examples: [['H100-PRO', 'A100'], ['L4']],
+    }),
+  hostCapacity: z
+    .record(gpuNameSchema, ms)
+    .optional()
+    .meta({
+      description:
+        'Workers the simulated hosts have room for at once, per GPU type of gpus (a type not listed: unlimited). A worker holds its place from its start to its stop. Default: unlimited on every type.',
+      examples: [{ 'H100-PRO': 1 }, { 'H100-PRO': 2, A100: 4 }],
+    }),
   faults: z
     .array(faultSchema)
     .default([])
@@ -291,6 +323,21 @@ export const endpointSchema = z.strictObject({
       examples: [{ initializing: true }],
     }),
 });
+
+/** The checks across an endpoint's GPU keys: gpus distinct; hostCapacity and llm.engine.byGpu name only types of gpus. */
+export function checkGpuKeys(e: Pick<EndpointConfig, 'gpus' | 'hostCapacity' | 'llm'>, ctx: z.RefinementCtx): void {
+  const gpus = e.gpus ?? [];
+  gpus.forEach((g, i) => {
+    if (gpus.indexOf(g) !== i) ctx.addIssue({ code: 'custom', path: ['gpus', i], message: `"${g}" is listed twice` });
+  });
+  const listed = gpus.length ? `one of gpus (${gpus.join(', ')})` : 'a GPU type of gpus, which is not set';
+  for (const g of Object.keys(e.hostCapacity ?? {}))
+    if (!gpus.includes(g)) ctx.addIssue({ code: 'custom', path: ['hostCapacity', g], message: `not ${listed}` });
+  for (const g of Object.keys(e.llm?.engine?.byGpu ?? {}))
+    if (!gpus.includes(g)) ctx.addIssue({ code: 'custom', path: ['llm', 'engine', 'byGpu', g], message: `not ${listed}` });
+}
+
+export const endpointSchema = endpointObjectSchema.superRefine(checkGpuKeys);
 
 export const simConfigSchema = z.strictObject({
   seed: z.union([z.number().int(), z.string()]).default(1),

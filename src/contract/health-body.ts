@@ -5,7 +5,19 @@
  */
 export interface HealthBody {
   jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
-  workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
+  workers: {
+    idle: number;
+    initializing: number;
+    ready: number;
+    running: number;
+    throttled: number;
+    unhealthy: number;
+    /**
+     * loadlab's own: an endpoint that lists its GPU types (`gpus`), its workers on each type by
+     * state, in priority order. A worker waiting for room on any type counts in `throttled` above only.
+     */
+    byGpu?: Record<string, { idle: number; initializing: number; running: number; throttled: number; unhealthy: number }>;
+  };
 }
 
 /** A `/health` answer as the runner reads it: unchecked, any field may be missing (read as 0). */

@@ -72,8 +72,7 @@ export const KV_BLOCK_TOKENS = 16;
  * `decodeMs + perSequenceMs × (sequences − 1) + prefillMsPerToken × prompt tokens prefilled in it`.
  * Times are exact (fractions of a ms kept): an iteration of 5.07 ms is not 5 ms.
  */
-export const engineSchema = z
-  .strictObject({
+const engineFields = {
     decodeMs: z
       .number()
       .positive()
@@ -142,6 +141,30 @@ export const engineSchema = z
       .max(64)
       .default(1)
       .meta({ description: 'API server processes serving the front end in parallel (vLLM --api-server-count). Default: 1.', examples: [1, 4] }),
+};
+
+/** An engine key's schema without its default: an override in `byGpu` sets only what it gives. */
+function overrideOf(f: z.ZodType): z.ZodType {
+  const inner = f instanceof z.ZodDefault || f instanceof z.ZodOptional ? (f.unwrap() as z.ZodType) : f;
+  return inner.optional().meta(z.globalRegistry.get(f) ?? {});
+}
+
+/** The engine's figures on one GPU type of the endpoint's gpus, over the engine's own. */
+const engineOverrideSchema = z.strictObject(
+  Object.fromEntries(Object.entries(engineFields).map(([k, f]) => [k, overrideOf(f)])) as { [K in keyof typeof engineFields]: z.ZodOptional<z.ZodType<z.output<(typeof engineFields)[K]>>> },
+);
+
+export const engineSchema = z
+  .strictObject({
+    ...engineFields,
+    byGpu: z
+      .record(z.string(), engineOverrideSchema)
+      .optional()
+      .meta({
+        description:
+          "The engine on other GPU types of the endpoint's gpus, keyed by type: each key given replaces the engine's own on a worker of that type (a slower GPU: a larger decodeMs, a smaller kvCacheTokens). A type not listed runs the engine as given. Default: the same engine on every type.",
+        examples: [{ A100: { decodeMs: 9.5, perSequenceMs: 0.12, kvCacheTokens: 200_000 } }],
+      }),
   })
   .meta({
     description:
@@ -151,6 +174,16 @@ export const engineSchema = z
 
 export type EngineConfig = z.infer<typeof engineSchema>;
 export type EngineConfigInput = z.input<typeof engineSchema>;
+
+/** The engine on GPU type `gpu` (its `byGpu` entry over its own keys), without `byGpu`; the engine itself when it has no entry for it. */
+export function engineOn(e: EngineConfig, gpu: string | undefined): EngineConfig {
+  const o = gpu === undefined ? undefined : e.byGpu?.[gpu];
+  if (o === undefined && e.byGpu === undefined) return e;
+  const { byGpu: _, ...own } = e;
+  const on: Record<string, unknown> = { ...own };
+  for (const [k, v] of Object.entries(o ?? {})) if (v !== undefined) on[k] = v;
+  return on as EngineConfig;
+}
 
 export const llmSchema = z
   .strictObject({

@@ -73,7 +73,17 @@ export const gpuIn = (book: PriceBook, gpu: string): string | undefined => book.
  * Prices in force. From a book: `gpu` (the name as the book spells it), `priceBook` (its name) and
  * `asOf`; absent: given as numbers (--price-flex/--price-active).
  */
-export type PricesUsed = Prices & { gpu?: string; priceBook?: string; asOf?: string };
+export type PricesUsed = Prices & {
+  gpu?: string;
+  priceBook?: string;
+  asOf?: string;
+  /** An endpoint listing its GPU types (`gpus`): each type's prices by its name (a bill's `byGpu` is priced by these). */
+  byGpu?: Readonly<Record<string, Prices>>;
+};
+
+/** Dollars of active and flex seconds at `prices`. */
+export const billCost = (b: { activeSeconds: number; flexSeconds: number }, prices: Prices): number =>
+  b.activeSeconds * prices.activePerSec + b.flexSeconds * prices.flexPerSec;
 
 /** Dollars of a run, and per hour of it and per 1 000 completed jobs (null: none completed). */
 export interface RunCost {
@@ -82,8 +92,11 @@ export interface RunCost {
   per1000Jobs: number | null;
 }
 
-export function costOf(bill: WorkerBill, prices: Prices, runMs: number, jobsCompleted: number): RunCost {
-  const total = bill.activeSeconds * prices.activePerSec + bill.flexSeconds * prices.flexPerSec;
+export function costOf(bill: WorkerBill, prices: PricesUsed, runMs: number, jobsCompleted: number): RunCost {
+  const total =
+    bill.byGpu !== undefined && prices.byGpu !== undefined
+      ? bill.byGpu.reduce((sum, g) => sum + billCost(g, prices.byGpu![g.gpu] ?? prices), 0)
+      : billCost(bill, prices);
   return {
     total,
     perHour: runMs > 0 ? (total * 3_600_000) / runMs : 0,

@@ -240,6 +240,24 @@ export interface WorkersSection {
   billing?: BillingSection;
   /** Dollars at the run's prices (6 decimals); absent when no price was given. */
   cost?: WorkersCost;
+  /**
+   * An endpoint that lists its GPU types (`endpoint.gpus`): each type's workers, in priority
+   * order; the figures above are their sums. Absent otherwise.
+   */
+  byGpu?: GpuWorkers[];
+}
+
+/** The workers placed on one GPU type and their bill (worker-bill.ts GpuBill; active seconds shared out by the time each type's active workers held a slot). */
+export interface GpuWorkers {
+  gpu: string;
+  /** Workers placed on this type (a worker throttled for want of room on every type is on none until it starts). */
+  started: number;
+  /** Worker-seconds of this type's workers in each state (3 decimals; time waiting for a host is on no type). */
+  secondsByState: Record<WorkerState, number>;
+  /** `active` 3 decimals (a share of the endpoint's); `flex` whole seconds. */
+  billedSeconds: { active: number; flex: number };
+  /** With prices: this type's per-second prices and its dollars (6 decimals). */
+  cost?: { prices: { flexPerSec: number; activePerSec: number }; perRun: number };
 }
 
 /** The billing rule a bill was made under (worker-bill.ts) and, with a GPU's prices, the price book they come from (prices.ts). */
@@ -261,6 +279,7 @@ export interface WorkersCost {
    * (--price-flex/--price-active).
    */
   prices: { flexPerSec: number; activePerSec: number; gpu?: string; asOf?: string; priceBook?: string };
+  /** An endpoint listing its GPU types: `prices` is the first type's, `byGpu` every type's cost (`workers.byGpu`). */
   perRun: number;
   /** The run's cost over its length (traffic and drain), scaled to an hour. */
   perHour: number;

@@ -41,6 +41,33 @@ export interface WorkerBill {
   workersStarted: number;
   /** Worker-seconds in each state, over all workers (not rounded). */
   secondsByState: Record<string, number>;
+  /**
+   * An endpoint that lists its GPU types (`gpus`): the bill of each type's workers, in priority
+   * order (GpuBill). The seconds above are their sums.
+   */
+  byGpu?: GpuBill[];
+}
+
+/**
+ * The workers of one GPU type: their flex seconds (each worker rounded up), the active seconds
+ * of the workersMin slots their active workers held (workersMin × the run, shared out by the time
+ * each type's active workers held a slot: not rounded), workers placed on it, and their seconds by state.
+ */
+export interface GpuBill {
+  gpu: string;
+  activeSeconds: number;
+  flexSeconds: number;
+  workersStarted: number;
+  secondsByState: Record<string, number>;
+}
+
+/**
+ * workersMin × the run's seconds shared out over GPU types by the ms active workers of each held a
+ * slot (all of it on the first type when none held one).
+ */
+export function shareActive(activeSeconds: number, activeMsByGpu: readonly number[]): number[] {
+  const held = activeMsByGpu.reduce((a, b) => a + b, 0);
+  return activeMsByGpu.map((ms, t) => (held > 0 ? (activeSeconds * ms) / held : t === 0 ? activeSeconds : 0));
 }
 
 /** The states whose time is billed: idle and running, and initializing when the rule says so. */
@@ -85,7 +112,12 @@ export function aliveBilledMs(billedMs: number, state: WorkerState, sinceMs: num
 export class WorkerMeter<K = string> {
   started = 0;
   private flexSeconds = 0;
-  private readonly active = new Set<K>();
+  /** Flex seconds by GPU type (an index of the endpoint's gpus; one entry when it lists none). */
+  readonly flexByGpu: number[];
+  /** ms active workers held a slot, by GPU type (those stopped so far; `closeActive` adds the alive). */
+  readonly activeMsByGpu: number[];
+  /** The alive active workers, and since when each holds its slot. */
+  private readonly active = new Map<K, number>();
   private activeAlive = 0;
   private atMs = -Infinity;
   /**
@@ -96,10 +128,17 @@ export class WorkerMeter<K = string> {
   private nStarts = 0;
   private readonly stopIds: K[] = [];
   private readonly stopBilledMs: number[] = [];
+  private readonly stopGpus: number[] = [];
   private nStops = 0;
 
-  /** `K`: what tells workers apart (an id, or a worker's number). */
-  constructor(private readonly workersMin: number) {}
+  /** `K`: what tells workers apart (an id, or a worker's number); `gpus`: GPU types the endpoint lists (1 when none). */
+  constructor(
+    private readonly workersMin: number,
+    gpus = 1,
+  ) {
+    this.flexByGpu = new Array<number>(gpus).fill(0);
+    this.activeMsByGpu = new Array<number>(gpus).fill(0);
+  }
 
   start(id: K, atMs: number): void {
     if (atMs !== this.atMs) this.advance(atMs);
@@ -107,17 +146,32 @@ export class WorkerMeter<K = string> {
     this.starts[this.nStarts++] = id;
   }
 
-  stop(id: K, atMs: number, billedMs: number): void {
+  /** `gpu`: the GPU type it was placed on (an index; 0 when the endpoint lists none). */
+  stop(id: K, atMs: number, billedMs: number, gpu = 0): void {
     if (atMs !== this.atMs) this.advance(atMs);
     this.stopIds[this.nStops] = id;
+    this.stopGpus[this.nStops] = gpu;
     this.stopBilledMs[this.nStops++] = billedMs;
   }
 
-  /** Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added. Read once, at the end. */
-  flexWith(alive: Iterable<{ id: K; billedMs: number }>): number {
+  /**
+   * Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added, and
+   * (flexByGpu, activeMsByGpu) each type's, the alive active workers' slots held until `endMs`.
+   * Read once, at the end.
+   */
+  flexWith(alive: Iterable<{ id: K; billedMs: number; gpu?: number }>, endMs = this.atMs): number {
     this.settle();
     let s = this.flexSeconds;
-    for (const a of alive) if (!this.active.has(a.id)) s += Math.ceil(a.billedMs / 1000);
+    for (const a of alive) {
+      const since = this.active.get(a.id);
+      if (since !== undefined) {
+        this.activeMsByGpu[a.gpu ?? 0]! += Math.max(0, endMs - since);
+        continue;
+      }
+      const sec = Math.ceil(a.billedMs / 1000);
+      s += sec;
+      this.flexByGpu[a.gpu ?? 0]! += sec;
+    }
     return s;
   }
 
@@ -134,12 +188,21 @@ export class WorkerMeter<K = string> {
     // With no active worker alive (most workers are flex), no stop frees a slot.
     if (this.activeAlive > 0) for (let i = 0; i < nStops; i++) if (active.has(stopIds[i]!)) this.activeAlive--;
     for (let i = 0; i < nStarts && this.activeAlive < this.workersMin; i++) {
-      active.add(this.starts[i]!);
+      active.set(this.starts[i]!, this.atMs);
       this.activeAlive++;
     }
     for (let i = 0; i < nStops; i++) {
-      if (active.size > 0 && active.delete(stopIds[i]!)) continue;
-      this.flexSeconds += Math.ceil(this.stopBilledMs[i]! / 1000);
+      if (active.size > 0) {
+        const since = active.get(stopIds[i]!);
+        if (since !== undefined) {
+          active.delete(stopIds[i]!);
+          this.activeMsByGpu[this.stopGpus[i]!]! += this.atMs - since;
+          continue;
+        }
+      }
+      const sec = Math.ceil(this.stopBilledMs[i]! / 1000);
+      this.flexSeconds += sec;
+      this.flexByGpu[this.stopGpus[i]!]! += sec;
     }
     this.nStarts = 0;
     this.nStops = 0;

@@ -3,9 +3,9 @@
  * (worker-bill.ts) and, with prices, its cost (prices.ts), rounded for report.json. Pure.
  */
 import { WORKER_STATES, type WorkerState } from '../contract/sim-events.js';
-import { costOf, type PricesUsed } from './prices.js';
-import type { BillingSection, WorkersSection } from './run-result.js';
-import { billedStates, type WorkerBill } from './worker-bill.js';
+import { billCost, costOf, type PricesUsed } from './prices.js';
+import type { BillingSection, GpuWorkers, WorkersSection } from './run-result.js';
+import { billedStates, type GpuBill, type WorkerBill } from './worker-bill.js';
 
 const r3 = (v: number) => Math.round(v * 1e3) / 1e3;
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -34,6 +34,20 @@ export function pricesSection(prices: PricesUsed): PricesUsed {
   };
 }
 
+const byState = (s: Record<string, number>) => Object.fromEntries(WORKER_STATES.map((k) => [k, r3(s[k] ?? 0)])) as Record<WorkerState, number>;
+
+/** One GPU type's workers and, with prices, their cost (the type's own prices when the run has them). */
+function gpuWorkers(g: GpuBill, prices: PricesUsed | undefined): GpuWorkers {
+  const p = prices && (prices.byGpu?.[g.gpu] ?? prices);
+  return {
+    gpu: g.gpu,
+    started: g.workersStarted,
+    secondsByState: byState(g.secondsByState),
+    billedSeconds: { active: r3(g.activeSeconds), flex: g.flexSeconds },
+    ...(p ? { cost: { prices: { flexPerSec: p.flexPerSec, activePerSec: p.activePerSec }, perRun: r6(billCost(g, p)) } } : {}),
+  };
+}
+
 export function workersSection(
   bill: WorkerBillSeen,
   workersMin: number,
@@ -45,11 +59,12 @@ export function workersSection(
   const section: WorkersSection = {
     started: bill.workersStarted,
     workersMin,
-    secondsByState: Object.fromEntries(WORKER_STATES.map((s) => [s, r3(bill.secondsByState[s] ?? 0)])) as Record<WorkerState, number>,
+    secondsByState: byState(bill.secondsByState),
     billedSeconds: { active: bill.activeSeconds, flex: bill.flexSeconds },
     billing: billingSection(initializing, prices),
   };
   if (bill.unhealthyOnStart) section.unhealthyOnStart = bill.unhealthyOnStart;
+  if (bill.byGpu) section.byGpu = bill.byGpu.map((g) => gpuWorkers(g, prices));
   if (prices) {
     const c = costOf(bill, prices, runMs, jobsCompleted);
     section.cost = {

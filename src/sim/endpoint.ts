@@ -40,8 +40,9 @@ import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler } from './webhooks.js';
 import type { WebhookSender } from '../contract/webhooks.js';
 import { freeRun, heldBy, runOf, type Run, type Worker } from './worker.js';
-import { WorkerPool } from './worker-pool.js';
+import { WorkerPool, type WorkerCounts } from './worker-pool.js';
 import { LlmEngine, type EngineHost } from './llm-engine.js';
+import { engineOn } from '../contract/llm-config.js';
 import { EngineStats } from './engine-stats.js';
 import { fitToContext } from './context-fit.js';
 
@@ -122,7 +123,10 @@ export class Endpoint {
       // A start that ran past initTimeoutMs freed no capacity but may leave a job waiting: look again.
       onUnhealthy: () => this.scaler.run(),
       onRunEnd: this.onRunEnd,
-      engineFor: () => (cfg.llm?.engine ? new LlmEngine(cfg.llm.engine, sched, this.engineHost, this.engines) : undefined),
+      engineFor: (gpu) => {
+        const e = cfg.llm?.engine;
+        return e ? new LlmEngine(engineOn(e, cfg.gpus?.[gpu]), sched, this.engineHost, this.engines) : undefined;
+      },
       onState: (w, from, to) => {
         if (bus.workersWatched) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
@@ -289,8 +293,26 @@ export class Endpoint {
         inQueue: this.queue.length,
         retried: this.counters.retried,
       },
-      workers: { idle: c.idle, initializing: c.initializing, ready: c.idle + c.running, running: c.running, throttled: c.throttled, unhealthy: c.unhealthy },
+      workers: {
+        idle: c.idle,
+        initializing: c.initializing,
+        ready: c.idle + c.running,
+        running: c.running,
+        throttled: c.throttled,
+        unhealthy: c.unhealthy,
+        ...(this.pool.countsByGpu ? { byGpu: this.workersByGpu(this.pool.countsByGpu) } : {}),
+      },
     };
+  }
+
+  /** /health's `workers.byGpu`: the placed workers of each GPU type by state, in the endpoint's order (those waiting for a host are in `throttled` only). */
+  private workersByGpu(counts: readonly WorkerCounts[]): NonNullable<HealthBody['workers']['byGpu']> {
+    const out: NonNullable<HealthBody['workers']['byGpu']> = {};
+    this.cfg.gpus!.forEach((g, t) => {
+      const c = counts[t]!;
+      out[g] = { idle: c.idle, initializing: c.initializing, running: c.running, throttled: c.throttled, unhealthy: c.unhealthy };
+    });
+    return out;
   }
 
   /** Holds `w` until the job changes. */
@@ -404,7 +426,7 @@ export class Endpoint {
    */
   private startInEngine(e: LlmEngine, j: Job, timeoutMs: number): void {
     const x = j.x;
-    const fit = fitToContext(this.tokens!.count(x?.maxTokens), x?.promptTokens ?? 0, this.cfg.llm!.engine!.kvCacheTokens);
+    const fit = fitToContext(this.tokens!.count(x?.maxTokens), x?.promptTokens ?? 0, e.kvCacheTokens);
     const run = fit.run;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, 0);
     const failed = plan.failed || fit.error !== undefined;

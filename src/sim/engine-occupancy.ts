@@ -23,7 +23,7 @@ export interface EngineAreas {
 
 export class EngineOccupancy {
   private readonly avg: TimeAverages;
-  private readonly blocks: number | undefined;
+  private readonly blocks: number[] | undefined;
   private readonly usageMax: number[] = [];
   private readonly preemptions: number[] = [];
   private seenPreemptions: number;

@@ -97,6 +97,11 @@ export class LlmEngine implements Timer {
     this.frontFree = new Array<number>(cfg.apiServerCount).fill(0);
   }
 
+  /** Tokens its KV cache holds (undefined: unlimited): a job's prompt and answer are capped at it. */
+  get kvCacheTokens(): number | undefined {
+    return this.cfg.kvCacheTokens;
+  }
+
   /**
    * Takes job `j`, started now: `tokens` to produce, `promptTokens` to prefill, its execution
    * deadline (whole ms), the token after which the worker crashes (0: none).

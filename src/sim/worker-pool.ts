@@ -8,6 +8,12 @@
  * keeps its place among the endpoint's workers (it counts against workersMax, as a faulted
  * worker does), but it is no capacity (`live`), so the scaler may start others in the room left.
  * A fault window's end does not revive it.
+ *
+ * GPU types (`gpus`, in priority order; one unnamed type when unset): a worker starts on the first
+ * type with room on the simulated hosts (`hostCapacity`: workers placed on it at once, unlimited
+ * when not given) and holds its place from then to its stop, whatever its state. With no room on
+ * any type it is throttled, waiting: when a place frees (a worker stops), the longest-waiting
+ * worker starts on the first type with room. Faults take a worker before it is placed.
  */
 import type { EndpointConfig, FaultConfig } from '../contract/endpoint-config.js';
 import { Deque } from '../lib/deque.js';
@@ -25,8 +31,8 @@ export interface PoolHost {
   onUnhealthy(w: Worker): void;
   /** A run came to its planned end (its slot's timer: worker.ts). */
   onRunEnd(r: Run): void;
-  /** The batching engine of a new worker object (an `llm.engine` endpoint), else undefined. */
-  engineFor(): LlmEngine | undefined;
+  /** The batching engine of a worker on GPU type `gpu` (an index of the endpoint's gpus; an `llm.engine` endpoint), else undefined. */
+  engineFor(gpu: number): LlmEngine | undefined;
   onState(w: Worker, from: WorkerState | 'none', to: WorkerState | 'stopped'): void;
 }
 
@@ -41,7 +47,8 @@ export interface WorkerLives {
   /** Is time in this state billed? (The cost model's rule: report/worker-bill.ts.) */
   readonly billed: Readonly<Record<WorkerState, boolean>>;
   started(n: number, atMs: number): void;
-  stopped(n: number, atMs: number, billedMs: number): void;
+  /** `gpu`: the GPU type it was placed on (an index of the endpoint's gpus; 0 when it never was). */
+  stopped(n: number, atMs: number, billedMs: number, gpu: number): void;
 }
 
 export class WorkerPool {
@@ -78,6 +85,17 @@ export class WorkerPool {
   private lives: WorkerLives | undefined = undefined;
   /** ms spent in each state by every worker, up to its latest change (while lives are watched). */
   readonly msByState: Partial<Record<WorkerState, number>> = {};
+  /** Per GPU type (an index of cfg.gpus; one type when unset): workers placed on it now, and its room (hostCapacity; Infinity: unlimited). */
+  readonly placed: number[];
+  private readonly cap: number[];
+  /** Workers throttled for want of room on any GPU type, longest waiting first. */
+  private readonly hostless = new Deque<Worker>();
+  /** Workers counted by state on each GPU type (placed workers only), when the endpoint lists its gpus. */
+  readonly countsByGpu: WorkerCounts[] | undefined;
+  /** Per GPU type, ms spent in each state by its workers up to their latest change (while lives are watched, with gpus). */
+  readonly msByGpu: Partial<Record<WorkerState, number>>[] | undefined;
+  /** Workers started on each GPU type (placed), in all. */
+  readonly startedOn: number[];
 
   constructor(
     endpointId: string,
@@ -90,6 +108,12 @@ export class WorkerPool {
     this.prefix = workerIdPrefix(endpointId);
     this.reaps = cfg.scaler.type !== 'REQUEST_COUNT';
     this.conc = cfg.workerConcurrency;
+    const gpus = cfg.gpus ?? [''];
+    this.cap = gpus.map((g) => cfg.hostCapacity?.[g] ?? Infinity);
+    this.placed = gpus.map(() => 0);
+    this.startedOn = gpus.map(() => 0);
+    this.countsByGpu = cfg.gpus?.map(() => ({ initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0 }));
+    this.msByGpu = cfg.gpus?.map(() => ({}));
     for (const f of cfg.faults) {
       if (f.fromMs > 0) sched.at(f.fromMs, () => this.faultBegins(f));
       if (f.toMs !== undefined) sched.at(f.toMs, () => this.faultEnds(f));
@@ -140,6 +164,10 @@ export class WorkerPool {
     if (ms <= 0) return;
     const m = this.msByState;
     m[w.state] = (m[w.state] ?? 0) + ms;
+    if (this.msByGpu !== undefined && w.gpu >= 0) {
+      const g = this.msByGpu[w.gpu]!;
+      g[w.state] = (g[w.state] ?? 0) + ms;
+    }
     if (this.lives!.billed[w.state]) w.billedMs += ms;
   }
 
@@ -162,15 +190,56 @@ export class WorkerPool {
       this.host.onState(w, 'none', fault.kind);
       return w;
     }
+    const t = this.roomOn();
+    if (t < 0) {
+      this.counts.throttled++;
+      w.state = 'throttled';
+      w.hostless = true;
+      this.hostless.push(w);
+      this.host.onState(w, 'none', 'throttled');
+      return w;
+    }
     this.counts.initializing++;
+    this.placeOn(w, t);
     this.host.onState(w, 'none', 'initializing');
     this.boot(w);
     return w;
   }
 
+  /** The first GPU type (in priority order) with room for one more worker, or -1. */
+  private roomOn(): number {
+    const { cap, placed } = this;
+    for (let t = 0; t < cap.length; t++) if (placed[t]! < cap[t]!) return t;
+    return -1;
+  }
+
+  /** `w` takes a place on GPU type `t` (counted in its present state), with that type's engine. */
+  private placeOn(w: Worker, t: number): void {
+    w.gpu = t;
+    this.placed[t]!++;
+    this.startedOn[t]!++;
+    if (this.countsByGpu !== undefined) add(this.countsByGpu[t]!, w.state, 1);
+    if (w.engine !== undefined && w.engineGpu !== t) {
+      w.engine = this.host.engineFor(t);
+      w.engineGpu = t;
+    }
+  }
+
+  /** Places freed: the longest-waiting hostless workers start on the first type with room. */
+  private placeWaiting(): void {
+    for (let t = this.roomOn(); t >= 0 && this.hostless.length > 0; t = this.roomOn()) {
+      const w = this.hostless.shift()!;
+      w.hostless = false;
+      this.setState(w, 'initializing');
+      this.placeOn(w, t);
+      this.boot(w);
+    }
+  }
+
   private newWorker(n: number): Worker {
     const w = new Worker(this.prefix, n, this.onTimer);
-    w.engine = this.host.engineFor();
+    w.engine = this.host.engineFor(0);
+    w.engineGpu = 0;
     if (w.engine === undefined && this.conc > 1) {
       w.runs = [w];
       for (let i = 1; i < this.conc; i++) w.runs.push(new RunSlot(w, this.onTimer));
@@ -236,11 +305,21 @@ export class WorkerPool {
     if (lives !== undefined) {
       const now = this.sched.nowMs;
       this.clock(w, now);
-      lives.stopped(w.n, now, w.billedMs);
+      lives.stopped(w.n, now, w.billedMs, Math.max(0, w.gpu));
     }
     if (this.flashStart) this.recentStops.push(this.sched.nowMs);
     this.host.onState(w, w.state, 'stopped');
+    const t = w.gpu;
+    if (t >= 0) {
+      if (this.countsByGpu !== undefined) add(this.countsByGpu[t]!, w.state, -1);
+      this.placed[t]!--;
+      w.gpu = -1;
+    } else if (w.hostless) {
+      this.hostless.remove(w);
+      w.hostless = false;
+    }
     if (w.held === 0) this.spare.push(w);
+    if (t >= 0 && this.hostless.length > 0) this.placeWaiting();
   }
 
   /** A worker died mid-job: it restarts from cold (its jobs are the endpoint's business: it took them away first). */
@@ -334,6 +413,11 @@ export class WorkerPool {
     const from = w.state;
     add(this.counts, from, -1);
     add(this.counts, to, 1);
+    if (this.countsByGpu !== undefined && w.gpu >= 0) {
+      const c = this.countsByGpu[w.gpu]!;
+      add(c, from, -1);
+      add(c, to, 1);
+    }
     if (this.lives !== undefined) this.clock(w, this.sched.nowMs);
     w.state = to;
     this.host.onState(w, from, to);
@@ -350,9 +434,9 @@ export class WorkerPool {
     return this.cfg.faults.find((f) => this.active(f) && this.faulted(f.kind) < f.workers);
   }
 
-  /** Workers a fault of this kind holds (an unhealthy start is none of a fault's). */
+  /** Workers a fault of this kind holds (an unhealthy start is none of a fault's, a worker waiting for a host none of a throttling's). */
   private faulted(kind: FaultConfig['kind']): number {
-    return kind === 'unhealthy' ? this.counts.unhealthy - this.stuck : this.counts[kind];
+    return kind === 'unhealthy' ? this.counts.unhealthy - this.stuck : this.counts.throttled - this.hostless.length;
   }
 
   /** A fault window opens: idle workers are taken first; later starts make up the rest. */
@@ -360,14 +444,27 @@ export class WorkerPool {
     while (this.faulted(f.kind) < f.workers && this.idle.length > 0) this.setState(this.idle.pop()!, f.kind);
   }
 
+  /** A fault let go of `w`: it boots again, placed first when it never was (throttled, waiting, when no type has room). */
+  private unfault(w: Worker): void {
+    if (w.gpu < 0) {
+      const t = this.roomOn();
+      if (t < 0) {
+        if (w.state !== 'throttled') this.setState(w, 'throttled');
+        w.hostless = true;
+        this.hostless.push(w);
+        return;
+      }
+      this.setState(w, 'initializing');
+      this.placeOn(w, t);
+    } else this.setState(w, 'initializing');
+    this.boot(w);
+  }
+
   /** A fault window closes: its workers boot again. */
   private faultEnds(f: FaultConfig): void {
     for (let w = this.workers.first; w; ) {
       const seq = w.poolSeq;
-      if (w.state === f.kind && !(f.kind === 'unhealthy' && w.startTimesOut) && !this.faultWanting()) {
-        this.setState(w, 'initializing');
-        this.boot(w);
-      }
+      if (w.state === f.kind && !(f.kind === 'unhealthy' && w.startTimesOut) && !w.hostless && !this.faultWanting()) this.unfault(w);
       w = this.workers.after(w, seq);
     }
   }

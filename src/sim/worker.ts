@@ -59,8 +59,14 @@ export class Worker implements Run {
   held = 0;
   /** Its run slots, itself first, when it holds several jobs at once without an engine; else undefined. */
   runs: Run[] | undefined = undefined;
-  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept (reset) across renewals. */
+  /** Its batching engine (an `llm.engine` endpoint), created with the worker and kept (reset) across renewals; replaced when it is placed on another GPU type. */
   engine: LlmEngine | undefined = undefined;
+  /** The GPU type its engine is for (an index of the endpoint's gpus). */
+  engineGpu = 0;
+  /** The GPU type it is placed on (an index of the endpoint's gpus, worker-pool.ts), from its start to its stop; -1 before. */
+  gpu = -1;
+  /** Throttled waiting for room on a GPU type (worker-pool.ts), not by a fault. */
+  hostless = false;
   readonly worker: Worker = this;
   /** When the worker last became idle (the idle timeout counts from here). */
   idleSinceMs = 0;

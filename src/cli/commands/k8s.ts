@@ -120,7 +120,7 @@ function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: Return
   if (Array.isArray(slos)) throw usage(`bad SLO:\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw usage(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
   // Checked as \`loadlab plan\` checks them (a bad one exits 2 before anything is written), then given to every shard.
-  pricesOf(a, sc.plan, a.scenario);
+  pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
   return {
     scenario: sc,
     flags: passFlags(a, [

@@ -46,7 +46,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   // The scenario's plan.workersMax was checked when it loaded.
   const range = flagRange ?? (parseWorkersRange(sc.plan?.workersMax ?? DEFAULT_WORKERS_RANGE) as number[]);
   const nSeeds = flagSeeds ?? sc.plan?.seeds ?? 3;
-  const prices = pricesOf(a, sc.plan, a.scenario);
+  const prices = pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
   const slos = slosOf(sc, a.slo ?? []);
   if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);

@@ -218,7 +218,7 @@ function checkRunAllowed(a: RunArgs, { sc, kind }: RunSetup): PricesUsed | undef
   // Workers are billed only where the run sees them (in-process); the scenario's plan.gpu is then the default.
   const priceFlag = priceFlagGiven(a);
   if (kind !== 'in-process' && priceFlag) throw new CliError(`--${priceFlag}: only without --target: a target at a URL shows no workers to bill`, EXIT.USAGE);
-  const prices = kind === 'in-process' ? pricesOf(a, sc.plan, a.scenario) : undefined;
+  const prices = kind === 'in-process' ? pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus) : undefined;
   const blind = kind === 'in-process' ? undefined : coldStartRefusal(sc, kind);
   if (blind) throw new CliError(`${a.scenario}: ${blind}`, EXIT.USAGE);
   const big = tooLarge(sc, kind, a['max-requests'] ?? DEFAULT_MAX_REQUESTS);

@@ -4,7 +4,7 @@
  * simulator's own endpoint schema (the `serve` config file's), so a scenario and a `serve` config agree.
  */
 import { z } from 'zod';
-import { endpointSchema, QUEUE_DELAY_MIN_S } from '../../contract/endpoint-config.js';
+import { checkGpuKeys, endpointObjectSchema, endpointSchema, QUEUE_DELAY_MIN_S } from '../../contract/endpoint-config.js';
 import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
@@ -204,8 +204,9 @@ export const scenarioSchema = z
         description: 'After the traffic phase, how long (ms) open sessions may still finish before the run ends. Max 30 days. Default: 600000 (10 min).',
         examples: [600_000, 60_000],
       }),
-    endpoint: endpointSchema
+    endpoint: endpointObjectSchema
       .extend({ id: endpointSchema.shape.id.default('ep') })
+      .superRefine(checkGpuKeys)
       .default(() => endpointSchema.parse({ id: 'ep' }))
       .meta({
         description:

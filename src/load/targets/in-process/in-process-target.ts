@@ -143,7 +143,7 @@ export class InProcessTarget implements Target {
 
   watchWorkers(rule: BillingRule): (nowMs: number) => WorkerBillSeen {
     const b = this.bill;
-    if (b === undefined) return (this.bill = { rule, read: watchWorkerBill(this.ep.pool, rule) }).read;
+    if (b === undefined) return (this.bill = { rule, read: watchWorkerBill(this.ep.pool, rule, this.ep.cfg.gpus) }).read;
     if (b.rule.workersMin !== rule.workersMin || b.rule.idleTailMs !== rule.idleTailMs || b.rule.initializing !== rule.initializing)
       throw new InternalError('the workers are already billed under another rule');
     return b.read;

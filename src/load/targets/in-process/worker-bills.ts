@@ -7,7 +7,7 @@
  * in-process target can offer it (Target.watchWorkers).
  */
 import type { WorkerPool } from '../../../sim/worker-pool.js';
-import { aliveBilledMs, billedByState, secondsOf, WorkerMeter, type BillingRule } from '../../../report/worker-bill.js';
+import { aliveBilledMs, billedByState, secondsOf, shareActive, WorkerMeter, type BillingRule, type GpuBill } from '../../../report/worker-bill.js';
 import type { WorkerBillSeen } from '../../../report/workers-section.js';
 
 /**
@@ -15,28 +15,48 @@ import type { WorkerBillSeen } from '../../../report/workers-section.js';
  * built, start now). The returned function gives the bill with the alive workers closed at its
  * `endMs` (read it once, at the end of the run).
  */
-export function watchWorkerBill(pool: WorkerPool, rule: BillingRule): (endMs: number) => WorkerBillSeen {
-  const meter = new WorkerMeter<number>(rule.workersMin);
+export function watchWorkerBill(pool: WorkerPool, rule: BillingRule, gpus?: readonly string[]): (endMs: number) => WorkerBillSeen {
+  const meter = new WorkerMeter<number>(rule.workersMin, pool.placed.length);
   const billed = billedByState(rule.initializing);
   pool.watchLives({
     billed,
     started: (n, atMs) => meter.start(n, atMs),
-    stopped: (n, atMs, billedMs) => meter.stop(n, atMs, billedMs),
+    stopped: (n, atMs, billedMs, gpu) => meter.stop(n, atMs, billedMs, gpu),
   });
   return (endMs) => {
     const byState: Record<string, number> = { ...pool.msByState };
-    const alive: { id: number; billedMs: number }[] = [];
+    const byGpu = pool.msByGpu?.map((m) => ({ ...m }) as Record<string, number>);
+    const alive: { id: number; billedMs: number; gpu: number }[] = [];
     for (const w of pool.all()) {
       const ms = Math.max(0, endMs - w.sinceMs);
-      if (ms > 0) byState[w.state] = (byState[w.state] ?? 0) + ms;
-      alive.push({ id: w.n, billedMs: aliveBilledMs(w.billedMs + (billed[w.state] ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
+      if (ms > 0) {
+        byState[w.state] = (byState[w.state] ?? 0) + ms;
+        if (byGpu !== undefined && w.gpu >= 0) byGpu[w.gpu]![w.state] = (byGpu[w.gpu]![w.state] ?? 0) + ms;
+      }
+      const gpu = Math.max(0, w.gpu);
+      alive.push({ id: w.n, gpu, billedMs: aliveBilledMs(w.billedMs + (billed[w.state] ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
     }
+    const activeSeconds = rule.workersMin * Math.ceil(endMs / 1000);
+    const flexSeconds = meter.flexWith(alive, endMs);
     return {
-      activeSeconds: rule.workersMin * Math.ceil(endMs / 1000),
-      flexSeconds: meter.flexWith(alive),
+      activeSeconds,
+      flexSeconds,
       workersStarted: meter.started,
       secondsByState: secondsOf(byState),
       unhealthyOnStart: pool.unhealthyOnStart,
+      ...(gpus !== undefined && byGpu !== undefined ? { byGpu: gpuBills(gpus, pool, meter, activeSeconds, byGpu) } : {}),
     };
   };
+}
+
+/** Each GPU type's share of the bill (worker-bill.ts GpuBill). */
+function gpuBills(gpus: readonly string[], pool: WorkerPool, meter: WorkerMeter<number>, activeSeconds: number, ms: Record<string, number>[]): GpuBill[] {
+  const active = shareActive(activeSeconds, meter.activeMsByGpu);
+  return gpus.map((gpu, t) => ({
+    gpu,
+    activeSeconds: active[t]!,
+    flexSeconds: meter.flexByGpu[t]!,
+    workersStarted: pool.startedOn[t]!,
+    secondsByState: secondsOf(ms[t]!),
+  }));
 }
