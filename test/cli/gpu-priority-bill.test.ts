@@ -83,6 +83,19 @@ describe('endpoint.gpus: each worker billed at the price of the GPU type it star
     expect(w.billedSeconds.flex).toBe(9);
   });
 
+  test('loadlab: active workers (workersMin 2) on H100-PRO and A100 share the active seconds by the time each held its slot', () => {
+    const out = join(dir, 'active');
+    const [r] = cli(['run', scenario('active', (s) => (s.endpoint.workersMin = 2)), '--out', out]) as [CliResult];
+    ok(r);
+    const w = reportOf(out).workers!;
+    const secs = Math.ceil(reportOf(out).elapsedMs / 1000);
+    expect(w.billedSeconds).toEqual({ active: 2 * secs, flex: 0 });
+    expect(w.byGpu!.map((g) => [g.gpu, g.billedSeconds.active, g.cost?.perRun])).toEqual([
+      ['H100-PRO', secs, Math.round(secs * 0.00116 * 1e6) / 1e6],
+      ['A100', secs, Math.round(secs * 0.00076 * 1e6) / 1e6],
+    ]);
+  });
+
   test('--gpu or plan.gpu beside endpoint.gpus, or a type the price book lacks, exit 2 naming the field', () => {
     const [a, b, c] = cli(
       ['run', scenario('flag'), '--gpu', 'L4', '--out', join(dir, 'x')],
