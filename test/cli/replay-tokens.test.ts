@@ -85,9 +85,30 @@ describe('a slice of the trace, faster and looped', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('chat: openai-chat on /openai, ~19366 sessions');
     expect(r.out).toContain('    trace azure2023_conv.csv (azure): 19366 requests over 58.4 min');
-    expect(r.out).toMatch(/ {4}requests per minute \(59 minutes\): min \d+ \/ median \d+ \/ max \d+; peak \d+ in one second/);
+    expect(r.out).toMatch(/ {4}requests per minute \(59 of them\): min \d+ \/ median \d+ \/ max \d+; peak \d+ in one second/);
     expect(r.out).toMatch(/prompt tokens p50 \/ p90 \/ p99 \/ max: \d+ \/ \d+ \/ \d+ \/ 14050 \(22361870 in all\); answer tokens: \d+ \/ \d+ \/ \d+ \/ 1000 \(4088665 in all\)/);
   });
+});
+
+describe('the Mooncake conversation trace: prompts built from their block ids', () => {
+  test('its first minute: every request sent with exactly its input_length, answered with exactly its output_length', async () => {
+    const file = resolve('scenarios/traces/mooncake_fast25_conversation.jsonl');
+    const rows = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { timestamp: number; input_length: number; output_length: number })
+      .filter((r) => r.timestamp < 60_000);
+    const f = scenario('mooncake', { file, format: 'mooncake', toMs: 60_000 }, { durationMs: 60_000, endpoint: { id: 'llm', workersMin: 8, workersMax: 8, workerConcurrency: 64, llm: { engine: { decodeMs: 2, prefillMsPerToken: 0.001 }, outputTokens: 5 } } });
+    const { report } = await reportOf(f, 'mooncake');
+    const s = report.flows.chat.stream;
+    expect(rows.length).toBeGreaterThan(100);
+    expect([s.requests, s.broken, s.promptTokens, s.tokens]).toEqual([
+      rows.length,
+      0,
+      rows.reduce((n, r) => n + r.input_length, 0),
+      rows.reduce((n, r) => n + r.output_length, 0),
+    ]);
+  }, 60_000);
 });
 
 describe('a bad trace is a usage error naming the file, line and field (exit 2)', () => {

@@ -1,8 +1,8 @@
 /**
  * One pass over a token trace's window, row by row (TraceRows: bounded memory), that checks every
  * row and sums up what a plan and the dry run need: rows, skipped rows, span, token totals and
- * percentiles, arrivals per minute and the peak per second on the replay clock (after `speed`).
- * Memory grows with the distinct token counts and the minutes of the span, never with the rows.
+ * percentiles, arrivals per 10 s and the peak per second on the replay clock (after `speed`).
+ * Memory grows with the distinct token counts and the length of the span, never with the rows.
  * A scan is kept per file (its size and modification time included) and window.
  */
 import { statSync } from 'node:fs';
@@ -26,8 +26,8 @@ export interface TraceScan {
   /** Requests of each prompt length, and of each answer length (tokens → requests). */
   promptCounts: Map<number, number>;
   outputCounts: Map<number, number>;
-  /** Requests in each minute of the replay clock, from the window's start. */
-  perMinute: number[];
+  /** Requests in each 10 s of the replay clock, from the window's start. */
+  perTenSec: number[];
   /** Most requests in any second of the replay clock (1 ms buckets). */
   peakPerSec: number;
 }
@@ -54,7 +54,7 @@ function readScan(r: TraceReplay): TraceScan {
     outputTokens: 0,
     promptCounts: new Map(),
     outputCounts: new Map(),
-    perMinute: [],
+    perTenSec: [],
     peakPerSec: 0,
   };
   const peak = new PeakPerSec();
@@ -67,9 +67,9 @@ function readScan(r: TraceReplay): TraceScan {
     s.outputTokens += row.outputTokens;
     bump(s.promptCounts, row.promptTokens);
     bump(s.outputCounts, row.outputTokens);
-    const m = Math.floor(t / 60_000);
-    while (s.perMinute.length <= m) s.perMinute.push(0);
-    s.perMinute[m]!++;
+    const m = Math.floor(t / 10_000);
+    while (s.perTenSec.length <= m) s.perTenSec.push(0);
+    s.perTenSec[m]!++;
     peak.add(t);
   }
   s.skipped = rows.skipped;
