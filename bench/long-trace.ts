@@ -43,7 +43,9 @@ function main(): void {
         durationMs: 20_000,
         drainMs: 10_000,
         endpoint: { id: 'llm', workersMin: 4, workersMax: 4, workerConcurrency: 64, llm: { engine: { decodeMs: 1 }, outputTokens: 4 } },
-        traffic: [{ name: 'chat', arrival: { process: 'replay', file: 'long.csv', format: 'csv', speed: 0.1 }, client: { behaviour: 'openai-chat', stream: true } }],
+        traffic: [
+          { name: 'chat', arrival: { process: 'replay', file: 'long.csv', format: 'csv', speed: 0.1 }, client: { behaviour: 'openai-chat', stream: true } },
+        ],
       }),
     );
     t0 = performance.now();
@@ -56,7 +58,9 @@ function main(): void {
     if (r.status !== 0) throw new Error(`loadlab run exited ${r.status}: ${r.stderr}`);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     const rss = Number(/peak-rss-kib (\d+)/.exec(r.stderr)?.[1]) / 1024;
-    console.log(`run: ${report.arrivals.intended} requests replayed, ${wall.toFixed(1)} s wall (the validating pass over every row included), peak RSS ${rss.toFixed(0)} MiB (old generation capped at 64 MiB)`);
+    console.log(
+      `run: ${report.arrivals.intended} requests replayed, ${wall.toFixed(1)} s wall (the validating pass over every row included), peak RSS ${rss.toFixed(0)} MiB (old generation capped at 64 MiB)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,7 +13,12 @@ import { harness } from '../helpers/harness.js';
 
 const LLM = { ttftMs: 300, interTokenMs: 25, outputTokens: 20 };
 const ENGINE = { engine: { decodeMs: 5, prefillMsPerToken: 0.01 }, outputTokens: 20 };
-const chat = (extra: Record<string, unknown>) => ({ messages: [{ role: 'user', content: 'hello there' }], stream: true, stream_options: { include_usage: true }, ...extra });
+const chat = (extra: Record<string, unknown>) => ({
+  messages: [{ role: 'user', content: 'hello there' }],
+  stream: true,
+  stream_options: { include_usage: true },
+  ...extra,
+});
 
 /** The events of a streamed chat answer (in process: the stream reaches the runner whole). */
 function answer(llm: Record<string, unknown>, body: Record<string, unknown>) {

@@ -31,7 +31,9 @@ test('1 M rows: the run reads the rows it needs, in a 64 MiB heap', () => {
       durationMs: 20_000,
       drainMs: 10_000,
       endpoint: { id: 'llm', workersMin: 4, workersMax: 4, workerConcurrency: 64, llm: { engine: { decodeMs: 1 }, outputTokens: 4 } },
-      traffic: [{ name: 'chat', arrival: { process: 'replay', file: 'long.csv', format: 'csv', speed: 0.1 }, client: { behaviour: 'openai-chat', stream: true } }],
+      traffic: [
+        { name: 'chat', arrival: { process: 'replay', file: 'long.csv', format: 'csv', speed: 0.1 }, client: { behaviour: 'openai-chat', stream: true } },
+      ],
     }),
   );
   const out = join(dir, 'out');

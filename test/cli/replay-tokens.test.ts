@@ -86,7 +86,9 @@ describe('a slice of the trace, faster and looped', () => {
     expect(r.out).toContain('chat: openai-chat on /openai, ~19366 sessions');
     expect(r.out).toContain('    trace azure2023_conv.csv (azure): 19366 requests over 58.4 min');
     expect(r.out).toMatch(/ {4}requests per minute \(59 of them\): min \d+ \/ median \d+ \/ max \d+; peak \d+ in one second/);
-    expect(r.out).toMatch(/prompt tokens p50 \/ p90 \/ p99 \/ max: \d+ \/ \d+ \/ \d+ \/ 14050 \(22361870 in all\); answer tokens: \d+ \/ \d+ \/ \d+ \/ 1000 \(4088665 in all\)/);
+    expect(r.out).toMatch(
+      /prompt tokens p50 \/ p90 \/ p99 \/ max: \d+ \/ \d+ \/ \d+ \/ 14050 \(22361870 in all\); answer tokens: \d+ \/ \d+ \/ \d+ \/ 1000 \(4088665 in all\)/,
+    );
   });
 });
 
@@ -98,7 +100,20 @@ describe('the Mooncake conversation trace: prompts built from their block ids', 
       .split('\n')
       .map((l) => JSON.parse(l) as { timestamp: number; input_length: number; output_length: number })
       .filter((r) => r.timestamp < 60_000);
-    const f = scenario('mooncake', { file, format: 'mooncake', toMs: 60_000 }, { durationMs: 60_000, endpoint: { id: 'llm', workersMin: 8, workersMax: 8, workerConcurrency: 64, llm: { engine: { decodeMs: 2, prefillMsPerToken: 0.001 }, outputTokens: 5 } } });
+    const f = scenario(
+      'mooncake',
+      { file, format: 'mooncake', toMs: 60_000 },
+      {
+        durationMs: 60_000,
+        endpoint: {
+          id: 'llm',
+          workersMin: 8,
+          workersMax: 8,
+          workerConcurrency: 64,
+          llm: { engine: { decodeMs: 2, prefillMsPerToken: 0.001 }, outputTokens: 5 },
+        },
+      },
+    );
     const { report } = await reportOf(f, 'mooncake');
     const s = report.flows.chat.stream;
     expect(rows.length).toBeGreaterThan(100);
@@ -113,14 +128,56 @@ describe('the Mooncake conversation trace: prompts built from their block ids', 
 
 describe('a bad trace is a usage error naming the file, line and field (exit 2)', () => {
   const CASES: [string, string, string, Record<string, unknown>, RegExp][] = [
-    ['azure-token', 'bad.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,10,5\n2023-11-16 18:15:47.00,abc,5\n', { format: 'azure' }, /line 3, field ContextTokens: "abc" is not a whole number >= 0/],
-    ['azure-time', 'bad.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n18:15:46,10,5\n', { format: 'azure' }, /line 2, field TIMESTAMP: "18:15:46" is not a time/],
-    ['azure-answer', 'bad.csv', 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,10,5000\n', { format: 'azure' }, /line 2, field GeneratedTokens: 5000 tokens is more than 4096/],
-    ['burstgpt-header', 'bad.csv', 'Timestamp,Model,Request tokens\n1.5,ChatGPT,20\n', { format: 'burstgpt' }, /line 1, field Response tokens: no column named "Response tokens"/],
-    ['mooncake-json', 'bad.jsonl', '{"timestamp": 0, "input_length": 10, "output_length": 2}\n{"timestamp": 5, "input_length"\n', { format: 'mooncake' }, /line 2, the line: not JSON/],
+    [
+      'azure-token',
+      'bad.csv',
+      'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,10,5\n2023-11-16 18:15:47.00,abc,5\n',
+      { format: 'azure' },
+      /line 3, field ContextTokens: "abc" is not a whole number >= 0/,
+    ],
+    [
+      'azure-time',
+      'bad.csv',
+      'TIMESTAMP,ContextTokens,GeneratedTokens\n18:15:46,10,5\n',
+      { format: 'azure' },
+      /line 2, field TIMESTAMP: "18:15:46" is not a time/,
+    ],
+    [
+      'azure-answer',
+      'bad.csv',
+      'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,10,5000\n',
+      { format: 'azure' },
+      /line 2, field GeneratedTokens: 5000 tokens is more than 4096/,
+    ],
+    [
+      'burstgpt-header',
+      'bad.csv',
+      'Timestamp,Model,Request tokens\n1.5,ChatGPT,20\n',
+      { format: 'burstgpt' },
+      /line 1, field Response tokens: no column named "Response tokens"/,
+    ],
+    [
+      'mooncake-json',
+      'bad.jsonl',
+      '{"timestamp": 0, "input_length": 10, "output_length": 2}\n{"timestamp": 5, "input_length"\n',
+      { format: 'mooncake' },
+      /line 2, the line: not JSON/,
+    ],
     ['mooncake-missing', 'bad.jsonl', '{"timestamp": 0, "input_length": 10}\n', { format: 'mooncake' }, /line 1, field output_length: missing/],
-    ['csv-order', 'bad.csv', 't_s,in,out\n1.0,10,5\n0.5,10,5\n', { format: 'csv', columns: { atS: 't_s', promptTokens: 'in', outputTokens: 'out' } }, /line 3, field t_s: earlier than the row before it/],
-    ['window-empty', 'ok.csv', 'atMs,promptTokens,outputTokens\n0,10,5\n100,10,5\n', { format: 'csv', fromMs: 5000, toMs: 6000 }, /no request in the window \[5000, 6000\) ms/],
+    [
+      'csv-order',
+      'bad.csv',
+      't_s,in,out\n1.0,10,5\n0.5,10,5\n',
+      { format: 'csv', columns: { atS: 't_s', promptTokens: 'in', outputTokens: 'out' } },
+      /line 3, field t_s: earlier than the row before it/,
+    ],
+    [
+      'window-empty',
+      'ok.csv',
+      'atMs,promptTokens,outputTokens\n0,10,5\n100,10,5\n',
+      { format: 'csv', fromMs: 5000, toMs: 6000 },
+      /no request in the window \[5000, 6000\) ms/,
+    ],
   ];
   test.each(CASES)('%s', async (name, traceName, text, arrival, msg) => {
     const trace = join(dir, `${name}-${traceName}`);

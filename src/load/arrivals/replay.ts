@@ -18,9 +18,13 @@ import { defineArrival } from './types.js';
 const columnName = z.string().min(1);
 const columnsSchema = z
   .strictObject({
-    atMs: columnName.optional().meta({ description: 'The column of arrival times in ms (any origin). Default: atMs, unless atS is given.', examples: ['atMs'] }),
+    atMs: columnName
+      .optional()
+      .meta({ description: 'The column of arrival times in ms (any origin). Default: atMs, unless atS is given.', examples: ['atMs'] }),
     atS: columnName.optional().meta({ description: 'The column of arrival times in seconds (any origin), in place of atMs.', examples: ['time_s'] }),
-    promptTokens: columnName.default('promptTokens').meta({ description: 'The column of prompt lengths (tokens). Default: promptTokens.', examples: ['input_tokens'] }),
+    promptTokens: columnName
+      .default('promptTokens')
+      .meta({ description: 'The column of prompt lengths (tokens). Default: promptTokens.', examples: ['input_tokens'] }),
     outputTokens: columnName
       .default('outputTokens')
       .meta({ description: 'The column of answer lengths (tokens). Default: outputTokens.', examples: ['output_tokens'] }),
@@ -74,7 +78,8 @@ export const replay = defineArrival({
         .positive()
         .optional()
         .meta({
-          description: "Replay only the trace's arrivals before this time, ms from its first arrival (before speed); a loop then lasts toMs − fromMs. Default: the end of the trace.",
+          description:
+            "Replay only the trace's arrivals before this time, ms from its first arrival (before speed); a loop then lasts toMs − fromMs. Default: the end of the trace.",
           examples: [900_000],
         }),
       loop: z
@@ -138,7 +143,9 @@ interface Window {
 }
 
 /** A replay spec with a format, as trace-replay.ts reads it. */
-export function traceOf(s: { file?: string | undefined; format?: TraceReplay['format'] | undefined; columns?: TraceReplay['columns']; speed: number } & Window): TraceReplay {
+export function traceOf(
+  s: { file?: string | undefined; format?: TraceReplay['format'] | undefined; columns?: TraceReplay['columns']; speed: number } & Window,
+): TraceReplay {
   return { path: s.file!, format: s.format!, columns: s.columns, fromMs: s.fromMs, toMs: s.toMs, speed: s.speed };
 }
 

@@ -106,7 +106,13 @@ export const openaiChat = defineBehaviour({
           const c = streamed(env, s, r, false);
           const code = c.errorCode;
           if (code === undefined)
-            obs?.ended({ sentMs: s.sentMs, atMs: c.atMs, usageTokens: c.usageTokens, promptTokens: promptTokensOf(body), maxTokens: body.max_tokens as number });
+            obs?.ended({
+              sentMs: s.sentMs,
+              atMs: c.atMs,
+              usageTokens: c.usageTokens,
+              promptTokens: promptTokensOf(body),
+              maxTokens: body.max_tokens as number,
+            });
           else {
             const status = code === 'FAILED' || code === 'TIMED_OUT' || code === 'CANCELLED' ? code : undefined;
             if (status) env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);

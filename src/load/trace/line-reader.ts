@@ -57,9 +57,9 @@ export class LineReader {
       // A last line without its newline; an empty tail is not a line.
       if (parts.length && parts[parts.length - 1] === '') parts.pop();
     }
-    if (this.rest.length > TRACE_LINE_MAX_CHARS) throw new TraceError(this.lineNo + parts.length + 1, '(line)', `longer than ${TRACE_LINE_MAX_CHARS} characters`);
+    if (this.rest.length > TRACE_LINE_MAX_CHARS)
+      throw new TraceError(this.lineNo + parts.length + 1, '(line)', `longer than ${TRACE_LINE_MAX_CHARS} characters`);
     this.lines = parts;
     this.at = 0;
   }
 }
-

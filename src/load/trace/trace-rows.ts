@@ -81,5 +81,6 @@ export class TraceRows {
 function check(r: TraceRow, prevMs: number, f: RowParser['fields']): void {
   if (r.atMs < prevMs) throw new RowError(f.time, 'earlier than the row before it: a trace must be in time order');
   if (r.promptTokens > PROMPT_TOKENS_MAX) throw new RowError(f.prompt, `${r.promptTokens} tokens is more than ${PROMPT_TOKENS_MAX}`);
-  if (r.outputTokens > MAX_OUTPUT_TOKENS) throw new RowError(f.output, `${r.outputTokens} tokens is more than ${MAX_OUTPUT_TOKENS} (the most a request may ask for)`);
+  if (r.outputTokens > MAX_OUTPUT_TOKENS)
+    throw new RowError(f.output, `${r.outputTokens} tokens is more than ${MAX_OUTPUT_TOKENS} (the most a request may ask for)`);
 }

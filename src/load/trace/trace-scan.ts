@@ -96,7 +96,7 @@ class PeakPerSec {
       this.sum -= this.ring[k % 1000]!;
       this.ring[k % 1000] = 0;
     }
-    if (b - this.at > 1000) (this.ring.fill(0), (this.sum = 0));
+    if (b - this.at > 1000) this.ring.fill(0), (this.sum = 0);
     this.at = Math.max(this.at, b);
     this.ring[b % 1000]!++;
     this.sum++;

@@ -34,7 +34,8 @@ function drain(g: ArrivalGenerator, max = 1000): unknown[][] {
   return out;
 }
 
-const AZURE = 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n2023-11-16 18:15:50.9951690,396,109\n2023-11-16 18:16:46.6805900,10,1\n';
+const AZURE =
+  'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n2023-11-16 18:15:50.9951690,396,109\n2023-11-16 18:16:46.6805900,10,1\n';
 const BURST =
   'Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n5,ChatGPT,472,18,490,Conversation log\n5.5,"GPT-4, big",1000,0,1000,Conversation log\n7.25,GPT-4,20,300,320,API log\n';
 
@@ -56,7 +57,8 @@ describe('formats', () => {
   });
 
   it('mooncake: JSON lines with their block ids', () => {
-    const text = '{"timestamp": 100, "input_length": 600, "output_length": 5, "hash_ids": [0, 1]}\n\n{"timestamp": 350, "input_length": 10, "output_length": 2, "hash_ids": [0]}\n';
+    const text =
+      '{"timestamp": 100, "input_length": 600, "output_length": 5, "hash_ids": [0, 1]}\n\n{"timestamp": 350, "input_length": 10, "output_length": 2, "hash_ids": [0]}\n';
     expect(drain(arrivalGenerator(spec('m.jsonl', text, { format: 'mooncake' }), ctx()))).toEqual([
       [0, 600, 5, [0, 1]],
       [250, 10, 2, [0]],
