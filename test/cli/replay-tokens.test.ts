@@ -1,14 +1,18 @@
 /**
  * `loadlab run` replaying a token trace (`replay` with `format`) on the embedded simulator, run in
  * this process: the Azure conversation trace gives exactly its requests, prompt tokens and answer
- * tokens in report.json; the same seed gives the same report; a bad row is a usage error (exit 2)
- * naming the file, line and field; the dry run summarises the trace.
+ * tokens in report.json; the same seed gives the same report; shards split the requests and merge
+ * to the same sums; a bad row is a usage error (exit 2) naming the file, line and field; the dry
+ * run summarises the trace.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCommand, type RunArgs } from '../../src/cli/commands/run.js';
+import { loadScenarioFile } from '../../src/load/scenario/loader.js';
+import { runScenario } from '../../src/load/run-scenario.js';
+import { mergeRuns } from '../../src/report/merge/merge-runs.js';
 import { stdoutOf } from '../helpers/stdout-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-replay-tokens-'));
@@ -54,6 +58,7 @@ describe('replaying the Azure conversation trace (19 366 requests)', () => {
     expect([s.requests, s.broken, s.promptTokens, s.tokens]).toEqual([19_366, 0, 22_361_870, 4_088_665]);
     const md = readFileSync(join(dir, 'azure', 'report.md'), 'utf8');
     expect(md).toMatch(/\| chat \| 19366 \(0\) \| 22361870 \| 4088665 \|/);
+    expect(readFileSync(join(dir, 'azure', 'report.html'), 'utf8')).toMatch(/prompt tokens[\s\S]*22361870/);
   }, 120_000);
 });
 
@@ -90,6 +95,19 @@ describe('a slice of the trace, faster and looped', () => {
       /prompt tokens p50 \/ p90 \/ p99 \/ max: \d+ \/ \d+ \/ \d+ \/ 14050 \(22361870 in all\); answer tokens: \d+ \/ \d+ \/ \d+ \/ 1000 \(4088665 in all\)/,
     );
   });
+});
+
+describe('shards of a token trace', () => {
+  test('two shards split the requests; merged, their requests and token sums are the unsharded run’s', async () => {
+    const l = loadScenarioFile(scenario('shards', { file: AZURE, format: 'azure', toMs: 300_000 }, { durationMs: 300_000 }));
+    if (!l.ok) throw new Error(JSON.stringify(l.issues));
+    const whole = (await runScenario(l.scenario)).flows.chat!.stream!;
+    const parts = await Promise.all([0, 1].map((index) => runScenario(l.scenario, { shard: { index, count: 2 } })));
+    expect(parts.map((p) => p.flows.chat!.stream!.requests).sort()).toEqual([Math.floor(whole.requests / 2), Math.ceil(whole.requests / 2)].sort());
+    const m = mergeRuns(parts.map((result, i) => ({ name: `shard-${i}`, result }))).flows.chat!.stream!;
+    expect([m.requests, m.promptTokens, m.tokens]).toEqual([whole.requests, whole.promptTokens, whole.tokens]);
+    expect(whole.requests).toBeGreaterThan(1000);
+  }, 60_000);
 });
 
 describe('the Mooncake conversation trace: prompts built from their block ids', () => {
