@@ -20,7 +20,7 @@ export function traceSummary(a: ArrivalSpec): string[] {
   const lengths = (m: ReadonlyMap<number, number>) => [0.5, 0.9, 0.99, 1].map((q) => quantileOf(m, q)).join(' / ');
   const window = r.fromMs > 0 || r.toMs !== undefined ? `, window [${r.fromMs}, ${r.toMs ?? 'end'}) ms of its clock` : '';
   const speed = r.speed === 1 ? '' : ` at speed ${r.speed}`;
-  const skipped = s.skipped ? `; ${s.skipped} rows with an answer of 0 tokens skipped` : '';
+  const skipped = s.skipped ? `; ${s.skipped} row${s.skipped === 1 ? '' : 's'} with an answer of 0 tokens skipped` : '';
   return [
     `    trace ${basename(r.path)} (${r.format}${window}${speed}): ${s.rows} requests over ${minutes(s.lastMs - s.firstMs)}${a.loop ? ', looped' : ''}${skipped}`,
     `    requests per ${per} (${n} of them): min ${sorted[0] ?? 0} / median ${sorted[Math.floor((n - 1) / 2)] ?? 0} / max ${sorted[n - 1] ?? 0}; peak ${s.peakPerSec} in one second`,

@@ -144,6 +144,19 @@ describe('the Mooncake conversation trace: prompts built from their block ids', 
   }, 60_000);
 });
 
+describe('BurstGPT: failed requests (Response tokens 0) skipped', () => {
+  test('the dry run counts the requests replayed and the rows skipped', async () => {
+    const trace = join(dir, 'burst.csv');
+    writeFileSync(
+      trace,
+      'Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n0,ChatGPT,100,10,110,Conversation log\n1.5,GPT-4,200,0,200,Conversation log\n3,GPT-4,300,30,330,API log\n',
+    );
+    const r = await stdoutOf(() => runCommand({ scenario: scenario('burst', { file: trace, format: 'burstgpt' }), 'dry-run': true } as RunArgs));
+    expect(r.out).toContain('    trace burst.csv (burstgpt): 2 requests over 3.0 s; 1 row with an answer of 0 tokens skipped');
+    expect(r.out).toContain('prompt tokens p50 / p90 / p99 / max: 100 / 300 / 300 / 300 (400 in all); answer tokens: 10 / 30 / 30 / 30 (40 in all)');
+  });
+});
+
 describe('a bad trace is a usage error naming the file, line and field (exit 2)', () => {
   const CASES: [string, string, string, Record<string, unknown>, RegExp][] = [
     [

@@ -17,7 +17,7 @@ export function checkTokenTrace(r: TraceReplay, loop: boolean): { field: string;
   }
   if (s.rows === 0) {
     const window = r.fromMs > 0 || r.toMs !== undefined ? ` in the window [${r.fromMs}, ${r.toMs ?? '∞'}) ms` : '';
-    const skipped = s.skipped ? ` (${s.skipped} rows with an answer of 0 tokens are skipped)` : '';
+    const skipped = s.skipped ? ` (${s.skipped} row${s.skipped === 1 ? '' : 's'} with an answer of 0 tokens skipped)` : '';
     return { field: r.toMs !== undefined || r.fromMs > 0 ? 'toMs' : 'file', message: `${r.path}: no request${window}${skipped}` };
   }
   const period = loopPeriodMs(r, s);
