@@ -17,7 +17,7 @@ export const UNIT_FILES = [
   'test/grafana/{dashboard-lint,generator-names}.test.ts',
   'test/lib/*.test.ts',
   'test/load/{abort-on-fail,closed-loop,cold-start,frozen-config,interrupt,job-times,llm-stream-metrics,reachability,scenarios,shard-run,stream-fine-times,stream-metrics,template-and-histogram,threshold-load,threshold-outcomes}.test.ts',
-  'test/load/{arrivals,behaviours,scenario}/*.test.ts',
+  'test/load/{arrivals,behaviours,scenario,trace}/*.test.ts',
   'test/load/record/{headroom,per-window-answers,sparse-encoding,stream-observations,window-histograms}.test.ts',
   'test/load/targets/target-url.test.ts',
   'test/load/targets/http/{start-at,wall-queue}.test.ts',

@@ -30,8 +30,8 @@ const NOT_BENCHES = new Set([
   'floor-sender.js',
   'busy-wait.js',
 ]);
-/** Run only when `BENCH` names them: they take minutes (busy-verdict: about six), need tools outside npm (generator-vs-peers: hey) or check a fit rather than speed (llm-holdout, llm-holdout-all). */
-const OPT_IN = new Set(['generator-vs-peers.js', 'busy-verdict.js', 'llm-holdout.js', 'llm-holdout-all.js']);
+/** Run only when `BENCH` names them: they take minutes (busy-verdict: about six), need tools outside npm (generator-vs-peers: hey), check a fit rather than speed (llm-holdout, llm-holdout-all) or bounded memory rather than speed (long-trace). */
+const OPT_IN = new Set(['generator-vs-peers.js', 'busy-verdict.js', 'llm-holdout.js', 'llm-holdout-all.js', 'long-trace.js']);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = join(here, '..', '..', 'docs', 'performance.md');

@@ -1,6 +1,7 @@
 /**
  * A `/run` or `/runsync` job on an `llm:` endpoint: its token cap is `input.max_tokens` (an
- * integer from 1 to 4096, if given), and the token model sets its length and stream, so the
+ * integer from 1 to 4096, if given), its length exactly that with `input.ignore_eos: true` (vLLM's
+ * sampling parameter: the model does not stop by itself), and the token model sets its length and stream, so the
  * `input.sim.durationMs` and `input.sim.chunks` directives are refused.
  */
 import type { Submission } from '../sim/endpoint.js';
@@ -17,6 +18,9 @@ export function checkLlmInput(s: Submission, engine: boolean): { field: string; 
   if (d?.durationMs !== undefined)
     return { field: 'input.sim.durationMs', reason: "not accepted on an endpoint with llm: (the token model sets the job's length)" };
   if (d?.chunks !== undefined) return { field: 'input.sim.chunks', reason: 'not accepted on an endpoint with llm: (each token is a stream item)' };
+  const ie = (s.input as Record<string, unknown>).ignore_eos;
+  if (ie !== undefined && typeof ie !== 'boolean') return { field: 'input.ignore_eos', reason: 'must be a boolean' };
+  s.ignoreEos = ie === true;
   const m = (s.input as Record<string, unknown>).max_tokens;
   if (m === undefined) return undefined;
   if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > MAX_OUTPUT_TOKENS)

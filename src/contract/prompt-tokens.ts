@@ -20,6 +20,50 @@ export function textOfTokens(n: number): string {
   return n <= 0 ? '' : `the${' the'.repeat(n - 1)}`;
 }
 
+/** Tokens in one KV block of a Mooncake trace's `hash_ids` (its prefix blocks). */
+export const TRACE_BLOCK_TOKENS = 512;
+/** Characters of one 16-token piece of a block's text (the 4-characters-a-token rule). */
+const PIECE_CHARS = 64;
+const PIECE_PAD = ' the'.repeat(PIECE_CHARS / 4);
+
+/**
+ * A prompt of exactly `inputLength` tokens (4 characters each: `4 × inputLength` characters) made
+ * of the blocks `hashIds`, `blockTokens` tokens each: equal ids give equal text, so two prompts
+ * whose ids agree up to block k share their first k blocks' text, character for character, and
+ * differ from the first block that differs. Block k is 16-token pieces (64 characters) each
+ * opening with a word naming k and the piece's place in the block (`k.j`, base 36), then " the"
+ * padding: no two pieces of any prompt are equal unless they are the same piece of the same
+ * block. The last block is cut where the prompt ends; a prompt longer than its blocks goes on with
+ * " the". Ids are whole numbers >= 0.
+ */
+export function textOfBlocks(hashIds: readonly number[], inputLength: number, blockTokens = TRACE_BLOCK_TOKENS): string {
+  const chars = Math.max(0, inputLength) * 4;
+  const blockChars = blockTokens * 4;
+  const parts: string[] = [];
+  let n = 0;
+  for (const id of hashIds) {
+    if (n >= chars) break;
+    const b = blockText(id, blockChars);
+    const take = Math.min(blockChars, chars - n);
+    parts.push(take === blockChars ? b : b.slice(0, take));
+    n += take;
+  }
+  if (n < chars) parts.push(' the'.repeat((chars - n) / 4));
+  return parts.join('');
+}
+
+/** Block `id`'s text, `chars` characters (a multiple of 4). */
+function blockText(id: number, chars: number): string {
+  let s = '';
+  for (let j = 0; s.length < chars; j++) {
+    // The head is padded with spaces to whole tokens; " the" fills the rest of the 64 characters.
+    const head = ` ${id.toString(36)}.${j.toString(36)}`;
+    const padded = head + ' '.repeat((4 - (head.length % 4)) % 4);
+    s += padded + PIECE_PAD.slice(0, Math.max(0, PIECE_CHARS - padded.length));
+  }
+  return s.length === chars ? s : s.slice(0, chars);
+}
+
 /** Prompt tokens of an OpenAI-style body or a job input (`prompt` or `messages`); 0 when it has neither. */
 export function promptTokensOf(body: unknown): number {
   if (typeof body !== 'object' || body === null) return 0;

@@ -4,6 +4,7 @@
  * when it ends. An open driver ignores that (its times are fixed in advance, flow-driver.ts); a
  * closed one starts the user's next session from it (closed-flow-driver.ts).
  */
+import type { TraceRequest } from './arrivals/types.js';
 import type { Session } from './behaviours/types.js';
 import type { FlowAcc, Recorder } from './record/recorder.js';
 import type { Target } from './targets/target.js';
@@ -67,12 +68,12 @@ export abstract class FlowSessions {
     return this.target.clock === 'wall' ? atMs : Math.floor(atMs);
   }
 
-  /** Starts a session now, intended at `intendedMs` (the target's clock); `user`: whose it is. */
-  protected open(intendedMs: number, user: number): void {
+  /** Starts a session now, intended at `intendedMs` (the target's clock); `user`: whose it is; `request`: its trace row's, if any. */
+  protected open(intendedMs: number, user: number, request?: TraceRequest): void {
     const { rec, target } = this;
     rec.arrival();
     this.live.active++;
-    const s = new FlowSession(this, this.seq++, intendedMs, user);
+    const s = new FlowSession(this, this.seq++, intendedMs, user, request);
     if (this.tracer) s.trace = this.tracer.start(this.name, target.now());
     rec.sessionStarted(this.acc);
     const p = target.probe();
@@ -95,6 +96,7 @@ class FlowSession implements Session {
     readonly seq: number,
     readonly intendedMs: number,
     private readonly user: number,
+    readonly request: TraceRequest | undefined,
   ) {
     this.sentMs = intendedMs;
   }

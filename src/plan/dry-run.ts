@@ -1,7 +1,8 @@
 /**
  * The plan of a run before it runs (`--dry-run`, and the guard against large runs on real
  * deployments): expected requests per operation, each flow's peak rate against the documented
- * limit of its first operation, and the worker-seconds the jobs will cost. A closed flow has no
+ * limit of its first operation (a token trace's flow also its trace: trace-summary.ts), and the
+ * worker-seconds the jobs will cost. A closed flow has no
  * rate fixed in advance: its figures are the most its users can send, each session taking the
  * mean job time (none queues), which is also the right bound for the guard.
  *
@@ -21,6 +22,7 @@ import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from
 import { behaviourOperation, leastSessionMs, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
+import { traceSummary } from './trace-summary.js';
 
 export interface Plan {
   /** Expected requests in all (first requests of sessions plus an estimate of follow-ups). */
@@ -52,6 +54,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
     lines.push(
       `  ${f.name}: ${f.client.behaviour} on /${op}, ${sessions} ${peak10.toFixed(1)} per 10 s` +
         `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
+      ...traceSummary(f.arrival),
     );
   }
   const requests = Math.round([...perOp.values()].reduce((a, b) => a + b, 0));

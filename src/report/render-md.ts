@@ -251,7 +251,7 @@ function flowJobTable(r: RunResult): string[] {
 
 /**
  * Each streaming flow's streamed answers: TTFT, ITL, TPOT, tokens/s per request (p50 / p95 / p99 /
- * max), tokens and the run's output tokens/s, goodput against the flow's targets.
+ * max), prompt tokens sent, output tokens and the run's output tokens/s, goodput against the flow's targets.
  */
 function streamTable(r: RunResult): string[] {
   const flows = Object.entries(r.flows).flatMap(([n, f]) => (f.stream ? [[n, f.stream] as const] : []));
@@ -264,15 +264,16 @@ function streamTable(r: RunResult): string[] {
   return [
     '## Streams',
     '',
-    'Streamed answers per flow, p50 / p95 / p99 / max. TTFT: intended send → first content chunk (ms); ITL: each gap between content chunks (ms); ' +
+    'Streamed answers per flow, p50 / p95 / p99 / max. Prompt tokens: of the requests sent (4 characters a token); tokens: output tokens received. TTFT: intended send → first content chunk (ms); ITL: each gap between content chunks (ms); ' +
       "TPOT: (last − first chunk) / (tokens − 1) (ms); tokens/s per request: tokens / (last chunk − intended send); output tokens/s: all tokens / the run's length. " +
       (flows.some(([, st]) => scaleOf(st.itlMs) > 1) ? 'Times are kept to 0.01 ms.' : 'Times are whole ms (a report from before 0.01 ms stream times).'),
     '',
     ...table(
-      ['flow', 'streamed (broken)', 'tokens', 'output tokens/s', 'TTFT', 'ITL', 'TPOT', 'tokens/s per request', 'goodput'],
+      ['flow', 'streamed (broken)', 'prompt tokens', 'tokens', 'output tokens/s', 'TTFT', 'ITL', 'TPOT', 'tokens/s per request', 'goodput'],
       flows.map(([n, st]) => [
         n,
         `${st.requests} (${st.broken})`,
+        st.promptTokens ?? '–',
         st.tokens,
         secs > 0 ? fmt(Math.round((st.tokens / secs) * 100) / 100) : '–',
         q(st.ttftMs),

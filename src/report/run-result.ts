@@ -71,6 +71,11 @@ export interface FlowStreamStats {
   broken: number;
   /** Output tokens: `usage.completion_tokens` when the stream carried it, else its content chunks. */
   tokens: number;
+  /**
+   * Prompt tokens of the flow's requests as sent (4 characters a token: contract/prompt-tokens.ts),
+   * each request once, whatever its answer; absent in older reports.
+   */
+  promptTokens?: number;
   /** Requests within the flow's `goodput` targets (a broken stream never is); absent: the flow sets none. */
   good?: number;
   /** The flow's goodput targets (ms), as the scenario set them. */

@@ -58,6 +58,8 @@ export interface Submission {
   directives?: SimDirectives | undefined;
   /** Cap on the job's tokens (`max_tokens`), on an `llm:` endpoint. */
   maxTokens?: number | undefined;
+  /** `ignore_eos`: the answer is `max_tokens` long exactly, on an `llm:` endpoint. */
+  ignoreEos?: boolean | undefined;
   /** Prompt tokens the job's request carries (contract/prompt-tokens.ts), prefilled by an `llm.engine` worker. */
   promptTokens?: number | undefined;
 }
@@ -171,6 +173,7 @@ export class Endpoint {
     if (s.webhook !== undefined) extras(j).webhook = s.webhook;
     if (s.directives !== undefined) extras(j).directives = s.directives;
     if (s.maxTokens !== undefined) extras(j).maxTokens = s.maxTokens;
+    if (s.ignoreEos) extras(j).ignoreEos = true;
     if (s.promptTokens !== undefined && this.cfg.llm?.engine) extras(j).promptTokens = s.promptTokens;
     // In the table first: the ttl sweep walks the table, and a job it cannot see gets no deadline.
     this.jobs.add(j);
@@ -386,7 +389,7 @@ export class Endpoint {
     const r = freeRun(w);
     r.job = j;
     r.startOrder = this.starts++;
-    const tokens = this.tokens?.plan(x?.maxTokens);
+    const tokens = this.tokens?.plan(x?.maxTokens, x?.ignoreEos);
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, tokens?.atMs[tokens.count - 1]);
     let inMs: number;
     if (plan.crashAfterMs !== undefined && plan.crashAfterMs < timeoutMs) {
@@ -426,7 +429,7 @@ export class Endpoint {
    */
   private startInEngine(e: LlmEngine, j: Job, timeoutMs: number): void {
     const x = j.x;
-    const fit = fitToContext(this.tokens!.count(x?.maxTokens), x?.promptTokens ?? 0, e.kvCacheTokens);
+    const fit = fitToContext(this.tokens!.count(x?.maxTokens, x?.ignoreEos), x?.promptTokens ?? 0, e.kvCacheTokens);
     const run = fit.run;
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, 0);
     const failed = plan.failed || fit.error !== undefined;

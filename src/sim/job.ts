@@ -48,6 +48,8 @@ export interface JobExtras {
   chunksDone: number;
   /** The request's cap on tokens (`max_tokens`), on an `llm:` endpoint. */
   maxTokens: number | undefined;
+  /** The request's `ignore_eos`: its answer is `max_tokens` long exactly (token-model.ts). */
+  ignoreEos: boolean;
   /** The request's prompt tokens, on an `llm.engine` endpoint (its worker prefills them). */
   promptTokens: number | undefined;
   /** The current run's tokens, on an `llm:` endpoint (token-model.ts); their times are dropped once it ends. */
@@ -205,6 +207,7 @@ export function extras(j: Job): JobExtras {
     crashed: false,
     chunksDone: 0,
     maxTokens: undefined,
+    ignoreEos: false,
     promptTokens: undefined,
     tokens: undefined,
   });

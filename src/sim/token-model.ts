@@ -1,6 +1,6 @@
 /**
  * The token model of an `llm:` endpoint: each run draws its token count (capped by the job's
- * `max_tokens`), its time to first token and one gap before each further token. Token k (1-based)
+ * `max_tokens`; exactly `max_tokens` with `ignore_eos`), its time to first token and one gap before each further token. Token k (1-based)
  * is produced at start + ttft + the first k - 1 gaps; the last one ends the run.
  */
 import { MAX_OUTPUT_TOKENS, type LlmConfig } from '../contract/llm-config.js';
@@ -34,16 +34,22 @@ export class TokenModel {
     this.gap = cfg.interTokenMs === undefined ? undefined : sampler(cfg.interTokenMs, rng.stream(`${endpointId}/llm-gaps`));
   }
 
-  /** A run's token count alone (an engine times the tokens): `atMs` stays empty until the run ends (llm-engine.ts fills it). */
-  count(maxTokens: number | undefined): TokenRun {
+  /**
+   * A run's token count alone (an engine times the tokens): `atMs` stays empty until the run ends
+   * (llm-engine.ts fills it). `ignoreEos` (vLLM's `ignore_eos`): the model never stops by itself, so
+   * the run is `max_tokens` long (MAX_OUTPUT_TOKENS without one), ended by the length
+   * (`finish_reason: "length"`); nothing is drawn.
+   */
+  count(maxTokens: number | undefined, ignoreEos = false): TokenRun {
+    if (ignoreEos) return { count: maxTokens ?? MAX_OUTPUT_TOKENS, capped: true, atMs: [] };
     const drawn = Math.min(MAX_OUTPUT_TOKENS, Math.max(1, this.tokenCount()));
     const capped = maxTokens !== undefined && drawn > maxTokens;
     return { count: capped ? maxTokens : drawn, capped, atMs: [] };
   }
 
   /** A run's tokens: the count first, then the time to the first token, then each gap. */
-  plan(maxTokens: number | undefined): TokenRun {
-    const run = this.count(maxTokens);
+  plan(maxTokens: number | undefined, ignoreEos = false): TokenRun {
+    const run = this.count(maxTokens, ignoreEos);
     const atMs = run.atMs as number[];
     atMs.length = run.count;
     let t = this.ttft!();

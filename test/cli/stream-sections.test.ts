@@ -93,6 +93,8 @@ describe('stream sections through the CLI', () => {
     const s = m.flows.chat!.stream!;
     expect(a.requests).toBeGreaterThan(0);
     expect([s.requests, s.tokens, s.good, s.broken]).toEqual([a.requests + b.requests, a.tokens + b.tokens, a.good! + b.good!, a.broken + b.broken]);
+    expect(a.promptTokens).toBeGreaterThan(0);
+    expect(s.promptTokens).toBe(a.promptTokens! + b.promptTokens!);
     for (const k of ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'] as const) {
       expect(s[k].count, k).toBe(a[k].count + b[k].count);
       // Within 3 significant digits: above 20.48 ms a stream time added from shards reads as its HDR bucket's top (400 → 400.31).
@@ -101,7 +103,7 @@ describe('stream sections through the CLI', () => {
     const w = m.windows!.streams!.chat!;
     expect(w.tokens.reduce((x, y) => x + y, 0)).toBe(s.tokens);
     expect(w.ttftMs.filter(Boolean).reduce((n, e) => n + decodeWindow(e).totalCount, 0)).toBe(s.ttftMs.count);
-    expect(readFileSync(join(dir, 'merged', 'report.md'), 'utf8')).toContain(`| chat | ${s.requests} (0) | ${s.tokens} |`);
+    expect(readFileSync(join(dir, 'merged', 'report.md'), 'utf8')).toContain(`| chat | ${s.requests} (0) | ${s.promptTokens} | ${s.tokens} |`);
   });
 
   test("compare: a streaming flow's TTFT, ITL, TPOT, tokens and goodput side by side", () => {

@@ -190,8 +190,8 @@ describe('stream metrics over HTTP against a streaming server', () => {
     expect(busy.stream).toMatchObject({ requests: busy.sessions, broken: busy.sessions, tokens: 0, good: 0 });
 
     const md = readFileSync(join(out, 'report.md'), 'utf8');
-    expect(md).toMatch(new RegExp(`\\| chat \\| ${s.requests} \\(0\\) \\| ${s.tokens} \\|`));
-    expect(md).toMatch(new RegExp(`\\| cut \\| ${cut.sessions} \\(${cut.sessions}\\) \\| ${CUT_AFTER * cut.sessions} \\|`));
+    expect(md).toMatch(new RegExp(`\\| chat \\| ${s.requests} \\(0\\) \\| ${s.promptTokens} \\| ${s.tokens} \\|`));
+    expect(md).toMatch(new RegExp(`\\| cut \\| ${cut.sessions} \\(${cut.sessions}\\) \\| ${cut.stream!.promptTokens} \\| ${CUT_AFTER * cut.sessions} \\|`));
     const om = readFileSync(join(out, 'metrics.om'), 'utf8');
     expect(om).toMatch(/^loadlab_client_ttft_seconds_count\{endpoint="ep",scenario="pass",flow="chat"\} /m);
     expect(om).toMatch(new RegExp(`^loadlab_client_stream_tokens_total\\{endpoint="ep",scenario="pass",flow="cut"\\} ${CUT_AFTER * cut.sessions} `, 'm'));

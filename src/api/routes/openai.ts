@@ -3,7 +3,8 @@
  * `/openai/v1/completions`. A completion becomes a normal job with input
  * `{openai_route, openai_input}`; the answer waits for the job (up to its execution timeout) and
  * is an OpenAI body, or server-sent event chunks when `stream: true`. On an `llm:` endpoint the
- * token model gives the tokens (`max_tokens` caps them: `finish_reason: "length"`) and a
+ * token model gives the tokens (`max_tokens` caps them: `finish_reason: "length"`; with vLLM's
+ * `ignore_eos: true` the answer is `max_tokens` long exactly, 4096 without it) and a
  * streamed answer sends each chunk as its token is produced (token-stream.ts); without it the
  * completion has `max_tokens` words (default 16), all sent when the job ends.
  */
@@ -36,6 +37,7 @@ function request(ctx: RouteContext, kind: CompletionKind): void {
   if (so !== undefined && so !== null && (typeof so !== 'object' || Array.isArray(so))) return ctx.respond(badField('stream_options', 'must be an object'));
   const includeUsage = (so as { include_usage?: unknown } | null | undefined)?.include_usage;
   if (includeUsage !== undefined && typeof includeUsage !== 'boolean') return ctx.respond(badField('stream_options.include_usage', 'must be a boolean'));
+  if (o.ignore_eos !== undefined && typeof o.ignore_eos !== 'boolean') return ctx.respond(badField('ignore_eos', 'must be a boolean'));
   const maxField = o.max_tokens !== undefined ? 'max_tokens' : 'max_completion_tokens';
   const maxTok = o[maxField];
   if (maxTok !== undefined && (!Number.isInteger(maxTok) || (maxTok as number) < 1 || (maxTok as number) > MAX_COMPLETION_TOKENS))
@@ -48,6 +50,7 @@ function request(ctx: RouteContext, kind: CompletionKind): void {
     id: '',
     input: { openai_route: route, openai_input: o },
     maxTokens: llm ? c.maxTokens : undefined,
+    ignoreEos: llm && o.ignore_eos === true,
     promptTokens: ctx.ep.cfg.llm?.engine ? promptTokensOf(o) : undefined,
   });
   if (!j) return;

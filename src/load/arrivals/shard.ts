@@ -22,7 +22,9 @@ export function shardArrivals(gen: ArrivalGenerator, shard: ArrivalShard): Arriv
   if (count === 1) return gen;
   /** Index in the unsharded sequence of the next arrival `gen` gives. */
   let k = 0;
+  // The request of the arrival kept is the one `gen` gave last: the filter returns right after it.
   return {
+    ...(gen.request ? { request: () => gen.request!() } : {}),
     next: () => {
       // At most `count` draws per arrival kept; an ended generator stays ended.
       for (;;) {

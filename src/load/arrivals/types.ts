@@ -9,6 +9,20 @@ import type { RandomStream } from '../../lib/random.js';
 export interface ArrivalGenerator {
   /** The next intended time in ms (fractional; non-decreasing), or undefined when there is none. */
   next(): number | undefined;
+  /**
+   * The request of the arrival `next` gave last, when the process carries one (a token trace's
+   * row: replay with `format`); absent or undefined otherwise.
+   */
+  request?(): TraceRequest | undefined;
+}
+
+/** What a token trace says of one request: its prompt and answer length in tokens. */
+export interface TraceRequest {
+  promptTokens: number;
+  /** Tokens the answer has: sent as max_tokens with ignore_eos, so the server answers exactly that many. */
+  outputTokens: number;
+  /** Mooncake: ids of the prompt's 512-token blocks (equal id, equal text: contract/prompt-tokens.ts textOfBlocks). */
+  hashIds?: readonly number[];
 }
 
 export interface ArrivalContext {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tokenCountSchema } from '../../contract/llm-config.js';
 import { callOptions, commonFields, failureOutcome } from './common.js';
-import { promptOfTokens } from './prompt-text.js';
+import { promptOfRequest, promptOfTokens } from './prompt-text.js';
 import { call, defineBehaviour } from './types.js';
 import { acceptJob, removedWhileHeld } from './submit.js';
 import { streamContent, type StreamContent } from './sse-content.js';
@@ -67,13 +67,17 @@ export const openaiChat = defineBehaviour({
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
     const obs = spec.stream ? env.rec.observations?.streams : undefined;
     return (s) => {
+      // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
+      const t = s.request;
       const body: Record<string, unknown> = {
         model: spec.model,
-        max_tokens: spec.maxTokens,
+        max_tokens: t ? t.outputTokens : spec.maxTokens,
         stream: spec.stream,
-        messages: [{ role: 'user', content: prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) }],
+        messages: [{ role: 'user', content: t ? promptOfRequest(t) : prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) }],
       };
+      if (t) body.ignore_eos = true;
       if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
+      env.streams?.sent(promptTokensOf(body));
       s.queuedMark = env.rec.ledger.mark();
       obs?.opened(env.target.now());
       call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
@@ -102,7 +106,13 @@ export const openaiChat = defineBehaviour({
           const c = streamed(env, s, r, false);
           const code = c.errorCode;
           if (code === undefined)
-            obs?.ended({ sentMs: s.sentMs, atMs: c.atMs, usageTokens: c.usageTokens, promptTokens: promptTokensOf(body), maxTokens: spec.maxTokens });
+            obs?.ended({
+              sentMs: s.sentMs,
+              atMs: c.atMs,
+              usageTokens: c.usageTokens,
+              promptTokens: promptTokensOf(body),
+              maxTokens: body.max_tokens as number,
+            });
           else {
             const status = code === 'FAILED' || code === 'TIMED_OUT' || code === 'CANCELLED' ? code : undefined;
             if (status) env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);

@@ -4,7 +4,8 @@
  * contract/prompt-tokens.ts), so a batching endpoint prefills exactly that many.
  */
 import type { LlmConfig } from '../../contract/llm-config.js';
-import { textOfTokens } from '../../contract/prompt-tokens.js';
+import { textOfBlocks, textOfTokens } from '../../contract/prompt-tokens.js';
+import type { TraceRequest } from '../arrivals/types.js';
 import { Alea, type RandomStream } from '../../lib/random.js';
 import { sampler } from '../../sampling/registry.js';
 
@@ -28,4 +29,12 @@ export function promptOfTokens(spec: LlmConfig['outputTokens'], rng: RandomStrea
 /** A draw as a whole token count in [1, PROMPT_TOKENS_MAX]. */
 function clampTokens(n: number): number {
   return Math.min(PROMPT_TOKENS_MAX, Math.max(1, Math.round(n)));
+}
+
+/**
+ * A token trace request's prompt: exactly its prompt tokens by the rule; a Mooncake row's from its
+ * block ids (equal blocks, equal text: a shared prefix is the same string), any other " the" repeated.
+ */
+export function promptOfRequest(r: TraceRequest): string {
+  return r.hashIds ? textOfBlocks(r.hashIds, r.promptTokens) : textOfTokens(r.promptTokens);
 }

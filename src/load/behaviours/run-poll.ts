@@ -24,7 +24,7 @@ export const runPoll = defineBehaviour({
     const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      new PollingJob(env, s, o, spec).submit(request(s.seq));
+      new PollingJob(env, s, o, spec).submit(request(s));
     };
   },
 });

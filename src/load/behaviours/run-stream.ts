@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bodyBuilder, callOptions, commonFields } from './common.js';
 import { jobFields, maybeCancel, observe, startGiveUp, type JobCtx, type StatusLike } from './job-follow.js';
 import { submit, submitRequests } from './submit.js';
+import { promptTokensOf } from '../../contract/prompt-tokens.js';
 import { call, defineBehaviour, type BehaviourEnv, type Session } from './types.js';
 import type { CallOptions } from '../client.js';
 
@@ -36,7 +37,9 @@ export const runStream = defineBehaviour({
     return (s) => {
       const chunks: number[] = [];
       startGiveUp(env, s, spec.giveUpMs, () => env.streams?.ended(s.intendedMs, chunks, undefined, true, env.target.now()));
-      submit(env, s, o, request(s.seq), 0, (job) => {
+      const req = request(s);
+      env.streams?.sent(promptTokensOf((req.body as { input?: unknown }).input));
+      submit(env, s, o, req, 0, (job) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         drain(env, s, o, job, query, spec.timeoutMs, chunks);
       });

@@ -28,7 +28,7 @@ export const runWebhook = defineBehaviour({
     const request = submitRequests('/run', b, spec.timeoutMs);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      submit(env, s, o, request(s.seq), 0, (job) => {
+      submit(env, s, o, request(s), 0, (job) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         env.webhooks.set(job.id, (attempt, ok, last, body) => {
           const now = env.target.now();

@@ -30,7 +30,7 @@ export const runsync = defineBehaviour({
     const request = submitRequests('/runsync', b, spec.timeoutMs, q);
     return (s) => {
       startGiveUp(env, s, spec.giveUpMs);
-      submit(env, s, o, request(s.seq), spec.retryFailed, (job, r) => {
+      submit(env, s, o, request(s), spec.retryFailed, (job, r) => {
         maybeCancel(env, s, o, job, spec.cancel, spec.timeoutMs);
         handle(env, s, o, job, r, fq, spec.timeoutMs);
       });

@@ -2,6 +2,7 @@
 import type { ClientResponse } from '../client.js';
 import type { TargetRequest } from '../targets/target.js';
 import { failureOutcome } from './common.js';
+import { promptOfRequest } from './prompt-text.js';
 import type { Template } from './template.js';
 import { call, type BehaviourEnv, type JobCtx, type Session } from './types.js';
 import type { CallOptions } from '../client.js';
@@ -9,10 +10,29 @@ import type { CallOptions } from '../client.js';
 export type SubmitRequest = TargetRequest & { bodyBytes: number };
 
 /**
- * The submit request of each session (`seq`): one shared object for all of them
- * when the body does not depend on `seq`.
+ * The submit request of each session: one shared object for all of them when the body does not
+ * depend on `seq` and the session carries no trace request. A token trace's request (`s.request`)
+ * sets `input.prompt` to exactly its prompt tokens, `input.max_tokens` to its answer length and
+ * `input.ignore_eos` (the answer is exactly that long), the rest of the input as the payload has it.
  */
 export function submitRequests(
+  path: '/run' | '/runsync',
+  b: { body: Template<Record<string, unknown>>; bytes: number },
+  timeoutMs: number,
+  query?: Record<string, string>,
+): (s: Session) => SubmitRequest {
+  const plain = plainRequests(path, b, timeoutMs, query);
+  return (s) => {
+    const req = plain(s.seq);
+    const t = s.request;
+    if (!t) return req;
+    const input = { ...(req.body as { input: Record<string, unknown> }).input, prompt: promptOfRequest(t), max_tokens: t.outputTokens, ignore_eos: true };
+    const body = { ...(req.body as Record<string, unknown>), input };
+    return { ...req, body, bodyBytes: Buffer.byteLength(JSON.stringify(body)) };
+  };
+}
+
+function plainRequests(
   path: '/run' | '/runsync',
   b: { body: Template<Record<string, unknown>>; bytes: number },
   timeoutMs: number,

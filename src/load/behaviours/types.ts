@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../../contract/operations.js';
 import type { RandomStream } from '../../lib/random.js';
+import type { TraceRequest } from '../arrivals/types.js';
 import type { AnswerCallback, Client, Exchange } from '../client.js';
 import type { Recorder } from '../record/recorder.js';
 import type { FlowStreams } from '../record/stream-metrics.js';
@@ -16,6 +17,8 @@ import type { CallOptions } from '../client.js';
 export interface Session {
   readonly seq: number;
   readonly intendedMs: number;
+  /** Its prompt and answer length, from a token trace's row (`replay` with `format`); else undefined. */
+  readonly request: TraceRequest | undefined;
   /** When its first request went out (the client sets it; until then, `intendedMs`). */
   sentMs: number;
   done: boolean;

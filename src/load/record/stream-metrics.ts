@@ -31,6 +31,7 @@ export class FlowStreams {
   private requests = 0;
   private broken = 0;
   private tokens = 0;
+  private promptTokens = 0;
   private good = 0;
   private readonly perWindow = { requests: [] as number[], tokens: [] as number[], good: [] as number[] };
 
@@ -92,12 +93,18 @@ export class FlowStreams {
     }
   }
 
+  /** A request went out carrying `promptTokens` (contract/prompt-tokens.ts), counted whatever its answer. */
+  sent(promptTokens: number): void {
+    this.promptTokens += promptTokens;
+  }
+
   stats(): FlowStreamStats {
     const g = this.goodput;
     return {
       requests: this.requests,
       broken: this.broken,
       tokens: this.tokens,
+      promptTokens: this.promptTokens,
       ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
       ...(Object.fromEntries(SERIES.map((k) => [k, encode(this.series[k].whole.hdr(), this.series[k].whole.scale)])) as Pick<FlowStreamStats, StreamSeries>),
     };

@@ -10,7 +10,8 @@ import { withGpuEngineDefaults } from './engine-defaults.js';
 import { withPresetDefaults } from '../../contract/endpoint-presets.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
-import { loopProblem } from '../arrivals/replay.js';
+import { loopProblem, traceOf } from '../arrivals/replay.js';
+import { checkTokenTrace } from './token-trace-check.js';
 import { deepFreeze } from '../../contract/deep-freeze.js';
 import { didYouMean } from '../../lib/edit-distance.js';
 
@@ -72,10 +73,17 @@ export function parseScenario(raw: unknown, file: string, opts: LoadOptions = {}
   r.data.traffic.forEach((f, n) => {
     const a = f.arrival;
     if (a.process !== 'replay' || a.file === undefined) return;
+    if (a.format !== undefined) {
+      // A token trace stays on disk: its path resolved now, every row checked in one streaming pass.
+      a.file = resolve(dirname(file), a.file);
+      const why = checkTokenTrace(traceOf(a), a.loop);
+      if (why) issues.push({ code: 'CFG_ERR_TRACE_FILE', file, path: `traffic.${n}.arrival.${why.field}`, message: why.message });
+      return;
+    }
     const t = readTrace(resolve(dirname(file), a.file));
     if (typeof t === 'string') issues.push({ code: 'CFG_ERR_TRACE_FILE', file, path: `traffic.${n}.arrival.file`, message: t });
     else {
-      const why = loopProblem(t, a.loop, a.speed);
+      const why = loopProblem(t, a.loop, a.speed, a);
       if (why) issues.push({ code: 'CFG_ERR_SCENARIO_INVALID', file, path: `traffic.${n}.arrival.loop`, message: `${a.file}: ${why}` });
       a.timestampsMs = t;
       delete a.file;

@@ -1,6 +1,6 @@
 /**
  * The streaming flows' sections over shards: whole-run stream histograms add exactly, requests,
- * broken streams, tokens and good requests add (`flows.*.stream`), and per window
+ * broken streams, tokens, prompt tokens and good requests add (`flows.*.stream`), and per window
  * (`windows.streams`) the histograms and columns add on the merged time axis. Stream times merge
  * at the finest scale among the inputs: 0.01 ms, or whole ms when every input is an older report.
  */
@@ -19,7 +19,9 @@ export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamSta
   const targets = list.find((s) => s.goodputTargets)?.goodputTargets;
   const good = list.some((s) => s.good !== undefined) ? { good: sum(list, (s) => s.good ?? 0), ...(targets ? { goodputTargets: targets } : {}) } : {};
   const hist = Object.fromEntries(SERIES.map((k) => [k, mergeEncoded(list.map((s) => s[k]))])) as Record<StreamSeries, FlowStreamStats[StreamSeries]>;
-  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...good, ...hist };
+  // Prompt tokens when any shard counted them (older reports did not).
+  const prompt = list.some((s) => s.promptTokens !== undefined) ? { promptTokens: sum(list, (s) => s.promptTokens ?? 0) } : {};
+  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...prompt, ...good, ...hist };
 }
 
 /** `windows.streams` of every input, each moved by its shift, added per merged window 0 … n − 1; undefined: no input has any. */
