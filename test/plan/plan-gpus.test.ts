@@ -91,6 +91,22 @@ describe('plan --grid gpus', () => {
     expect(row.cost.perRun[0]).toBeCloseTo(h.costPerRun[0] + a.costPerRun[0], 6);
   });
 
+  test('scenarios/gpu-fallback.yaml: workersMax 3 on H100-PRO+A100; each row\'s seconds and cost are the sums of its types\'', async () => {
+    const { code, plan } = await planIn({ scenario: 'scenarios/gpu-fallback.yaml', 'workers-max': '2..4' }, join(dir, 'example'));
+    expect(code).toBe(0);
+    expect([plan.recommendation.workersMax, plan.recommendation.knobs]).toEqual([3, { gpus: ['H100-PRO', 'A100'] }]);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    for (const r of plan.rows) {
+      const g: { flexSeconds: number[]; activeSeconds: number[]; costPerRun: number[]; started: number[]; gpu: string }[] = r.workers.byGpu;
+      expect(sum(g.map((t) => t.flexSeconds[0]!))).toBe(r.workers.flexSeconds[0]);
+      expect(sum(g.map((t) => t.activeSeconds[0]!))).toBeCloseTo(r.workers.activeSeconds[0], 6);
+      expect(sum(g.map((t) => t.costPerRun[0]!))).toBeCloseTo(r.cost.perRun[0], 5);
+    }
+    // H100-PRO alone: room for one worker, whatever workersMax.
+    const h100 = plan.rows.filter((r: { knobs: { gpus: string[] } }) => r.knobs.gpus.join() === 'H100-PRO');
+    expect(h100.map((r: { workers: { byGpu: { started: number[] }[] } }) => r.workers.byGpu[0]!.started[0])).toEqual([1, 1, 1]);
+  });
+
   test("each point's engine takes vLLM's defaults on its list: 300 streams at once wait in the engine on an A100 (256 sequences), not on an H100-PRO (1024)", async () => {
     // The scenario lists H100-PRO, so its engine was loaded with 1024: the A100 point must not keep it.
     const file = scenario('defaults', (s) => {
