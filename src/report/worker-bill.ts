@@ -167,7 +167,10 @@ export class WorkerMeter<K = string> {
    * ones' until `endMs`: new arrays, the meter's own totals unchanged (a run's report and a plan's
    * row may both read one meter).
    */
-  readWith(alive: Iterable<{ id: K; billedMs: number; gpu?: number }>, endMs = this.atMs): { flexSeconds: number; flexByGpu: number[]; activeMsByGpu: number[] } {
+  readWith(
+    alive: Iterable<{ id: K; billedMs: number; gpu?: number }>,
+    endMs = this.atMs,
+  ): { flexSeconds: number; flexByGpu: number[]; activeMsByGpu: number[] } {
     this.settle();
     let s = this.flexSeconds;
     const flexByGpu = [...this.flexByGpu];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { planCommand } from '../../src/cli/commands/plan.js';
 import type { PlanArgs } from '../../src/cli/commands/plan-flags.js';
-import { CliError } from '../../src/cli/exit-codes.js';
+import type { CliError } from '../../src/cli/exit-codes.js';
 import { stdoutOf } from '../helpers/stdout-of.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-plan-gpus-'));
@@ -91,7 +91,7 @@ describe('plan --grid gpus', () => {
     expect(row.cost.perRun[0]).toBeCloseTo(h.costPerRun[0] + a.costPerRun[0], 6);
   });
 
-  test('scenarios/gpu-fallback.yaml: workersMax 3 on H100-PRO+A100; each row\'s seconds and cost are the sums of its types\'', async () => {
+  test("scenarios/gpu-fallback.yaml: workersMax 3 on H100-PRO+A100; each row's seconds and cost are the sums of its types'", async () => {
     const { code, plan } = await planIn({ scenario: 'scenarios/gpu-fallback.yaml', 'workers-max': '2..4' }, join(dir, 'example'));
     expect(code).toBe(0);
     expect([plan.recommendation.workersMax, plan.recommendation.knobs]).toEqual([3, { gpus: ['H100-PRO', 'A100'] }]);

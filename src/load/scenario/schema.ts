@@ -163,7 +163,11 @@ const planSchema = z.strictObject({
     .meta({
       description:
         'Endpoint knobs to sweep besides workersMax (`--grid`): every combination of their values is a line along workersMax, and the recommendation is the cheapest point meeting every SLO. Default: none.',
-      examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }, { workerConcurrency: [1, 8, 30] }, { gpus: [['H100-PRO'], ['A100'], ['H100-PRO', 'A100']] }],
+      examples: [
+        { workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] },
+        { workerConcurrency: [1, 8, 30] },
+        { gpus: [['H100-PRO'], ['A100'], ['H100-PRO', 'A100']] },
+      ],
     }),
 });
 

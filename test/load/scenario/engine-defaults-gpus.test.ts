@@ -53,7 +53,10 @@ describe('endpoint.gpus: the engine limits on each type', () => {
 
 describe("a plan's grid point on another list: the defaults follow its list", () => {
   const point = (r: ReturnType<typeof load>, gpus: string[]) =>
-    pointScenario({ scenario: r.scenario, slos: [], workersMin: 0, ...(r.engineGiven ? { engineGiven: r.engineGiven } : {}) }, { workersMax: 1, knobs: { gpus } });
+    pointScenario(
+      { scenario: r.scenario, slos: [], workersMin: 0, ...(r.engineGiven ? { engineGiven: r.engineGiven } : {}) },
+      { workersMax: 1, knobs: { gpus } },
+    );
 
   test('loaded on [H100-PRO, A100]; points [A100], [A100, H100-PRO] and [H100-PRO]', () => {
     const r = load(['H100-PRO', 'A100'], { byGpu: { A100: { decodeMs: 9 } } });
