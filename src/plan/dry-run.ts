@@ -12,9 +12,11 @@
  * batching engine's job time depends on its batch, so the line says what it assumed instead (a
  * job alone in its batch is also the shortest session a closed flow's bound assumes), and the
  * engine's batch limits in force with where they came from (contract/vllm-defaults.ts); so are
- * the endpoint's defaults by its preset (contract/endpoint-presets.ts).
+ * the endpoint's defaults by its preset (contract/endpoint-presets.ts). An endpoint listing its GPU
+ * types (`gpus`) has them said in priority order with each one's host capacity, and the engine's
+ * limits on each type (its byGpu entry over its own).
  */
-import { meanJobMs } from '../contract/llm-config.js';
+import { engineOn, meanJobMs } from '../contract/llm-config.js';
 import { endpointDefaultsText } from '../contract/endpoint-presets.js';
 import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
@@ -64,7 +66,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
     `  requests per operation: ${[...perOp].map(([op, n]) => `${op} ~${Math.round(n)}`).join(', ')} (≈ ${requests} in all)`,
     workerTime(sc, jobs, jobMs),
     `  endpoint defaults: ${endpointDefaultsText(sc.endpoint)}`,
-    ...(sc.endpoint.llm?.engine ? [`  engine limits: ${engineLimitsText(sc.endpoint.llm.engine, gpu)}`] : []),
+    ...gpuLines(sc, gpu),
     '',
   ].join('\n');
   return { requests, text };
@@ -99,4 +101,16 @@ function batchOf(n: number): string {
   return n === 1
     ? 'a worker runs one job at a time (workerConcurrency 1: a batch of one)'
     : `a worker batches up to ${n} jobs and its iterations lengthen as the batch grows`;
+}
+
+/** The GPU types and host capacity, and the engine's limits (on each type when the endpoint lists them). */
+function gpuLines(sc: Scenario, gpu: string | undefined): string[] {
+  const e = sc.endpoint.llm?.engine;
+  const gpus = sc.endpoint.gpus;
+  if (!gpus?.length) return e ? [`  engine limits: ${engineLimitsText(e, gpu)}`] : [];
+  const cap = sc.endpoint.hostCapacity ?? {};
+  return [
+    `  GPU types (priority order): ${gpus.map((g) => `${g} (${cap[g] === undefined ? 'unlimited host capacity' : `room for ${cap[g]} worker${cap[g] === 1 ? '' : 's'}`})`).join(', ')}`,
+    ...(e ? gpus.map((g) => `  engine limits on ${g}: ${engineLimitsText(engineOn(e, g), g)}`) : []),
+  ];
 }

@@ -3,18 +3,22 @@
  * combination of the axes' values is a line of points along workersMax. Knobs: workersMin,
  * idleTimeoutMs, coldStartMs (ms), scaler.type (QUEUE_DELAY | REQUEST_COUNT), scaler.value,
  * flashBoot (off, or a restart time in ms), workerConcurrency (jobs one worker runs at once, a
- * whole number 1..1024: with workersMax it is the workers × concurrency sweep of an LLM endpoint).
+ * whole number 1..1024: with workersMax it is the workers × concurrency sweep of an LLM endpoint),
+ * gpus (lists of GPU types in priority order: grid-gpus.ts).
  * Every combination's endpoint is checked by the endpoint schema before anything runs.
  */
 import { endpointSchema } from '../contract/endpoint-config.js';
+import type { EngineLimitsGiven } from '../load/scenario/engine-defaults.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import { didYouMean } from '../lib/edit-distance.js';
+import { gpuListText, knownGpus, parseGpuList, unknownGpu, withGpuList } from './grid-gpus.js';
 
-export type KnobValue = number | string;
+/** A knob's value: a number, a word, or (gpus) a list of GPU types. */
+export type KnobValue = number | string | string[];
 /** One combination: knob → value (in the order the axes were given). */
 export type Knobs = Record<string, KnobValue>;
 
-export const KNOBS = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.type', 'scaler.value', 'flashBoot', 'workerConcurrency'] as const;
+export const KNOBS = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.type', 'scaler.value', 'flashBoot', 'workerConcurrency', 'gpus'] as const;
 type Knob = (typeof KNOBS)[number];
 const NUMERIC: readonly Knob[] = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.value', 'workerConcurrency'];
 
@@ -58,7 +62,11 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
     }
     const values: KnobValue[] = [];
     for (const v of raw) {
-      if (NUMERIC.includes(knob) || (knob === 'flashBoot' && v !== 'off')) {
+      if (knob === 'gpus') {
+        const list = parseGpuList(v);
+        if (typeof list === 'string') problems.push(`--grid "${f}": gpus value ${list}`);
+        else values.push(list);
+      } else if (NUMERIC.includes(knob) || (knob === 'flashBoot' && v !== 'off')) {
         const n = Number(v);
         if (!Number.isFinite(n) || n < 0) problems.push(`--grid "${f}": ${knob} value "${v}" is not a number >= 0${knob === 'flashBoot' ? ' or off' : ''}`);
         else if (knob === 'workerConcurrency' && !WORKER_CONCURRENCY.safeParse(n).success)
@@ -77,8 +85,8 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
 export function gridOfScenario(grid: NonNullable<Scenario['plan']>['grid']): GridAxis[] {
   if (!grid) return [];
   return KNOBS.flatMap((knob) => {
-    const values = grid[knob] as KnobValue[] | undefined;
-    return values ? [{ knob, values: [...values] }] : [];
+    const values = grid[knob] as readonly KnobValue[] | undefined;
+    return values ? [{ knob, values: values.map((v) => (Array.isArray(v) ? [...v] : v)) }] : [];
   });
 }
 
@@ -89,11 +97,16 @@ export function combinations(axes: readonly GridAxis[]): Knobs[] {
   return out;
 }
 
-/** The endpoint (schema input) with the knobs set; workersMin is left to the caller (capped at workersMax). */
-export function withKnobs(ep: Scenario['endpoint'], k: Knobs): Record<string, unknown> {
-  const e: Record<string, unknown> = { ...ep };
+/**
+ * The endpoint (schema input) with the knobs set; workersMin is left to the caller (capped at
+ * workersMax). `given`: what the scenario's engine gave of its batch limits, so that a point
+ * listing other GPU types takes vLLM's defaults on them (grid-gpus.ts).
+ */
+export function withKnobs(ep: Scenario['endpoint'], k: Knobs, given?: EngineLimitsGiven): Record<string, unknown> {
+  let e: Record<string, unknown> = { ...ep };
   for (const [knob, v] of Object.entries(k)) {
-    if (knob === 'scaler.type') e.scaler = { ...(e.scaler as object), type: v };
+    if (knob === 'gpus') e = withGpuList(e, v as string[], given);
+    else if (knob === 'scaler.type') e.scaler = { ...(e.scaler as object), type: v };
     else if (knob === 'scaler.value') e.scaler = { ...(e.scaler as object), value: v };
     else if (knob === 'flashBoot') {
       if (v === 'off') delete e.flashBoot;
@@ -107,6 +120,8 @@ export function withKnobs(ep: Scenario['endpoint'], k: Knobs): Record<string, un
 export function checkCombinations(ep: Scenario['endpoint'], combos: readonly Knobs[], where = '--grid'): string[] {
   const seen = new Set<string>();
   for (const k of combos) {
+    const unknown = Array.isArray(k.gpus) ? unknownGpu(k.gpus) : undefined;
+    if (unknown !== undefined) seen.add(`${where}: gpus: unknown GPU type "${unknown}" (in ${describeKnobs(k)}); known: ${knownGpus()}`);
     const e = withKnobs(ep, k);
     // workersMin is capped at each point's workersMax: check it against the largest.
     const r = endpointSchema.safeParse({ ...e, workersMax: Math.max(ep.workersMax, Number(e.workersMin ?? 0)) });
@@ -117,7 +132,7 @@ export function checkCombinations(ep: Scenario['endpoint'], combos: readonly Kno
 
 export const describeKnobs = (k: Knobs) =>
   Object.entries(k)
-    .map(([n, v]) => `${n}=${v}`)
+    .map(([n, v]) => `${n}=${Array.isArray(v) ? gpuListText(v) : v}`)
     .join(', ');
 
 /** A point's identity in a plan (workersMax and its grid combination): rows, the front and the recommendation compare by it. */

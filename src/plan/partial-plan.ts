@@ -27,7 +27,7 @@ export function renderPartialPlanJson(p: PartialPlan): string {
 const num = z.number();
 const numOrNull = z.number().nullable();
 const seed = z.union([z.number(), z.string()]);
-const knobs = z.record(z.string(), z.union([z.number(), z.string()]));
+const knobs = z.record(z.string(), z.union([z.number(), z.string(), z.array(z.string())]));
 const whole = z.number().int().min(0);
 
 const pointResult = z.object({
@@ -47,7 +47,15 @@ const pointResult = z.object({
     requests: num,
     engineWaitingShare: numOrNull.optional(),
   }),
-  bill: z.object({ activeSeconds: num, flexSeconds: num, workersStarted: num, secondsByState: z.record(z.string(), num) }),
+  bill: z.object({
+    activeSeconds: num,
+    flexSeconds: num,
+    workersStarted: num,
+    secondsByState: z.record(z.string(), num),
+    byGpu: z
+      .array(z.object({ gpu: z.string(), activeSeconds: num, flexSeconds: num, workersStarted: num, secondsByState: z.record(z.string(), num) }))
+      .optional(),
+  }),
 });
 
 const partialSchema = z.object({
@@ -64,7 +72,14 @@ const partialSchema = z.object({
     exhaustive: z.boolean(),
     mmc: z.object({ arrivalsPerSec: num.nullable(), meanJobMs: num }),
     prices: z
-      .object({ flexPerSec: num, activePerSec: num, gpu: z.string().optional(), priceBook: z.string().optional(), asOf: z.string().optional() })
+      .object({
+        flexPerSec: num,
+        activePerSec: num,
+        gpu: z.string().optional(),
+        priceBook: z.string().optional(),
+        asOf: z.string().optional(),
+        byGpu: z.record(z.string(), z.object({ flexPerSec: num, activePerSec: num })).optional(),
+      })
       .optional(),
     // Checked by the scenario schema where the merge uses it (merge-plans.ts).
     scenarioConfig: z.record(z.string(), z.unknown()),

@@ -11,6 +11,7 @@ import type { MmcInputs, MmcPrediction } from './mmc-reference.js';
 import type { SloSource } from './slo.js';
 import { describeKnobs, type Knobs } from './grid.js';
 import { paretoFront } from './pareto-front.js';
+import { rowGpus, type RowGpu } from './plan-row-gpus.js';
 import { recommendationErlangC, rowErlangC, type RecommendationErlangC } from './plan-erlang.js';
 import { pointMeets, type SweepOutcome } from './sweep.js';
 
@@ -52,6 +53,8 @@ export interface PlanRow {
     activeSeconds: number[];
     flexSeconds: number[];
     secondsByState: Record<string, number[]>;
+    /** A point listing its GPU types (endpoint.gpus or a grid over gpus): the same per type, with its cost per run (plan-row-gpus.ts). */
+    byGpu?: RowGpu[];
   };
   /** Dollars per seed (with prices only). */
   cost?: { perRun: number[]; perHour: number[]; per1000Jobs: (number | null)[] };
@@ -171,6 +174,8 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
         },
         erlangC: rowErlangC(inp.mmc, runs[0]!.workersMax, runs[0]!.knobs),
       };
+      const byGpu = rowGpus(runs, inp.prices);
+      if (byGpu) row.workers.byGpu = byGpu;
       if (inp.prices) {
         const costs = runs.map((r) => costOf(r.bill, inp.prices!, r.figures.elapsedMs, r.figures.jobsCompleted));
         row.cost = { perRun: costs.map((c) => r6(c.total)), perHour: costs.map((c) => r6(c.perHour)), per1000Jobs: costs.map((c) => r6n(c.per1000Jobs)) };

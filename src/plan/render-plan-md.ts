@@ -4,13 +4,14 @@
  * Erlang C beside it and where the simulation departs from it. Pure.
  */
 import type { Scenario } from '../load/scenario/schema.js';
-import { billedText, pricesSource } from '../report/render-md.js';
+import { billedText } from '../report/render-md.js';
 import { describeKnobs, pointKey } from './grid.js';
 import { fmt, pct, spread, usd } from './plan-format.js';
 import { concurrencyGrid } from './plan-grid-table.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
 import { batching, ERLANG_HEADS, erlangCells, erlangIntro, erlangSection } from './render-plan-erlang-md.js';
 import { gridSection } from './render-plan-grid-md.js';
+import { gpuSection, pricesText } from './render-plan-gpus-md.js';
 
 function sloCell(s: PlanRow['slo'][number]): string {
   const ok = s.met.filter((m) => m).length;
@@ -28,7 +29,7 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
   if (rec.cost && p.prices) {
     L.push(
       '',
-      `Cost at the recommendation: ${usd(rec.cost.perHour)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `${usd(rec.cost.per1000Jobs)} per 1 000 jobs`} (mean over seeds; flex $${p.prices.flexPerSec}/s, active $${p.prices.activePerSec}/s, ${pricesSource(p.prices)}).`,
+      `Cost at the recommendation: ${usd(rec.cost.perHour)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `${usd(rec.cost.per1000Jobs)} per 1 000 jobs`} (mean over seeds; ${pricesText(p.prices)}).`,
     );
   }
   if (p.billing) L.push('', `Billing (docs/plan.md "Cost"): flex workers per second, rounded up, from start to stop (idle tail included), ${billedText(p)}.`);
@@ -92,6 +93,9 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
       ].join(' | ')} |`,
     );
   }
+
+  const gpus = gpuSection(p);
+  if (gpus.length) L.push('', ...gpus);
 
   if (p.paretoFront) {
     L.push(

@@ -13,6 +13,7 @@ import { METRICS } from '../report/threshold-metrics.js';
 import { parseThreshold, type Threshold } from '../report/thresholds.js';
 import { endpointSchema } from '../contract/endpoint-config.js';
 import { withKnobs, type Knobs } from './grid.js';
+import type { EngineLimitsGiven } from '../load/scenario/engine-defaults.js';
 import { billingRule, type WorkerBill } from '../report/worker-bill.js';
 import { evaluateSlos, type SloValue } from './slo.js';
 
@@ -23,6 +24,8 @@ export interface SweepBase {
   slos: string[];
   /** workersMin at every point: a number (capped at the point's workersMax) or `max` (= workersMax). */
   workersMin: number | 'max';
+  /** What the scenario's llm.engine gave of its batch limits (the loader's): a point sweeping gpus takes vLLM's defaults on its list for the rest. */
+  engineGiven?: EngineLimitsGiven;
 }
 
 export interface PointTask {
@@ -66,12 +69,12 @@ export function workersMinAt(base: Pick<SweepBase, 'workersMin'>, workersMax: nu
 
 /**
  * The scenario of one point: a new object (a loaded scenario is frozen), its endpoint re-parsed
- * with the knobs set (checked before the sweep: grid.ts); no thresholds (SLOs are checked here).
+ * with the knobs set (checked before the sweep: grid.ts; a gpus list brings its engine defaults); no thresholds (SLOs are checked here).
  */
 export function pointScenario(base: SweepBase, task: Pick<PointTask, 'workersMax' | 'knobs'>): Scenario {
   const sc = base.scenario;
   const { workersMax, knobs } = task;
-  const ep = Object.keys(knobs).length ? endpointSchema.parse(withKnobs(sc.endpoint, knobs)) : sc.endpoint;
+  const ep = Object.keys(knobs).length ? endpointSchema.parse(withKnobs(sc.endpoint, knobs, base.engineGiven)) : sc.endpoint;
   return deepFreeze({ ...sc, endpoint: { ...ep, id: sc.endpoint.id, workersMax, workersMin: workersMinAt(base, workersMax, knobs) }, thresholds: [] });
 }
 

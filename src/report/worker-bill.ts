@@ -112,10 +112,10 @@ export function aliveBilledMs(billedMs: number, state: WorkerState, sinceMs: num
 export class WorkerMeter<K = string> {
   started = 0;
   private flexSeconds = 0;
-  /** Flex seconds by GPU type (an index of the endpoint's gpus; one entry when it lists none). */
-  readonly flexByGpu: number[];
-  /** ms active workers held a slot, by GPU type (those stopped so far; `closeActive` adds the alive). */
-  readonly activeMsByGpu: number[];
+  /** Flex seconds by GPU type of the workers stopped so far (an index of the endpoint's gpus; one entry when it lists none); readWith adds the alive. */
+  private readonly flexByGpu: number[];
+  /** ms active workers held a slot, by GPU type (those stopped so far; readWith adds the alive). */
+  private readonly activeMsByGpu: number[];
   /** The alive active workers, and since when each holds its slot. */
   private readonly active = new Map<K, number>();
   private activeAlive = 0;
@@ -155,24 +155,37 @@ export class WorkerMeter<K = string> {
   }
 
   /**
-   * Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added, and
-   * (flexByGpu, activeMsByGpu) each type's, the alive active workers' slots held until `endMs`.
-   * Read once, at the end.
+   * Flex seconds so far, with the workers still alive (billed ms each, aliveBilledMs) added.
+   * Read at the end; reading again gives the same (readWith).
    */
   flexWith(alive: Iterable<{ id: K; billedMs: number; gpu?: number }>, endMs = this.atMs): number {
+    return this.readWith(alive, endMs).flexSeconds;
+  }
+
+  /**
+   * flexWith, and each GPU type's flex seconds and ms its active workers held a slot, the alive
+   * ones' until `endMs`: new arrays, the meter's own totals unchanged (a run's report and a plan's
+   * row may both read one meter).
+   */
+  readWith(
+    alive: Iterable<{ id: K; billedMs: number; gpu?: number }>,
+    endMs = this.atMs,
+  ): { flexSeconds: number; flexByGpu: number[]; activeMsByGpu: number[] } {
     this.settle();
     let s = this.flexSeconds;
+    const flexByGpu = [...this.flexByGpu];
+    const activeMsByGpu = [...this.activeMsByGpu];
     for (const a of alive) {
       const since = this.active.get(a.id);
       if (since !== undefined) {
-        this.activeMsByGpu[a.gpu ?? 0]! += Math.max(0, endMs - since);
+        activeMsByGpu[a.gpu ?? 0]! += Math.max(0, endMs - since);
         continue;
       }
       const sec = Math.ceil(a.billedMs / 1000);
       s += sec;
-      this.flexByGpu[a.gpu ?? 0]! += sec;
+      flexByGpu[a.gpu ?? 0]! += sec;
     }
-    return s;
+    return { flexSeconds: s, flexByGpu, activeMsByGpu };
   }
 
   private advance(atMs: number): void {

@@ -17,7 +17,8 @@ import { s3RunUrl } from '../../k8s/storage.js';
 import { displayUrl, isLoopback } from '../../load/targets/target-url.js';
 import { coldStartRefusal } from '../../load/targets/sim-only-metrics.js';
 import { renderPlan } from '../../plan/dry-run.js';
-import { parseGrid } from '../../plan/grid.js';
+import { combinations, gridOfScenario, parseGrid, type GridAxis } from '../../plan/grid.js';
+import { gridGpuTypes } from '../../plan/grid-gpus.js';
 import { slosOf } from '../../plan/slo.js';
 import { parseWorkersRange } from '../../plan/workers-range.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -120,7 +121,9 @@ function planOptions(a: K8sArgs): Pick<K8sOptions, 'flags'> & { scenario: Return
   if (Array.isArray(slos)) throw usage(`bad SLO:\n${slos.map((p) => `  ${p}`).join('\n')}`);
   if (!slos.list.length) throw usage(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
   // Checked as \`loadlab plan\` checks them (a bad one exits 2 before anything is written), then given to every shard.
-  pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
+  const gridGpus = gridGpuTypes(combinations(a.grid?.length ? (axes as GridAxis[]) : gridOfScenario(sc.plan?.grid)));
+  if (gridGpus.length) pricesOf(a, sc.plan, a.scenario, gridGpus, a.grid?.length ? '--grid gpus' : `${a.scenario}: plan.grid.gpus`);
+  else pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
   return {
     scenario: sc,
     flags: passFlags(a, [

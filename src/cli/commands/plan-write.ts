@@ -8,7 +8,7 @@ import { describeKnobs } from '../../plan/grid.js';
 import { renderPlanJson, type PlanResult } from '../../plan/plan-result.js';
 import { renderPlanHtml } from '../../plan/render-plan-html.js';
 import { renderPlanMarkdown } from '../../plan/render-plan-md.js';
-import { pricesSource } from '../../report/render-md.js';
+import { pricesShort } from '../../plan/render-plan-gpus-md.js';
 import type { Scenario } from '../../load/scenario/schema.js';
 
 export function writeWholePlan(dir: string, plan: PlanResult, sc: Scenario): void {
@@ -29,7 +29,7 @@ export function recommendationLines(plan: PlanResult): string[] {
     ...(rec.flags ?? []).map((f) => `  WARNING: ${f}`),
     ...(rec.cost
       ? [
-          `  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}${plan.prices ? ` (${pricesSource(plan.prices)}; initializing ${plan.billing?.initializing ? 'billed' : 'not billed'})` : ''}`,
+          `  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}${plan.prices ? ` (${pricesShort(plan.prices)}; initializing ${plan.billing?.initializing ? 'billed' : 'not billed'})` : ''}`,
         ]
       : []),
     ...erlangLine(rec.erlangC),

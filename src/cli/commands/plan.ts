@@ -12,6 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { checkCombinations, combinations, gridOfScenario, parseGrid, type GridAxis } from '../../plan/grid.js';
+import { gridGpuTypes } from '../../plan/grid-gpus.js';
 import { inlineRunner } from '../../plan/inline-runner.js';
 import { mmcInputs } from '../../plan/mmc-reference.js';
 import { renderPartialPlanJson } from '../../plan/partial-plan.js';
@@ -29,7 +30,7 @@ import { bad, seedsOf, sweepOptions, wholeAtLeast, workersMinOf, type PlanArgs }
 import { planMergeCommandModule } from './plan-merge.js';
 import { plural, recommendationLines, writeWholePlan } from './plan-write.js';
 import { priceOptions, pricesOf } from './price-flags.js';
-import { loadOrExit } from './run.js';
+import { loadedOrExit } from './run.js';
 import { COMMANDS } from './catalog.js';
 
 export async function planCommand(a: PlanArgs): Promise<number> {
@@ -42,21 +43,26 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   if (typeof flagAxes[0] === 'string')
     throw bad(`bad grid (${flagAxes.length} problem${flagAxes.length > 1 ? 's' : ''}):\n${(flagAxes as string[]).map((p) => `  ${p}`).join('\n')}`);
   const shard = shardOf(a);
-  const sc = loadOrExit(a.scenario, a.gpu);
+  const { scenario: sc, engineGiven } = loadedOrExit(a.scenario, a.gpu);
   // The scenario's plan.workersMax was checked when it loaded.
   const range = flagRange ?? (parseWorkersRange(sc.plan?.workersMax ?? DEFAULT_WORKERS_RANGE) as number[]);
   const nSeeds = flagSeeds ?? sc.plan?.seeds ?? 3;
-  const prices = pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
-  const slos = slosOf(sc, a.slo ?? []);
-  if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
-  if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
   const axes = a.grid?.length ? (flagAxes as GridAxis[]) : gridOfScenario(sc.plan?.grid);
   const lines = combinations(axes);
-  const gridProblems = checkCombinations(sc.endpoint, lines, a.grid?.length ? '--grid' : `${a.scenario}: plan.grid`);
+  const gridWhere = a.grid?.length ? '--grid' : `${a.scenario}: plan.grid`;
+  const gridProblems = checkCombinations(sc.endpoint, lines, gridWhere);
   if (gridProblems.length)
     throw bad(
       `bad grid for ${a.scenario} (${gridProblems.length} problem${gridProblems.length > 1 ? 's' : ''}):\n${gridProblems.map((p) => `  ${p}`).join('\n')}`,
     );
+  // A grid over gpus prices every type of every point's list (each point's endpoint lists its own).
+  const gridGpus = gridGpuTypes(lines);
+  const prices = gridGpus.length
+    ? pricesOf(a, sc.plan, a.scenario, gridGpus, a.grid?.length ? '--grid gpus' : `${a.scenario}: plan.grid.gpus`)
+    : pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
+  const slos = slosOf(sc, a.slo ?? []);
+  if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
+  if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
   const workersMin = workersMinOf(a['workers-min'], sc.endpoint.workersMin);
   const seed = a.seed ?? sc.seed;
   const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
@@ -74,7 +80,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
     ...(prices ? { prices } : {}),
     scenarioConfig: sc,
   };
-  const base: SweepBase = { scenario: sc, slos: spec.slo.exprs, workersMin };
+  const base: SweepBase = { scenario: sc, slos: spec.slo.exprs, workersMin, ...(engineGiven ? { engineGiven } : {}) };
   const total = lines.length * range.length;
   const runs = shard ? shardPoints(total, shard).length * nSeeds : total * nSeeds;
   const threads = Math.max(1, Math.min(jobs, runs));

@@ -23,14 +23,15 @@ const bookNames = () => PRICE_BOOKS.map((b) => `${b.name} (${b.asOf})`).join(', 
  * Prices from --gpu (else the scenario's plan.gpu) in --price-book (else its plan.priceBook, else
  * the 2026 book), and --price-flex/--price-active over them; undefined: none. `file`: the
  * scenario's, to name its fields. `gpus`: the GPU types the endpoint lists (endpoint.gpus, and
- * any a plan's grid tries): each is priced from the book (`byGpu`, the first one's as the prices),
- * and neither --gpu nor plan.gpu may name another.
+ * every type a plan's grid lists, named by `gpusFrom`): each is priced from the book (`byGpu`, the
+ * first one's as the prices), and neither --gpu nor plan.gpu may name another.
  */
 export function pricesOf(
   a: PriceArgs,
   plan: { gpu?: string | undefined; priceBook?: string | undefined } | undefined,
   file: string,
   gpus: readonly string[] = [],
+  gpusFrom = `${file}: endpoint.gpus`,
 ): PricesUsed | undefined {
   const bookName = a['price-book'] ?? plan?.priceBook;
   const book = bookName === undefined ? DEFAULT_PRICE_BOOK : priceBookNamed(bookName);
@@ -41,12 +42,13 @@ export function pricesOf(
   if (gpus.length > 0) {
     if (gpu !== undefined)
       throw bad(
-        `${a.gpu !== undefined ? '--gpu' : `${file}: plan.gpu`}: not with endpoint.gpus (${gpus.join(', ')}): each worker is billed at the price of the GPU type it starts on; leave ${a.gpu !== undefined ? '--gpu' : 'plan.gpu'} out`,
+        `${a.gpu !== undefined ? '--gpu' : `${file}: plan.gpu`}: not with ${gpusFrom.replace(`${file}: `, '')} (${gpus.join(', ')}): each worker is billed at the price of the GPU type it starts on; leave ${a.gpu !== undefined ? '--gpu' : 'plan.gpu'} out`,
       );
     const byGpu: Record<string, PricesUsed> = {};
     for (const g of gpus) {
       const key = gpuIn(book, g);
-      if (!key) throw bad(`${file}: endpoint.gpus: unknown GPU "${g}" in price book ${book.name}; known: ${book.names.join(', ')} (or give --price-flex and --price-active)`);
+      if (!key)
+        throw bad(`${gpusFrom}: unknown GPU "${g}" in price book ${book.name}; known: ${book.names.join(', ')} (or give --price-flex and --price-active)`);
       byGpu[g] = { ...book.gpus[key]! };
     }
     base = { ...byGpu[gpus[0]!]!, gpu: gpus[0]!, priceBook: book.name, asOf: book.asOf, byGpu };

@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { formatIssue, loadScenarioFile } from '../../load/scenario/loader.js';
+import { formatIssue, loadScenarioFile, type LoadResult } from '../../load/scenario/loader.js';
 import { runScenario } from '../../load/run-scenario.js';
 import type { Scenario } from '../../load/scenario/schema.js';
 import { parseRunResult, renderJson } from '../../report/render-json.js';
@@ -123,13 +123,18 @@ function healthLine(r: RunResult): string[] {
 
 /** The scenario in `file`, or exit 2 with its problems; `gpu` (the --gpu flag) in place of its plan.gpu for the engine's defaults. */
 export function loadOrExit(file: string, gpu?: string): Scenario {
+  return loadedOrExit(file, gpu).scenario;
+}
+
+/** The loader's whole answer (the scenario, and what its engine gave of its limits: `engineGiven`), or exit 2. */
+export function loadedOrExit(file: string, gpu?: string): Extract<LoadResult, { ok: true }> {
   const l = loadScenarioFile(file, { gpu });
   if (!l.ok)
     throw new CliError(
       `invalid scenario (${l.issues.length} problem${l.issues.length > 1 ? 's' : ''}):\n${l.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
       EXIT.USAGE,
     );
-  return l.scenario;
+  return l;
 }
 
 /** The scenario with `--endpoint` in place of its endpoint.id: a new object (a loaded scenario is frozen). */

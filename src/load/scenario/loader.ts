@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
-import { withGpuEngineDefaults } from './engine-defaults.js';
+import { engineLimitsGiven, withGpuEngineDefaults, type EngineLimitsGiven } from './engine-defaults.js';
 import { withPresetDefaults } from '../../contract/endpoint-presets.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { readTrace } from './trace-file.js';
@@ -31,7 +31,11 @@ export interface ScenarioIssue {
   message: string;
 }
 
-export type LoadResult = { ok: true; scenario: Scenario; file: string } | { ok: false; issues: ScenarioIssue[] };
+/**
+ * `engineGiven`: the batch limits the file's llm.engine gives itself, before vLLM's defaults were
+ * filled in (absent: no engine), for a plan whose grid points list other GPU types (engine-defaults.ts).
+ */
+export type LoadResult = { ok: true; scenario: Scenario; file: string; engineGiven?: EngineLimitsGiven } | { ok: false; issues: ScenarioIssue[] };
 
 export function formatIssue(i: ScenarioIssue): string {
   return `${i.file}: ${i.path || '(file)'}: ${i.message} [${i.code}]`;
@@ -61,8 +65,8 @@ export function loadScenarioFile(file: string, opts: LoadOptions = {}): LoadResu
 
 /**
  * Validates an already-parsed scenario; `file` names it in messages and anchors relative trace
- * paths. An engine without maxNumSeqs / maxNumBatchedTokens gets vLLM's defaults on the GPU named
- * (`opts.gpu`, else plan.gpu; engine-defaults.ts), and the endpoint its preset's defaults where
+ * paths. An engine without maxNumSeqs / maxNumBatchedTokens gets vLLM's defaults on the GPU types
+ * listed (endpoint.gpus) or named (`opts.gpu`, else plan.gpu; engine-defaults.ts), and the endpoint its preset's defaults where
  * it leaves the keys out (`endpoint.preset`, contract/endpoint-presets.ts). The scenario returned is deep-frozen
  * (contract/deep-freeze.ts).
  */
@@ -89,7 +93,9 @@ export function parseScenario(raw: unknown, file: string, opts: LoadOptions = {}
       delete a.file;
     }
   });
-  return issues.length ? { ok: false, issues } : { ok: true, scenario: deepFreeze(r.data), file };
+  if (issues.length) return { ok: false, issues };
+  const engineGiven = engineLimitsGiven(raw);
+  return { ok: true, scenario: deepFreeze(r.data), file, ...(engineGiven ? { engineGiven } : {}) };
 }
 
 /** The raw scenario with its endpoint's preset filled in: a copy along the path, or the input itself. */

@@ -153,12 +153,21 @@ const planSchema = z.strictObject({
         'Jobs one worker runs at once (whole, 1..1024): with workersMax, the workers × concurrency sweep of a batching LLM endpoint.',
         [[1, 4, 8, 16, 30]],
       ),
+      gpus: gridValues(
+        endpointObjectSchema.shape.gpus.unwrap(),
+        "Lists of GPU types in priority order (endpoint.gpus), up to 3 each: each list's points bill every worker at its type's price and run the engine on it (llm.engine.byGpu); a point keeps the hostCapacity and byGpu entries of its types. On the command line: --grid gpus=H100-PRO,A100,H100-PRO+A100.",
+        [[['H100-PRO'], ['A100'], ['H100-PRO', 'A100']]],
+      ),
     })
     .optional()
     .meta({
       description:
         'Endpoint knobs to sweep besides workersMax (`--grid`): every combination of their values is a line along workersMax, and the recommendation is the cheapest point meeting every SLO. Default: none.',
-      examples: [{ workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] }, { workerConcurrency: [1, 8, 30] }],
+      examples: [
+        { workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] },
+        { workerConcurrency: [1, 8, 30] },
+        { gpus: [['H100-PRO'], ['A100'], ['H100-PRO', 'A100']] },
+      ],
     }),
 });
 

@@ -37,25 +37,32 @@ export function watchWorkerBill(pool: WorkerPool, rule: BillingRule, gpus?: read
       alive.push({ id: w.n, gpu, billedMs: aliveBilledMs(w.billedMs + (billed[w.state] ? ms : 0), w.state, w.sinceMs, endMs, rule.idleTailMs) });
     }
     const activeSeconds = rule.workersMin * Math.ceil(endMs / 1000);
-    const flexSeconds = meter.flexWith(alive, endMs);
+    const read = meter.readWith(alive, endMs);
+    const flexSeconds = read.flexSeconds;
     return {
       activeSeconds,
       flexSeconds,
       workersStarted: meter.started,
       secondsByState: secondsOf(byState),
       unhealthyOnStart: pool.unhealthyOnStart,
-      ...(gpus !== undefined && byGpu !== undefined ? { byGpu: gpuBills(gpus, pool, meter, activeSeconds, byGpu) } : {}),
+      ...(gpus !== undefined && byGpu !== undefined ? { byGpu: gpuBills(gpus, pool, read, activeSeconds, byGpu) } : {}),
     };
   };
 }
 
 /** Each GPU type's share of the bill (worker-bill.ts GpuBill). */
-function gpuBills(gpus: readonly string[], pool: WorkerPool, meter: WorkerMeter<number>, activeSeconds: number, ms: Record<string, number>[]): GpuBill[] {
-  const active = shareActive(activeSeconds, meter.activeMsByGpu);
+function gpuBills(
+  gpus: readonly string[],
+  pool: WorkerPool,
+  read: Pick<ReturnType<WorkerMeter<number>['readWith']>, 'flexByGpu' | 'activeMsByGpu'>,
+  activeSeconds: number,
+  ms: Record<string, number>[],
+): GpuBill[] {
+  const active = shareActive(activeSeconds, read.activeMsByGpu);
   return gpus.map((gpu, t) => ({
     gpu,
     activeSeconds: active[t]!,
-    flexSeconds: meter.flexByGpu[t]!,
+    flexSeconds: read.flexByGpu[t]!,
     workersStarted: pool.startedOn[t]!,
     secondsByState: secondsOf(ms[t]!),
   }));
