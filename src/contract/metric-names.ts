@@ -30,6 +30,11 @@ export const METRIC = {
   workerTransitions: 'loadlab_worker_transitions_total',
   /** gauge {endpoint, state}: workers per state (initializing, idle, running, throttled, unhealthy). */
   workers: 'loadlab_workers',
+  /**
+   * gauge {endpoint, gpu, state}: an endpoint that lists its GPU types (`gpus`): the workers placed
+   * on each type, per state (those waiting for room on any type are in `loadlab_workers` only).
+   */
+  workersByGpu: 'loadlab_workers_by_gpu',
   /** gauge {endpoint}: jobs waiting in the queue. */
   queueJobs: 'loadlab_queue_jobs',
   /** gauge {endpoint}: jobs held by workers (in progress; above the running workers when a worker takes several). */
