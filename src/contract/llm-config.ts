@@ -73,74 +73,74 @@ export const KV_BLOCK_TOKENS = 16;
  * Times are exact (fractions of a ms kept): an iteration of 5.07 ms is not 5 ms.
  */
 const engineFields = {
-    decodeMs: z
-      .number()
-      .positive()
-      .max(3_600_000)
-      .meta({
-        description:
-          'ms of an iteration with one sequence decoding: the inter-token latency at one request in flight (vllm bench serve --max-concurrency 1: median_itl_ms).',
-        examples: [5.1, 6.5, 25],
-      }),
-    perSequenceMs: msFraction.default(0).meta({
-      description: 'ms an iteration grows per further sequence in it: (ITL at C in flight − ITL at 1) / (C − 1) from a concurrency sweep. Default: 0.',
-      examples: [0.065, 0.3],
-    }),
-    prefillMsPerToken: msFraction.default(0).meta({
+  decodeMs: z
+    .number()
+    .positive()
+    .max(3_600_000)
+    .meta({
       description:
-        'ms an iteration grows per prompt token prefilled in it (vLLM prefills a joining prompt in the iteration that produces its first token). Default: 0.',
-      examples: [0.02, 0.1],
+        'ms of an iteration with one sequence decoding: the inter-token latency at one request in flight (vllm bench serve --max-concurrency 1: median_itl_ms).',
+      examples: [5.1, 6.5, 25],
     }),
-    overheadMs: msFraction.default(0).meta({
+  perSequenceMs: msFraction.default(0).meta({
+    description: 'ms an iteration grows per further sequence in it: (ITL at C in flight − ITL at 1) / (C − 1) from a concurrency sweep. Default: 0.',
+    examples: [0.065, 0.3],
+  }),
+  prefillMsPerToken: msFraction.default(0).meta({
+    description:
+      'ms an iteration grows per prompt token prefilled in it (vLLM prefills a joining prompt in the iteration that produces its first token). Default: 0.',
+    examples: [0.02, 0.1],
+  }),
+  overheadMs: msFraction.default(0).meta({
+    description:
+      "ms from a job's start on the worker until it can join a batch (request handling, tokenization, the worker's own queue): part of the time to first token. Default: 0.",
+    examples: [0, 15],
+  }),
+  maxNumSeqs: z
+    .number()
+    .int()
+    .min(1)
+    .max(65_536)
+    .default(LOADLAB_ENGINE_DEFAULTS.maxNumSeqs)
+    .meta({
       description:
-        "ms from a job's start on the worker until it can join a batch (request handling, tokenization, the worker's own queue): part of the time to first token. Default: 0.",
-      examples: [0, 15],
+        "Most sequences in one batch (vLLM --max-num-seqs); a worker's further jobs wait inside it for a place (vLLM queues internally). Default: vLLM's on the scenario's GPU (plan.gpu or --gpu): 1024 on H100, H200 and B200-class GPUs, 256 on others; 256 when no GPU is named.",
+      examples: [256, 64],
     }),
-    maxNumSeqs: z
-      .number()
-      .int()
-      .min(1)
-      .max(65_536)
-      .default(LOADLAB_ENGINE_DEFAULTS.maxNumSeqs)
-      .meta({
-        description:
-          "Most sequences in one batch (vLLM --max-num-seqs); a worker's further jobs wait inside it for a place (vLLM queues internally). Default: vLLM's on the scenario's GPU (plan.gpu or --gpu): 1024 on H100, H200 and B200-class GPUs, 256 on others; 256 when no GPU is named.",
-        examples: [256, 64],
-      }),
-    maxNumBatchedTokens: z
-      .number()
-      .int()
-      .min(1)
-      .max(1_048_576)
-      .default(LOADLAB_ENGINE_DEFAULTS.maxNumBatchedTokens)
-      .meta({
-        description:
-          "Tokens one iteration takes in all (vLLM --max-num-batched-tokens): one per decoding sequence, the rest for prompt chunks; a longer prompt is prefilled over several iterations. Default: vLLM's on the scenario's GPU (plan.gpu or --gpu): 8192 on H100, H200 and B200-class GPUs, 2048 on others; 8192 when no GPU is named.",
-        examples: [8192, 2048],
-      }),
-    kvCacheTokens: z
-      .number()
-      .int()
-      .min(KV_BLOCK_TOKENS)
-      .max(1_073_741_824)
-      .optional()
-      .meta({
-        description:
-          "Tokens the GPU's KV cache holds (vLLM's startup line \"GPU KV cache size: N tokens\"), in blocks of 16. A sequence holds blocks for its prompt and every token made so far; a waiting job joins only while blocks for its prompt are free; when a running sequence needs a block and none is free, the newest running one is preempted (back to the front of the waiting jobs, its prompt and tokens so far prefilled again when it rejoins). A job's prompt and answer together are capped at it (vLLM's max_model_len): a longer answer is cut (finish_reason length), a prompt that does not fit fails the job. Default: unlimited.",
-        examples: [23_296, 417_792],
-      }),
-    frontEndMs: msFraction.default(0).meta({
+  maxNumBatchedTokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_048_576)
+    .default(LOADLAB_ENGINE_DEFAULTS.maxNumBatchedTokens)
+    .meta({
       description:
-        'CPU ms the API server spends on each request before the engine sees it (tokenizing, validating): a queue in front of the engine, served one request at a time by each API server process, so requests arriving together wait for one another. Default: 0.',
-      examples: [2, 5],
+        "Tokens one iteration takes in all (vLLM --max-num-batched-tokens): one per decoding sequence, the rest for prompt chunks; a longer prompt is prefilled over several iterations. Default: vLLM's on the scenario's GPU (plan.gpu or --gpu): 8192 on H100, H200 and B200-class GPUs, 2048 on others; 8192 when no GPU is named.",
+      examples: [8192, 2048],
     }),
-    apiServerCount: z
-      .number()
-      .int()
-      .min(1)
-      .max(64)
-      .default(1)
-      .meta({ description: 'API server processes serving the front end in parallel (vLLM --api-server-count). Default: 1.', examples: [1, 4] }),
+  kvCacheTokens: z
+    .number()
+    .int()
+    .min(KV_BLOCK_TOKENS)
+    .max(1_073_741_824)
+    .optional()
+    .meta({
+      description:
+        "Tokens the GPU's KV cache holds (vLLM's startup line \"GPU KV cache size: N tokens\"), in blocks of 16. A sequence holds blocks for its prompt and every token made so far; a waiting job joins only while blocks for its prompt are free; when a running sequence needs a block and none is free, the newest running one is preempted (back to the front of the waiting jobs, its prompt and tokens so far prefilled again when it rejoins). A job's prompt and answer together are capped at it (vLLM's max_model_len): a longer answer is cut (finish_reason length), a prompt that does not fit fails the job. Default: unlimited.",
+      examples: [23_296, 417_792],
+    }),
+  frontEndMs: msFraction.default(0).meta({
+    description:
+      'CPU ms the API server spends on each request before the engine sees it (tokenizing, validating): a queue in front of the engine, served one request at a time by each API server process, so requests arriving together wait for one another. Default: 0.',
+    examples: [2, 5],
+  }),
+  apiServerCount: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(1)
+    .meta({ description: 'API server processes serving the front end in parallel (vLLM --api-server-count). Default: 1.', examples: [1, 4] }),
 };
 
 /** An engine key's schema without its default: an override in `byGpu` sets only what it gives. */
@@ -151,7 +151,9 @@ function overrideOf(f: z.ZodType): z.ZodType {
 
 /** The engine's figures on one GPU type of the endpoint's gpus, over the engine's own. */
 const engineOverrideSchema = z.strictObject(
-  Object.fromEntries(Object.entries(engineFields).map(([k, f]) => [k, overrideOf(f)])) as { [K in keyof typeof engineFields]: z.ZodOptional<z.ZodType<z.output<(typeof engineFields)[K]>>> },
+  Object.fromEntries(Object.entries(engineFields).map(([k, f]) => [k, overrideOf(f)])) as {
+    [K in keyof typeof engineFields]: z.ZodOptional<z.ZodType<z.output<(typeof engineFields)[K]>>>;
+  },
 );
 
 export const engineSchema = z

@@ -46,7 +46,10 @@ export function pricesOf(
     const byGpu: Record<string, PricesUsed> = {};
     for (const g of gpus) {
       const key = gpuIn(book, g);
-      if (!key) throw bad(`${file}: endpoint.gpus: unknown GPU "${g}" in price book ${book.name}; known: ${book.names.join(', ')} (or give --price-flex and --price-active)`);
+      if (!key)
+        throw bad(
+          `${file}: endpoint.gpus: unknown GPU "${g}" in price book ${book.name}; known: ${book.names.join(', ')} (or give --price-flex and --price-active)`,
+        );
       byGpu[g] = { ...book.gpus[key]! };
     }
     base = { ...byGpu[gpus[0]!]!, gpu: gpus[0]!, priceBook: book.name, asOf: book.asOf, byGpu };
