@@ -56,6 +56,9 @@ const SCENARIO = {
     jobDurationMs: { dist: 'lognormal', medianMs: 600, p95Ms: 2000 },
     retention: { runMs: 5000 },
     limits: { operations: { run: { rate: 25 } } },
+    // Two GPU types, room for one worker on the first: the "Workers by GPU type" panels have both.
+    gpus: ['A100', 'L4'],
+    hostCapacity: { A100: 1 },
   },
   // A loaded test machine may send late (Prometheus and the rest of the suite share its cores):
   // only lateness past 5 s counts, else the run is INVALID (exit 1) though the dashboards are fine.

@@ -17,7 +17,7 @@ export class HealthSamples {
   /** The last answer's values in ENDPOINT_SERIES order (the runner's live /metrics); undefined: none yet. */
   latest: readonly number[] | undefined;
   /** `workers.byGpu` of the answers that have it (loadlab serve, an endpoint that lists its gpus). */
-  private readonly gpus = new GpuHealthSamples();
+  readonly gpus = new GpuHealthSamples();
 
   constructor(readonly windowMs: number) {}
 
