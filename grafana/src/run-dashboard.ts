@@ -183,6 +183,14 @@ const rows: RowSpec[] = [
           { expr: ratioOn(sumBy(SE, sel(C.endpointWorkers, [...RUN, eq('state', 'running')])), SE, limit('workers')), legend: 'workers {{endpoint}}' },
         ],
       },
+      {
+        title: 'Workers by GPU type',
+        unit: 'short',
+        stack: true,
+        width: 24,
+        description: `An endpoint that lists its GPU types (endpoint.gpus): its workers placed on each type, by state, stacked (${C.endpointWorkersByGpu}). A worker waiting for room on every type is on none (throttled in the panel above). Empty for endpoints without gpus.`,
+        queries: [{ expr: sumBy(['gpu', 'state'], sel(C.endpointWorkersByGpu, RUN)), legend: '{{gpu}} {{state}}' }],
+      },
     ],
   },
   {

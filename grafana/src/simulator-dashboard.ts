@@ -67,6 +67,14 @@ const rows: RowSpec[] = [
         description: `Workers per state, stacked: initializing, idle, running, throttled, unhealthy (${M.workers}).`,
         queries: [{ expr: sumBy(['state'], sel(M.workers, EP)), legend: '{{state}}' }],
       },
+      {
+        title: 'Workers by GPU type',
+        unit: 'short',
+        stack: true,
+        width: 24,
+        description: `Endpoints that list their GPU types (gpus): the workers placed on each type, by state, stacked (${M.workersByGpu}). A worker waiting for room on every type is on none (throttled in ${M.workers}). Empty for endpoints without gpus.`,
+        queries: [{ expr: sumBy(['gpu', 'state'], sel(M.workersByGpu, EP)), legend: '{{gpu}} {{state}}' }],
+      },
     ],
   },
   {

@@ -30,6 +30,11 @@ export const METRIC = {
   workerTransitions: 'loadlab_worker_transitions_total',
   /** gauge {endpoint, state}: workers per state (initializing, idle, running, throttled, unhealthy). */
   workers: 'loadlab_workers',
+  /**
+   * gauge {endpoint, gpu, state}: an endpoint that lists its GPU types (`gpus`): the workers placed
+   * on each type, per state (those waiting for room on any type are in `loadlab_workers` only).
+   */
+  workersByGpu: 'loadlab_workers_by_gpu',
   /** gauge {endpoint}: jobs waiting in the queue. */
   queueJobs: 'loadlab_queue_jobs',
   /** gauge {endpoint}: jobs held by workers (in progress; above the running workers when a worker takes several). */
@@ -102,6 +107,8 @@ export const CLIENT_METRIC = {
   endpointJobsInSystem: 'loadlab_client_endpoint_jobs_in_system',
   /** gauge {state}: the endpoint's workers by state (as endpointQueueJobs). */
   endpointWorkers: 'loadlab_client_endpoint_workers',
+  /** gauge {gpu, state}: an endpoint that lists its GPU types: its workers placed on each type, by state (as endpointWorkers; metrics.om only). */
+  endpointWorkersByGpu: 'loadlab_client_endpoint_workers_by_gpu',
   /**
    * gauge {limit, operation?}: the documented limit the scenario's endpoint runs under, for headroom
    * panels. limit="rate" {operation}: requests per second (the per-10 s limit ÷ 10);
@@ -117,6 +124,10 @@ export const CLIENT_METRIC = {
   workerSeconds: 'loadlab_client_worker_seconds',
   /** counter {billing}: billed worker-seconds, `flex` and `active` (whole run; in-process only). */
   workerBilledSeconds: 'loadlab_client_worker_billed_seconds',
+  /** counter {gpu, state}: worker-seconds on each GPU type by state (whole run; in-process, an endpoint that lists its gpus: report.json `workers.byGpu`). */
+  gpuWorkerSeconds: 'loadlab_client_gpu_worker_seconds',
+  /** counter {gpu, billing}: billed worker-seconds on each GPU type, `flex` and `active` (as gpuWorkerSeconds). */
+  gpuWorkerBilledSeconds: 'loadlab_client_gpu_worker_billed_seconds',
   /** histogram {operation}: intended send to answer, seconds. */
   responseSeconds: 'loadlab_client_response_seconds',
   /** histogram {flow}: a job's intended submission to its terminal status read, seconds. */

@@ -4,6 +4,7 @@
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import { fineMs } from './fine-ms.js';
+import { gpuTableLines } from './gpu-table-md.js';
 import { healthFailures } from './health-failures.js';
 import { scaleOf, type EncodedHistogram } from './histogram.js';
 import type { RunResult, ShardSection } from './run-result.js';
@@ -288,7 +289,8 @@ function streamTable(r: RunResult): string[] {
 
 /**
  * Workers and cost (in-process runs): worker-seconds by state, billed seconds, and with prices the
- * cost per run, per hour and per 1 000 completed jobs (docs/plan.md "Cost" says how workers are billed).
+ * cost per run, per hour and per 1 000 completed jobs (docs/plan.md "Cost" says how workers are billed);
+ * then, for an endpoint that lists its GPU types, the same per type (gpu-table-md.ts).
  */
 function workersTable(r: RunResult): string[] {
   const w = r.workers;
@@ -315,7 +317,9 @@ function workersTable(r: RunResult): string[] {
         ['billed seconds flex / active', `${w.billedSeconds.flex} / ${w.billedSeconds.active}`],
         ...(c && p
           ? [
-              ['prices per second flex / active', `$${p.flexPerSec} / $${p.activePerSec} (${pricesSource(p)})`],
+              w.byGpu?.length
+                ? ['prices per second flex / active', `each GPU type's (below${p.priceBook ? `; price book ${p.priceBook}: ${p.asOf}` : ''})`]
+                : ['prices per second flex / active', `$${p.flexPerSec} / $${p.activePerSec} (${pricesSource(p)})`],
               ['cost per run', usd(c.perRun)],
               ['cost per hour', usd(c.perHour)],
               ['cost per 1 000 completed jobs', usd(c.per1000Jobs)],
@@ -323,6 +327,7 @@ function workersTable(r: RunResult): string[] {
           : [['cost', 'no prices (give --gpu NAME or --price-flex/--price-active)']]),
       ],
     ),
+    ...gpuTableLines(w.byGpu, table),
   ];
 }
 

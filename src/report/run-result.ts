@@ -176,6 +176,18 @@ export interface EndpointWindows {
   workers: Record<WorkerState, number[]>;
   /** The batching engines of an `llm.engine` endpoint (source `simulator` only; version 3, optional). */
   engine?: EngineWindows;
+  /**
+   * An endpoint that lists its GPU types (`endpoint.gpus`; /health `workers.byGpu` when sampled):
+   * the workers placed on each type by state, in priority order (version 3, optional). A worker
+   * waiting for room on every type is in `workers.throttled` only.
+   */
+  byGpu?: GpuWindows[];
+}
+
+/** One GPU type's workers per window, by state (as `EndpointWindows.workers`). */
+export interface GpuWindows {
+  gpu: string;
+  workers: Record<WorkerState, number[]>;
 }
 
 /**

@@ -62,7 +62,11 @@ export function admin(
     const n = Math.max(1, Math.ceil(now / occ.windowMs));
     const areas = occ.areas(now, n);
     const engine = occ.engine?.areas(now, n);
-    return { status: 200, body: { now, ...clock.requests, windowMs: occ.windowMs, series: OCCUPANCY_SERIES, areas, ...(engine ? { engine } : {}) } };
+    const gpus = occ.gpus?.areas(now, n);
+    return {
+      status: 200,
+      body: { now, ...clock.requests, windowMs: occ.windowMs, series: OCCUPANCY_SERIES, areas, ...(engine ? { engine } : {}), ...(gpus ? { gpus } : {}) },
+    };
   }
   const ms = advanceMs(body);
   if (ms === undefined) return serverError('SRV_ERR_BAD_ADVANCE', `body must be {"ms": <integer from 0 to ${MAX_ADVANCE_MS}>}`);

@@ -10,6 +10,7 @@ import type { SimConfig } from '../contract/endpoint-config.js';
 import { Simulator } from '../sim/simulator.js';
 import { collectSimMetrics } from '../telemetry/collector.js';
 import { collectEngineMetrics } from '../telemetry/engine-metrics.js';
+import { collectGpuMetrics } from '../telemetry/gpu-metrics.js';
 import { blocksPerWorker, kvCacheUsage } from '../sim/engine-gauges.js';
 import { zeroEndpointSeries } from '../telemetry/known-series.js';
 import { createMetrics, type Metrics } from '../telemetry/registry.js';
@@ -97,6 +98,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           kvCacheUsage: kvCacheUsage(ep),
           preemptions: ep.engines.preemptions,
         })),
+    );
+  const placed = [...sim.endpoints.values()].filter((ep) => ep.cfg.gpus?.length);
+  if (placed.length)
+    collectGpuMetrics(
+      metrics,
+      placed.map((ep) => ({ id: ep.cfg.id, gpus: ep.cfg.gpus! })),
+      () => placed.map((ep) => ({ endpoint: ep.cfg.id, byGpu: ep.pool.countsByGpu! })),
     );
   const tracer = o.tracing ? loadlabTracer() : undefined;
   const toEpochMs = (ms: number) => clock!.toEpochMs(ms);

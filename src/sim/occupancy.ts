@@ -5,11 +5,13 @@
  * `observe` after each event (in process) or before it (a server, whose requests arrive between
  * events): what held since the previous call counts until now, and the state is read again.
  * A few counter reads per call; no domain events. An LLM endpoint's engines (`llm.engine`) are
- * followed at the same moments (`engine`, engine-occupancy.ts); other endpoints pay nothing for it.
+ * followed at the same moments (`engine`, engine-occupancy.ts), and so are the workers on each GPU
+ * type of an endpoint that lists its `gpus` (`gpus`, gpu-occupancy.ts); other endpoints pay nothing for either.
  */
 import { TimeAverages } from '../lib/time-averages.js';
 import type { Endpoint } from './endpoint.js';
 import { EngineOccupancy } from './engine-occupancy.js';
+import { GpuOccupancy } from './gpu-occupancy.js';
 
 /** The series, in column order. */
 export const OCCUPANCY_SERIES = ['queueLength', 'jobsInSystem', 'running', 'idle', 'initializing', 'throttled', 'unhealthy'] as const;
@@ -19,6 +21,8 @@ export class Occupancy {
   private t: number;
   /** The batching engines over time: only on an endpoint with `llm.engine`. */
   readonly engine: EngineOccupancy | undefined;
+  /** The workers on each GPU type: only on an endpoint that lists its gpus. */
+  readonly gpus: GpuOccupancy | undefined;
 
   constructor(
     private readonly ep: Endpoint,
@@ -28,6 +32,8 @@ export class Occupancy {
     this.avg = new TimeAverages(windowMs, OCCUPANCY_SERIES.length, nowMs);
     this.t = nowMs;
     this.engine = ep.cfg.llm?.engine ? new EngineOccupancy(ep, windowMs, nowMs) : undefined;
+    const gpus = ep.cfg.gpus;
+    this.gpus = gpus?.length ? new GpuOccupancy(ep, gpus, windowMs, nowMs) : undefined;
     this.read();
   }
 
@@ -38,6 +44,7 @@ export class Occupancy {
     }
     this.read();
     this.engine?.observe(nowMs);
+    this.gpus?.observe(nowMs);
   }
 
   private read(): void {

@@ -48,6 +48,10 @@ const GAUGES = {
   endpointQueueJobs: [CLIENT_METRIC.endpointQueueJobs, "Jobs waiting in the endpoint's queue (the last sample)"],
   endpointJobsInSystem: [CLIENT_METRIC.endpointJobsInSystem, 'Jobs queued or in progress at the endpoint (the last sample)'],
   endpointWorkers: [CLIENT_METRIC.endpointWorkers, "The endpoint's workers by state (the last sample)"],
+  endpointWorkersByGpu: [
+    CLIENT_METRIC.endpointWorkersByGpu,
+    "The endpoint's workers placed on each GPU type, by state (the last sample; endpoints that list gpus)",
+  ],
   limit: [CLIENT_METRIC.limit, "The documented limit the scenario's endpoint runs under: rate per second, concurrency, queue throttle depth, workersMax"],
   virtualTime: [METRIC.virtualTime, 'Virtual time since the start of the run (seconds; lockstep runs only)'],
 } as const;

@@ -65,6 +65,19 @@ describe('endpoint.gpus: each worker billed at the price of the GPU type it star
     ]);
     expect(w.cost!.perRun).toBe(0.01344);
     expect(w.cost!.prices).toMatchObject({ gpu: 'H100-PRO', priceBook: '2026' });
+
+    // Where a user looks: report.md (and report.html, its tables) and the summary on stdout, a line per type.
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain("| prices per second flex / active | each GPU type's (below; price book 2026: 2026-05-13) |");
+    expect(md).toContain('| H100-PRO | 1 | 2 / 1 / 10 / 0 / 0 | 7 / 0 | $0.00116 / $0.00116 | $0.0081 |');
+    expect(md).toContain('| A100 | 1 | 2 / 0 / 10 / 0 / 0 | 7 / 0 | $0.00076 / $0.00076 | $0.0053 |');
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/<td>H100-PRO<\/td>\s*<td>1<\/td>/);
+    expect(html).toMatch(/<td>A100<\/td>[\s\S]*?<td>\$0\.0053<\/td>/);
+    expect(r.stdout).toContain('cost $0.0134 ($3.7218 per hour, $6.7200 per 1000 jobs; by GPU type, price book 2026)');
+    expect(r.stdout).toContain(
+      '\n    H100-PRO: 1 started; billed 7 s flex, 0 s active; cost $0.0081\n    A100: 1 started; billed 7 s flex, 0 s active; cost $0.0053\n',
+    );
   });
 
   test('room on no type: the second worker waits throttled, unbilled; the H100-PRO worker runs both jobs', () => {

@@ -1,6 +1,6 @@
 /**
  * The "loadlab — run" dashboard against a real Prometheus loaded with backfilled runs: two example
- * scenarios (and llm-kv-cache for the LLM engine row: ENGINE_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
+ * scenarios (and llm-kv-cache for the LLM engine row: ENGINE_RUN; gpu-fallback for the workers by GPU type: GPU_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
  * `promtool tsdb create-blocks-from openmetrics` into one TSDB, and Prometheus serves it on
  * 127.0.0.1. Every panel query (variables substituted as Grafana would, scenario chosen per run)
  * must return data, and the latency panels' p95 must agree with report.json's per-window p95
@@ -71,6 +71,13 @@ const ONLY_IN: Record<string, (typeof RUNS)[number]['scenario']> = {
 const ENGINE_RUN = { scenario: 'llm-kv-cache', start: '2024-05-01T16:00:00Z' } as const;
 const ENGINE_ROW = 'loadlab_engine_';
 
+/**
+ * The "Workers by GPU type" panel reads a family only a run of an endpoint that lists its gpus
+ * has: it is checked over gpu-fallback (workers on both of its types), and only it is.
+ */
+const GPU_RUN = { scenario: 'gpu-fallback', start: '2024-05-01T18:00:00Z' } as const;
+const GPU_PANEL = CLIENT_METRIC.endpointWorkersByGpu;
+
 const RUN_UID = 'loadlab-run';
 
 interface Run {
@@ -84,13 +91,14 @@ const dir = mkdtempSync(join(tmpdir(), 'loadlab-backfill-'));
 let prom: Prometheus | undefined;
 let runs: Run[] = [];
 let engineRun: Run;
+let gpuRun: Run;
 let dashboard: Dashboard;
 
 beforeAll(async () => {
   if (!present) return;
   dashboard = dashboardByUid(readDashboards(), RUN_UID);
   const tsdb = join(dir, 'tsdb');
-  const all = [ENGINE_RUN, ...RUNS].map(({ scenario, start }): Run => {
+  const all = [ENGINE_RUN, GPU_RUN, ...RUNS].map(({ scenario, start }): Run => {
     const out = join(dir, scenario);
     const r = spawnSync('node', ['bin/loadlab.js', 'run', `scenarios/${scenario}.yaml`, '--out', out, '--start-time', start], {
       encoding: 'utf8',
@@ -103,7 +111,7 @@ beforeAll(async () => {
     const fromS = Date.parse(start) / 1000;
     return { scenario, report, timing: { fromS, toS: Math.ceil(fromS + report.elapsedMs / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() } };
   });
-  [engineRun, ...runs] = all as [Run, ...Run[]];
+  [engineRun, gpuRun, ...runs] = all as [Run, Run, ...Run[]];
   prom = await startPrometheus({ tsdbDir: tsdb });
 }, 300_000);
 
@@ -123,12 +131,14 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
       vars.set(run.scenario, resolved.values);
     }
     expect(dashboard.targets.length).toBeGreaterThan(10);
-    const engineVars = await resolveVariables(dashboard, prom!, engineRun.timing, fixedVariables(engineRun));
-    failures.push(...engineVars.problems.map((p) => `${engineRun.scenario}: ${p}`));
-    vars.set(engineRun.scenario, engineVars.values);
+    for (const run of [engineRun, gpuRun]) {
+      const resolved = await resolveVariables(dashboard, prom!, run.timing, fixedVariables(run));
+      failures.push(...resolved.problems.map((p) => `${run.scenario}: ${p}`));
+      vars.set(run.scenario, resolved.values);
+    }
     for (const t of dashboard.targets) {
       const only = ONLY_IN[`${t.title} [${t.refId}]`];
-      for (const run of t.expr.includes(ENGINE_ROW) ? [engineRun] : runs) {
+      for (const run of t.expr.includes(ENGINE_ROW) ? [engineRun] : t.expr.includes(GPU_PANEL) ? [gpuRun] : runs) {
         if (only && only !== run.scenario) continue;
         const { expr, series } = await runTarget(prom!, t, vars.get(run.scenario)!, run.timing);
         if (!hasData(series)) failures.push(`${run.scenario}: ${describeTarget(t, expr)}`);

@@ -8,7 +8,8 @@
  * against a /run rate limit of 25 per 10 s (429s, cause rate, re-sent after a back-off), runsync
  * callers (held requests), webhook sessions to the runner's built-in receiver (30 % of attempts
  * fail), a few jobs whose worker crashes (re-queued), a purge-queue flow, run results kept 5 s
- * (expired by retention). No health flow: the runner's own /health reads (`--health-every`, its
+ * (expired by retention), two GPU types with room for one worker on the first (both "Workers by
+ * GPU type" panels: serve's gauge, and the runner's from /health workers.byGpu). No health flow: the runner's own /health reads (`--health-every`, its
  * default 5 s) give the queue, workers and workers-headroom panels their data.
  * Variables: `$scenario` is the run's scenario, "Sample spacing" its default (5s, as for a live
  * run), every other variable All. Intervals by Grafana's rule with the provisioned data source's
@@ -56,6 +57,9 @@ const SCENARIO = {
     jobDurationMs: { dist: 'lognormal', medianMs: 600, p95Ms: 2000 },
     retention: { runMs: 5000 },
     limits: { operations: { run: { rate: 25 } } },
+    // Two GPU types, room for one worker on the first: the "Workers by GPU type" panels have both.
+    gpus: ['A100', 'L4'],
+    hostCapacity: { A100: 1 },
   },
   // A loaded test machine may send late (Prometheus and the rest of the suite share its cores):
   // only lateness past 5 s counts, else the run is INVALID (exit 1) though the dashboards are fine.

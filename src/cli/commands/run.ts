@@ -91,14 +91,18 @@ export function summary(r: RunResult, dir: string, startMs?: number): string {
   ].join('\n');
 }
 
-/** Workers started, billed seconds and cost (in-process runs). */
+/** Workers started, billed seconds and cost (in-process runs); a line per GPU type when the endpoint lists them. */
 function workersLine(r: RunResult): string[] {
   const w = r.workers;
   if (!w) return [];
   const c = w.cost;
   const usd = (v: number) => `$${v.toFixed(4)}`;
   return [
-    `  workers: ${w.started} started${w.unhealthyOnStart ? ` (${w.unhealthyOnStart} unhealthy on start)` : ''}; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${c.prices.gpu ? `${c.prices.gpu}${c.prices.priceBook ? `, price book ${c.prices.priceBook}` : ''}` : 'prices given'})` : ''}${w.billing?.initializing ? '; initializing billed' : ''}`,
+    `  workers: ${w.started} started${w.unhealthyOnStart ? ` (${w.unhealthyOnStart} unhealthy on start)` : ''}; billed ${w.billedSeconds.flex} s flex, ${w.billedSeconds.active} s active${c ? `; cost ${usd(c.perRun)} (${usd(c.perHour)} per hour, ${c.per1000Jobs === null ? 'no job completed' : `${usd(c.per1000Jobs)} per 1000 jobs`}; ${w.byGpu ? 'by GPU type' : (c.prices.gpu ?? 'prices given')}${c.prices.gpu && c.prices.priceBook ? `, price book ${c.prices.priceBook}` : ''})` : ''}${w.billing?.initializing ? '; initializing billed' : ''}`,
+    ...(w.byGpu ?? []).map(
+      (g) =>
+        `    ${g.gpu}: ${g.started} started; billed ${g.billedSeconds.flex} s flex, ${g.billedSeconds.active} s active${g.cost ? `; cost ${usd(g.cost.perRun)}` : ''}`,
+    ),
   ];
 }
 

@@ -132,11 +132,16 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
 /**
  * The endpoint now: the target's own view where it has one (its watcher's latest window), else
  * the last `/health` answer the client read; nothing without either. The queue gauge
- * `queue_jobs_max` is the last probe: the target's, else that answer's queue.
+ * `queue_jobs_max` is the last probe: the target's, else that answer's queue. The workers on each
+ * GPU type likewise (an endpoint that lists its gpus).
  */
-function endpointGauges(s: LiveRunState): Pick<LiveSnapshot['gauges'], 'queueJobsMax' | 'endpointQueueJobs' | 'endpointJobsInSystem' | 'endpointWorkers'> {
+function endpointGauges(
+  s: LiveRunState,
+): Pick<LiveSnapshot['gauges'], 'queueJobsMax' | 'endpointQueueJobs' | 'endpointJobsInSystem' | 'endpointWorkers' | 'endpointWorkersByGpu'> {
   const { rec, target } = s.run;
-  const row = watcherRow(s) ?? rec.health.latest;
+  const watched = watcherRow(s);
+  const row = watched?.row ?? rec.health.latest;
+  const gpus = watched ? watched.gpus : rec.health.gpus.latest;
   const probe = target.probe();
   const queue = probe ? probe.queueDepth : rec.health.latest?.[0];
   return {
@@ -144,18 +149,22 @@ function endpointGauges(s: LiveRunState): Pick<LiveSnapshot['gauges'], 'queueJob
     endpointQueueJobs: row ? one(row[0]!) : [],
     endpointJobsInSystem: row ? one(row[1]!) : [],
     endpointWorkers: row ? WORKER_STATES.map((state, k) => ({ labels: { state }, value: row[2 + k]! })) : [],
+    endpointWorkersByGpu: (gpus ?? []).flatMap(({ gpu, counts }) => WORKER_STATES.map((state, k) => ({ labels: { gpu, state }, value: counts[k]! }))),
   };
 }
 
-/** The watcher's latest window in ENDPOINT_SERIES order; undefined where it has none yet. */
-function watcherRow(s: LiveRunState): number[] | undefined {
+/** The watcher's latest window: a row in ENDPOINT_SERIES order, and the workers on each GPU type; undefined where it has none yet. */
+function watcherRow(s: LiveRunState): { row: number[]; gpus: { gpu: string; counts: number[] }[] | undefined } | undefined {
   const { rec, target } = s.run;
   const endMs = Math.max(1, target.now());
   const n = Math.ceil(endMs / rec.histWindowMs);
   const w = rec.endpointWatcher?.windows(endMs, n);
   const i = n - 1;
   if (!w || !(w.queueLength[i]! >= 0)) return undefined;
-  return [w.queueLength[i]!, w.jobsInSystem[i]!, ...WORKER_STATES.map((st) => w.workers[st][i]!)];
+  return {
+    row: [w.queueLength[i]!, w.jobsInSystem[i]!, ...WORKER_STATES.map((st) => w.workers[st][i]!)],
+    gpus: w.byGpu?.map((g) => ({ gpu: g.gpu, counts: WORKER_STATES.map((st) => g.workers[st][i]!) })),
+  };
 }
 
 /** The headroom section's limits (run-result `headroom`): rate per second = the per-10 s limit ÷ 10. */

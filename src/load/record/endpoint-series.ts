@@ -3,7 +3,7 @@
  * recorders that fill them: a target that integrates the simulator's state and the sampler of
  * `/health` answers.
  */
-import type { EndpointWindows, EngineWindows } from '../../report/run-result.js';
+import type { EndpointWindows, EngineWindows, GpuWindows } from '../../report/run-result.js';
 import { averagesOf, round3 } from '../../lib/time-averages.js';
 import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
 
@@ -12,10 +12,29 @@ export { WORKER_STATES };
 export const ENDPOINT_SERIES = 2 + WORKER_STATES.length;
 
 /** One EndpointWindows from series columns in ENDPOINT_SERIES order. */
-export function endpointWindows(source: EndpointWindows['source'], cols: number[][], engine?: EngineWindows): EndpointWindows {
+export function endpointWindows(source: EndpointWindows['source'], cols: number[][], engine?: EngineWindows, byGpu?: GpuWindows[]): EndpointWindows {
+  return { source, queueLength: cols[0]!, jobsInSystem: cols[1]!, workers: byState(cols, 2), ...(engine ? { engine } : {}), ...(byGpu ? { byGpu } : {}) };
+}
+
+/** Workers by state from columns in WORKER_STATES order, from `at` on. */
+const byState = (cols: number[][], at: number): Record<WorkerState, number[]> => {
   const workers = {} as Record<WorkerState, number[]>;
-  WORKER_STATES.forEach((s, k) => (workers[s] = cols[2 + k]!));
-  return { source, queueLength: cols[0]!, jobsInSystem: cols[1]!, workers, ...(engine ? { engine } : {}) };
+  WORKER_STATES.forEach((s, k) => (workers[s] = cols[at + k]!));
+  return workers;
+};
+
+/**
+ * The workers on each GPU type as the simulator keeps them (sim/gpu-occupancy.ts `GpuAreas`, also
+ * the `gpus` of `POST /_sim/occupancy`): per type, value × ms per state (WORKER_STATES order) per window.
+ */
+export interface GpuAreas {
+  gpu: string;
+  areas: number[][];
+}
+
+/** GpuWindows of `windowMs` (a multiple of the areas' window, `areaWindowMs`), windows 0 to `n - 1`, the run having ended at `endMs`. */
+export function gpuWindows(list: readonly GpuAreas[], windowMs: number, endMs: number, n: number, areaWindowMs = windowMs): GpuWindows[] {
+  return list.map((g) => ({ gpu: g.gpu, workers: byState(averagesOf(g.areas, windowMs, endMs, n, areaWindowMs), 0) }));
 }
 
 /**

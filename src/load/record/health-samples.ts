@@ -7,6 +7,7 @@ import type { EndpointWindows } from '../../report/run-result.js';
 import { round3 } from '../../lib/time-averages.js';
 import { ENDPOINT_SERIES, WORKER_STATES, endpointWindows } from './endpoint-series.js';
 import { fold } from './fold-windows.js';
+import { GpuHealthSamples } from './gpu-health-samples.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
 
 export class HealthSamples {
@@ -15,6 +16,8 @@ export class HealthSamples {
   private readonly row = new Array<number>(ENDPOINT_SERIES);
   /** The last answer's values in ENDPOINT_SERIES order (the runner's live /metrics); undefined: none yet. */
   latest: readonly number[] | undefined;
+  /** `workers.byGpu` of the answers that have it (loadlab serve, an endpoint that lists its gpus). */
+  readonly gpus = new GpuHealthSamples();
 
   constructor(readonly windowMs: number) {}
 
@@ -33,6 +36,7 @@ export class HealthSamples {
     }
     this.n[i]!++;
     row.forEach((v, k) => (this.sums[k]![i]! += v));
+    if (b.workers?.byGpu !== undefined) this.gpus.add(i, b.workers.byGpu);
     this.latest = row.slice();
   }
 
@@ -43,6 +47,8 @@ export class HealthSamples {
     return endpointWindows(
       'sampled',
       this.sums.map((a) => fold(a, n).map((s, i) => (counts[i] ? round3(s / counts[i]!) : -1))),
+      undefined,
+      this.gpus.windows(counts, n),
     );
   }
 }

@@ -3,6 +3,7 @@ import type { RunResult } from '../run-result.js';
 import type { ChartSlot } from './chart-slot.js';
 import { endpointChart } from './series-endpoint.js';
 import { engineCharts } from './series-engine.js';
+import { gpuCharts } from './series-gpu.js';
 import { expiriesChart, webhooksChart } from './series-events.js';
 import { responseTimeChart, turnaroundChart } from './series-latency.js';
 import { streamCharts } from './series-streams.js';
@@ -19,6 +20,7 @@ export function chartSlots(r: RunResult): ChartSlot[] {
     ...streamCharts(r),
     jobsChart(r),
     endpointChart(r),
+    ...gpuCharts(r),
     ...engineCharts(r),
     webhooksChart(r),
     expiriesChart(r),

@@ -7,7 +7,7 @@
  * of averages rounded to 3 decimals changes with the grouping of the inputs.
  */
 import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
-import type { EndpointWindows, EngineWindows } from '../run-result.js';
+import type { EndpointWindows, EngineWindows, GpuWindows } from '../run-result.js';
 import { at } from './alignment.js';
 
 /** `list` in shard order (undefined: that input has no view of the endpoint); `n` merged windows. */
@@ -25,7 +25,29 @@ export function mergeEndpointWindows(list: readonly (EndpointWindows | undefined
     present.map(({ e }) => e.engine),
     (read) => column((e) => (e.engine ? (read(e.engine) ?? []) : [])),
   );
-  return { source, queueLength: column((e) => e.queueLength), jobsInSystem: column((e) => e.jobsInSystem), workers, ...(engine ? { engine } : {}) };
+  const byGpu = mergeGpus(
+    present.map(({ e }) => e.byGpu),
+    (gpu, s) => column((e) => e.byGpu?.find((g) => g.gpu === gpu)?.workers[s] ?? []),
+  );
+  return {
+    source,
+    queueLength: column((e) => e.queueLength),
+    jobsInSystem: column((e) => e.jobsInSystem),
+    workers,
+    ...(engine ? { engine } : {}),
+    ...(byGpu ? { byGpu } : {}),
+  };
+}
+
+/** The workers on each GPU type from the same picks (a pick without that type gives -1); every type some input has, in the order first seen. */
+function mergeGpus(list: readonly (GpuWindows[] | undefined)[], column: (gpu: string, s: WorkerState) => number[]): GpuWindows[] | undefined {
+  const gpus = [...new Set(list.flatMap((l) => (l ?? []).map((g) => g.gpu)))];
+  if (!gpus.length) return undefined;
+  return gpus.map((gpu) => {
+    const workers = {} as Record<WorkerState, number[]>;
+    for (const s of WORKER_STATES) workers[s] = column(gpu, s);
+    return { gpu, workers };
+  });
 }
 
 /**

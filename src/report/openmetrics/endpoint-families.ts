@@ -1,6 +1,6 @@
 /**
  * The endpoint over time (`windows.endpoint`): time averages per window of its queue, jobs in the
- * system and workers by state — exact over the simulator's clock in-process, the mean of the
+ * system and workers by state (and on each GPU type, for an endpoint that lists its gpus) — exact over the simulator's clock in-process, the mean of the
  * client's `/health` answers against an HTTP target (no sample where no answer fell in the window).
  */
 import { CLIENT_METRIC } from '../../contract/metric-names.js';
@@ -19,4 +19,10 @@ export function endpointFamilies({ r, e, win }: OmContext): void {
     `The endpoint's workers by state (${w})`,
     Object.entries(ep.workers).map(([state, col]): Series => [e.labels(['state', state]), win.values(col)]),
   );
+  if (ep.byGpu?.length)
+    e.gauge(
+      CLIENT_METRIC.endpointWorkersByGpu,
+      `The endpoint's workers placed on each GPU type, by state; a worker waiting for room on every type is on none (${w})`,
+      ep.byGpu.flatMap((g) => Object.entries(g.workers).map(([state, col]): Series => [e.labels(['gpu', g.gpu], ['state', state]), win.values(col)])),
+    );
 }

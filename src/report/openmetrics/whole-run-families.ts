@@ -43,6 +43,23 @@ export function wholeRunFamilies({ r, e, tl }: OmContext): void {
       ],
       'seconds',
     );
+    if (wk.byGpu?.length) {
+      e.counter(
+        CLIENT_METRIC.gpuWorkerSeconds,
+        `Worker-seconds on each GPU type by worker state; time waiting for room on every type is on none ${RUN}`,
+        wk.byGpu.flatMap((g) => Object.entries(g.secondsByState).map(([s, v]): Series => [e.labels(['gpu', g.gpu], ['state', s]), tl.whole(v)])),
+        'seconds',
+      );
+      e.counter(
+        CLIENT_METRIC.gpuWorkerBilledSeconds,
+        `Billed worker-seconds on each GPU type, flex and active (the active seconds shared out by the time each type's active workers held a slot) ${RUN}`,
+        wk.byGpu.flatMap((g): Series[] => [
+          [e.labels(['gpu', g.gpu], ['billing', 'flex']), tl.whole(g.billedSeconds.flex)],
+          [e.labels(['gpu', g.gpu], ['billing', 'active']), tl.whole(g.billedSeconds.active)],
+        ]),
+        'seconds',
+      );
+    }
   }
 
   const end = tl.endMs;

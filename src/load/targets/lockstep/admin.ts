@@ -5,7 +5,7 @@
  * endpoint's occupancy at the end (`POST /_sim/occupancy`).
  */
 import { Pool } from 'undici';
-import type { EngineAreas } from '../../record/endpoint-series.js';
+import type { EngineAreas, GpuAreas } from '../../record/endpoint-series.js';
 import { LockstepError } from '../../usage-error.js';
 
 /** The server's virtual time and request counts (absolute: since the server started). */
@@ -26,6 +26,8 @@ export interface Occupancy {
   areas: number[][];
   /** An LLM endpoint's engines (sim/engine-occupancy.ts), on the same windows; absent for other endpoints. */
   engine?: EngineAreas;
+  /** An endpoint that lists its GPU types: its workers on each (sim/gpu-occupancy.ts), on the same windows; absent otherwise. */
+  gpus?: GpuAreas[];
 }
 
 export class LockstepAdmin {

@@ -18,7 +18,7 @@ import { HttpExchange } from '../http/http-exchange.js';
 import { splitBase } from '../http/http-target.js';
 import { LockstepAdmin, type Counts, type Occupancy } from './admin.js';
 import { averagesOf } from '../../../lib/time-averages.js';
-import { endpointWindows, engineWindows } from '../../record/endpoint-series.js';
+import { endpointWindows, engineWindows, gpuWindows } from '../../record/endpoint-series.js';
 import { MirroredTimers, type TimerSpec } from './timers.js';
 import { notAtStart } from './fresh-server.js';
 import { LockstepError, UsageError } from '../../usage-error.js';
@@ -132,7 +132,12 @@ export class LockstepTarget implements Target {
       windows: (endMs, n) => {
         const o = this.occupancy;
         if (!o) return undefined;
-        return endpointWindows('simulator', averagesOf(o.areas, windowMs, endMs, n, o.windowMs), o.engine && engineWindows(o.engine, windowMs, endMs, n));
+        return endpointWindows(
+          'simulator',
+          averagesOf(o.areas, windowMs, endMs, n, o.windowMs),
+          o.engine && engineWindows(o.engine, windowMs, endMs, n),
+          o.gpus && gpuWindows(o.gpus, windowMs, endMs, n, o.windowMs),
+        );
       },
     };
   }
