@@ -10,6 +10,7 @@ import { tokenModelCaseArb } from './token-model-arbs.js';
 import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
+import { sometimesGpus } from './gpu-arbs.js';
 
 export { type CaseConfig, type Cmd, coreConfig, modelConfig, type RefCase, requestsOf, type SimSpec, UNKNOWN_PICK } from './case.js';
 
@@ -207,7 +208,8 @@ const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
     },
     { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'idleTimeoutMs', 'scaler', 'executionTimeoutMs', 'retention'] },
   )
-  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
+  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }))
+  .chain(sometimesGpus);
 
 /** Scaling: small bursts of short jobs (some crash), so workers start, go idle and stop. */
 const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
