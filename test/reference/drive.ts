@@ -141,7 +141,8 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     if (!isDeepStrictEqual(health, model.health())) return fail('/health', health, model.health());
     if (tally && health.workers.unhealthy > 0) tally.set('steps with an unhealthy worker', (tally.get('steps with an unhealthy worker') ?? 0) + 1);
     if (tally) countGpus(tally, health.workers);
-    if (tally && model.waitsEnded > waitsEnded) tally.set('workers placed on a freed place', (tally.get('workers placed on a freed place') ?? 0) + model.waitsEnded - waitsEnded);
+    if (tally && model.waitsEnded > waitsEnded)
+      tally.set('workers placed on a freed place', (tally.get('workers placed on a freed place') ?? 0) + model.waitsEnded - waitsEnded);
     waitsEnded = model.waitsEnded;
     for (let k = 0; k < coreIds.length; k++) {
       const j = ep.jobs.get(coreIds[k]!);

@@ -17,14 +17,12 @@ const grid = (min: number, max: number, step: number) => fc.integer({ min: Math.
 
 const roomArb = opt(fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: 2 }) }));
 
-const gpuKeysArb: fc.Arbitrary<Pick<CaseConfig, 'gpus' | 'hostCapacity'>> = fc
-  .shuffledSubarray(GPU_NAMES, { minLength: 1, maxLength: 3 })
-  .chain((gpus) =>
-    fc.tuple(...gpus.map(() => roomArb)).map((rooms) => {
-      const cap = Object.fromEntries(gpus.flatMap((g, i) => (rooms[i] === undefined ? [] : [[g, rooms[i]!]])));
-      return Object.keys(cap).length > 0 ? { gpus, hostCapacity: cap } : { gpus };
-    }),
-  );
+const gpuKeysArb: fc.Arbitrary<Pick<CaseConfig, 'gpus' | 'hostCapacity'>> = fc.shuffledSubarray(GPU_NAMES, { minLength: 1, maxLength: 3 }).chain((gpus) =>
+  fc.tuple(...gpus.map(() => roomArb)).map((rooms) => {
+    const cap = Object.fromEntries(gpus.flatMap((g, i) => (rooms[i] === undefined ? [] : [[g, rooms[i]!]])));
+    return Object.keys(cap).length > 0 ? { gpus, hostCapacity: cap } : { gpus };
+  }),
+);
 
 const engineOverrideArb = fc.record(
   {
