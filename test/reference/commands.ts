@@ -10,7 +10,7 @@ import { tokenModelCaseArb } from './token-model-arbs.js';
 import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
-import { sometimesGpus } from './gpu-arbs.js';
+import { engineHostCaseArb, hostCaseArb, sometimesGpus } from './gpu-arbs.js';
 
 export { type CaseConfig, type Cmd, coreConfig, modelConfig, type RefCase, requestsOf, type SimSpec, UNKNOWN_PICK } from './case.js';
 
@@ -233,6 +233,8 @@ export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },
+  { weight: 2, arbitrary: hostCaseArb },
+  { weight: 2, arbitrary: engineHostCaseArb },
   {
     weight: 1,
     arbitrary: fc.record({
