@@ -2,7 +2,9 @@
  * The differential test's random cases: fast-check arbitraries of endpoint configs and command
  * sequences (case.ts says what they mean). Values cluster on round numbers on purpose, so
  * deadlines, run ends and held requests often fall on the same instant. The token model has its
- * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts.
+ * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts,
+ * GPU types and hosts theirs in gpu-arbs.ts (and some scaling, concurrency and engine configs list
+ * GPU types now and then).
  */
 import fc from 'fast-check';
 import { batchingCaseArb, concurrencyCaseArb } from './batching-arbs.js';

@@ -13,7 +13,7 @@
  * millisecond the clock was advanced to ends only at the next advance (requests still come in it).
  *
  * The concepts live in layers of one class: state (model-state.ts), workers and the scaler
- * (model-workers.ts), held requests and streams (model-holds.ts), the job lifecycle and the token
+ * (model-workers.ts; GPU types and their hosts' room: model-hosts.ts), held requests and streams (model-holds.ts), the job lifecycle and the token
  * model (model-jobs.ts), the engine (engine.ts); here, requests and the passing of time.
  */
 import { err, LIMIT_CODES, NOT_FOUND, openaiErr } from './answers.js';
