@@ -18,6 +18,7 @@
  */
 import fc from 'fast-check';
 import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
+import { sometimesGpus } from './gpu-arbs.js';
 import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 
 const seedArb = fc.integer({ min: 1, max: 1_000 });
@@ -42,7 +43,8 @@ const concConfigArb: fc.Arbitrary<CaseConfig> = fc
     listen: fc.boolean(),
     llm: opt(fc.record({ ttftMs: fc.constantFrom(0, 500, 1_000), interTokenMs: fc.constantFrom(0, 500, 1_000), outputTokens: fc.integer({ min: 1, max: 6 }) })),
   })
-  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin, c.workers), coldStartMs: uniformFix(c.coldStartMs) }));
+  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin, c.workers), coldStartMs: uniformFix(c.coldStartMs) }))
+  .chain(sometimesGpus);
 
 const uniformFix = (c: CaseConfig['coldStartMs']) => (typeof c === 'object' ? { ...c, maxMs: c.minMs + c.maxMs } : c);
 
@@ -185,7 +187,8 @@ const engineConfigArb: fc.Arbitrary<CaseConfig> = fc
       requiredKeys: ['seed', 'workers', 'workersMin', 'workerConcurrency', 'coldStartMs', 'idleTimeoutMs', 'scaler', 'executionTimeoutMs', 'retention', 'llm'],
     },
   )
-  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
+  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }))
+  .chain(sometimesGpus);
 
 /** Prompt characters: none, a few tokens, or more than a small token budget. */
 const promptArb = opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60 })));

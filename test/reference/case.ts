@@ -26,10 +26,14 @@ export interface CaseConfig {
   limits?: Partial<RefLimitsConfig>;
   /** A domain-event listener is attached (the core then keeps results in exact, not late, lanes). */
   listen?: boolean;
-  /** The token model (`endpoint.llm`): ttft and gaps, or a batching engine. */
+  /** The token model (`endpoint.llm`): ttft and gaps, or a batching engine (`byGpu`: its keys on other GPU types). */
   llm?:
     | { ttftMs: CaseDist; interTokenMs: CaseDist; outputTokens: CaseDist }
     | { engine: Partial<RefEngineConfig> & { decodeMs: number }; outputTokens: CaseDist };
+  /** endpoint.gpus: GPU types in priority order (1 to 3). */
+  gpus?: string[];
+  /** endpoint.hostCapacity: workers placed at once per type of gpus (a type not listed: unlimited). */
+  hostCapacity?: Record<string, number>;
 }
 
 /** A constant, or uniform draws between two bounds. */
@@ -90,6 +94,8 @@ export function modelConfig(c: CaseConfig): RefConfig {
     initTimeoutMs: c.initTimeoutMs ?? 420_000,
     scaler: c.scaler ?? { type: 'QUEUE_DELAY', value: 4 },
     seed: c.seed,
+    ...(c.gpus ? { gpus: c.gpus } : {}),
+    ...(c.hostCapacity ? { hostCapacity: c.hostCapacity } : {}),
     executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
     retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
     limits: {
@@ -122,6 +128,8 @@ export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
     ...(c.retention ? { retention: c.retention } : {}),
     ...(c.limits ? { limits: c.limits } : {}),
     ...(c.llm ? { llm: c.llm } : {}),
+    ...(c.gpus ? { gpus: c.gpus } : {}),
+    ...(c.hostCapacity ? { hostCapacity: c.hostCapacity } : {}),
   };
 }
 

@@ -2,7 +2,9 @@
  * The differential test's random cases: fast-check arbitraries of endpoint configs and command
  * sequences (case.ts says what they mean). Values cluster on round numbers on purpose, so
  * deadlines, run ends and held requests often fall on the same instant. The token model has its
- * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts.
+ * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts,
+ * GPU types and hosts theirs in gpu-arbs.ts (and some scaling, concurrency and engine configs list
+ * GPU types now and then).
  */
 import fc from 'fast-check';
 import { batchingCaseArb, concurrencyCaseArb } from './batching-arbs.js';
@@ -10,6 +12,7 @@ import { tokenModelCaseArb } from './token-model-arbs.js';
 import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
+import { engineHostCaseArb, hostCaseArb, sometimesGpus } from './gpu-arbs.js';
 
 export { type CaseConfig, type Cmd, coreConfig, modelConfig, type RefCase, requestsOf, type SimSpec, UNKNOWN_PICK } from './case.js';
 
@@ -207,7 +210,8 @@ const scalingConfigArb: fc.Arbitrary<CaseConfig> = fc
     },
     { requiredKeys: ['seed', 'workers', 'workersMin', 'coldStartMs', 'idleTimeoutMs', 'scaler', 'executionTimeoutMs', 'retention'] },
   )
-  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }));
+  .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }))
+  .chain(sometimesGpus);
 
 /** Scaling: small bursts of short jobs (some crash), so workers start, go idle and stop. */
 const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
@@ -231,6 +235,8 @@ export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },
+  { weight: 2, arbitrary: hostCaseArb },
+  { weight: 2, arbitrary: engineHostCaseArb },
   {
     weight: 1,
     arbitrary: fc.record({

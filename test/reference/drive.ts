@@ -67,6 +67,7 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
   const indexOf = new Map<string, number>();
   const late: Late[] = [];
   let reqNo = 0;
+  let waitsEnded = 0;
 
   /** A core body as the model writes it: plain JSON, ids as `#index`, errors by code (OpenAI's `error.code`) and cause. */
   const norm = (r: { status: number; body?: unknown; chat?: unknown }): { status: number; body: unknown } => {
@@ -139,6 +140,10 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     const health = JSON.parse(JSON.stringify(ep.health()));
     if (!isDeepStrictEqual(health, model.health())) return fail('/health', health, model.health());
     if (tally && health.workers.unhealthy > 0) tally.set('steps with an unhealthy worker', (tally.get('steps with an unhealthy worker') ?? 0) + 1);
+    if (tally) countGpus(tally, health.workers);
+    if (tally && model.waitsEnded > waitsEnded)
+      tally.set('workers placed on a freed place', (tally.get('workers placed on a freed place') ?? 0) + model.waitsEnded - waitsEnded);
+    waitsEnded = model.waitsEnded;
     for (let k = 0; k < coreIds.length; k++) {
       const j = ep.jobs.get(coreIds[k]!);
       const core = j && norm({ status: 200, body: ep.status(j) }).body;
@@ -169,4 +174,14 @@ function countAnswer(tally: Map<string, number>, op: string, a: { status: number
   const chat = b.end !== undefined ? `stream ${String(b.end)}` : b.finish !== undefined ? `plain ${String(b.finish)}` : undefined;
   const key = `${op} ${a.status} ${chat ?? String(b.cause ?? b.code ?? b.status ?? '')}`;
   tally.set(key, (tally.get(key) ?? 0) + 1);
+}
+
+/** Counts steps with a worker waiting for a host, and with workers placed on a type after the first (coverage figures). */
+function countGpus(tally: Map<string, number>, w: { throttled: number; byGpu?: Record<string, Record<string, number>> }): void {
+  const up = (k: string) => tally.set(k, (tally.get(k) ?? 0) + 1);
+  if (w.byGpu === undefined) return;
+  up('steps with gpus');
+  if (w.throttled > 0) up('steps with a worker waiting for a host');
+  const placed = Object.values(w.byGpu).map((c) => Object.values(c).reduce((a, b) => a + b, 0));
+  if (placed.slice(1).some((n) => n > 0)) up('steps with a worker on a fallback type');
 }

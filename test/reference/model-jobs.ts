@@ -11,7 +11,7 @@
  * lands none.
  *
  * With an engine (engine.ts) a start draws the token count alone and the job joins the worker's
- * engine, which tells when its run ends; a crash directive kills the worker once half its tokens
+ * engine (its GPU type's: llm.engine.byGpu), which tells when its run ends; a crash directive kills the worker once half its tokens
  * (at least one) are out. A run ending at the instant of the job's ttl deadline loses to the ttl.
  *
  * A worker crash sends every job it holds back to the front of the queue, the crashing one first,
@@ -24,7 +24,8 @@ import { DEFAULT_TTL_MS, isEnded, refBody, type RefJob, type RefStatus } from '.
 import { RefHolds } from './model-holds.js';
 import type { Worker } from './model-state.js';
 import { TokenDraws } from './token-draws.js';
-import type { RefChat, RefConfig, RefJobBody } from './types.js';
+import { engineOnType } from './model-hosts.js';
+import type { RefChat, RefConfig, RefEngineConfig, RefJobBody } from './types.js';
 
 type Outcome = 'complete' | 'timeout' | 'crash';
 
@@ -90,7 +91,7 @@ export abstract class RefLifecycle extends RefHolds {
     j.startedAtMs = this.nowMs;
     j.tokensDone = 0;
     j.nextToken = undefined;
-    if (w.engine) return this.startInEngine(w.engine, j);
+    if (w.engine) return this.startInEngine(w, w.engine, j);
     if (this.cfg.llm) {
       const t = this.tokenDraws.plan(j.maxTokens);
       j.durationMs = t.atMs[t.count - 1]!;
@@ -108,10 +109,10 @@ export abstract class RefLifecycle extends RefHolds {
   }
 
   /** A planned failure runs its tokens unseen; a stream holding the job follows its tokens. */
-  private startInEngine(e: RefEngine, j: RefJob): void {
+  private startInEngine(w: Worker, e: RefEngine, j: RefJob): void {
     const drawn = this.tokenDraws.count(j.maxTokens);
-    // The model's context is the KV cache: a prompt that fills it fails the job, an answer past it is cut.
-    const kv = this.cfg.llm!.engine!.kvCacheTokens;
+    // The model's context is the KV cache (the worker's GPU type's): a prompt that fills it fails the job, an answer past it is cut.
+    const kv = this.engineOn(w.gpu)!.kvCacheTokens;
     const ctx = kv === undefined ? undefined : Math.floor(kv / 16) * 16;
     const prompt = Math.max(1, j.promptTokens);
     j.refused =
@@ -125,9 +126,15 @@ export abstract class RefLifecycle extends RefHolds {
     if (this.streamsOf(j).length > 0) e.watch(j);
   }
 
-  protected newEngine(): RefEngine | undefined {
-    const e = this.cfg.llm?.engine;
+  protected newEngine(t: number): RefEngine | undefined {
+    const e = this.engineOn(t);
     return e && new RefEngine(e, this.engineHost);
+  }
+
+  /** The engine on GPU type `t` (its llm.engine.byGpu entry over the engine's own keys), else undefined. */
+  private engineOn(t: number): RefEngineConfig | undefined {
+    const e = this.cfg.llm?.engine;
+    return e && engineOnType(e, this.types[t]!.name);
   }
 
   /** What an engine tells the model (each call names its job). */

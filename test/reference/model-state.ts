@@ -24,12 +24,15 @@ export interface Worker {
   n: number;
   /**
    * Running while it holds a job; idle when it holds none; unhealthy for good once a start ran
-   * past initTimeoutMs (it keeps its place among the workers, counted against workersMax).
+   * past initTimeoutMs (it keeps its place among the workers, counted against workersMax);
+   * throttled while it waits for room on a GPU type (model-hosts.ts).
    */
-  state: 'initializing' | 'idle' | 'running' | 'unhealthy';
+  state: 'initializing' | 'idle' | 'running' | 'unhealthy' | 'throttled';
+  /** The GPU type it is placed on (an index of the endpoint's types, model-hosts.ts), from its placement to its stop; -1 while it waits for one. */
+  gpu: number;
   /** The jobs it holds (at most workerConcurrency), in the order they started. */
   jobs: RefJob[];
-  /** Its batching engine (llm.engine), new with each worker. */
+  /** Its batching engine (llm.engine), new with each worker when it is placed: its type's engine. */
   engine: RefEngine | undefined;
   /** While initializing: when it is ready (or, `timesOut`, turns unhealthy), and the order stamp of that event. */
   boot: (Planned & { timesOut: boolean }) | undefined;

@@ -13,10 +13,17 @@
  * takes no job, still counts against workersMax (and workersMin), but is not live, so the
  * scaler's rules that ask "is any worker live?" do not count it, nor does QUEUE_DELAY's "less
  * those starting".
+ *
+ * GPU types (model-hosts.ts): a worker starting with no room on any type is throttled, waiting; it
+ * counts against workersMax but is not live and is not starting (it draws its cold start when it is
+ * placed). The scaler stops only idle workers, so a waiting worker waits until a placed one stops.
+ * Waits begin only at a start (a crash restart keeps its place), so the waiting workers in start
+ * order are the longest waiting first.
  */
 import { Alea } from '../../src/lib/random.js';
 import type { RefEngine } from './engine.js';
 import type { RefJob } from './job.js';
+import { firstWithRoom, gpuTypes, type GpuType } from './model-hosts.js';
 import { RefState, type Worker } from './model-state.js';
 import type { Planned, RefConfig } from './types.js';
 
@@ -26,16 +33,21 @@ export abstract class RefWorkers extends RefState {
   protected recheck: Planned | undefined;
   private looking = false;
   private readonly draws: Alea;
+  /** Workers placed after waiting for a place, in all (coverage figures). */
+  waitsEnded = 0;
+  /** The GPU types in priority order, with their room. */
+  protected readonly types: GpuType[];
 
   constructor(cfg: RefConfig) {
     super(cfg);
     this.draws = new Alea(`${cfg.seed}/ep/coldstart`);
+    this.types = gpuTypes(cfg);
   }
 
   /** `w` (idle or running with room) takes `j`. */
   protected abstract start(w: Worker, j: RefJob): void;
-  /** The engine of a new worker (llm.engine), else undefined. */
-  protected abstract newEngine(): RefEngine | undefined;
+  /** The engine of a worker placed on GPU type `t` (llm.engine), else undefined. */
+  protected abstract newEngine(t: number): RefEngine | undefined;
 
   /** Queued jobs go to idle workers, the most recently idle first, then to running workers with room. */
   protected dispatch(): void {
@@ -67,10 +79,24 @@ export abstract class RefWorkers extends RefState {
     this.idle.push(w);
   }
 
+  /** A new worker, placed and booting, or throttled waiting for room on a GPU type. */
   private startWorker(): void {
-    const w: Worker = { n: this.nextWorker++, state: 'initializing', jobs: [], engine: this.newEngine(), boot: undefined, idleSinceMs: 0 };
+    const w: Worker = { n: this.nextWorker++, state: 'throttled', gpu: -1, jobs: [], engine: undefined, boot: undefined, idleSinceMs: 0 };
     this.workers.push(w);
+    this.place(w);
+  }
+
+  /** `w` takes a place on the first GPU type with room, with that type's engine, and boots; false (left as it is) with no room. */
+  private place(w: Worker): boolean {
+    const t = firstWithRoom(
+      this.types,
+      this.workers.map((x) => x.gpu),
+    );
+    if (t < 0) return false;
+    w.gpu = t;
+    w.engine = this.newEngine(t);
     this.boot(w);
+    return true;
   }
 
   /** A (re)start: ready after its cold start; at once when that is 0 ms, taking a queued job. */
@@ -100,14 +126,19 @@ export abstract class RefWorkers extends RefState {
     this.look();
   }
 
-  /** Workers that run or will soon run jobs: all but the unhealthy. */
+  /** Workers that run or will soon run jobs: all but the unhealthy and those waiting for a place. */
   private live(): number {
-    return this.workers.filter((w) => w.state !== 'unhealthy').length;
+    return this.workers.filter((w) => w.state !== 'unhealthy' && w.state !== 'throttled').length;
   }
 
+  /** `w` stops; its place frees, and the workers waiting for one are placed, the longest waiting first. */
   private stopWorker(w: Worker): void {
     this.workers = this.workers.filter((x) => x !== w);
     this.idle = this.idle.filter((x) => x !== w);
+    for (const x of this.workers.filter((y) => y.gpu < 0)) {
+      if (!this.place(x)) break;
+      this.waitsEnded++;
+    }
   }
 
   /**

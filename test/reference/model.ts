@@ -13,7 +13,7 @@
  * millisecond the clock was advanced to ends only at the next advance (requests still come in it).
  *
  * The concepts live in layers of one class: state (model-state.ts), workers and the scaler
- * (model-workers.ts), held requests and streams (model-holds.ts), the job lifecycle and the token
+ * (model-workers.ts; GPU types and their hosts' room: model-hosts.ts), held requests and streams (model-holds.ts), the job lifecycle and the token
  * model (model-jobs.ts), the engine (engine.ts); here, requests and the passing of time.
  */
 import { err, LIMIT_CODES, NOT_FOUND, openaiErr } from './answers.js';
@@ -136,10 +136,22 @@ export class RefModel extends RefLifecycle {
 
   health(): Record<string, unknown> {
     const [idle, initializing, running] = [this.count('idle'), this.count('initializing'), this.count('running')];
+    const workers = { idle, initializing, ready: idle + running, running, throttled: this.count('throttled'), unhealthy: this.count('unhealthy') };
     return {
       jobs: { ...this.counters, inProgress: this.inProgress(), inQueue: this.queue.length },
-      workers: { idle, initializing, ready: idle + running, running, throttled: 0, unhealthy: this.count('unhealthy') },
+      workers: this.cfg.gpus ? { ...workers, byGpu: this.byGpu() } : workers,
     };
+  }
+
+  /** /health's workers.byGpu: each type's placed workers by state, in priority order (a waiting worker is on none). */
+  private byGpu(): Record<string, Record<Worker['state'], number>> {
+    const out: Record<string, Record<Worker['state'], number>> = {};
+    this.types.forEach((g, t) => {
+      const on = this.workers.filter((w) => w.gpu === t);
+      const n = (s: Worker['state']) => on.filter((w) => w.state === s).length;
+      out[g.name] = { idle: n('idle'), initializing: n('initializing'), running: n('running'), throttled: n('throttled'), unhealthy: n('unhealthy') };
+    });
+    return out;
   }
 
   /** Hard delete (ttl, retention, purge): gone even if running; its worker takes the next job. */

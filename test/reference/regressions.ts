@@ -3,6 +3,7 @@
  * every run.
  */
 import { BATCHING_REGRESSIONS, type Regression } from './regressions-batching.js';
+import { GPU_REGRESSIONS } from './regressions-gpu.js';
 
 export type { Regression };
 
@@ -90,4 +91,5 @@ export const REGRESSIONS: Regression[] = [
     ],
   },
   ...BATCHING_REGRESSIONS,
+  ...GPU_REGRESSIONS,
 ];

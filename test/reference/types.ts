@@ -17,6 +17,8 @@ export interface RefEngineConfig {
   apiServerCount: number;
   /** The KV cache's tokens (undefined: unlimited). */
   kvCacheTokens?: number | undefined;
+  /** The engine on other GPU types, by type name: each key given replaces the engine's own on a worker placed on that type (llm.engine.byGpu). */
+  byGpu?: Record<string, Partial<Omit<RefEngineConfig, 'byGpu'>>>;
 }
 
 export interface RefConfig {
@@ -30,6 +32,10 @@ export interface RefConfig {
   /** A start longer than this ends at this point with the worker unhealthy for good (RUNPOD_INIT_TIMEOUT). */
   initTimeoutMs: number;
   scaler: { type: 'QUEUE_DELAY' | 'REQUEST_COUNT'; value: number };
+  /** GPU types in priority order (endpoint.gpus, up to 3). Undefined: one type, unnamed, unlimited, and /health has no byGpu. */
+  gpus?: string[];
+  /** Workers placed on a type at once (a type not listed: unlimited). */
+  hostCapacity?: Record<string, number>;
   /** The core's seed: its cold-start draws come from `${seed}/ep/coldstart`. */
   seed: number;
   executionTimeoutMs: number;

@@ -1,0 +1,85 @@
+/**
+ * Sequences of GPU types in priority order (endpoint.gpus, hostCapacity, llm.engine.byGpu), built
+ * to hold the core to the model where the rules are plain (model-hosts.ts), replayed as they are on
+ * every run. gpu-model.test.ts checks the model's own answers to them against the rules.
+ */
+import type { Regression } from './regressions-batching.js';
+
+export const GPU_REGRESSIONS: Regression[] = [
+  {
+    // Room for one H100-PRO: of the two workers kept, the second starts on A100.
+    name: 'a worker with no room on the first GPU type starts on the second',
+    config: { seed: 1, workers: 2, coldStartMs: 1000, gpus: ['H100-PRO', 'A100'], hostCapacity: { 'H100-PRO': 1 } },
+    cmds: [
+      { t: 'health' },
+      { t: 'run', sync: false, sim: { durationMs: 2000 }, n: 2 },
+      { t: 'advance', ms: 1000 },
+      { t: 'health' },
+      { t: 'advance', ms: 2000 },
+    ],
+  },
+  {
+    // No room on A100 at all, one H100-PRO place: the second worker waits throttled (not live, no
+    // cold start drawn) until the first stops at 10.5 s (idle above REQUEST_COUNT's target), then
+    // starts in its place, cold (500 ms), and stops in turn.
+    name: 'with no room on any GPU type a worker waits throttled until a stop frees a place',
+    config: {
+      seed: 1,
+      workers: 2,
+      workersMin: 0,
+      coldStartMs: 500,
+      scaler: { type: 'REQUEST_COUNT', value: 1 },
+      gpus: ['H100-PRO', 'A100'],
+      hostCapacity: { 'H100-PRO': 1, A100: 0 },
+    },
+    cmds: [
+      { t: 'run', sync: false, sim: { durationMs: 5000 }, n: 2 },
+      { t: 'advance', ms: 1 },
+      { t: 'health' },
+      { t: 'advance', ms: 10_499 },
+      { t: 'health' },
+      { t: 'advance', ms: 1 },
+      { t: 'health' },
+      { t: 'advance', ms: 500 },
+      { t: 'health' },
+    ],
+  },
+  {
+    // The same with QUEUE_DELAY and uniform cold starts: the waiting worker draws its cold start
+    // when it is placed (after the first worker's idle timeout), not when it starts waiting.
+    name: 'a worker waiting for a place draws its cold start when it is placed',
+    config: {
+      seed: 3,
+      workers: 3,
+      workersMin: 0,
+      coldStartMs: { dist: 'uniform', minMs: 100, maxMs: 900 },
+      idleTimeoutMs: 1000,
+      scaler: { type: 'QUEUE_DELAY', value: 1 },
+      gpus: ['L4', 'A100'],
+      hostCapacity: { L4: 0, A100: 1 },
+    },
+    cmds: [
+      { t: 'run', sync: false, sim: { durationMs: 3000 }, n: 3 },
+      { t: 'advance', ms: 1500 },
+      { t: 'health' },
+      { t: 'advance', ms: 12_000 },
+      { t: 'run', sync: false, sim: { durationMs: 1000 } },
+      { t: 'advance', ms: 3000 },
+      { t: 'health' },
+    ],
+  },
+  {
+    // Two workers kept, one H100-PRO place; on A100 the engine decodes in 2 ms, not 1. The first
+    // stream goes to the newest idle worker (A100): tokens at 2, 4, 6, 8 ms; the second to the
+    // H100-PRO one: 1, 2, 3, 4 ms.
+    name: "an engine worker on the fallback GPU type runs that type's engine (a slower decode)",
+    config: {
+      seed: 1,
+      workers: 2,
+      gpus: ['H100-PRO', 'A100'],
+      hostCapacity: { 'H100-PRO': 1 },
+      llm: { engine: { decodeMs: 1, byGpu: { A100: { decodeMs: 2 } } }, outputTokens: 4 },
+    },
+    cmds: [{ t: 'openai', stream: true }, { t: 'openai', stream: true }, { t: 'advance', ms: 20 }, { t: 'health' }],
+  },
+];
