@@ -108,6 +108,8 @@ export class ScaleLoop {
   private readonly recheck = (): void => this.run();
 
   run(): void {
+    // REQUEST_COUNT withdraws workers waiting for a place above its target at the end of the ms.
+    if (this.requestCount && this.pool.waiting > 0 && !this.atEnd) this.atEndOfMs();
     // With no normal job waiting and workersMin met, `decide` adds nothing (idleWhenQueueEmpty):
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
     if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;
@@ -140,7 +142,9 @@ export class ScaleLoop {
   private endTimer: Timer | undefined = undefined;
   private atEnd = false;
   private readonly runAtEnd = (): void => {
-    // Stops the most recently idle first (the others may be kept by workersMin anyway).
+    // Workers waiting for a place above the target go first (they cost nothing and are not
+    // ready), then the most recently idle (the others may be kept by workersMin anyway).
+    if (this.pool.waiting > 0) this.pool.withdrawWaiting(requestCountTarget(this.cfg, this.queue, this.pool));
     for (let w = this.pool.newestIdle(); w !== undefined && this.surplus(w); w = this.pool.newestIdle()) this.pool.stop(w);
     this.atEnd = true;
     this.run();

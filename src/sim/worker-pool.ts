@@ -12,8 +12,11 @@
  * GPU types (`gpus`, in priority order; one unnamed type when unset): a worker starts on the first
  * type with room on the simulated hosts (`hostCapacity`: workers placed on it at once, unlimited
  * when not given) and holds its place from then to its stop, whatever its state. With no room on
- * any type it is throttled, waiting: when a place frees (a worker stops), the longest-waiting
- * worker starts on the first type with room. Faults take a worker before it is placed.
+ * any type it is throttled, waiting. The hosts' room is the endpoint's alone and fixed, and its
+ * workers free places only when they stop, which they do only when nothing wants them: so before
+ * an idle worker stops (its idle timeout, REQUEST_COUNT above its target), the waiting workers are
+ * withdrawn first (stopped, the newest first: `withdrawWaiting`). A waiting worker never gets a
+ * place. Faults take a worker before it is placed.
  */
 import type { EndpointConfig, FaultConfig } from '../contract/endpoint-config.js';
 import { Deque } from '../lib/deque.js';
@@ -225,15 +228,14 @@ export class WorkerPool {
     }
   }
 
-  /** Places freed: the longest-waiting hostless workers start on the first type with room. */
-  private placeWaiting(): void {
-    for (let t = this.roomOn(); t >= 0 && this.hostless.length > 0; t = this.roomOn()) {
-      const w = this.hostless.shift()!;
-      w.hostless = false;
-      this.setState(w, 'initializing');
-      this.placeOn(w, t);
-      this.boot(w);
-    }
+  /** Workers waiting for a place on a GPU type (throttled, not by a fault). */
+  get waiting(): number {
+    return this.hostless.length;
+  }
+
+  /** Stops waiting workers, the newest first, while more than `keep` workers remain. */
+  withdrawWaiting(keep: number): void {
+    while (this.hostless.length > 0 && this.total > keep) this.stop(this.hostless.peekBack()!);
   }
 
   private newWorker(n: number): Worker {
@@ -319,7 +321,6 @@ export class WorkerPool {
       w.hostless = false;
     }
     if (w.held === 0) this.spare.push(w);
-    if (t >= 0 && this.hostless.length > 0) this.placeWaiting();
   }
 
   /** A worker died mid-job: it restarts from cold (its jobs are the endpoint's business: it took them away first). */
@@ -402,6 +403,9 @@ export class WorkerPool {
   private readonly reapDue = (): void => {
     this.reaper = undefined;
     const edge = this.sched.nowMs - this.cfg.idleTimeoutMs;
+    // Nothing wants the workers waiting for a place: they go before an idle worker does.
+    const oldest = this.idle.peek();
+    if (this.hostless.length > 0 && oldest !== undefined && oldest.idleSinceMs <= edge) this.withdrawWaiting(this.cfg.workersMin);
     for (let w = this.idle.peek(); w && w.idleSinceMs <= edge; w = this.idle.peek()) {
       if (this.total <= this.cfg.workersMin) return; // re-armed by the next worker going idle
       this.stop(w);

@@ -67,7 +67,7 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
   const indexOf = new Map<string, number>();
   const late: Late[] = [];
   let reqNo = 0;
-  let waitsEnded = 0;
+  let withdrawn = 0;
 
   /** A core body as the model writes it: plain JSON, ids as `#index`, errors by code (OpenAI's `error.code`) and cause. */
   const norm = (r: { status: number; body?: unknown; chat?: unknown }): { status: number; body: unknown } => {
@@ -141,9 +141,9 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
     if (!isDeepStrictEqual(health, model.health())) return fail('/health', health, model.health());
     if (tally && health.workers.unhealthy > 0) tally.set('steps with an unhealthy worker', (tally.get('steps with an unhealthy worker') ?? 0) + 1);
     if (tally) countGpus(tally, health.workers);
-    if (tally && model.waitsEnded > waitsEnded)
-      tally.set('workers placed on a freed place', (tally.get('workers placed on a freed place') ?? 0) + model.waitsEnded - waitsEnded);
-    waitsEnded = model.waitsEnded;
+    if (tally && model.withdrawn > withdrawn)
+      tally.set('waiting workers withdrawn', (tally.get('waiting workers withdrawn') ?? 0) + model.withdrawn - withdrawn);
+    withdrawn = model.withdrawn;
     for (let k = 0; k < coreIds.length; k++) {
       const j = ep.jobs.get(coreIds[k]!);
       const core = j && norm({ status: 200, body: ep.status(j) }).body;

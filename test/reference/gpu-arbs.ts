@@ -89,9 +89,9 @@ export const hostCaseArb: fc.Arbitrary<RefCase> = fc.record({
 });
 
 /**
- * The same with a batching engine per GPU type (llm.engine.byGpu on some types): a worker placed on
- * a freed place of another type than the stopped one's runs that type's engine; iterations of a
- * few ms, streams and crashes, advances of tens of ms.
+ * The same with a batching engine per GPU type (llm.engine.byGpu on some types): a worker started on
+ * another type than a stopped one it replaces runs that type's engine; iterations of a few ms,
+ * streams and crashes, advances of tens of ms.
  */
 export const engineHostCaseArb: fc.Arbitrary<RefCase> = fc.record({
   config: fc

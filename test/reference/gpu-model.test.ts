@@ -58,15 +58,15 @@ describe('reference model: GPU types', () => {
     ]);
   });
 
-  it('no room on any type: throttled (on no type) until the H100-PRO worker stops, then in its place', () => {
-    const { workers } = replay(byName('with no room on any GPU type a worker waits throttled until a stop frees a place'));
+  it("no room on any type: throttled (on no type) until REQUEST_COUNT's target no longer wants it", () => {
+    const { workers } = replay(byName("with no room on any GPU type a worker waits throttled until REQUEST_COUNT's target no longer wants it"));
     const w = (at: number, c: object, h100: object) => [at, { ...zero, ready: 0, ...c, byGpu: { 'H100-PRO': { ...zero, ...h100 }, A100: zero } }];
     expect(workers).toEqual([
       w(1, { initializing: 1, throttled: 1 }, { initializing: 1 }),
-      // The first worker went idle at 10.5 s; REQUEST_COUNT stops it at the end of that ms.
-      w(10_500, { idle: 1, ready: 1, throttled: 1 }, { idle: 1 }),
-      w(10_501, { initializing: 1 }, { initializing: 1 }),
-      w(11_001, {}, {}),
+      // The first worker takes the second job at 5.5 s; the target falls to 1 at the end of that ms.
+      w(5500, { running: 1, ready: 1, throttled: 1 }, { running: 1 }),
+      w(5501, { running: 1, ready: 1 }, { running: 1 }),
+      w(10_501, {}, {}),
     ]);
   });
 

@@ -16,9 +16,10 @@
  *
  * GPU types (model-hosts.ts): a worker starting with no room on any type is throttled, waiting; it
  * counts against workersMax but is not live and is not starting (it draws its cold start when it is
- * placed). The scaler stops only idle workers, so a waiting worker waits until a placed one stops.
- * Waits begin only at a start (a crash restart keeps its place), so the waiting workers in start
- * order are the longest waiting first.
+ * placed). A waiting worker never gets a place (the room is fixed, and the endpoint's own workers
+ * stop only when nothing wants them): it is withdrawn (stopped, the newest first) before an idle
+ * worker stops: down to workersMin when an idle timeout comes, down to REQUEST_COUNT's target at
+ * the end of each ms.
  */
 import { Alea } from '../../src/lib/random.js';
 import type { RefEngine } from './engine.js';
@@ -33,8 +34,8 @@ export abstract class RefWorkers extends RefState {
   protected recheck: Planned | undefined;
   private looking = false;
   private readonly draws: Alea;
-  /** Workers placed after waiting for a place, in all (coverage figures). */
-  waitsEnded = 0;
+  /** Waiting workers withdrawn, in all (coverage figures). */
+  withdrawn = 0;
   /** The GPU types in priority order, with their room. */
   protected readonly types: GpuType[];
 
@@ -131,14 +132,24 @@ export abstract class RefWorkers extends RefState {
     return this.workers.filter((w) => w.state !== 'unhealthy' && w.state !== 'throttled').length;
   }
 
-  /** `w` stops; its place frees, and the workers waiting for one are placed, the longest waiting first. */
+  /** Workers waiting for a place, longest waiting first. */
+  private waitingWorkers(): Worker[] {
+    return this.workers.filter((y) => y.gpu < 0);
+  }
+
+  /** Stops waiting workers, the newest first, while more than `keep` workers remain. */
+  private withdrawWaiting(keep: number): void {
+    for (let ws = this.waitingWorkers(); ws.length > 0 && this.workers.length > keep; ws = this.waitingWorkers()) {
+      const x = ws[ws.length - 1]!;
+      this.workers = this.workers.filter((y) => y !== x);
+      this.withdrawn++;
+    }
+  }
+
+  /** `w` stops (its place, if it had one, stays free: no worker waits for it by then). */
   private stopWorker(w: Worker): void {
     this.workers = this.workers.filter((x) => x !== w);
     this.idle = this.idle.filter((x) => x !== w);
-    for (const x of this.workers.filter((y) => y.gpu < 0)) {
-      if (!this.place(x)) break;
-      this.waitsEnded++;
-    }
   }
 
   /**
@@ -195,10 +206,13 @@ export abstract class RefWorkers extends RefState {
    */
   protected endOfMs(): void {
     if (this.cfg.scaler.type === 'REQUEST_COUNT') {
+      this.withdrawWaiting(this.target());
       while (this.idle.length > 0 && this.workers.length > this.target()) this.stopWorker(this.idle[this.idle.length - 1]!);
       while (this.wantedNow(true) > 0) this.startWorker();
       return;
     }
+    const due = this.idle[0];
+    if (due && due.idleSinceMs + this.cfg.idleTimeoutMs <= this.nowMs) this.withdrawWaiting(this.cfg.workersMin);
     for (let w = this.idle[0]; w && w.idleSinceMs + this.cfg.idleTimeoutMs <= this.nowMs; w = this.idle[0]) {
       if (this.workers.length <= this.cfg.workersMin) return;
       this.stopWorker(w);

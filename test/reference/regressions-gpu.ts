@@ -20,9 +20,9 @@ export const GPU_REGRESSIONS: Regression[] = [
   },
   {
     // No room on A100 at all, one H100-PRO place: the second worker waits throttled (not live, no
-    // cold start drawn) until the first stops at 10.5 s (idle above REQUEST_COUNT's target), then
-    // starts in its place, cold (500 ms), and stops in turn.
-    name: 'with no room on any GPU type a worker waits throttled until a stop frees a place',
+    // cold start drawn). At 5.5 s the first takes the second job: REQUEST_COUNT's target falls to
+    // 1 and the waiting worker is withdrawn at the end of that ms; the first stops at 10.5 s.
+    name: "with no room on any GPU type a worker waits throttled until REQUEST_COUNT's target no longer wants it",
     config: {
       seed: 1,
       workers: 2,
@@ -36,18 +36,18 @@ export const GPU_REGRESSIONS: Regression[] = [
       { t: 'run', sync: false, sim: { durationMs: 5000 }, n: 2 },
       { t: 'advance', ms: 1 },
       { t: 'health' },
-      { t: 'advance', ms: 10_499 },
+      { t: 'advance', ms: 5499 },
       { t: 'health' },
       { t: 'advance', ms: 1 },
       { t: 'health' },
-      { t: 'advance', ms: 500 },
+      { t: 'advance', ms: 5000 },
       { t: 'health' },
     ],
   },
   {
-    // The same with QUEUE_DELAY and uniform cold starts: the waiting worker draws its cold start
-    // when it is placed (after the first worker's idle timeout), not when it starts waiting.
-    name: 'a worker waiting for a place draws its cold start when it is placed',
+    // The same with QUEUE_DELAY and uniform cold starts: the waiting workers draw no cold start and
+    // are withdrawn when the placed worker's idle timeout comes, before it stops.
+    name: "QUEUE_DELAY withdraws the waiting workers when an idle worker's timeout comes",
     config: {
       seed: 3,
       workers: 3,
