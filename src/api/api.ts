@@ -12,7 +12,7 @@ import { apiError, limited } from './errors.js';
 import { isOpenAiPath, openaiShaped } from './openai-errors.js';
 import { parsePath } from './route-table.js';
 import { PreparedRoute } from './prepared-route.js';
-import type { ApiHead, ApiPayload, ApiRequest, ApiResponse, Pending, Respond, RouteContext } from './types.js';
+import type { ApiHead, ApiPayload, ApiRequest, ApiResponse, Pending, Respond, Route, RouteContext } from './types.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Operation } from '../contract/operations.js';
 
@@ -25,6 +25,18 @@ const NOOP: Pending = { abort() {} };
 const FREED: ApiPayload = {};
 const NO_REPLY: Respond = () => {};
 const routeNotFound = (head: ApiHead) => apiError('API_ERR_ROUTE_NOT_FOUND', `no such route: ${head.method} ${head.path}`);
+
+/**
+ * A queue route on a load-balancing endpoint, or a load-balancing route on a queue endpoint: 404
+ * saying where the request belongs. `/health` answers on both (the simulator's own view).
+ */
+function wrongKind(ep: Endpoint, route: Route, id: string): ApiResponse | undefined {
+  const lb = ep.balancer !== undefined;
+  if (lb === (route.balancer === true) || (lb && route.op === 'health')) return undefined;
+  return lb
+    ? apiError('API_ERR_ROUTE_NOT_FOUND', `endpoint ${id} is a load-balancing endpoint: it has no queue routes (but /health); send requests to /lb/${id}/{path}`)
+    : apiError('API_ERR_ROUTE_NOT_FOUND', `endpoint ${id} is a queue endpoint: /lb/${id}/… serves load-balancing endpoints only; use /v2/${id}/…`);
+}
 
 export class Api {
   private readonly keys: readonly string[];
@@ -73,6 +85,8 @@ export class Api {
     if (!ep) return apiError('API_ERR_ENDPOINT_NOT_FOUND', `endpoint ${parsed.endpointId} not found`);
     const route = parsed.route;
     if (!route || parsed.malformed) return routeNotFound(head);
+    const kindMismatch = wrongKind(ep, route, parsed.endpointId);
+    if (kindMismatch) return kindMismatch;
     if (!route.methods.includes(head.method)) {
       return apiError('API_ERR_METHOD_NOT_ALLOWED', `${head.method} not allowed; use ${route.methods.join(' or ')}`);
     }

@@ -14,7 +14,7 @@ export class PreparedRoute {
   readonly op: Operation;
   /** Largest accepted body in bytes (from the endpoint's limits when prepared: they never change). */
   readonly maxBodyBytes: number;
-  /** The answer may come after `handlePrepared` returns (runsync, status-sync, stream, openai). */
+  /** The answer may come after `handlePrepared` returns (runsync, status-sync, stream, openai, any load-balancing request). */
   readonly mayHold: boolean;
 
   constructor(
@@ -33,7 +33,7 @@ export class PreparedRoute {
     this.op = route.op;
     this.maxBodyBytes = route.maxBodyBytes(ep.cfg.limits);
     const op = route.op;
-    this.mayHold = op === 'runsync' || op === 'status-sync' || op === 'stream' || op === 'openai';
+    this.mayHold = op === 'runsync' || op === 'status-sync' || op === 'stream' || op === 'openai' || op === 'lb';
   }
 
   /** The 413 for a body of `bytes`, or undefined when it fits. */

@@ -8,6 +8,7 @@ import { chatCompletions, completions, models } from './routes/openai.js';
 import { status, statusSync } from './routes/status.js';
 import { stream } from './routes/stream.js';
 import { run, runsync } from './routes/submit.js';
+import { balanced, balancedModels, custom, ping } from './routes/balancer.js';
 import type { ParsedPath, Route } from './types.js';
 
 /** Bodies of routes that carry no job: 1 MiB is plenty. */
@@ -35,17 +36,57 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   'openai/v1/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: completions },
 };
 
+/** Largest body a load-balancing endpoint takes (RunPod: 30 MB, read as MiB as the other payload limits are: docs/api.md). */
+export const BALANCER_PAYLOAD_BYTES = 30 * 1024 * 1024;
+const lbBody = () => BALANCER_PAYLOAD_BYTES;
+/** Every method a custom worker's route takes. */
+const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+/**
+ * A load-balancing endpoint's routes, keyed by the path under its base `/lb/{endpoint_id}` (one
+ * trailing slash tolerated); any other path is the custom worker's (`BALANCER_ANY`). Operation
+ * `lb` for all: RunPod documents no rate or concurrency limit on them.
+ */
+export const BALANCER_ROUTES: Readonly<Record<string, Route>> = {
+  '/ping': { methods: ['GET'], op: 'lb', takesJobId: false, maxBodyBytes: small, handler: ping, balancer: true },
+  '/v1/models': { methods: GP, op: 'lb', takesJobId: false, maxBodyBytes: small, handler: balancedModels, balancer: true },
+  '/v1/chat/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(chatCompletions, true), balancer: true },
+  '/v1/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(completions, true), balancer: true },
+};
+
+/** Any other path under a load-balancing endpoint's base, any method: the custom worker (routes/balancer.ts). */
+export const BALANCER_ANY: Route = { methods: ANY_METHOD, op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: custom, balancer: true };
+
+/** Where a load-balancing endpoint's requests go: `/lb/{endpoint_id}` + the path a worker serves. */
+export const BALANCER_PREFIX = '/lb/';
+
+/** The path the Api takes for `path` (e.g. `/v1/models`) of load-balancing endpoint `endpointId`. */
+export function balancerPath(endpointId: string, path: string): string {
+  return `${BALANCER_PREFIX}${endpointId}${path.startsWith('/') || path === '' ? path : `/${path}`}`;
+}
+
+/** `/lb/{endpoint_id}[/{path}]`, split; the route is the path's in BALANCER_ROUTES, else the custom worker's. */
+function parseBalancerPath(full: string): ParsedPath {
+  const a = full.indexOf('/', BALANCER_PREFIX.length);
+  const endpointId = a < 0 ? full.slice(BALANCER_PREFIX.length) : full.slice(BALANCER_PREFIX.length, a);
+  const rest = a < 0 ? '/' : full.slice(a);
+  const key = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+  const route = Object.hasOwn(BALANCER_ROUTES, key) ? BALANCER_ROUTES[key]! : BALANCER_ANY;
+  return { endpointId, route, jobId: undefined, malformed: false };
+}
+
 /** The route of this name, by own property only (a segment such as `__proto__` names none). */
 export function routeNamed(name: string): Route | undefined {
   return Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
 }
 
 /**
- * Splits `/v2/{endpoint_id}/{route}[/{job_id}]`; undefined when it is not a `/v2/…` path. No memo:
+ * Splits `/v2/{endpoint_id}/{route}[/{job_id}]`, or a load-balancing endpoint's
+ * `/lb/{endpoint_id}/{path}`; undefined when it is neither. No memo:
  * serve splits each request once, and callers that send one path again keep its PreparedRoute.
  */
 export function parsePath(full: string): ParsedPath | undefined {
-  if (!full.startsWith('/v2/')) return undefined;
+  if (!full.startsWith('/v2/')) return full.startsWith(BALANCER_PREFIX) ? parseBalancerPath(full) : undefined;
   const path = full.length > 4 && full.endsWith('/') ? full.slice(0, -1) : full; // tolerate one trailing slash
   const a = path.indexOf('/', 4);
   const endpointId = a < 0 ? path.slice(4) : path.slice(4, a);

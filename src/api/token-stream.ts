@@ -19,7 +19,7 @@ import type { RouteContext } from './types.js';
 
 export function streamTokens(ctx: RouteContext, j: Job, c: Completion): void {
   const s = new TokenStream(ctx, j, c);
-  s.timer = ctx.sim.sched.after(ctx.ep.executionTimeoutOf(j) + 1, waitEnded, s);
+  s.timer = ctx.sim.sched.after(ctx.ep.answerWithinMs(j), waitEnded, s);
   ctx.ep.wait(j, s);
   ctx.held = s;
 }

@@ -5,6 +5,8 @@
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import type { Operation } from '../contract/operations.js';
 import type { Endpoint } from '../sim/endpoint.js';
+import type { Affinity } from '../sim/balancer.js';
+import type { Job } from '../sim/job.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { SseFeed } from './sse-feed.js';
 
@@ -31,6 +33,11 @@ export interface ApiPayload {
    * would see 0 (the Api does not serialise a parsed body again to measure it).
    */
   bodyBytes?: number;
+  /**
+   * The `X-Runpod-Worker-Id` request header, on a load-balancing endpoint: the worker a client
+   * asks for (`{worker id}`: soft affinity; `strict {id}`; `strict-resume {id}`).
+   */
+  workerAffinity?: string | undefined;
 }
 
 export interface ApiRequest extends ApiHead, ApiPayload {}
@@ -50,6 +57,14 @@ export interface Route {
   /** Largest accepted body in bytes, from the endpoint's limits. */
   maxBodyBytes(limits: EndpointConfig['limits']): number;
   handler(ctx: RouteContext): void;
+  /** A load-balancing endpoint's route (`/lb/{endpoint_id}/…`, route-table.ts); a queue endpoint's when absent. */
+  balancer?: true;
+}
+
+/** What a load-balancing endpoint's request carries to `createJob` (routes/balancer.ts), and the job it made. */
+export interface BalancedRequest {
+  readonly affinity: Affinity | undefined;
+  job: Job | undefined;
 }
 
 /** What a route handler gets: the endpoint, the request, its parsed body, and `respond`. */
@@ -67,6 +82,8 @@ export interface RouteContext {
   respond: Respond;
   /** Set by handlers that hold the request: its `abort` is called if the client goes away first. */
   held?: { abort(): void };
+  /** A load-balancing endpoint's request (routes/balancer.ts); undefined on a queue endpoint. */
+  readonly balancer?: BalancedRequest | undefined;
 }
 
 export interface ApiResponse {

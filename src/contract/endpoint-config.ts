@@ -5,7 +5,14 @@
 import { z } from 'zod';
 import { deepFreeze } from './deep-freeze.js';
 import { durationSchema } from './duration-spec.js';
-import { ENDPOINT_PRESET_NAMES, ENDPOINT_PRESETS, INIT_TIMEOUT_DEFAULT_MS, withPresetDefaults } from './endpoint-presets.js';
+import {
+  BALANCER_REQUEST_MAX_MS,
+  ENDPOINT_PRESET_NAMES,
+  ENDPOINT_PRESETS,
+  ENDPOINT_TYPES,
+  INIT_TIMEOUT_DEFAULT_MS,
+  withPresetDefaults,
+} from './endpoint-presets.js';
 import { llmSchema } from './llm-config.js';
 import { OPERATIONS } from './operations.js';
 
@@ -153,6 +160,13 @@ export const endpointObjectSchema = z.strictObject({
     .max(128)
     .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only')
     .meta({ description: 'Endpoint id, as in /v2/{id}/run: letters, digits, "_", "." and "-". In a scenario, default: ep.', examples: ['ep', 'sdxl-prod'] }),
+  type: internedEnum(ENDPOINT_TYPES)
+    .default('queue')
+    .meta({
+      description:
+        "queue: RunPod's queue-based endpoint (/run, /runsync, /status, …); load-balancer: a load-balancing endpoint, whose requests go straight to a ready worker's own HTTP server (any path under the endpoint's base; no queue: a request waits at most 2 min for a worker, runs at most 5.5 min), scaled by REQUEST_COUNT on requests in flight. Default: queue.",
+      examples: ['queue', 'load-balancer'],
+    }),
   preset: internedEnum(ENDPOINT_PRESET_NAMES)
     .default('console')
     .meta({
@@ -337,7 +351,33 @@ export function checkGpuKeys(e: Pick<EndpointConfig, 'gpus' | 'hostCapacity' | '
     if (!gpus.includes(g)) ctx.addIssue({ code: 'custom', path: ['llm', 'engine', 'byGpu', g], message: `not ${listed}` });
 }
 
-export const endpointSchema = endpointObjectSchema.superRefine(checkGpuKeys);
+/**
+ * The checks of a load-balancing endpoint: it scales by REQUEST_COUNT (a QUEUE_DELAY scaler needs
+ * a queue, which it has not), and a request runs at most 5.5 min (RunPod's limit).
+ */
+export function checkBalancerKeys(e: Pick<EndpointConfig, 'type' | 'scaler' | 'executionTimeoutMs'>, ctx: z.RefinementCtx): void {
+  if (e.type !== 'load-balancer') return;
+  if (e.scaler.type !== 'REQUEST_COUNT')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scaler', 'type'],
+      message: 'a load-balancing endpoint scales by REQUEST_COUNT (requests in flight per worker): it has no queue for QUEUE_DELAY to measure',
+    });
+  if (e.executionTimeoutMs > BALANCER_REQUEST_MAX_MS)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['executionTimeoutMs'],
+      message: `a load-balancing endpoint's request runs at most ${BALANCER_REQUEST_MAX_MS} ms (5.5 min, RunPod's limit)`,
+    });
+}
+
+/** Both checks across an endpoint's keys (a scenario's endpoint schema adds them to its own shape). */
+export function checkEndpointKeys(e: EndpointConfig, ctx: z.RefinementCtx): void {
+  checkGpuKeys(e, ctx);
+  checkBalancerKeys(e, ctx);
+}
+
+export const endpointSchema = endpointObjectSchema.superRefine(checkEndpointKeys);
 
 export const simConfigSchema = z.strictObject({
   seed: z.union([z.number().int(), z.string()]).default(1),

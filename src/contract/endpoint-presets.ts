@@ -36,10 +36,34 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * defaults) or is not an object. An unknown preset is left for the schema to refuse.
  */
 export function withPresetDefaults(raw: unknown): unknown {
+  if (isObj(raw) && raw.type === 'load-balancer') return withBalancerDefaults(raw);
   if (!isObj(raw) || raw.preset === 'console' || typeof raw.preset !== 'string' || !(raw.preset in ENDPOINT_PRESETS)) return raw;
   const p = ENDPOINT_PRESETS[raw.preset as EndpointPresetName];
   const filled: Obj = { ...raw };
   for (const k of PRESET_KEYS) if (filled[k] === undefined) filled[k] = p[k];
+  return filled;
+}
+
+/** The kinds of endpoint (`endpoint.type`). */
+export const ENDPOINT_TYPES = ['queue', 'load-balancer'] as const;
+export type EndpointType = (typeof ENDPOINT_TYPES)[number];
+
+/** RunPod ends a load-balancing endpoint's request after 5.5 min. */
+export const BALANCER_REQUEST_MAX_MS = 330_000;
+
+/**
+ * A load-balancing endpoint's defaults, where its keys are absent: a request's limit of 5.5 min
+ * (`executionTimeoutMs`, whatever the preset), and a REQUEST_COUNT scaler aiming at one worker per
+ * `workerConcurrency` requests in flight (a worker is added when those there are full). Its
+ * preset's idle timeout still applies.
+ */
+function withBalancerDefaults(raw: Obj): Obj {
+  const filled: Obj = { ...raw };
+  const p = typeof raw.preset === 'string' && raw.preset in ENDPOINT_PRESETS ? ENDPOINT_PRESETS[raw.preset as EndpointPresetName] : undefined;
+  if (filled.idleTimeoutMs === undefined && p) filled.idleTimeoutMs = p.idleTimeoutMs;
+  if (filled.executionTimeoutMs === undefined) filled.executionTimeoutMs = BALANCER_REQUEST_MAX_MS;
+  const conc = typeof raw.workerConcurrency === 'number' ? raw.workerConcurrency : 1;
+  if (filled.scaler === undefined) filled.scaler = { type: 'REQUEST_COUNT', value: conc };
   return filled;
 }
 

@@ -2,8 +2,11 @@
  * Typed domain events. The core publishes them; telemetry, reports and tests subscribe. The core
  * knows nothing of prom-client or OTel. Every event carries its virtual time `atMs`.
  */
-/** Who asked for the job: `/run`, `/runsync` or the OpenAI-compatible route. */
-export type JobKind = 'run' | 'runsync' | 'openai';
+/**
+ * Who asked for the job: `/run`, `/runsync`, the OpenAI-compatible route (of a queue endpoint, or
+ * of a load-balancing endpoint's worker), or any other request to a load-balancing endpoint (`lb`).
+ */
+export type JobKind = 'run' | 'runsync' | 'openai' | 'lb';
 /** The job statuses of the API. */
 export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
 /**
@@ -15,6 +18,15 @@ export type WorkerState = 'initializing' | 'idle' | 'running' | 'throttled' | 'u
 export const WORKER_STATES: readonly WorkerState[] = ['running', 'idle', 'initializing', 'throttled', 'unhealthy'];
 
 export type LimitCause = 'rate' | 'concurrency' | 'queue';
+
+/**
+ * Why a load-balancing endpoint's request got no answer from a worker (docs/endpoint.md
+ * "Load-balancing endpoints"): no worker could take it within 2 min (`no-workers`); it ran past
+ * the 5.5-min limit (`timeout`); its worker went down with it (`dropped`); its strict affinity
+ * worker stayed at capacity for 5 min (`worker-timeout`) or is gone (`worker-gone`).
+ */
+export type BalancerCause = 'no-workers' | 'timeout' | 'dropped' | 'worker-timeout' | 'worker-gone';
+export const BALANCER_CAUSES: readonly BalancerCause[] = ['no-workers', 'timeout', 'dropped', 'worker-timeout', 'worker-gone'];
 
 export type SimEvent =
   | { type: 'job.accepted'; atMs: number; endpointId: string; jobId: string; kind: JobKind; lowPriority: boolean }
@@ -57,6 +69,8 @@ export type SimEvent =
       httpStatus?: number;
       error?: string;
     }
+  /** A load-balancing endpoint's request ended by its balancer; `jobId` undefined: refused on arrival (its strict worker is gone). */
+  | { type: 'balancer.failed'; atMs: number; endpointId: string; jobId: string | undefined; cause: BalancerCause }
   | { type: 'worker.state'; atMs: number; endpointId: string; workerId: string; from: WorkerState | 'none'; to: WorkerState | 'stopped' };
 
 export type SimEventListener = (e: SimEvent) => void;

@@ -45,6 +45,17 @@ import { LlmEngine, type EngineHost } from './llm-engine.js';
 import { engineOn } from '../contract/llm-config.js';
 import { EngineStats } from './engine-stats.js';
 import { fitToContext } from './context-fit.js';
+import { Balancer, BALANCER_WAIT_MAX_MS, type Affinity } from './balancer.js';
+import type { BalancerCause } from '../contract/sim-events.js';
+
+/** The error a load-balancing endpoint's request ended by its balancer carries (its answer: api/routes/balancer.ts). */
+export const BALANCER_ERRORS: Readonly<Record<BalancerCause, string>> = {
+  'no-workers': 'no workers available',
+  timeout: 'request timed out',
+  dropped: 'worker dropped the request',
+  'worker-timeout': 'worker_timeout',
+  'worker-gone': 'affinity_worker_gone',
+};
 
 export interface Submission {
   kind: JobKind;
@@ -62,6 +73,8 @@ export interface Submission {
   ignoreEos?: boolean | undefined;
   /** Prompt tokens the job's request carries (contract/prompt-tokens.ts), prefilled by an `llm.engine` worker. */
   promptTokens?: number | undefined;
+  /** A load-balancing endpoint's request: the worker its `X-Runpod-Worker-Id` names, and how strictly (balancer.ts). */
+  affinity?: Affinity | undefined;
 }
 
 export { DEFAULT_TTL_MS };
@@ -80,6 +93,8 @@ export class Endpoint {
   private readonly retention: Retention;
   private readonly streams: JobStreams;
   private readonly scaler: ScaleLoop;
+  /** A load-balancing endpoint's balancer (`type: load-balancer`); undefined on a queue endpoint. */
+  readonly balancer: Balancer | undefined;
   private readonly counters = { completed: 0, failed: 0, retried: 0 };
   /** Runs started so far (a run slot's `startOrder`). */
   private starts = 0;
@@ -117,6 +132,8 @@ export class Endpoint {
     const flash = cfg.flashBoot ? sampler(cfg.flashBoot.startMs, r('flashboot')) : undefined;
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
       onReady: (w) => {
+        // A load-balancing endpoint's worker serves the requests pinned to it first.
+        if (this.balancer !== undefined && this.balancer.pinned > 0) this.feedPinned(w);
         this.dispatch();
         // REQUEST_COUNT has no idle timeout: a worker that boots into no work above the target stops
         // (at the end of the ms: a job arriving in it still takes the worker).
@@ -130,10 +147,15 @@ export class Endpoint {
         return e ? new LlmEngine(engineOn(e, cfg.gpus?.[gpu]), sched, this.engineHost, this.engines) : undefined;
       },
       onState: (w, from, to) => {
+        if (to === 'stopped' && this.balancer !== undefined) this.balancer.stopped(w);
         if (bus.workersWatched) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
     });
     this.scaler = new ScaleLoop(cfg, sched, this.queue, this.pool);
+    this.balancer =
+      cfg.type === 'load-balancer'
+        ? new Balancer(sched, this.pool, this.queue, { start: (w, j) => this.start(w, j), fail: (j, cause) => this.fail(j, cause) })
+        : undefined;
     this.scaler.run();
   }
 
@@ -144,6 +166,31 @@ export class Endpoint {
   /** The execution timeout in force for `j` (its policy's, else the endpoint's). */
   executionTimeoutOf(j: Job): number {
     return j.x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
+  }
+
+  /**
+   * How long a request held for `j`'s end may wait at most: its execution timeout, and on a
+   * load-balancing endpoint the longest wait for a worker before it (every such request ends by itself).
+   */
+  answerWithinMs(j: Job): number {
+    return this.executionTimeoutOf(j) + 1 + (this.balancer !== undefined ? BALANCER_WAIT_MAX_MS : 0);
+  }
+
+  /**
+   * On a load-balancing endpoint, why a request with affinity `a` is refused on arrival (its strict
+   * worker is gone for good: counted as the balancer's), or undefined when it may be routed.
+   */
+  refuseAffinity(a: Affinity | undefined): BalancerCause | undefined {
+    const cause = this.balancer?.refuses(a);
+    if (cause === undefined) return undefined;
+    this.balancer!.failed[cause]++;
+    if (this.bus.active) this.bus.emit({ type: 'balancer.failed', atMs: this.sched.nowMs, endpointId: this.id, jobId: undefined, cause });
+    return cause;
+  }
+
+  /** Why the balancer ended `j` (a load-balancing endpoint's request that got no worker's answer), or undefined. */
+  balancerCause(j: ReadonlyJob): BalancerCause | undefined {
+    return j.x?.lb?.cause;
   }
 
   /** Takes a concurrency slot and a rate token for `op`, or names the limit hit (and reports it). */
@@ -177,8 +224,10 @@ export class Endpoint {
     if (s.promptTokens !== undefined && this.cfg.llm?.engine) extras(j).promptTokens = s.promptTokens;
     // In the table first: the ttl sweep walks the table, and a job it cannot see gets no deadline.
     this.jobs.add(j);
-    this.retention.watchTtl(j);
+    // A load-balancing endpoint's request has no ttl: it ends within minutes, and goes when it ends.
+    if (this.balancer === undefined) this.retention.watchTtl(j);
     if (this.bus.active) this.bus.emit({ type: 'job.accepted', atMs: now, endpointId: this.id, jobId: s.id, kind: j.kind, lowPriority: isLowPriority(j) });
+    if (this.balancer !== undefined) return this.balance(j, s.affinity);
     this.queue.push(j);
     this.dispatch();
     return j;
@@ -305,6 +354,21 @@ export class Endpoint {
         unhealthy: c.unhealthy,
         ...(this.pool.countsByGpu ? { byGpu: this.workersByGpu(this.pool.countsByGpu) } : {}),
       },
+      ...(this.balancer !== undefined ? { balancer: this.balancerHealth(this.balancer, c) } : {}),
+    };
+  }
+
+  /**
+   * /health's `balancer` (a load-balancing endpoint): requests waiting for a worker (pinned ones
+   * included) and held by workers; workers as its health checks see them (healthy: ready;
+   * initializing; unhealthy; a throttled worker has not started: it is none of these); the
+   * requests it ended, by cause.
+   */
+  private balancerHealth(b: Balancer, c: WorkerCounts): NonNullable<HealthBody['balancer']> {
+    return {
+      requests: { pending: this.queue.length + b.pinned, inFlight: this.pool.jobsHeld },
+      workers: { healthy: c.idle + c.running, initializing: c.initializing, unhealthy: c.unhealthy },
+      failed: { ...b.failed },
     };
   }
 
@@ -352,6 +416,41 @@ export class Endpoint {
   }
 
   /**
+   * A load-balancing endpoint's new request: affinity first (balancer.ts), else the shared wait,
+   * routed at once when a worker has room; still waiting, it gets 2 min.
+   */
+  private balance(j: Job, a: Affinity | undefined): Job {
+    const b = this.balancer!;
+    if (b.route(j, a)) {
+      this.scaler.run();
+      return j;
+    }
+    this.queue.push(j);
+    this.dispatch();
+    if (j.status === 'IN_QUEUE') b.waitForAny(j);
+    return j;
+  }
+
+  /** A worker that just became ready takes the requests pinned to it, while it has room. */
+  private feedPinned(w: Worker): void {
+    const b = this.balancer!;
+    while (this.pool.hasRoom(w)) {
+      const j = b.nextFor(w);
+      if (j === undefined) return;
+      this.pool.claim(w);
+      this.start(w, j);
+    }
+  }
+
+  /** The balancer ends `j` (waiting, pinned or running) with `cause`; the answer shows it (api/routes/balancer.ts). */
+  private fail(j: Job, cause: BalancerCause): void {
+    this.balancer!.count(j, cause);
+    if (this.bus.active) this.bus.emit({ type: 'balancer.failed', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), cause });
+    if (cause === 'timeout') this.finish(j, 'TIMED_OUT', undefined, `${BALANCER_ERRORS.timeout} after ${this.executionTimeoutOf(j)} ms`);
+    else this.finish(j, 'FAILED', undefined, BALANCER_ERRORS[cause]);
+  }
+
+  /**
    * Can an ended job become columns (job-table.ts)? Completed or cancelled, and nothing of its
    * extras still shows: no held request, no stream position, no crash count (the body's
    * `retries`), a single chunk. Its webhook was sent, its policy and directives have done their work.
@@ -384,12 +483,15 @@ export class Endpoint {
       });
     w.bootFromMs = -1;
     const x = j.x;
+    if (x !== undefined && x.lb !== undefined) this.balancer!.started(j);
     const timeoutMs = x?.executionTimeoutMs ?? this.cfg.executionTimeoutMs;
-    if (w.engine !== undefined) return this.startInEngine(w.engine, j, timeoutMs);
+    // A load-balancing endpoint's request other than a completion (`lb`: /ping, a custom route) is
+    // a plain run, timed as the built-in worker's job, on any worker.
+    if (w.engine !== undefined && j.kind !== 'lb') return this.startInEngine(w.engine, j, timeoutMs);
     const r = freeRun(w);
     r.job = j;
     r.startOrder = this.starts++;
-    const tokens = this.tokens?.plan(x?.maxTokens, x?.ignoreEos);
+    const tokens = this.tokens === undefined || j.kind === 'lb' ? undefined : this.tokens.plan(x?.maxTokens, x?.ignoreEos);
     const plan = this.workload.plan(x?.directives, x !== undefined && x.crashed, tokens?.atMs[tokens.count - 1]);
     let inMs: number;
     if (plan.crashAfterMs !== undefined && plan.crashAfterMs < timeoutMs) {
@@ -460,6 +562,7 @@ export class Endpoint {
     if (j.expiresAtMs <= this.sched.nowMs) return this.expire(j, 'ttl');
     if (how === 'complete') return this.complete(j);
     if (how === 'crash') return this.crash(j);
+    if (this.balancer !== undefined) return this.fail(j, 'timeout');
     this.finish(j, 'TIMED_OUT', undefined, `execution timeout of ${this.executionTimeoutOf(j)} ms exceeded`);
   }
 
@@ -478,18 +581,36 @@ export class Endpoint {
    */
   private crash(j: Job): void {
     const w = j.worker as Worker;
-    const others = w.engine !== undefined ? w.engine.takeAll(j) : heldBy(w, j);
+    // A load-balancing endpoint's engine worker may also hold plain runs (`lb` requests: start).
+    const others = w.engine !== undefined ? w.engine.takeAll(j).concat(heldBy(w, j)) : heldBy(w, j);
     // Every slot emptied here, once (`others` read them first); the crashing run's timer already fired.
     for (const r of w.runs ?? []) {
       if (r.job !== j) this.sched.cancel(r);
       r.job = undefined;
     }
+    if (this.balancer !== undefined) return this.drop(w, j, others);
     for (let i = others.length - 1; i >= 0; i--) this.requeue(others[i]!, w);
     // Queue first: a restart with no cold start is ready at once and takes the queue's head, which
     // must be this job (it keeps its turn), not the one behind it.
     this.requeue(j, w);
     this.pool.crash(w);
     this.dispatch();
+  }
+
+  /**
+   * A load-balancing endpoint's worker crashed: no retries, so the requests it held fail (`dropped`),
+   * the crashing one first, the others in the order they started; the worker restarts.
+   */
+  private drop(w: Worker, j: Job, others: Job[]): void {
+    const lost = [j, ...others];
+    for (const k of lost) {
+      this.pool.freed(w);
+      k.worker = w.n;
+      // Off its worker already: `finish` has no run to stop.
+      k.status = 'FAILED';
+    }
+    this.pool.crash(w);
+    for (const k of lost) this.fail(k, 'dropped');
   }
 
   /** A job of a crashed worker back at the front of the queue (the crash directive does not fire again). */
@@ -532,6 +653,8 @@ export class Endpoint {
         delayTimeMs: delayOf(j),
         executionTimeMs: j.executionTimeMs,
       });
+    // A load-balancing endpoint's request is gone once answered: nothing asks for it again.
+    if (this.balancer !== undefined) return this.balancerEnded(j, w);
     const inLane = this.retention.ended(j);
     const webhook = j.x?.webhook;
     if (webhook) {
@@ -559,6 +682,15 @@ export class Endpoint {
     this.dispatch();
   }
 
+  /** A load-balancing endpoint's request ended: its answer goes, then the request (no retention, no webhook). */
+  private balancerEnded(j: Job, w: Worker | undefined): void {
+    this.notify(j, 'terminal');
+    j.expiresAtMs = GONE;
+    this.jobs.delete(j);
+    this.reuse(w);
+    this.dispatch();
+  }
+
   /**
    * Detaches a running job from its worker (completion, cancel, timeout, hard delete) and returns
    * the worker; the job keeps its number (`workerId` of its body) once it ended.
@@ -566,7 +698,7 @@ export class Endpoint {
   private stopRun(j: Job): Worker | undefined {
     if (j.status !== 'IN_PROGRESS') return undefined;
     const w = j.worker as Worker;
-    if (w.engine !== undefined) w.engine.remove(j);
+    if (w.engine !== undefined && j.kind !== 'lb') w.engine.remove(j);
     else {
       const r = runOf(w, j);
       this.sched.cancel(r);
@@ -584,7 +716,8 @@ export class Endpoint {
   private reuse(w: Worker | undefined): void {
     if (!w) return;
     this.pool.freed(w);
-    const next = this.queue.shift();
+    // A load-balancing endpoint's worker serves the requests pinned to it before the shared wait.
+    const next = (this.balancer !== undefined ? this.balancer.nextFor(w) : undefined) ?? this.queue.shift();
     if (next) {
       this.start(w, next);
       return;

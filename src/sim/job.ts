@@ -1,5 +1,5 @@
 /** The job record and its states (docs/api.md). */
-import type { JobKind, JobStatus } from '../contract/sim-events.js';
+import type { BalancerCause, JobKind, JobStatus } from '../contract/sim-events.js';
 import type { Timer } from '../lib/scheduler.js';
 import type { TokenRun } from './token-model.js';
 import type { SimDirectives } from './workload.js';
@@ -54,6 +54,18 @@ export interface JobExtras {
   promptTokens: number | undefined;
   /** The current run's tokens, on an `llm:` endpoint (token-model.ts); their times are dropped once it ends. */
   tokens: TokenRun | undefined;
+  /** A load-balancing endpoint's request: its wait at the balancer and how it ended there (balancer.ts). */
+  lb: BalancerWait | undefined;
+}
+
+/** A load-balancing endpoint's request at its balancer (balancer.ts). */
+export interface BalancerWait {
+  /** The end of its wait for a worker (2 min for any worker; 5 min for its strict affinity worker), while it waits. */
+  timer: Timer | undefined;
+  /** The worker number its strict affinity pins it to, while it waits for that worker; -1 otherwise. */
+  pinnedTo: number;
+  /** Why the balancer ended it without a worker's answer (undefined: a worker answered). */
+  cause: BalancerCause | undefined;
 }
 
 /** Default policy.ttl: 24 h from submission. */
@@ -210,5 +222,6 @@ export function extras(j: Job): JobExtras {
     ignoreEos: false,
     promptTokens: undefined,
     tokens: undefined,
+    lb: undefined,
   });
 }

@@ -174,9 +174,13 @@ export class WorkerPool {
     if (this.lives!.billed[w.state]) w.billedMs += ms;
   }
 
-  /** Starts a new worker; a fault that is short of workers takes it instead. */
-  start(): Worker {
-    const n = this.nextId++;
+  /**
+   * Starts a new worker; a fault that is short of workers takes it instead. `resume`: the number
+   * of a stopped worker to start again under its own id (a load-balancing endpoint's
+   * `strict-resume` affinity: `canResume`).
+   */
+  start(resume?: number): Worker {
+    const n = resume ?? this.nextId++;
     const w = this.spare.pop()?.renew(n) ?? this.newWorker(n);
     this.workers.add(w);
     const lives = this.lives;
@@ -242,11 +246,37 @@ export class WorkerPool {
     const w = new Worker(this.prefix, n, this.onTimer);
     w.engine = this.host.engineFor(0);
     w.engineGpu = 0;
-    if (w.engine === undefined && this.conc > 1) {
+    // Run slots for jobs the worker times itself: all of them without an engine; beside an engine,
+    // a load-balancing endpoint's plain requests (endpoint.ts `start`).
+    if ((w.engine === undefined || this.cfg.type === 'load-balancer') && this.conc > 1) {
       w.runs = [w];
       for (let i = 1; i < this.conc; i++) w.runs.push(new RunSlot(w, this.onTimer));
     }
     return w;
+  }
+
+  /** The worker numbered `n` if it exists now (any state), else undefined. O(workers): affinity requests only. */
+  byNumber(n: number): Worker | undefined {
+    for (let w = this.workers.first; w; w = w.poolNext) if (w.n === n) return w;
+    return undefined;
+  }
+
+  /** Can worker `n`, stopped, start again under its id? It existed, is stopped, and workersMax leaves room. */
+  canResume(n: number): boolean {
+    return Number.isInteger(n) && n >= 1 && n < this.nextId && this.total < this.cfg.workersMax && this.byNumber(n) === undefined;
+  }
+
+  /** Is `w` ready with room for one more job (idle, or running below workerConcurrency)? */
+  hasRoom(w: Worker): boolean {
+    return w.state === 'idle' || (w.state === 'running' && w.held < this.conc);
+  }
+
+  /** `w`, ready with room (`hasRoom`), is about to take a job: an idle one leaves the idle stack, running. */
+  claim(w: Worker): void {
+    if (w.state !== 'idle') return;
+    if (this.idle.peekBack() === w) this.idle.pop();
+    else this.idle.remove(w);
+    this.setState(w, 'running');
   }
 
   /** The most recently idle worker (LIFO lets the others reach their idle timeout), or undefined. */

@@ -20,7 +20,10 @@ type Expiry = Extract<SimEvent, { type: 'job.expired' }>['reason'];
 type Outcome = Extract<SimEvent, { type: 'webhook.attempt' }>['outcome'];
 
 // Records over the label types, so the compiler asks for a value added to any of them.
-const KINDS: Record<JobKind, 0> = { run: 0, runsync: 0, openai: 0 };
+/** The kinds of job each kind of endpoint takes, and the operations whose jobs a full queue refuses. */
+const QUEUE_KINDS: readonly JobKind[] = ['run', 'runsync', 'openai'];
+const BALANCER_KINDS: readonly JobKind[] = ['lb', 'openai'];
+const QUEUED_OPS: ReadonlySet<Operation> = new Set(['run', 'runsync', 'openai']);
 const TERMINAL: Record<Terminal, 0> = { COMPLETED: 0, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 };
 const REQUEUE: Record<Requeue, 0> = { crash: 0, retry: 0 };
 const EXPIRY: Record<Expiry, 0> = { retention: 0, ttl: 0 };
@@ -30,7 +33,7 @@ const STATES: Record<WorkerState, 0> = { initializing: 0, idle: 0, running: 0, t
 /** Exports `cfg`'s endpoint's known series at 0 (call once, when the endpoint is created). */
 export function zeroEndpointSeries(m: Metrics, cfg: EndpointConfig): void {
   const endpoint = cfg.id;
-  for (const kind of Object.keys(KINDS)) m.jobsAccepted.inc({ endpoint, kind }, 0);
+  for (const kind of cfg.type === 'load-balancer' ? BALANCER_KINDS : QUEUE_KINDS) m.jobsAccepted.inc({ endpoint, kind }, 0);
   for (const status of Object.keys(TERMINAL)) m.jobsFinished.inc({ endpoint, status }, 0);
   for (const reason of Object.keys(REQUEUE)) m.jobsRequeued.inc({ endpoint, reason }, 0);
   for (const reason of Object.keys(EXPIRY)) m.jobsExpired.inc({ endpoint, reason }, 0);
@@ -52,7 +55,7 @@ export function limitedLabels(cfg: EndpointConfig): [Operation, LimitCause][] {
     const d = DEFAULT_LIMITS[op];
     if ((o.concurrency !== undefined ? o.concurrency : d.concurrency) !== null) pairs.push([op, 'concurrency']);
     if ((o.rate !== undefined ? o.rate : d.rate) !== null) pairs.push([op, 'rate']);
-    if (op in KINDS) pairs.push([op, 'queue']);
+    if (QUEUED_OPS.has(op) && cfg.type !== 'load-balancer') pairs.push([op, 'queue']);
   }
   return pairs;
 }

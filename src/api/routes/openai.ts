@@ -21,8 +21,11 @@ import { createJob } from './submit.js';
 
 export { OPENAI_MODEL };
 
+/** `/v1/models`' body: the one simulated model. */
+export const MODELS_BODY = Object.freeze({ object: 'list', data: [{ id: OPENAI_MODEL, object: 'model', created: 0, owned_by: 'loadlab' }] });
+
 export function models(ctx: RouteContext): void {
-  ctx.respond({ status: 200, body: { object: 'list', data: [{ id: OPENAI_MODEL, object: 'model', created: 0, owned_by: 'loadlab' }] } });
+  ctx.respond({ status: 200, body: MODELS_BODY });
 }
 
 function request(ctx: RouteContext, kind: CompletionKind): void {
@@ -55,7 +58,7 @@ function request(ctx: RouteContext, kind: CompletionKind): void {
   });
   if (!j) return;
   if (llm && o.stream === true) return streamTokens(ctx, j, c);
-  hold(ctx, j, ctx.ep.executionTimeoutOf(j) + 1, 'terminal', (x, job) => reply(x, job, c));
+  hold(ctx, j, ctx.ep.answerWithinMs(j), 'terminal', (x, job) => reply(x, job, c));
 }
 
 export const chatCompletions = (ctx: RouteContext): void => request(ctx, 'chat');

@@ -15,6 +15,13 @@ export const SYNC_WAIT = { defaultMs: 90_000, minMs: 1000, maxMs: 300_000 } as c
 export function createJob(ctx: RouteContext, s: Submission): Job | undefined {
   const kind = s.kind;
   const { ep, sim } = ctx;
+  // A load-balancing endpoint has no queue to throttle: its balancer holds the request (routes/balancer.ts).
+  const lb = ctx.balancer;
+  if (lb !== undefined) {
+    s.id = sim.newJobId(false);
+    s.affinity = lb.affinity;
+    return (lb.job = ep.submit(s));
+  }
   if (ep.limits.queueFull(ep.queue.length, ep.cfg.workersMax)) {
     // A 429 uses up no rate budget: the token the rate check took is given back.
     ep.limits.refundRate(kind);

@@ -4,7 +4,7 @@
  * simulator's own endpoint schema (the `serve` config file's), so a scenario and a `serve` config agree.
  */
 import { z } from 'zod';
-import { checkGpuKeys, endpointObjectSchema, endpointSchema, QUEUE_DELAY_MIN_S } from '../../contract/endpoint-config.js';
+import { checkEndpointKeys, endpointObjectSchema, endpointSchema, QUEUE_DELAY_MIN_S } from '../../contract/endpoint-config.js';
 import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
@@ -215,7 +215,7 @@ export const scenarioSchema = z
       }),
     endpoint: endpointObjectSchema
       .extend({ id: endpointSchema.shape.id.default('ep') })
-      .superRefine(checkGpuKeys)
+      .superRefine(checkEndpointKeys)
       .default(() => endpointSchema.parse({ id: 'ep' }))
       .meta({
         description:
