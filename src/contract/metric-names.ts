@@ -37,6 +37,13 @@ export const METRIC = {
   workersByGpu: 'loadlab_workers_by_gpu',
   /** gauge {endpoint}: jobs waiting in the queue. */
   queueJobs: 'loadlab_queue_jobs',
+  /**
+   * counter {endpoint, cause}: a load-balancing endpoint's requests its balancer ended without a
+   * worker's answer (cause: no-workers, timeout, dropped, worker-timeout, worker-gone).
+   */
+  balancerFailed: 'loadlab_balancer_requests_failed_total',
+  /** gauge {endpoint}: a load-balancing endpoint's requests waiting at its balancer for a worker (strict affinity ones included). */
+  balancerPending: 'loadlab_balancer_requests_pending',
   /** gauge {endpoint}: jobs held by workers (in progress; above the running workers when a worker takes several). */
   jobsInProgress: 'loadlab_jobs_in_progress',
   /**

@@ -85,6 +85,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       for (const [id, ep] of sim.endpoints) yield [id, ep.queue.length, ep.pool.jobsHeld] as [string, number, number];
     }),
   ];
+  const balanced = [...sim.endpoints.values()].filter((ep) => ep.balancer !== undefined);
+  if (balanced.length)
+    metrics.beforeScrape.push(() => {
+      for (const ep of balanced) metrics.balancerPending.set({ endpoint: ep.id }, ep.queue.length + ep.balancer!.pinned);
+    });
   const llm = [...sim.endpoints.values()].filter((ep) => ep.cfg.llm?.engine);
   if (llm.length)
     collectEngineMetrics(

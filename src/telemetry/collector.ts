@@ -89,6 +89,9 @@ function observe(m: Metrics, e: SimEvent): void {
     case 'webhook.attempt':
       m.webhookAttempts.inc({ endpoint, outcome: e.outcome });
       break;
+    case 'balancer.failed':
+      m.balancerFailed.inc({ endpoint, cause: e.cause });
+      break;
     default:
       break;
   }

@@ -5,13 +5,14 @@
  *
  * Zeroed per endpoint: jobs accepted by kind, finished by terminal status, re-queued by reason,
  * expired by reason, purged; 429s by operation and cause for every limit the endpoint's config
- * has; webhook attempts by outcome; the workers gauge by state. Not zeroed: worker transitions
+ * has; webhook attempts by outcome; the workers gauge by state; on a load-balancing endpoint, the
+ * balancer's failed requests by cause and its pending requests. Not zeroed: worker transitions
  * (a from × to product, mostly impossible pairs) and serve's HTTP counters (their status values
  * are not known in advance).
  */
 import type { EndpointConfig } from '../contract/endpoint-config.js';
 import { DEFAULT_LIMITS, OPERATIONS, type Operation } from '../contract/operations.js';
-import type { JobKind, JobStatus, LimitCause, SimEvent, WorkerState } from '../contract/sim-events.js';
+import { BALANCER_CAUSES, type JobKind, type JobStatus, type LimitCause, type SimEvent, type WorkerState } from '../contract/sim-events.js';
 import type { Metrics } from './registry.js';
 
 type Terminal = Exclude<JobStatus, 'IN_QUEUE' | 'IN_PROGRESS'>;
@@ -41,6 +42,10 @@ export function zeroEndpointSeries(m: Metrics, cfg: EndpointConfig): void {
   for (const [operation, cause] of limitedLabels(cfg)) m.requestsLimited.inc({ endpoint, operation, cause }, 0);
   for (const outcome of Object.keys(OUTCOMES)) m.webhookAttempts.inc({ endpoint, outcome }, 0);
   for (const state of Object.keys(STATES)) m.workers.inc({ endpoint, state }, 0);
+  if (cfg.type === 'load-balancer') {
+    for (const cause of BALANCER_CAUSES) m.balancerFailed.inc({ endpoint, cause }, 0);
+    m.balancerPending.set({ endpoint }, 0);
+  }
 }
 
 /**

@@ -24,6 +24,9 @@ export interface Metrics {
   workers: Gauge<'endpoint' | 'state'>;
   queueJobs: Gauge<'endpoint'>;
   jobsInProgress: Gauge<'endpoint'>;
+  balancerFailed: Counter<'endpoint' | 'cause'>;
+  /** Set at scrape time by whoever owns the endpoints (server.ts): load-balancing endpoints only. */
+  balancerPending: Gauge<'endpoint'>;
   virtualTime: Gauge;
   httpRequests: Counter<'route' | 'status'>;
   httpRequestDuration: Histogram<'route'>;
@@ -65,6 +68,13 @@ export function createMetrics(): Metrics {
     workers: new Gauge({ name: METRIC.workers, help: 'Workers per state', labelNames: ['endpoint', 'state'], registers }),
     queueJobs: new Gauge({ name: METRIC.queueJobs, help: 'Jobs waiting in the queue', labelNames: ['endpoint'], registers }),
     jobsInProgress: new Gauge({ name: METRIC.jobsInProgress, help: 'Jobs held by workers (in progress)', labelNames: ['endpoint'], registers }),
+    balancerFailed: counter(METRIC.balancerFailed, "Load-balancing endpoints' requests ended by the balancer, by cause", ['endpoint', 'cause']),
+    balancerPending: new Gauge({
+      name: METRIC.balancerPending,
+      help: "Load-balancing endpoints' requests waiting at the balancer for a worker",
+      labelNames: ['endpoint'],
+      registers,
+    }),
     httpRequests: counter(METRIC.httpRequests, 'HTTP requests answered, by route and status', ['route', 'status']),
     httpRequestDuration: histogram(METRIC.httpRequestDuration, 'Arrival to answer of HTTP requests held past their arrival (virtual seconds)', ['route']),
     httpRequestBodyBytes: counter(METRIC.httpRequestBodyBytes, 'Bytes of request bodies read', []),

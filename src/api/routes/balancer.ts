@@ -11,7 +11,7 @@
  */
 import type { BalancerCause } from '../../contract/sim-events.js';
 import type { Affinity, AffinityMode } from '../../sim/balancer.js';
-import type { Endpoint } from '../../sim/endpoint.js';
+import { BALANCER_ERRORS, type Endpoint } from '../../sim/endpoint.js';
 import type { Job } from '../../sim/job.js';
 import { outputValue, parseDirectives, type SimDirectives } from '../../sim/workload.js';
 import { badField } from '../errors.js';
@@ -44,7 +44,7 @@ export function balanced(handler: (ctx: RouteContext) => void, openai: boolean):
     const a = affinityOf(ctx.req.workerAffinity, ctx.ep);
     if (a === BAD_AFFINITY) return ctx.respond(badField('X-Runpod-Worker-Id', 'must be a worker id, "strict {id}" or "strict-resume {id}"'));
     const refused = ctx.ep.refuseAffinity(a);
-    if (refused !== undefined) return ctx.respond(balancerAnswer(refused, refused));
+    if (refused !== undefined) return ctx.respond(balancerAnswer(refused, BALANCER_ERRORS[refused]));
     handler(new BalancedCall(ctx, a, openai));
   };
 }
@@ -93,7 +93,7 @@ const MODES: ReadonlySet<string> = new Set<AffinityMode>(['strict', 'strict-resu
 function affinityOf(header: string | undefined, ep: Endpoint): Affinity | undefined | typeof BAD_AFFINITY {
   if (header === undefined) return undefined;
   const parts = header.trim().split(/\s+/);
-  if (parts.length === 1 && parts[0] !== '') return { mode: 'soft', worker: workerNumber(parts[0]!, ep.id) };
+  if (parts.length === 1 && parts[0] !== '' && !MODES.has(parts[0]!)) return { mode: 'soft', worker: workerNumber(parts[0]!, ep.id) };
   if (parts.length === 2 && MODES.has(parts[0]!)) return { mode: parts[0] as AffinityMode, worker: workerNumber(parts[1]!, ep.id) };
   return BAD_AFFINITY;
 }
@@ -155,7 +155,7 @@ class BalancedCall implements RouteContext, BalancedRequest {
     const j = this.job;
     const worker = j === undefined ? undefined : this.ep.jobs.workerIdOf(j);
     const cause = j === undefined ? undefined : this.ep.balancerCause(j);
-    if (cause !== undefined) r = balancerAnswer(cause, j!.error ?? cause);
+    if (cause !== undefined) r = balancerAnswer(cause, j!.error ?? BALANCER_ERRORS[cause]);
     else if (this.openai && r.status >= 400) r = openaiShaped(r);
     return worker === undefined ? r : { ...r, headers: { ...r.headers, [WORKER_ID_HEADER]: worker } };
   }
