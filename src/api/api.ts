@@ -34,7 +34,10 @@ function wrongKind(ep: Endpoint, route: Route, id: string): ApiResponse | undefi
   const lb = ep.balancer !== undefined;
   if (lb === (route.balancer === true) || (lb && route.op === 'health')) return undefined;
   return lb
-    ? apiError('API_ERR_ROUTE_NOT_FOUND', `endpoint ${id} is a load-balancing endpoint: it has no queue routes (but /health); send requests to /lb/${id}/{path}`)
+    ? apiError(
+        'API_ERR_ROUTE_NOT_FOUND',
+        `endpoint ${id} is a load-balancing endpoint: it has no queue routes (but /health); send requests to /lb/${id}/{path}`,
+      )
     : apiError('API_ERR_ROUTE_NOT_FOUND', `endpoint ${id} is a queue endpoint: /lb/${id}/… serves load-balancing endpoints only; use /v2/${id}/…`);
 }
 

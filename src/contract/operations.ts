@@ -1,6 +1,19 @@
 /** The API operations (each with its own rate and concurrency limit) and their documented limits. */
 
-export const OPERATIONS = ['run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health', 'requests', 'openai', 'lb'] as const;
+export const OPERATIONS = [
+  'run',
+  'runsync',
+  'status',
+  'status-sync',
+  'stream',
+  'cancel',
+  'retry',
+  'purge-queue',
+  'health',
+  'requests',
+  'openai',
+  'lb',
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /**

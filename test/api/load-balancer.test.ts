@@ -7,6 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import { harness, KEY } from '../helpers/harness.js';
+import { createMetrics } from '../../src/telemetry/registry.js';
+import { collectSimMetrics } from '../../src/telemetry/collector.js';
+import { zeroEndpointSeries } from '../../src/telemetry/known-series.js';
+import { METRIC } from '../../src/contract/metric-names.js';
 
 const LB = { type: 'load-balancer' } as const;
 
@@ -257,6 +261,21 @@ describe('load-balancing endpoint: an LLM engine worker', () => {
   });
 });
 
+describe('load-balancing endpoint: metrics', () => {
+  it('loadlab: failed requests by cause are counted from 0 (serve /metrics), the no-workers one among them', async () => {
+    const h = lbHarness({ workersMax: 1, coldStartMs: 180_000 });
+    const m = createMetrics();
+    zeroEndpointSeries(m, h.ep.cfg);
+    collectSimMetrics(h.sim, m);
+    h.lb('POST', '/generate', {});
+    h.at(120_000);
+    const text = await m.registry.getSingleMetricAsString(METRIC.balancerFailed);
+    expect(text).toContain(`${METRIC.balancerFailed}{endpoint="ep",cause="no-workers"} 1`);
+    expect(text).toContain(`${METRIC.balancerFailed}{endpoint="ep",cause="timeout"} 0`);
+    expect(await m.registry.getSingleMetricAsString(METRIC.balancerPending)).toContain(`${METRIC.balancerPending}{endpoint="ep"} 0`);
+  });
+});
+
 describe('load-balancing endpoint: config', () => {
   const issues = (e: object) => {
     const p = parseSimConfig({ endpoints: [{ id: 'ep', ...LB, ...e }] });
@@ -269,7 +288,9 @@ describe('load-balancing endpoint: config', () => {
   });
 
   it('loadlab: QUEUE_DELAY and a request limit over 5.5 min are refused, naming the field', () => {
-    expect(issues({ scaler: { type: 'QUEUE_DELAY', value: 4 } })).toEqual([{ path: 'endpoints.0.scaler.type', message: expect.stringMatching(/REQUEST_COUNT/) }]);
+    expect(issues({ scaler: { type: 'QUEUE_DELAY', value: 4 } })).toEqual([
+      { path: 'endpoints.0.scaler.type', message: expect.stringMatching(/REQUEST_COUNT/) },
+    ]);
     expect(issues({ executionTimeoutMs: 600_000 })).toEqual([{ path: 'endpoints.0.executionTimeoutMs', message: expect.stringMatching(/330000/) }]);
     expect(issues({ executionTimeoutMs: 60_000 })).toEqual([]);
   });
@@ -278,7 +299,12 @@ describe('load-balancing endpoint: config', () => {
 describe('load-balancing endpoint: determinism', () => {
   it('loadlab: the same requests and seed give the same answers, workers and instants', () => {
     const once = () => {
-      const h = lbHarness({ workersMax: 4, workerConcurrency: 2, coldStartMs: { dist: 'uniform', minMs: 1000, maxMs: 9000 }, jobDurationMs: { dist: 'exponential', meanMs: 3000 } });
+      const h = lbHarness({
+        workersMax: 4,
+        workerConcurrency: 2,
+        coldStartMs: { dist: 'uniform', minMs: 1000, maxMs: 9000 },
+        jobDurationMs: { dist: 'exponential', meanMs: 3000 },
+      });
       const rs = Array.from({ length: 40 }, (_, i) => {
         h.at(i * 250);
         return h.lb('POST', `/r${i}`, { i }, i % 7 === 3 ? 'ep-w1' : undefined);
