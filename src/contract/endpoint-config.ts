@@ -103,7 +103,7 @@ const limitsSchema = z.strictObject({
     .default({})
     .meta({
       description:
-        'Per-operation overrides of the documented rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai). Default: {} (the documented limits).',
+        'Per-operation overrides of the documented rate and concurrency limits, keyed by operation (run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, requests, openai; lb: the requests of a load-balancing endpoint). Default: {} (the documented limits).',
       examples: [{ run: { rate: 2000, concurrency: 400 } }, { status: { rate: null } }],
     }),
 });
