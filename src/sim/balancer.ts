@@ -69,20 +69,16 @@ export class Balancer {
   route(j: Job, a: Affinity | undefined): boolean {
     if (a === undefined) return false;
     let w = this.pool.byNumber(a.worker);
+    if (w === undefined && a.mode === 'strict-resume' && this.pool.canResume(a.worker)) w = this.pool.start(a.worker);
+    // A worker resumed with no cold start is ready (with room) at once.
     if (w !== undefined && this.pool.hasRoom(w)) {
       this.pool.claim(w);
       this.host.start(w, j);
       return true;
     }
     if (a.mode === 'soft') return false;
-    if (w === undefined) {
-      if (a.mode !== 'strict-resume' || !this.pool.canResume(a.worker)) {
-        this.host.fail(j, 'worker-gone');
-        return true;
-      }
-      w = this.pool.start(a.worker);
-    }
-    this.pin(j, w.n);
+    if (w === undefined) this.host.fail(j, 'worker-gone');
+    else this.pin(j, w.n);
     return true;
   }
 

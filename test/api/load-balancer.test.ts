@@ -234,6 +234,19 @@ describe('load-balancing endpoint: worker affinity (X-Runpod-Worker-Id sent back
   });
 });
 
+describe('load-balancing endpoint: strict-resume without a cold start', () => {
+  it('loadlab: a worker resumed with no cold start takes its request at once', () => {
+    const h = lbHarness({ jobDurationMs: 1000 });
+    h.lb('POST', '/a', {});
+    h.at(1001);
+    expect(h.ep.pool.total).toBe(0);
+    const r = h.lb('POST', '/b', {}, 'strict-resume ep-w1');
+    h.at(2001);
+    expect(r.status).toBe(200);
+    expect(h.worker(r)).toBe('ep-w1');
+  });
+});
+
 describe('load-balancing endpoint: an LLM engine worker', () => {
   const engine = { workersMin: 1, workerConcurrency: 4, llm: { outputTokens: 8, engine: { decodeMs: 5, overheadMs: 10 } } };
 
