@@ -69,7 +69,7 @@ class TokenStream implements JobWaiter {
     const reason = t?.capped ? 'length' : 'stop';
     feed.push(() => w.finish(reason), now);
     if (this.c.includeUsage) {
-      const u = usageOf(this.c, this.sent);
+      const u = usageOf(this.c, this.sent, ctx.ep.promptOf(job));
       feed.usageTokens = u.completion_tokens;
       feed.push(() => w.usage(u), now);
     }

@@ -130,6 +130,14 @@ export const engineSchema = z
           "Tokens the GPU's KV cache holds (vLLM's startup line \"GPU KV cache size: N tokens\"), in blocks of 16. A sequence holds blocks for its prompt and every token made so far; a waiting job joins only while blocks for its prompt are free; when a running sequence needs a block and none is free, the newest running one is preempted (back to the front of the waiting jobs, its prompt and tokens so far prefilled again when it rejoins). A job's prompt and answer together are capped at it (vLLM's max_model_len): a longer answer is cut (finish_reason length), a prompt that does not fit fails the job. Default: unlimited.",
         examples: [23_296, 417_792],
       }),
+    prefixCaching: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          "Automatic prefix caching (vLLM --enable-prefix-caching): each worker keeps the KV cache blocks of the prompts it prefilled, identified by content (a full block of 16 tokens, 64 characters of the prompt's text, after the same text before it), and a prompt whose leading blocks it holds prefills only the rest (at least its last token). Blocks held by running requests are shared; freed ones stay cached until the least recently used are evicted for room (never without kvCacheTokens). Default: false (vLLM V1 turns it on by default; RunPod's vLLM worker template turns it off).",
+        examples: [false, true],
+      }),
     frontEndMs: msFraction.default(0).meta({
       description:
         'CPU ms the API server spends on each request before the engine sees it (tokenizing, validating): a queue in front of the engine, served one request at a time by each API server process, so requests arriving together wait for one another. Default: 0.',
