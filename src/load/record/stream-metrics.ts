@@ -12,6 +12,7 @@
 import { encode } from '../../report/histogram.js';
 import type { FlowStreamStats, StreamSeries, StreamWindows } from '../../report/run-result.js';
 import { isStreamTime, STREAM_TIME_SCALE } from '../../report/stream-scale.js';
+import { prefixCacheOf } from '../../report/prefix-cache-rate.js';
 import { fold } from './fold-windows.js';
 import { Series } from './job-times.js';
 import { WindowIndex } from './window-index.js';
@@ -32,6 +33,9 @@ export class FlowStreams {
   private broken = 0;
   private tokens = 0;
   private good = 0;
+  /** Prompt tokens of the answers whose usage told the cached ones, and those cached (-1: none told). */
+  private promptTokens = -1;
+  private cachedTokens = 0;
   private readonly perWindow = { requests: [] as number[], tokens: [] as number[], good: [] as number[] };
 
   constructor(
@@ -92,6 +96,16 @@ export class FlowStreams {
     }
   }
 
+  /**
+   * A streamed answer's usage told its prompt tokens served from the server's prefix cache
+   * (`prompt_tokens_details.cached_tokens`) beside its prompt tokens: the flow's prefix cache hit
+   * rate is the one over the other, summed (vLLM's prefix_cache_hits / prefix_cache_queries).
+   */
+  prompt(promptTokens: number, cachedTokens: number): void {
+    this.promptTokens = Math.max(0, this.promptTokens) + promptTokens;
+    this.cachedTokens += cachedTokens;
+  }
+
   stats(): FlowStreamStats {
     const g = this.goodput;
     return {
@@ -99,6 +113,7 @@ export class FlowStreams {
       broken: this.broken,
       tokens: this.tokens,
       ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
+      ...(this.promptTokens >= 0 ? prefixCacheOf(this.promptTokens, this.cachedTokens) : {}),
       ...(Object.fromEntries(SERIES.map((k) => [k, encode(this.series[k].whole.hdr(), this.series[k].whole.scale)])) as Pick<FlowStreamStats, StreamSeries>),
     };
   }

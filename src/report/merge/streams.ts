@@ -1,6 +1,7 @@
 /**
  * The streaming flows' sections over shards: whole-run stream histograms add exactly, requests,
- * broken streams, tokens and good requests add (`flows.*.stream`), and per window
+ * broken streams, tokens, good requests and prompt tokens (cached ones too: the hit rate is
+ * theirs) add (`flows.*.stream`), and per window
  * (`windows.streams`) the histograms and columns add on the merged time axis. Stream times merge
  * at the finest scale among the inputs: 0.01 ms, or whole ms when every input is an older report.
  */
@@ -9,6 +10,7 @@ import type { FlowStreamStats, StreamSeries, StreamWindows } from '../run-result
 import { at } from './alignment.js';
 import { mergeWindowSeries } from './histograms.js';
 import { windowScale } from '../stream-scale.js';
+import { prefixCacheOf } from '../prefix-cache-rate.js';
 
 const SERIES: readonly StreamSeries[] = ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'];
 const sum = (list: readonly FlowStreamStats[], f: (s: FlowStreamStats) => number) => list.reduce((n, s) => n + f(s), 0);
@@ -19,7 +21,9 @@ export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamSta
   const targets = list.find((s) => s.goodputTargets)?.goodputTargets;
   const good = list.some((s) => s.good !== undefined) ? { good: sum(list, (s) => s.good ?? 0), ...(targets ? { goodputTargets: targets } : {}) } : {};
   const hist = Object.fromEntries(SERIES.map((k) => [k, mergeEncoded(list.map((s) => s[k]))])) as Record<StreamSeries, FlowStreamStats[StreamSeries]>;
-  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...good, ...hist };
+  const told = list.filter((s) => s.promptTokens !== undefined);
+  const cache = told.length ? prefixCacheOf(sum(told, (s) => s.promptTokens!), sum(told, (s) => s.cachedPromptTokens ?? 0)) : {};
+  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...good, ...cache, ...hist };
 }
 
 /** `windows.streams` of every input, each moved by its shift, added per merged window 0 … n − 1; undefined: no input has any. */
