@@ -61,7 +61,7 @@ describe('prefix caching in a run', () => {
     expect(s).toMatchObject({ promptTokens: n * 257, cachedPromptTokens: (n - 1) * 256 });
     expect(s.prefixCacheHitRate).toBeCloseTo(((n - 1) / n) * (256 / 257), 4);
     expect(r.engine).toMatchObject({ prefixCacheQueries: n * 257, prefixCacheHits: (n - 1) * 256, prefixCacheHitRate: s.prefixCacheHitRate });
-    const w = r.windows.endpoint!.engine!;
+    const w = r.windows!.endpoint!.engine!;
     expect(w.prefixCacheQueries!.reduce((a, b) => a + b, 0)).toBe(n * 257);
     expect(w.prefixCacheHits!.reduce((a, b) => a + b, 0)).toBe((n - 1) * 256);
   });
@@ -82,7 +82,7 @@ describe('prefix caching in a run', () => {
     expect(on.flows.chat!.stream!.ttftMs.summary.p50).toBeLessThan(off.flows.chat!.stream!.ttftMs.summary.p50);
     expect(off.flows.chat!.stream!.prefixCacheHitRate).toBeUndefined();
     expect(off.engine!.prefixCacheHitRate).toBeUndefined();
-    expect(off.windows.endpoint!.engine!.prefixCacheQueries).toBeUndefined();
+    expect(off.windows!.endpoint!.engine!.prefixCacheQueries).toBeUndefined();
   });
 
   it('one seed, one report: two runs give byte-identical report.json', async () => {
