@@ -11,6 +11,10 @@ import { parseScenario } from '../../src/load/scenario/loader.js';
 import { runScenario } from '../../src/load/run-scenario.js';
 import { renderJson } from '../../src/report/render-json.js';
 import type { RunResult } from '../../src/report/run-result.js';
+import { METRIC } from '../../src/contract/metric-names.js';
+import { renderOpenMetrics } from '../../src/report/render-openmetrics.js';
+import { chartSlots } from '../../src/report/html/series.js';
+import { lastValue, parseOpenMetrics } from '../report/openmetrics-check.js';
 
 /** 1024 characters: 256 tokens, 16 blocks. */
 const PREAMBLE = 'You are a support assistant. Answer the ticket below briefly. '.repeat(17).slice(0, 1024);
@@ -83,6 +87,23 @@ describe('prefix caching in a run', () => {
     expect(off.flows.chat!.stream!.prefixCacheHitRate).toBeUndefined();
     expect(off.engine!.prefixCacheHitRate).toBeUndefined();
     expect(off.windows!.endpoint!.engine!.prefixCacheQueries).toBeUndefined();
+  });
+
+  it('metrics.om counts the queries and hits; report.html draws the hit rate', async () => {
+    const r = await run(oneWorker);
+    const fams = parseOpenMetrics(renderOpenMetrics(r, Date.UTC(2024, 4, 1)));
+    const labels = { endpoint: 'llm', scenario: 'prefix' };
+    expect(lastValue(fams, METRIC.enginePrefixCacheQueries, labels)).toBe(20 * 257);
+    expect(lastValue(fams, METRIC.enginePrefixCacheHits, labels)).toBe(19 * 256);
+    const slot = chartSlots(r).find((c) => c.kind === 'chart' && c.spec.id === 'engine-prefix-cache');
+    if (slot?.kind !== 'chart') throw new Error('no prefix cache chart');
+    const rates = slot.spec.series[0]!.values.filter((v): v is number => v !== null);
+    // All 20 requests join within the first 10 s window: one point, the run's rate.
+    expect(rates).toEqual([94.6]);
+    expect(slot.spec.subtitle).toContain('94.6 % over the run');
+    const off = await run(oneWorker, false);
+    expect(chartSlots(off).some((c) => c.kind === 'chart' && c.spec.id === 'engine-prefix-cache')).toBe(false);
+    expect(renderOpenMetrics(off, 0)).not.toContain(METRIC.enginePrefixCacheQueries);
   });
 
   it('one seed, one report: two runs give byte-identical report.json', async () => {
