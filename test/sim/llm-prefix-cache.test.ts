@@ -172,3 +172,12 @@ describe('prefix caching in a bounded KV cache', () => {
     expect(e.prefixHits).toBe(0);
   });
 });
+
+describe('prefix caching: configuration', () => {
+  it('a value that is not a boolean is refused, naming the field', () => {
+    const p = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep', ...endpoint({ prefixCaching: 'yes' }) }] });
+    expect(p.ok).toBe(false);
+    if (p.ok) return;
+    expect(JSON.stringify(p.issues)).toContain('prefixCaching');
+  });
+});
