@@ -220,7 +220,11 @@ const rows: RowSpec[] = [
         description: `Prompt tokens found in the workers' prefix caches over the prompt tokens of requests that joined a batch (${M.enginePrefixCacheHits} / ${M.enginePrefixCacheQueries}, vLLM prefix_cache_hits / prefix_cache_queries); only when the scenario sets llm.engine.prefixCaching. Each worker has its own cache: more workers behind the queue, a lower rate.`,
         queries: [
           {
-            expr: ratioOn(sumBy(['endpoint'], rate(sel(M.enginePrefixCacheHits, RUN))), ['endpoint'], sumBy(['endpoint'], rate(sel(M.enginePrefixCacheQueries, RUN)))),
+            expr: ratioOn(
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheHits, RUN))),
+              ['endpoint'],
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheQueries, RUN))),
+            ),
             legend: '{{endpoint}}',
           },
         ],

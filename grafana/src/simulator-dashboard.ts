@@ -104,7 +104,11 @@ const rows: RowSpec[] = [
         description: `Prompt tokens found in the workers' prefix caches over the prompt tokens of requests that joined a batch (${M.enginePrefixCacheHits} / ${M.enginePrefixCacheQueries}, vLLM prefix_cache_hits / prefix_cache_queries); only for endpoints with llm.engine.prefixCaching.`,
         queries: [
           {
-            expr: ratioOn(sumBy(['endpoint'], rate(sel(M.enginePrefixCacheHits, EP))), ['endpoint'], sumBy(['endpoint'], rate(sel(M.enginePrefixCacheQueries, EP)))),
+            expr: ratioOn(
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheHits, EP))),
+              ['endpoint'],
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheQueries, EP))),
+            ),
             legend: '{{endpoint}}',
           },
         ],

@@ -45,7 +45,9 @@ export class EngineOccupancy {
     this.avg = new TimeAverages(windowMs, this.blocks === undefined ? 2 : 3, nowMs);
     this.t = nowMs;
     this.seenPreemptions = ep.engines.preemptions;
-    this.prefix = ep.cfg.llm?.engine?.prefixCaching ? { queries: [], hits: [], seenQueries: ep.engines.prefixQueries, seenHits: ep.engines.prefixHits } : undefined;
+    this.prefix = ep.cfg.llm?.engine?.prefixCaching
+      ? { queries: [], hits: [], seenQueries: ep.engines.prefixQueries, seenHits: ep.engines.prefixHits }
+      : undefined;
     this.read();
   }
 

@@ -229,8 +229,7 @@ export class LlmEngine implements Timer {
     if (!this.busy) {
       this.leave(s);
       drop(this.running, j);
-    }
-    else if (seg.t0 === now) this.recompose();
+    } else if (seg.t0 === now) this.recompose();
     else this.lastIter = Math.min(this.lastIter, seg.iter0 + seg.doneBy(now));
     if (s === this.crash) this.resume(now);
     this.arm();

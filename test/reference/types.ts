@@ -17,6 +17,8 @@ export interface RefEngineConfig {
   apiServerCount: number;
   /** The KV cache's tokens (undefined: unlimited). */
   kvCacheTokens?: number | undefined;
+  /** Prefix caching (prefix-cache.ts). */
+  prefixCaching?: boolean | undefined;
 }
 
 export interface RefConfig {

@@ -23,6 +23,7 @@ function endpoint(engine: Record<string, unknown> = {}, outputTokens = 5): Parti
 interface Send {
   atMs: number;
   text: string;
+  maxTokens?: number;
 }
 
 /** Streamed chat completions (usage included) sent at the given instants; the answers, and the simulator. */
@@ -34,7 +35,7 @@ function streams(ep: Partial<EndpointConfigInput>, sends: Send[]): { out: Target
   const out: TargetResponse[] = [];
   sends.forEach((s, i) => {
     sim.runUntil(s.atMs);
-    const body = { messages: [{ role: 'user', content: s.text }], stream: true, stream_options: { include_usage: true } };
+    const body = { messages: [{ role: 'user', content: s.text }], max_tokens: s.maxTokens, stream: true, stream_options: { include_usage: true } };
     t.send({ op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: 600_000 }, (r) => (out[i] = r));
   });
   sim.runUntil(100_000);
@@ -151,6 +152,27 @@ describe('prefix caching in a bounded KV cache', () => {
     expect(streams(endpoint({ kvCacheTokens: 96 }), sends).out.map(cached)).toEqual([0, 0, 0, 16]);
     expect(streams(endpoint(), sends).out.map(cached)).toEqual([0, 0, 0, 32]);
     expect(streams(endpoint({ kvCacheTokens: 1024 }), sends).out.map(cached)).toEqual([0, 0, 0, 32]);
+  });
+
+  it('a sequence growing into the last free room evicts then, before a sequence ending at that iteration frees its own', () => {
+    // kvCacheTokens 80: 5 blocks. X (1 block of x + 1 token: x0 and a private block) runs and
+    // ends: x0 stays cached, free. A (a0 + 1 token: 17 tokens, 2 blocks) and B (10 tokens of its own,
+    // 1 block) join together: 3 held + x0 free = 4. B grows to 2 blocks 7 iterations on (5), A to 3
+    // blocks 16 on: 6 > 5, x0 is evicted then — in the iteration that is B's last (17 tokens). That B
+    // frees its blocks as the iteration ends does not bring x0 back: C, X's prompt again, finds nothing.
+    const x = blocks('x', 1) + 'qqqq';
+    const sends = [
+      { atMs: 0, text: x, maxTokens: 5 },
+      { atMs: 100, text: blocks('a', 1) + 'qqqq', maxTokens: 20 },
+      { atMs: 100, text: 'q'.repeat(40), maxTokens: 17 },
+      { atMs: 400, text: x, maxTokens: 5 },
+    ];
+    const { out, sim } = streams(endpoint({ kvCacheTokens: 80 }, 30), sends);
+    expect(out.map((r) => tokenTimes(r).length)).toEqual([5, 20, 17, 5]);
+    expect(out.map(cached)).toEqual([0, 0, 0, 0]);
+    expect(sim.endpoints.get('ep')!.engines.preemptions).toBe(0);
+    // One block more and nothing is evicted: C finds x0.
+    expect(streams(endpoint({ kvCacheTokens: 96 }, 30), sends).out.map(cached)).toEqual([0, 0, 0, 16]);
   });
 
   it('a worker that crashes loses its cache', () => {

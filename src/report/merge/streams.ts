@@ -22,7 +22,12 @@ export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamSta
   const good = list.some((s) => s.good !== undefined) ? { good: sum(list, (s) => s.good ?? 0), ...(targets ? { goodputTargets: targets } : {}) } : {};
   const hist = Object.fromEntries(SERIES.map((k) => [k, mergeEncoded(list.map((s) => s[k]))])) as Record<StreamSeries, FlowStreamStats[StreamSeries]>;
   const told = list.filter((s) => s.promptTokens !== undefined);
-  const cache = told.length ? prefixCacheOf(sum(told, (s) => s.promptTokens!), sum(told, (s) => s.cachedPromptTokens ?? 0)) : {};
+  const cache = told.length
+    ? prefixCacheOf(
+        sum(told, (s) => s.promptTokens!),
+        sum(told, (s) => s.cachedPromptTokens ?? 0),
+      )
+    : {};
   return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...good, ...cache, ...hist };
 }
 
