@@ -178,8 +178,10 @@ export class LlmEngine implements Timer {
   }
 
   /**
-   * With a prefix cache of bounded size: evicts the least recently used free blocks until they fit
-   * beside the `used` blocks held (vLLM takes a free block for a new one, a cached one last).
+   * With a prefix cache of bounded size: evicts the least recently used free cached blocks until
+   * they fit beside the `used` blocks held. Room never cached (a sequence's partial and generated
+   * blocks, freed) is taken first; vLLM keeps those in the same least-recently-used queue as the
+   * cached ones, so it may evict a cached block a little sooner.
    */
   private evictOver(used: number): void {
     const c = this.cache;
