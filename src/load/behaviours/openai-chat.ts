@@ -137,5 +137,6 @@ function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: bool
   const c = r.stream ?? streamContent(r.sse!, r.sseAtMs, now);
   env.rec.stream(now, c.events);
   env.streams?.ended(s.intendedMs, c.atMs, c.usageTokens, broken || c.errorCode !== undefined, now);
+  if (c.cachedTokens !== undefined) env.streams?.cached(c.cachedTokens);
   return c;
 }
