@@ -44,6 +44,11 @@ export function isStreaming(spec: BehaviourSpec): boolean {
   return spec.behaviour === 'run-stream' || (spec.behaviour === 'openai-chat' && spec.stream);
 }
 
+/** Is a session of this behaviour a conversation of turns (`openai-chat` with `turns`: session figures)? */
+export function hasTurns(spec: BehaviourSpec): boolean {
+  return spec.behaviour === 'openai-chat' && spec.turns !== undefined;
+}
+
 export function behaviourOperation(spec: BehaviourSpec): Operation {
   return kindOf(spec).operation(spec);
 }
