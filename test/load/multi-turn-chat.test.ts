@@ -4,9 +4,14 @@
  * as received), so its prompt tokens are the earlier messages' and answers' plus the new message's
  * by the 4-characters-a-token rule; the think time is waited on the virtual clock; the session
  * figures (`flows.*.turns`) count turns and time whole sessions; a failed turn ends its session;
- * open and closed arrivals both run sessions of turns; a seed gives the same report.
+ * open and closed arrivals both run sessions of turns; a seed gives the same report, in process and
+ * in lockstep against `serve --clock manual`; shards' figures merge to the whole run's.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseSimConfig } from '../../src/contract/endpoint-config.js';
+import { LockstepTarget } from '../../src/load/targets/lockstep/lockstep-target.js';
+import { mergeRuns } from '../../src/report/merge/merge-runs.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { promptTokensOf, tokensOfText } from '../../src/contract/prompt-tokens.js';
 import { answerText } from '../../src/load/behaviours/answer-text.js';
 import { runScenario } from '../../src/load/run-scenario.js';
@@ -203,5 +208,51 @@ describe('sessions of turns under open and closed arrivals', () => {
     // Every turn's job once, in its category: each completed turn COMPLETED, each session's failed turn FAILED.
     expect(r.jobs.accepted).toBe(f.turns!.total);
     expect(r.jobs.outcomes).toEqual({ COMPLETED: f.turns!.total - f.outcomes.FAILED!, FAILED: f.outcomes.FAILED });
+  });
+});
+
+describe('the same run elsewhere', () => {
+  const servers: RunningServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+  });
+  const sc = () =>
+    scenario(
+      { stream: true, turns: { dist: 'uniform', minMs: 2, maxMs: 4 }, thinkTimeMs: { dist: 'uniform', minMs: 500, maxMs: 1500 }, promptTokens: 12 },
+      { process: 'closed', users: 3, thinkTimeMs: 200 },
+      { durationMs: 10_000, drainMs: 30_000 },
+    );
+
+  it('in lockstep against serve --clock manual: the same sessions, outcomes, turns, session times, jobs and prompt tokens as in process', async () => {
+    const a = await runScenario(sc());
+    const parsed = parseSimConfig({ seed: sc().seed, endpoints: [sc().endpoint] });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const srv = await startServer({ config: parsed.config, port: 0, clock: 'manual' });
+    servers.push(srv);
+    const target = new LockstepTarget(srv.baseUrl, { apiKey: 'k', endpointId: 'ep' });
+    const b = await runScenario(sc(), { target: () => target });
+    expect(b.target.kind).toBe('lockstep');
+    expect(a.flows.chat!.turns!.total).toBeGreaterThan(20);
+    // Stream times are not compared: lockstep reads server-sent events over HTTP as they come, not at their virtual instants.
+    const { stream: sa, ...fa } = a.flows.chat!;
+    const { stream: sb, ...fb } = b.flows.chat!;
+    expect(fb).toEqual(fa);
+    expect([sb!.requests, sb!.promptTokens, sb!.tokens]).toEqual([sa!.requests, sa!.promptTokens, sa!.tokens]);
+    expect(b.jobs).toEqual(a.jobs);
+  }, 60_000);
+
+  it("shards' session figures merge exactly: turns add, and so do the turns-per-session and session-time histograms", async () => {
+    const shards = await Promise.all([0, 1, 2].map((index) => runScenario(sc(), { shard: { index, count: 3 } })));
+    const m = mergeRuns(shards.map((result, i) => ({ name: `shard-${i}`, result }))).flows.chat!.turns!;
+    const parts = shards.map((r) => r.flows.chat!.turns!);
+    const sum = (f: (t: (typeof parts)[number]) => number) => parts.reduce((n, t) => n + f(t), 0);
+    expect(m.total).toBe(sum((t) => t.total));
+    expect(m.perSession.count).toBe(sum((t) => t.perSession.count));
+    expect(m.sessionMs.count).toBe(sum((t) => t.sessionMs.count));
+    expect(m.sessionMs.summary.max).toBe(Math.max(...parts.map((t) => t.sessionMs.summary.max)));
+    expect(decode(m.perSession).mean * m.perSession.count).toBeCloseTo(
+      sum((t) => decode(t.perSession).mean * t.perSession.count),
+      6,
+    );
   });
 });

@@ -36,3 +36,23 @@ export const chatFields = {
       examples: [500, 2000],
     }),
 };
+
+/**
+ * Keys of a flow's client that its other keys rule out: `thinkTimeMs` needs `turns` (the pause
+ * between sessions is a closed arrival's `thinkTimeMs`); a token trace's rows are single requests
+ * with their own prompt, so `turns` and `systemPromptTokens` take no `replay` with `format`.
+ */
+export function chatConflicts(f: { arrival: { process: string }; client: { behaviour: string } }): { key: string; message: string }[] {
+  if (f.client.behaviour !== 'openai-chat') return [];
+  const c = f.client as { turns?: unknown; thinkTimeMs?: unknown; systemPromptTokens?: unknown };
+  const out: { key: string; message: string }[] = [];
+  if (c.thinkTimeMs !== undefined && c.turns === undefined)
+    out.push({
+      key: 'thinkTimeMs',
+      message: 'needs turns (it is the pause between turns of a session; between sessions, give a closed arrival its thinkTimeMs)',
+    });
+  const trace = f.arrival.process === 'replay' && (f.arrival as { format?: unknown }).format !== undefined;
+  for (const key of ['turns', 'systemPromptTokens'] as const)
+    if (trace && c[key] !== undefined) out.push({ key, message: 'not with a token trace (replay with format): each row is one request with its own prompt' });
+  return out;
+}

@@ -9,6 +9,7 @@ import { checkThreshold, type ThresholdContext } from '../../report/threshold-ch
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
 import { behaviourSchema, isStreaming } from '../behaviours/registry.js';
+import { chatConflicts } from '../behaviours/chat-fields.js';
 
 const ms = z.number().int().nonnegative();
 const name = z
@@ -319,6 +320,7 @@ export const scenarioSchema = z
           message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}`,
         });
       }
+      for (const m of chatConflicts(f)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'client', m.key], message: m.message });
     });
     const tctx = thresholdContext(s);
     s.thresholds.forEach((entry, i) => {
