@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../../src/server/server.js';
 import { promptTokensOf, tokensOfText } from '../../src/contract/prompt-tokens.js';
 import { answerText } from '../../src/load/behaviours/answer-text.js';
 import { runScenario } from '../../src/load/run-scenario.js';
+import { renderPlan } from '../../src/plan/dry-run.js';
 import { parseScenario } from '../../src/load/scenario/loader.js';
 import type { Scenario } from '../../src/load/scenario/schema.js';
 import { inProcessTarget } from '../../src/load/targets/in-process/for-scenario.js';
@@ -162,6 +163,11 @@ describe('sessions of turns under open and closed arrivals', () => {
     expect(r.arrivals.intended).toBe(12);
     // A user has one request out at a time.
     expect(r.headroom.operations.find((o) => o.operation === 'openai')!.peakInFlight).toBe(2);
+    // The dry run counts as the run: sessions of 3 jobs and 2 thinks, 3 requests each.
+    const plan = renderPlan(sc).text;
+    expect(plan).toContain('closed loop of 2 users, at most ~12 sessions');
+    expect(plan).toContain('3 turns a session on average (a request and a job each), ~36 requests');
+    expect(plan).toContain('openai ~36');
     const again = await runScenario(sc);
     delete r.wallClock;
     delete again.wallClock;
