@@ -11,7 +11,12 @@ import { batched } from '../helpers/cli-batch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-multi-turn-'));
 
-function scenario(name: string, client: Record<string, unknown>, arrival: Record<string, unknown> = { process: 'closed', users: 2 }): string {
+function scenario(
+  name: string,
+  client: Record<string, unknown>,
+  arrival: Record<string, unknown> = { process: 'closed', users: 2 },
+  thresholds: string[] = [],
+): string {
   const file = join(dir, `${name}.json`);
   writeFileSync(
     file,
@@ -21,6 +26,7 @@ function scenario(name: string, client: Record<string, unknown>, arrival: Record
       drainMs: 30_000,
       endpoint: { id: 'ep', workersMin: 1, workersMax: 1, workerConcurrency: 4, llm: { ttftMs: 200, interTokenMs: 10, outputTokens: 16 } },
       traffic: [{ name: 'chat', arrival, client: { behaviour: 'openai-chat', stream: true, ...client } }],
+      thresholds,
     }),
   );
   return file;
@@ -31,13 +37,14 @@ const out = join(dir, 'out');
 const good = { turns: 3, thinkTimeMs: 2000, promptTokens: 20, systemPromptTokens: 100 };
 
 const run = batched(() => [
-  { args: ['run', scenario('good', good), '--out', out] },
+  { args: ['run', scenario('good', good, undefined, ['session_p95_ms{flow=chat} < 60000']), '--out', out] },
   { args: ['run', scenario('good-dry', good), '--dry-run'] },
   { args: ['run', scenario('zero-turns', { turns: 0 }), '--dry-run'] },
   { args: ['run', scenario('many-turns', { turns: 1001 }), '--dry-run'] },
   { args: ['run', scenario('think-alone', { thinkTimeMs: 500 }), '--dry-run'] },
   { args: ['run', scenario('trace-turns', { turns: 2, systemPromptTokens: 10 }, { process: 'replay', file: 'trace.csv', format: 'csv' }), '--dry-run'] },
   { args: ['run', scenario('no-system', { turns: 2, systemPromptTokens: 0 }), '--dry-run'] },
+  { args: ['run', scenario('session-no-turns', {}, undefined, ['session_p95_ms < 1000']), '--dry-run'] },
 ]);
 
 describe('loadlab run with turns', () => {
@@ -55,6 +62,7 @@ describe('loadlab run with turns', () => {
     expect(f.turns.sessionMs.summary.min).toBeGreaterThanOrEqual(2 * 2000 + 3 * 350);
     expect(j.jobs.accepted).toBe(f.turns.total);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Multi-turn sessions');
+    expect(j.thresholds[0]).toMatchObject({ ok: true, value: f.turns.sessionMs.summary.p95 });
   });
 
   test('--dry-run counts a request per turn', () => {
@@ -70,6 +78,7 @@ describe('loadlab run with turns', () => {
       [4, /traffic\.0\.client\.thinkTimeMs: needs turns/],
       [5, /traffic\.0\.client\.turns: not with a token trace[\s\S]*traffic\.0\.client\.systemPromptTokens: not with a token trace/],
       [6, /traffic\.0\.client\.systemPromptTokens: /],
+      [7, /thresholds\.0: metric "session_p95_ms" needs a multi-turn flow \(openai-chat with turns\)/],
     ];
     for (const [i, re] of cases) {
       const r = run(i);

@@ -149,12 +149,16 @@ describe('sessions of turns under open and closed arrivals', () => {
     const sc = scenario(
       { stream: true, turns: 3, thinkTimeMs: 1000, promptTokens: 16 },
       { process: 'closed', users: 2, thinkTimeMs: 500 },
-      { durationMs: 20_000, drainMs: 20_000 },
+      { durationMs: 20_000, drainMs: 20_000, thresholds: ['session_max_ms{flow=chat} == 3320', 'session_p50_ms == 3320'] },
     );
     const { r, seen } = await watched(sc);
     const f = r.flows.chat!;
     // A session: 3 answers of 300 + 7 × 20 = 440 ms and two 1 s thinks = 3320 ms, then 500 ms of user think.
     expect(f.turns!.sessionMs.summary).toMatchObject({ min: 3320, max: 3320 });
+    expect(r.thresholds.map((t) => [t.ok, t.value])).toEqual([
+      [true, 3320],
+      [true, 3320],
+    ]);
     // Per user: sessions at 0, 3820, …, 19 100: 6 each.
     expect(f).toMatchObject({ arrival: 'closed', users: 2, sessions: 12, outcomes: { COMPLETED: 12 } });
     expect(f.turns!.total).toBe(36);
