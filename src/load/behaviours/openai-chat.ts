@@ -16,7 +16,9 @@ import { promptTokensOf } from '../../contract/prompt-tokens.js';
  * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
  * counted as stream chunks; their content events give the flow's stream metrics: TTFT, ITL,
  * TPOT, tokens). A 200 ends the session `COMPLETED`; a stream that breaks mid-way ends it `error`
- * (or `timeout`), what arrived counted.
+ * (or `timeout`), what arrived counted. With `turns`, a session is a conversation (chat-session.ts):
+ * each turn is one request as above, on a `ChatTurn` standing for the session, and its 200 hands the
+ * answer on for the next turn's history.
  */
 export const openaiChat = defineBehaviour({
   schema: z.strictObject({
@@ -67,20 +69,25 @@ export const openaiChat = defineBehaviour({
   operation: () => 'openai',
   create: (spec, env) => {
     const o = callOptions(spec, env);
-    const prompt = spec.promptTokens === undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
+    // A multi-turn flow makes its own user messages (chat-flow.ts).
+    const prompt = spec.promptTokens === undefined || spec.turns !== undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
     const obs = spec.stream ? env.rec.observations?.streams : undefined;
     const system: Message | undefined = spec.systemPromptTokens === undefined ? undefined : systemMessage(env.flow, spec.systemPromptTokens);
+    // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
+    const oneTurn = (s: Session): Message[] => {
+      const t = s.request;
+      const user: Message = { role: 'user', content: t ? promptOfRequest(t) : prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) };
+      return system ? [system, user] : [user];
+    };
     /** One request: a multi-turn chat's turn with its `messages` (chat-session.ts), else the session's one message. */
     const send = (s: Session, messages?: Message[]): void => {
-      // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
       const t = s.request;
-      const user = (): Message => ({ role: 'user', content: t ? promptOfRequest(t) : prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) });
       const body: Record<string, unknown> = {
         model: spec.model,
         max_tokens: t ? t.outputTokens : spec.maxTokens,
         stream: spec.stream,
-        messages: messages ?? (system ? [system, user()] : [user()]),
+        messages: messages ?? oneTurn(s),
       };
       if (t) body.ignore_eos = true;
       if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
