@@ -48,7 +48,7 @@ const run = batched(() => [
 ]);
 
 describe('loadlab run with turns', () => {
-  test('a closed flow of 3-turn sessions: flows.chat.turns in report.json, the Multi-turn sessions table in report.md', () => {
+  test('a closed flow of 3-turn sessions: flows.chat.turns in report.json, the Multi-turn sessions table in report.md and report.html', () => {
     const r = run(0);
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -62,6 +62,7 @@ describe('loadlab run with turns', () => {
     expect(f.turns.sessionMs.summary.min).toBeGreaterThanOrEqual(2 * 2000 + 3 * 350);
     expect(j.jobs.accepted).toBe(f.turns.total);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Multi-turn sessions');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Multi-turn sessions');
     expect(j.thresholds[0]).toMatchObject({ ok: true, value: f.turns.sessionMs.summary.p95 });
   });
 
