@@ -21,7 +21,7 @@ import { endpointDefaultsText } from '../contract/endpoint-presets.js';
 import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
 import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
-import { behaviourOperation, leastSessionMs, submitsJob } from '../load/behaviours/registry.js';
+import { behaviourOperation, leastSessionMs, meanTurns, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import { traceSummary } from './trace-summary.js';
@@ -44,8 +44,10 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
     const sessionMs = leastSessionMs(f.client, jobMs);
     const n = expectedArrivals(f.arrival, sc.durationMs, sessionMs);
     const op = behaviourOperation(f.client);
-    perOp.set(op, (perOp.get(op) ?? 0) + n);
-    if (submitsJob(f.client)) jobs += n;
+    // A multi-turn chat's session sends a request, and a job, per turn.
+    const turns = meanTurns(f.client);
+    perOp.set(op, (perOp.get(op) ?? 0) + n * turns);
+    if (submitsJob(f.client)) jobs += n * turns;
     if (f.client.behaviour === 'run-poll') {
       // Polls while the job runs: about one per poll interval at its cap, at least one.
       const polls = Math.max(1, Math.ceil(jobMs / Math.max(1, f.client.poll.maxMs)) + 1);
@@ -57,6 +59,9 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
       `  ${f.name}: ${f.client.behaviour} on /${op}, ${sessions} ${peak10.toFixed(1)} per 10 s` +
         `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
       ...traceSummary(f.arrival),
+      ...(f.client.behaviour === 'openai-chat' && f.client.turns !== undefined
+        ? [`    ${+turns.toFixed(2)} turns a session on average (a request and a job each), ~${Math.round(n * turns)} requests`]
+        : []),
     );
   }
   const requests = Math.round([...perOp.values()].reduce((a, b) => a + b, 0));

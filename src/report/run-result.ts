@@ -56,6 +56,21 @@ export interface FlowStats {
   jobs?: FlowJobStats;
   /** This flow's streamed answers: only on a run-stream or streamed openai-chat flow (version 3, optional). */
   stream?: FlowStreamStats;
+  /** A multi-turn chat flow's sessions (`openai-chat` with `turns`; version 3, optional). */
+  turns?: FlowTurnStats;
+}
+
+/**
+ * A multi-turn flow's sessions: each session is one conversation of turns, each turn one request
+ * (its figures are in operations, jobs and the stream section as any request's).
+ */
+export interface FlowTurnStats {
+  /** Turns started: requests sent as turns (their 429 re-sends aside), by every session, ended or not. */
+  total: number;
+  /** Turns of each session that ended, whatever its outcome (the turn that failed included): whole turns. */
+  perSession: EncodedHistogram;
+  /** Sessions that answered every turn: the first turn's intended send → the last answer, think times included (ms). */
+  sessionMs: EncodedHistogram;
 }
 
 /**
