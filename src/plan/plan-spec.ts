@@ -47,6 +47,6 @@ export function planInputsOf(spec: PlanSpec, slos: Threshold[]): PlanInputs {
     mmc: spec.mmc,
     ...(spec.prices ? { prices: spec.prices } : {}),
     billInitializing: billingRule(spec.scenarioConfig.endpoint).initializing,
-    fitRange: fitRangeOf(spec.scenarioConfig),
+    fitRange: fitRangeOf(spec.scenarioConfig, spec.scenario.traces),
   };
 }

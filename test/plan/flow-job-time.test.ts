@@ -14,6 +14,8 @@ import { runScenario } from '../../src/load/run-scenario.js';
 import { renderPlan } from '../../src/plan/dry-run.js';
 import { flowJobTime } from '../../src/plan/flow-job-time.js';
 import { mmcInputs } from '../../src/plan/mmc-reference.js';
+import { extrapolationFlags, fitRangeOf } from '../../src/plan/extrapolation.js';
+import { planTraces } from '../../src/plan/plan-traces.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-flow-job-time-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +70,30 @@ describe("a token trace's mean job time", () => {
     expect(renderPlan(sc).text).toContain(
       "  job time: ~0 job-seconds (3 jobs × 0.13 s mean job time, each alone in its batch: overheadMs, its prompt's prefill and decodeMs per output token; chat: its trace's 1000 prompt and 20.0 answer tokens a request on average, 0.13 s)",
     );
+  });
+
+  test("the plan's traces and its KV cache flag: the trace's requests and lengths, not llm.outputTokens", () => {
+    const sc = scenario({ engine: { ...ENGINE, kvCacheTokens: 4096 }, outputTokens: 128 }, [traceFlow()]);
+    const traces = planTraces(sc);
+    expect(traces).toEqual([
+      {
+        flow: 'chat',
+        file: 'trace.csv',
+        format: 'csv',
+        fromMs: 0,
+        toMs: null,
+        speed: 1,
+        loop: false,
+        requests: 3,
+        meanPromptTokens: 1000,
+        meanOutputTokens: 20,
+      },
+    ]);
+    const range = fitRangeOf(sc, traces)!;
+    expect(range.tokensPerRequest).toBe(1020);
+    // 4096 tokens hold 4 requests of 1020 tokens (of 128 + 1: 31).
+    expect(extrapolationFlags(range, { workerConcurrency: 4 })).toEqual([]);
+    expect(extrapolationFlags(range, { workerConcurrency: 5 })[0]).toMatch(/^past the KV cache: about 4 of the 5 requests/);
   });
 
   test('it is what the simulator takes for a job alone in its batch (whole ms)', async () => {
