@@ -40,6 +40,7 @@ const LONG_FILES = [
   'test/docs/readme-commands.test.ts',
   'test/load/job-accounting.test.ts',
   'test/calibrate/bench-kv-fit.test.ts',
+  'test/plan/plan-trace.test.ts',
 ];
 
 class LongFilesFirst extends BaseSequencer {
