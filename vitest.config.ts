@@ -16,7 +16,7 @@ export const UNIT_FILES = [
   'test/docs/{error-codes,links,no-private-citations,performance-table}.test.ts',
   'test/grafana/{dashboard-lint,generator-names}.test.ts',
   'test/lib/*.test.ts',
-  'test/load/{abort-on-fail,closed-loop,cold-start,frozen-config,interrupt,job-times,llm-stream-metrics,reachability,scenarios,shard-run,stream-fine-times,stream-metrics,template-and-histogram,threshold-load,threshold-outcomes}.test.ts',
+  'test/load/{abort-on-fail,closed-loop,cold-start,frozen-config,interrupt,job-times,llm-stream-metrics,prefix-cache-run,reachability,scenarios,shard-run,stream-fine-times,stream-metrics,template-and-histogram,threshold-load,threshold-outcomes}.test.ts',
   'test/load/{arrivals,behaviours,scenario,trace}/*.test.ts',
   'test/load/record/{headroom,per-window-answers,sparse-encoding,stream-observations,window-histograms}.test.ts',
   'test/load/targets/target-url.test.ts',
@@ -40,6 +40,7 @@ const LONG_FILES = [
   'test/docs/readme-commands.test.ts',
   'test/load/job-accounting.test.ts',
   'test/calibrate/bench-kv-fit.test.ts',
+  'test/plan/plan-trace.test.ts',
 ];
 
 class LongFilesFirst extends BaseSequencer {

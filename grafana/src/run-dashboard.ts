@@ -221,6 +221,22 @@ const rows: RowSpec[] = [
         description: `Sequences preempted per second: the KV cache ran out, so the newest running sequence gave its blocks back and waits to be prefilled again (${M.enginePreemptions}, vLLM num_preemptions).`,
         queries: [{ expr: sumBy(['endpoint'], rate(sel(M.enginePreemptions, RUN))), legend: '{{endpoint}}' }],
       },
+      {
+        title: 'Prefix cache hit rate',
+        unit: 'percentunit',
+        width: 8,
+        description: `Prompt tokens found in the workers' prefix caches over the prompt tokens of requests that joined a batch (${M.enginePrefixCacheHits} / ${M.enginePrefixCacheQueries}, vLLM prefix_cache_hits / prefix_cache_queries); only when the scenario sets llm.engine.prefixCaching. Each worker has its own cache: more workers behind the queue, a lower rate.`,
+        queries: [
+          {
+            expr: ratioOn(
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheHits, RUN))),
+              ['endpoint'],
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheQueries, RUN))),
+            ),
+            legend: '{{endpoint}}',
+          },
+        ],
+      },
     ],
   },
   {

@@ -7,7 +7,7 @@
 import { METRIC as M, PROCESS_METRIC as P } from '../../src/contract/metric-names.js';
 import type { Dashboard } from './grafana-json.js';
 import { layout, variable, type RowSpec } from './panels.js';
-import { bucket, eq, maxBy, quantile, rate, re, sel, sumBy, total } from './promql.js';
+import { bucket, eq, maxBy, quantile, rate, ratioOn, re, sel, sumBy, total } from './promql.js';
 import { dashboardShell } from './shell.js';
 
 /** Serve's own series: the scrape target, not a run. */
@@ -104,6 +104,22 @@ const rows: RowSpec[] = [
         width: 8,
         description: `Sequences preempted per second when the KV cache ran out (${M.enginePreemptions}, vLLM num_preemptions).`,
         queries: [{ expr: sumBy(['endpoint'], rate(sel(M.enginePreemptions, EP))), legend: '{{endpoint}}' }],
+      },
+      {
+        title: 'Prefix cache hit rate',
+        unit: 'percentunit',
+        width: 8,
+        description: `Prompt tokens found in the workers' prefix caches over the prompt tokens of requests that joined a batch (${M.enginePrefixCacheHits} / ${M.enginePrefixCacheQueries}, vLLM prefix_cache_hits / prefix_cache_queries); only for endpoints with llm.engine.prefixCaching.`,
+        queries: [
+          {
+            expr: ratioOn(
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheHits, EP))),
+              ['endpoint'],
+              sumBy(['endpoint'], rate(sel(M.enginePrefixCacheQueries, EP))),
+            ),
+            legend: '{{endpoint}}',
+          },
+        ],
       },
     ],
   },

@@ -7,14 +7,18 @@
 import type { Submission } from '../sim/endpoint.js';
 import { MAX_OUTPUT_TOKENS } from '../contract/llm-config.js';
 import { promptTokensOf } from '../contract/prompt-tokens.js';
+import { promptBlocksOf } from '../contract/prompt-blocks.js';
+import type { EngineConfig } from '../contract/llm-config.js';
 
 /**
  * Sets `s.maxTokens`, and `s.promptTokens` when `engine` (only a batching worker prefills them, as
- * routes/openai.ts); gives the field and reason of the first problem, else undefined.
+ * routes/openai.ts), with its `prefixCaching` `s.promptBlocks` too; gives the field and reason of
+ * the first problem, else undefined.
  */
-export function checkLlmInput(s: Submission, engine: boolean): { field: string; reason: string } | undefined {
+export function checkLlmInput(s: Submission, engine: EngineConfig | undefined): { field: string; reason: string } | undefined {
   const d = s.directives;
   if (engine) s.promptTokens = promptTokensOf(s.input);
+  if (engine?.prefixCaching) s.promptBlocks = promptBlocksOf(s.input);
   if (d?.durationMs !== undefined)
     return { field: 'input.sim.durationMs', reason: "not accepted on an endpoint with llm: (the token model sets the job's length)" };
   if (d?.chunks !== undefined) return { field: 'input.sim.chunks', reason: 'not accepted on an endpoint with llm: (each token is a stream item)' };

@@ -9,6 +9,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** With prefix caching (`llm.engine.prefixCaching`): prompt tokens served from the worker's cache (vLLM --enable-prompt-tokens-details). */
+  prompt_tokens_details?: { cached_tokens: number };
 }
 
 export class ChunkWriter {

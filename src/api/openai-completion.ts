@@ -35,7 +35,15 @@ export function chunkWriter(ctx: RouteContext, j: Job, c: Completion): ChunkWrit
   return new ChunkWriter(c.kind, `${c.kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${ctx.ep.jobs.idOf(j)}`, model, Math.floor(ctx.sim.nowMs / 1000));
 }
 
-export function usageOf(c: Completion, completionTokens: number): Usage {
-  const prompt = promptTokens(c.kind === 'chat' ? c.o.messages : c.o.prompt);
-  return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
+/**
+ * The answer's `usage`. `engine`: the prompt as an `llm.engine` worker saw it (Endpoint.promptOf):
+ * its tokens are the prompt tokens, and with prefix caching its cached tokens are
+ * `prompt_tokens_details.cached_tokens` (vLLM's usage with --enable-prompt-tokens-details);
+ * without an engine the prompt is a word count.
+ */
+export function usageOf(c: Completion, completionTokens: number, engine: { tokens: number; cachedTokens: number | undefined } | undefined): Usage {
+  const prompt = engine ? engine.tokens : promptTokens(c.kind === 'chat' ? c.o.messages : c.o.prompt);
+  const u: Usage = { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
+  if (engine?.cachedTokens !== undefined) u.prompt_tokens_details = { cached_tokens: engine.cachedTokens };
+  return u;
 }

@@ -69,8 +69,12 @@ class TokenStream implements JobWaiter {
     const reason = t?.capped ? 'length' : 'stop';
     feed.push(() => w.finish(reason), now);
     if (this.c.includeUsage) {
-      const u = usageOf(this.c, this.sent);
+      const u = usageOf(this.c, this.sent, ctx.ep.promptOf(job));
       feed.usageTokens = u.completion_tokens;
+      if (u.prompt_tokens_details !== undefined) {
+        feed.promptTokens = u.prompt_tokens;
+        feed.cachedTokens = u.prompt_tokens_details.cached_tokens;
+      }
       feed.push(() => w.usage(u), now);
     }
     feed.push(DONE, now);

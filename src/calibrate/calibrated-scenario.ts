@@ -7,11 +7,14 @@
 import { parseDocument } from 'yaml';
 import type { Calibration } from './calibration.js';
 import { setCalibratedLlm } from './calibrated-llm.js';
+import { rebaseTraceFiles } from './rebase-trace-files.js';
 
-export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir: string): string {
+/** `dirs`: the scenario's folder and calibrated.yaml's, for a trace's relative path (rebase-trace-files.ts). */
+export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir: string, dirs?: { fromDir: string; toDir: string }): string {
   const doc = parseDocument(scenarioYaml);
-  // The schema reference was relative to the scenario's own folder.
+  // The schema reference was relative to the scenario's own folder; so are trace files.
   doc.delete('$schema');
+  if (dirs) rebaseTraceFiles(doc, dirs.fromDir, dirs.toDir);
   const set = (key: string, value: unknown): void => {
     if (value !== undefined) doc.setIn(['endpoint', key], doc.createNode(value, { flow: true }));
   };

@@ -57,6 +57,14 @@ export const METRIC = {
   engineKvCacheUsage: 'loadlab_engine_kv_cache_usage_ratio',
   /** counter {endpoint}: sequences preempted, their KV cache blocks taken back (vLLM `num_preemptions`; `llm.engine` endpoints only). */
   enginePreemptions: 'loadlab_engine_num_preemptions_total',
+  /**
+   * counter {endpoint}: prompt tokens of the requests that joined a batch (their first join), and of
+   * those the tokens found in their worker's prefix cache (vLLM `prefix_cache_queries`,
+   * `prefix_cache_hits`; hit rate: the rate of one over the other; endpoints with
+   * `llm.engine.prefixCaching` only).
+   */
+  enginePrefixCacheQueries: 'loadlab_engine_prefix_cache_queries_total',
+  enginePrefixCacheHits: 'loadlab_engine_prefix_cache_hits_total',
   /** gauge: virtual time since the simulation started, seconds. */
   virtualTime: 'loadlab_virtual_time_seconds',
   /** counter {route, status}: HTTP requests answered by `loadlab serve`. */

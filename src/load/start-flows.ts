@@ -7,7 +7,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { usersOfShard } from './arrivals/closed.js';
 import { arrivalGenerator, isClosed } from './arrivals/registry.js';
 import { shardArrivals, type ArrivalShard } from './arrivals/shard.js';
-import { behaviourOperation, behaviourSession, isStreaming } from './behaviours/registry.js';
+import { behaviourOperation, behaviourSession, hasTurns, isStreaming } from './behaviours/registry.js';
 import type { BehaviourEnv } from './behaviours/types.js';
 import { ClosedFlowDriver } from './closed-flow-driver.js';
 import { FlowDriver } from './flow-driver.js';
@@ -36,6 +36,7 @@ export async function startFlows(sc: Scenario, run: RunParts, opts: FlowOptions)
   for (const f of sc.traffic) {
     const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
     if (isStreaming(f.client)) env.streams = rec.streamMetrics.flow(f.name, f.goodput);
+    if (hasTurns(f.client)) env.turns = rec.flowTurns(f.name);
     const a = f.arrival;
     const acc = rec.flow(f.name, {
       operation: behaviourOperation(f.client),

@@ -7,8 +7,12 @@ import { meanMs } from '../contract/duration-spec.js';
 import { meanJobMs } from '../contract/llm-config.js';
 import type { Scenario } from '../load/scenario/schema.js';
 
-/** One sentence per departure; `limited`: some run saw 429s; `scaled`: some point had workersMin < workersMax. */
-export function departures(sc: Scenario, o: { limited: boolean; scaled: boolean }): string[] {
+/**
+ * One sentence per departure; `limited`: some run saw 429s; `scaled`: some point had workersMin <
+ * workersMax; `meanJobMs`: Erlang C's mean job time (a token trace's flows at their own lengths,
+ * flow-job-time.ts), default the endpoint's.
+ */
+export function departures(sc: Scenario, o: { limited: boolean; scaled: boolean; meanJobMs?: number }): string[] {
   const e = sc.endpoint;
   const out: string[] = [];
   const cold = meanMs(e.coldStartMs);
@@ -33,7 +37,7 @@ export function departures(sc: Scenario, o: { limited: boolean; scaled: boolean 
   const d = e.jobDurationMs;
   if (e.llm)
     out.push(
-      `Job times come from the token model (llm: mean ${(meanJobMs(e) / 1000).toFixed(2)} s, before any max_tokens cap), not exponential: their variability differs from the exponential's.`,
+      `Job times come from the token model (llm: mean ${((o.meanJobMs ?? meanJobMs(e)) / 1000).toFixed(2)} s, before any max_tokens cap), not exponential: their variability differs from the exponential's.`,
     );
   else if (typeof d === 'number' || d.dist !== 'exponential') {
     const kind = typeof d === 'number' ? 'constant' : d.dist;

@@ -2,7 +2,8 @@
  * The plan of a run before it runs (`--dry-run`, and the guard against large runs on real
  * deployments): expected requests per operation, each flow's peak rate against the documented
  * limit of its first operation (a token trace's flow also its trace: trace-summary.ts), and the
- * worker-seconds the jobs will cost. A closed flow has no
+ * worker-seconds the jobs will cost (a token trace's jobs at the mean its own prompt and answer
+ * lengths give: flow-job-time.ts). A closed flow has no
  * rate fixed in advance: its figures are the most its users can send, each session taking the
  * mean job time (none queues), which is also the right bound for the guard.
  *
@@ -21,9 +22,10 @@ import { endpointDefaultsText } from '../contract/endpoint-presets.js';
 import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
 import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
-import { behaviourOperation, leastSessionMs, submitsJob } from '../load/behaviours/registry.js';
+import { behaviourOperation, leastSessionMs, meanTurns, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
+import { type FlowJobTime, flowJobTime } from './flow-job-time.js';
 import { traceSummary } from './trace-summary.js';
 
 export interface Plan {
@@ -35,17 +37,21 @@ export interface Plan {
 /** `gpu`: the --gpu flag, which names the GPU in place of the scenario's plan.gpu. */
 export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu): Plan {
   const limits = limitsOf(sc.endpoint);
-  const jobMs = meanJobMs(sc.endpoint);
   const perOp = new Map<string, number>();
   const lines: string[] = [];
-  let jobs = 0;
+  const jobFlows: JobFlow[] = [];
   for (const f of sc.traffic) {
+    // A token trace's jobs last what its lengths give (flow-job-time.ts); other flows', the endpoint's mean.
+    const time = flowJobTime(sc.endpoint, f.arrival);
+    const jobMs = time.ms;
     // A closed flow's sessions last at least a job time each: its counts are the most its users start.
     const sessionMs = leastSessionMs(f.client, jobMs);
     const n = expectedArrivals(f.arrival, sc.durationMs, sessionMs);
     const op = behaviourOperation(f.client);
-    perOp.set(op, (perOp.get(op) ?? 0) + n);
-    if (submitsJob(f.client)) jobs += n;
+    // A multi-turn chat's session sends a request, and a job, per turn.
+    const turns = meanTurns(f.client);
+    perOp.set(op, (perOp.get(op) ?? 0) + n * turns);
+    if (submitsJob(f.client)) jobFlows.push({ name: f.name, jobs: n * turns, time });
     if (f.client.behaviour === 'run-poll') {
       // Polls while the job runs: about one per poll interval at its cap, at least one.
       const polls = Math.max(1, Math.ceil(jobMs / Math.max(1, f.client.poll.maxMs)) + 1);
@@ -57,6 +63,9 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
       `  ${f.name}: ${f.client.behaviour} on /${op}, ${sessions} ${peak10.toFixed(1)} per 10 s` +
         `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
       ...traceSummary(f.arrival),
+      ...(f.client.behaviour === 'openai-chat' && f.client.turns !== undefined
+        ? [`    ${+turns.toFixed(2)} turns a session on average (a request and a job each), ~${Math.round(n * turns)} requests`]
+        : []),
     );
   }
   const requests = Math.round([...perOp.values()].reduce((a, b) => a + b, 0));
@@ -64,7 +73,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
     `plan for ${sc.name}: ${(sc.durationMs / 1000).toFixed(0)} s of traffic on endpoint ${sc.endpoint.id}`,
     ...lines,
     `  requests per operation: ${[...perOp].map(([op, n]) => `${op} ~${Math.round(n)}`).join(', ')} (≈ ${requests} in all)`,
-    workerTime(sc, jobs, jobMs),
+    workerTime(sc, jobFlows),
     `  endpoint defaults: ${endpointDefaultsText(sc.endpoint)}`,
     ...gpuLines(sc, gpu),
     '',
@@ -81,19 +90,43 @@ function sessionsAndPeak(a: ArrivalSpec, n: number, durationMs: number, sessionM
   ];
 }
 
-/** The worker-time line: exact for one job per worker, a range with concurrency, an assumption with an engine. */
-function workerTime(sc: Scenario, jobs: number, jobMs: number): string {
+/** A flow that submits jobs: its expected jobs and their mean time. */
+interface JobFlow {
+  name: string;
+  jobs: number;
+  time: FlowJobTime;
+}
+
+/**
+ * The worker-time line: exact for one job per worker, a range with concurrency, an assumption with
+ * an engine. The mean job time is over every flow's jobs, a token trace's from its own lengths.
+ */
+function workerTime(sc: Scenario, flows: readonly JobFlow[]): string {
   const c = sc.endpoint.workerConcurrency;
   const engine = sc.endpoint.llm?.engine;
+  const jobs = flows.reduce((n, f) => n + f.jobs, 0);
+  const jobMs = jobs > 0 ? flows.reduce((n, f) => n + f.jobs * f.time.ms, 0) / jobs : meanJobMs(sc.endpoint);
   const jobSeconds = Math.round((jobs * jobMs) / 1000);
+  const traced = flows.filter((f) => f.time.trace && f.jobs > 0);
+  const fromTrace = traced.map((f) => `${f.name}: its trace's ${lengths(f.time.trace!)}, ${(f.time.ms / 1000).toFixed(2)} s`).join('; ');
   const each = `${Math.round(jobs)} jobs × ${(jobMs / 1000).toFixed(2)} s mean job time`;
-  if (engine)
+  if (engine) {
+    const alone = traced.length
+      ? `each alone in its batch: overheadMs, its prompt's prefill and decodeMs per output token; ${fromTrace}${traced.length < flows.filter((f) => f.jobs > 0).length ? '; other flows without prompt prefill' : ''}`
+      : 'each alone in its batch: overheadMs plus decodeMs per output token, no prompt prefill';
     return (
-      `  job time: ~${jobSeconds} job-seconds (${each}, each alone in its batch: overheadMs plus decodeMs per output token, no prompt prefill); ` +
+      `  job time: ~${jobSeconds} job-seconds (${each}, ${alone}); ` +
       `${batchOf(Math.min(c, engine.maxNumSeqs))}, so this is not an estimate of billed worker-seconds (loadlab plan simulates them)`
     );
-  if (c === 1) return `  worker time: ~${jobSeconds} worker-seconds (${each})`;
-  return `  worker time: ~${jobSeconds} job-seconds (${each}); a worker runs up to ${c} at once, so between ~${Math.round(jobSeconds / c)} (every worker full) and ~${jobSeconds} worker-seconds`;
+  }
+  const why = traced.length ? `; ${fromTrace}` : '';
+  if (c === 1) return `  worker time: ~${jobSeconds} worker-seconds (${each}${why})`;
+  return `  worker time: ~${jobSeconds} job-seconds (${each}${why}); a worker runs up to ${c} at once, so between ~${Math.round(jobSeconds / c)} (every worker full) and ~${jobSeconds} worker-seconds`;
+}
+
+/** A trace's mean lengths, for the job-time line. */
+function lengths(t: NonNullable<FlowJobTime['trace']>): string {
+  return `${t.promptTokens.toFixed(0)} prompt and ${t.outputTokens.toFixed(1)} answer tokens a request on average`;
 }
 
 /** What one worker's engine does with its jobs (workerConcurrency 1: a batch of one). */

@@ -8,6 +8,7 @@
 import { meanMs } from '../contract/duration-spec.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Knobs } from './grid.js';
+import type { PlanTrace } from './plan-traces.js';
 
 /** What the flags compare a point against, read from the scenario once. */
 export interface FitRange {
@@ -19,19 +20,32 @@ export interface FitRange {
   tokensPerRequest?: number;
 }
 
-export function fitRangeOf(sc: Scenario): FitRange | undefined {
+/**
+ * `traces`: the token traces the flows replay (plan-traces.ts, from the plan's spec: no file is
+ * read here). A trace's flow sends its own prompt and answer lengths, so its requests hold their
+ * means; another flow's, its promptTokens and llm.outputTokens. The largest of the flows counts.
+ */
+export function fitRangeOf(sc: Scenario, traces: readonly PlanTrace[] = []): FitRange | undefined {
   const engine = sc.endpoint.llm?.engine;
   if (engine === undefined) return undefined;
   let prompt = 0;
+  let traced = 0;
   for (const f of sc.traffic) {
+    const t = traces.find((x) => x.flow === f.name);
+    if (t) {
+      traced = Math.max(traced, t.meanPromptTokens + t.meanOutputTokens);
+      continue;
+    }
     const spec = (f.client as { promptTokens?: Parameters<typeof meanMs>[0] }).promptTokens;
     if (spec !== undefined) prompt = Math.max(prompt, meanMs(spec));
   }
+  const untraced =
+    traces.length > 0 && sc.traffic.every((f) => traces.some((x) => x.flow === f.name)) ? 0 : Math.max(1, prompt) + meanMs(sc.endpoint.llm!.outputTokens);
   return {
     workerConcurrency: sc.endpoint.workerConcurrency,
     ...(sc.plan?.calibratedUpTo ? { calibratedUpTo: sc.plan.calibratedUpTo } : {}),
     ...(engine.kvCacheTokens !== undefined ? { kvCacheTokens: engine.kvCacheTokens } : {}),
-    tokensPerRequest: Math.max(1, prompt) + meanMs(sc.endpoint.llm!.outputTokens),
+    tokensPerRequest: Math.max(traced, untraced),
   };
 }
 

@@ -21,11 +21,15 @@ import { submitsJob } from '../load/behaviours/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Threshold } from '../report/thresholds.js';
 import { erlangC } from './erlang-c.js';
+import { meanJobTimeOf } from './flow-job-time.js';
 
 export interface MmcInputs {
   /** Mean job arrivals per second over the traffic phase; null: a closed flow submits jobs (none fixed in advance). */
   arrivalsPerSec: number | null;
-  /** Mean job time (ms); with an engine, of a job alone in its batch (contract meanJobMs). */
+  /**
+   * Mean job time (ms); with an engine, of a job alone in its batch (contract meanJobMs). Over the
+   * flows' expected jobs, a token trace's flow at its own prompt and answer lengths (flow-job-time.ts).
+   */
   meanJobMs: number;
   /** The scenario's endpoint.workerConcurrency, when above 1 (absent: 1, one job per worker). */
   workerConcurrency?: number;
@@ -34,16 +38,18 @@ export interface MmcInputs {
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
-  const jobMs = meanJobMs(sc.endpoint);
+  const endpointJobMs = meanJobMs(sc.endpoint);
   // The optional fields only when they differ from one job per worker: a plan of such an endpoint keeps its bytes.
   const c = sc.endpoint.workerConcurrency;
   const perWorker = {
     ...(c > 1 ? { workerConcurrency: c } : {}),
     ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
   };
-  if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: jobMs, ...perWorker };
-  const jobs = sc.traffic.filter((f) => submitsJob(f.client)).reduce((n, f) => n + expectedArrivals(f.arrival, sc.durationMs, jobMs), 0);
-  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: jobMs, ...perWorker };
+  if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: endpointJobMs, ...perWorker };
+  const perFlow = new Map(sc.traffic.filter((f) => submitsJob(f.client)).map((f) => [f.name, expectedArrivals(f.arrival, sc.durationMs, endpointJobMs)]));
+  const jobs = [...perFlow.values()].reduce((n, k) => n + k, 0);
+  // A token trace's jobs last what its lengths give: the mean is over every flow's jobs (flow-job-time.ts).
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobTimeOf(sc, perFlow).ms, ...perWorker };
 }
 
 /** The job-submitting closed flows of a scenario, by name: why Erlang C has no rate to start from. */

@@ -9,6 +9,7 @@ import type { BillingSection } from '../report/run-result.js';
 import { billingSection } from '../report/workers-section.js';
 import type { MmcInputs, MmcPrediction } from './mmc-reference.js';
 import type { SloSource } from './slo.js';
+import type { PlanTrace } from './plan-traces.js';
 import { describeKnobs, type Knobs } from './grid.js';
 import { paretoFront } from './pareto-front.js';
 import { rowGpus, type RowGpu } from './plan-row-gpus.js';
@@ -69,7 +70,8 @@ export interface PlanRow {
 
 export interface PlanResult {
   version: number;
-  scenario: { name: string; file?: string; durationMs: number };
+  /** `traces`: the token traces its flows replay, each run the same requests (plan-traces.ts; absent without one). */
+  scenario: { name: string; file?: string; durationMs: number; traces?: PlanTrace[] };
   slo: { source: SloSource; exprs: string[] };
   sweep: {
     workersMax: { from: number; to: number };
@@ -120,7 +122,7 @@ export interface PlanResult {
 }
 
 export interface PlanInputs {
-  scenario: { name: string; file?: string; durationMs: number };
+  scenario: { name: string; file?: string; durationMs: number; traces?: PlanTrace[] };
   slos: { source: SloSource; list: Threshold[] };
   range: readonly number[];
   /** A `--grid` was given (rows carry their knobs; the recommendation is the cheapest point). */

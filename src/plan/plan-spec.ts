@@ -11,11 +11,13 @@ import type { Knobs } from './grid.js';
 import type { MmcInputs } from './mmc-reference.js';
 import type { PlanInputs } from './plan-result.js';
 import type { SloSource } from './slo.js';
+import type { PlanTrace } from './plan-traces.js';
 import { fitRangeOf } from './extrapolation.js';
 
 /** Every input of a plan: the same in every shard of one plan (merge-plans.ts compares them). */
 export interface PlanSpec {
-  scenario: { name: string; file?: string; durationMs: number };
+  /** `traces`: the token traces its flows replay (plan-traces.ts), when any. */
+  scenario: { name: string; file?: string; durationMs: number; traces?: PlanTrace[] };
   slo: { source: SloSource; exprs: string[] };
   /** The workersMax values swept, in order. */
   workers: number[];
@@ -45,6 +47,6 @@ export function planInputsOf(spec: PlanSpec, slos: Threshold[]): PlanInputs {
     mmc: spec.mmc,
     ...(spec.prices ? { prices: spec.prices } : {}),
     billInitializing: billingRule(spec.scenarioConfig.endpoint).initializing,
-    fitRange: fitRangeOf(spec.scenarioConfig),
+    fitRange: fitRangeOf(spec.scenarioConfig, spec.scenario.traces),
   };
 }

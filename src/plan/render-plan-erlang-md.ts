@@ -10,6 +10,8 @@
  */
 import type { Scenario } from '../load/scenario/schema.js';
 import { departures } from './departures.js';
+import { tokenTraceFlows } from './flow-job-time.js';
+import { submitsJob } from '../load/behaviours/registry.js';
 import { closedJobFlows } from './mmc-reference.js';
 import { describeKnobs } from './grid.js';
 import { fmt, pct } from './plan-format.js';
@@ -69,7 +71,7 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
     L.push(
       "**Erlang C does not model batching.** This endpoint's workers batch their jobs (`llm.engine`, continuous batching): each iteration gives every running sequence one token and lasts longer the more sequences share it, so a job's time depends on how many others its worker holds. Erlang C's M/M/c queue assumes each job runs alone at a fixed rate.",
       '',
-      `The only such rate here is a job alone in its batch: ${fmt(ec.meanJobMs)} ms on average (overheadMs plus decodeMs per output token, no prompt prefill), at λ = ${fmt(lambda)} jobs/s. M/M/c with workersMax × workerConcurrency servers at that speed would understate both the queue and the token times as batches grow, so plan.md shows no Erlang C figure and gives no Erlang C answer: the simulated rows are the answer.`,
+      `The only such rate here is a job alone in its batch: ${fmt(ec.meanJobMs)} ms on average (${aloneIn(sc)}), at λ = ${fmt(lambda)} jobs/s. M/M/c with workersMax × workerConcurrency servers at that speed would understate both the queue and the token times as batches grow, so plan.md shows no Erlang C figure and gives no Erlang C answer: the simulated rows are the answer.`,
     );
     return L;
   }
@@ -95,6 +97,7 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
   const dep = departures(sc, {
     limited: p.rows.some((r) => r.measured.limitedRate.some((v) => (v ?? 0) > 0)),
     scaled: p.rows.some((r) => r.workersMin < r.workersMax),
+    meanJobMs: ec.meanJobMs,
   });
   if (dep.length) {
     L.push('', 'Where this scenario departs from M/M/c, and why the simulation differs:', '');
@@ -105,4 +108,12 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
       'This scenario is an M/M/c queue (warm workers, Poisson arrivals, exponential job times, no 429s): the simulation should agree with Erlang C within sampling error.',
     );
   return L;
+}
+
+/** What a job alone in its batch is made of: a token trace's jobs have their prompts prefilled (flow-job-time.ts). */
+function aloneIn(sc: Scenario): string {
+  const traced = tokenTraceFlows(sc);
+  if (!traced.length) return 'overheadMs plus decodeMs per output token, no prompt prefill';
+  const all = traced.length === sc.traffic.filter((f) => submitsJob(f.client)).length;
+  return `overheadMs, the prompt's prefill and decodeMs per output token, at the prompt and answer lengths of the trace${traced.length > 1 ? 's' : ''} of ${traced.join(', ')}${all ? '' : '; other flows without prompt prefill'}`;
 }

@@ -11,6 +11,8 @@ import { concurrencyGrid } from './plan-grid-table.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
 import { batching, ERLANG_HEADS, erlangCells, erlangIntro, erlangSection } from './render-plan-erlang-md.js';
 import { gridSection } from './render-plan-grid-md.js';
+import { planTraceText, type PlanTrace } from './plan-traces.js';
+import { submitsJob } from '../load/behaviours/registry.js';
 import { gpuSection, pricesText } from './render-plan-gpus-md.js';
 
 function sloCell(s: PlanRow['slo'][number]): string {
@@ -53,6 +55,10 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
             : 'Every point ran.'
           : `Stopped early after workersMax ${s.stoppedAfter}: it and the two points below it met every SLO on every seed (--exhaustive runs all).`),
   );
+  const traces = p.scenario.traces ?? [];
+  if (traces.length) L.push('', ...traces.map(planTraceText));
+  // Every job a trace's request: each row says how many of them completed (the rest 429'd, gave up or were cut off).
+  const traced = allJobsTraced(sc, traces) ? traces.reduce((n, t) => n + t.requests, 0) : null;
 
   const cg = concurrencyGrid(p);
   if (cg) L.push('', ...gridSection(cg));
@@ -66,6 +72,7 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
     ...(grid ? ['knobs', 'Pareto'] : []),
     'meets all',
     ...p.slo.exprs.map((e) => `\`${e}\``),
+    ...(traced !== null ? ['requests completed'] : []),
     'turnaround p95 ms',
     'queue delay mean ms',
     '429 rate',
@@ -83,6 +90,7 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
         ...(grid ? [describeKnobs(r.knobs ?? {}) || '—', onFront.has(pointKey(r.workersMax, r.knobs)) ? '◆' : ''] : []),
         r.meetsAll ? 'yes' : 'no',
         ...r.slo.map(sloCell),
+        ...(traced !== null ? [`${spread(m.jobsCompleted)} of ${traced}`] : []),
         spread(m.turnaroundP95Ms),
         spread(m.queueDelayMeanMs),
         spread(m.limitedRate, pct),
@@ -131,4 +139,10 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
   }
   L.push('');
   return L.join('\n');
+}
+
+/** Every flow that submits jobs replays a token trace (so a run's completed jobs are of its requests). */
+function allJobsTraced(sc: Scenario, traces: readonly PlanTrace[]): boolean {
+  const jobFlows = sc.traffic.filter((f) => submitsJob(f.client));
+  return traces.length > 0 && jobFlows.every((f) => traces.some((t) => t.flow === f.name));
 }

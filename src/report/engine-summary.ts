@@ -6,6 +6,7 @@
  */
 import type { EndpointWindows, EngineSummary } from './run-result.js';
 import { round3 } from '../lib/time-averages.js';
+import { hitRate } from './prefix-cache-rate.js';
 
 export function engineSummaryOf(ep: EndpointWindows | undefined, windowMs: number, endMs: number): EngineSummary | undefined {
   const e = ep?.engine;
@@ -17,9 +18,13 @@ export function engineSummaryOf(ep: EndpointWindows | undefined, windowMs: numbe
   let usage = 0;
   let peak = -1;
   let preemptions = 0;
+  let queries = 0;
+  let hits = 0;
   for (let i = 0; i < e.running.length; i++) {
     const covered = Math.min(endMs, (i + 1) * windowMs) - i * windowMs;
     preemptions += Math.max(0, e.preemptions[i] ?? 0);
+    queries += Math.max(0, e.prefixCacheQueries?.[i] ?? 0);
+    hits += Math.max(0, e.prefixCacheHits?.[i] ?? 0);
     peak = Math.max(peak, e.kvCacheUsageMax?.[i] ?? -1);
     if (!(covered > 0) || !(e.running[i]! >= 0)) continue;
     ms += covered;
@@ -34,6 +39,7 @@ export function engineSummaryOf(ep: EndpointWindows | undefined, windowMs: numbe
     waitingMean: mean(waiting),
     ...(e.kvCacheUsage ? { kvCacheUsageMean: mean(usage), kvCacheUsagePeak: Math.max(0, peak) } : {}),
     preemptions,
+    ...(e.prefixCacheQueries ? { prefixCacheQueries: queries, prefixCacheHits: hits, prefixCacheHitRate: hitRate(queries, hits) } : {}),
     waitingShareOfRequestTime: inSystem > 0 ? round3(waiting / inSystem) : null,
   };
 }

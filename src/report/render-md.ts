@@ -1,6 +1,6 @@
 /**
  * report.md: what a person reads after a run — per-operation table, 429s by cause, percentiles,
- * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), webhooks, arrivals, headroom against every limit, the runner's failed `/health` reads, workers and cost, thresholds, after the verdict
+ * jobs, streams (TTFT, ITL, TPOT, tokens, goodput), multi-turn sessions, webhooks, arrivals, headroom against every limit, the runner's failed `/health` reads, workers and cost, thresholds, after the verdict
  * (PASS / FAIL / INVALID, 429s by cause, limits above 80 %). Pure: render(result).
  */
 import { fineMs } from './fine-ms.js';
@@ -9,6 +9,7 @@ import { healthFailures } from './health-failures.js';
 import { scaleOf, type EncodedHistogram } from './histogram.js';
 import type { RunResult, ShardSection } from './run-result.js';
 import { verdict, verdictLines } from './verdict.js';
+import { turnsTable } from './turns-table.js';
 
 const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? '–' : Number.isInteger(n) ? String(n) : n.toFixed(2));
 const pctOf = (a: number, b: number | null): string => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
@@ -81,6 +82,7 @@ export function renderMarkdown(r: RunResult): string {
 
   out.push(...flowJobTable(r));
   out.push(...streamTable(r));
+  out.push(...turnsTable(r));
 
   const j = r.jobs;
   out.push('## Jobs', '');

@@ -56,6 +56,21 @@ export interface FlowStats {
   jobs?: FlowJobStats;
   /** This flow's streamed answers: only on a run-stream or streamed openai-chat flow (version 3, optional). */
   stream?: FlowStreamStats;
+  /** A multi-turn chat flow's sessions (`openai-chat` with `turns`; version 3, optional). */
+  turns?: FlowTurnStats;
+}
+
+/**
+ * A multi-turn flow's sessions: each session is one conversation of turns, each turn one request
+ * (its figures are in operations, jobs and the stream section as any request's).
+ */
+export interface FlowTurnStats {
+  /** Turns started: requests sent as turns (their 429 re-sends aside), by every session, ended or not. */
+  total: number;
+  /** Turns of each session that ended, whatever its outcome (the turn that failed included): whole turns. */
+  perSession: EncodedHistogram;
+  /** Sessions that answered every turn: the first turn's intended send → the last answer, think times included (ms). */
+  sessionMs: EncodedHistogram;
 }
 
 /**
@@ -80,6 +95,14 @@ export interface FlowStreamStats {
   good?: number;
   /** The flow's goodput targets (ms), as the scenario set them. */
   goodputTargets?: { ttftMs?: number; tpotMs?: number };
+  /**
+   * Prompt tokens the streamed answers' usage told were served from the server's prefix cache
+   * (`usage.prompt_tokens_details.cached_tokens`: the simulator with `llm.engine.prefixCaching`,
+   * vLLM with --enable-prompt-tokens-details), and the flow's prefix cache hit rate: those over
+   * `promptTokens` (null: no prompt token). Absent: no answer told (version 3, optional).
+   */
+  cachedPromptTokens?: number;
+  prefixCacheHitRate?: number | null;
   /** Intended send → first content chunk (scale 100: 0.01 ms resolution; older reports: whole ms). */
   ttftMs: EncodedHistogram;
   /** Each gap between consecutive content chunks of a request (scale 100, as `ttftMs`). */
@@ -207,6 +230,13 @@ export interface EngineWindows {
   /** The most usage held in the window (0–1). */
   kvCacheUsageMax?: number[];
   preemptions: number[];
+  /**
+   * With `llm.engine.prefixCaching`: prompt tokens of the requests that joined a batch for the first
+   * time in the window (vLLM `prefix_cache_queries`), and of those the tokens found in their
+   * worker's prefix cache (`prefix_cache_hits`). Absent without prefix caching.
+   */
+  prefixCacheQueries?: number[];
+  prefixCacheHits?: number[];
 }
 
 /**
@@ -223,6 +253,13 @@ export interface EngineSummary {
   kvCacheUsagePeak?: number;
   /** Sequences preempted in the run. */
   preemptions: number;
+  /**
+   * With prefix caching: the run's prefix cache queries and hits (prompt tokens, as the windows),
+   * and the hit rate, hits over queries to 4 decimals (null: no query).
+   */
+  prefixCacheQueries?: number;
+  prefixCacheHits?: number;
+  prefixCacheHitRate?: number | null;
   /**
    * The share of request time spent waiting inside the engines: the time requests waited inside
    * a worker over the time they spent at the endpoint (queued or held by a worker), from the two

@@ -19,6 +19,8 @@ export interface ThresholdContext {
   /** The streaming flows (run-stream, streamed openai-chat), and those with goodput targets: a stream metric needs one. */
   streamingFlows?: readonly string[];
   goodputFlows?: readonly string[];
+  /** The multi-turn flows (openai-chat with turns): a session metric needs one. */
+  turnsFlows?: readonly string[];
 }
 
 /** The parsed threshold, or every problem with it. */
@@ -45,16 +47,18 @@ export function checkThreshold(expr: string, ctx: ThresholdContext): Threshold |
   return problems.length ? problems : t;
 }
 
-/** A stream metric needs a streaming flow among those it selects (goodput: one with targets). */
+/** A stream metric needs a streaming flow among those it selects (goodput: one with targets; a session metric: a multi-turn flow). */
 function checkStreams(t: Threshold, ctx: ThresholdContext): string[] {
   const needs = METRICS[t.metric]!.needs;
   if (needs === undefined || ctx.streamingFlows === undefined) return [];
-  const have = needs === 'goodput' ? (ctx.goodputFlows ?? []) : ctx.streamingFlows;
+  const have = needs === 'goodput' ? (ctx.goodputFlows ?? []) : needs === 'turns' ? (ctx.turnsFlows ?? []) : ctx.streamingFlows;
   if (t.selection.flow === undefined ? have.length > 0 : have.includes(t.selection.flow)) return [];
   const what =
     needs === 'goodput'
       ? 'a streaming flow with goodput targets (goodput: {ttftMs, tpotMs})'
-      : 'a streaming flow (run-stream, or openai-chat with stream: true)';
+      : needs === 'turns'
+        ? 'a multi-turn flow (openai-chat with turns)'
+        : 'a streaming flow (run-stream, or openai-chat with stream: true)';
   return [`metric "${t.metric}" needs ${what}${t.selection.flow === undefined ? '' : `; flow "${t.selection.flow}" is not one`} (in "${t.expr}")`];
 }
 

@@ -26,8 +26,11 @@ export interface MetricDef {
   fromIntended?: true;
   /** Said after a refused selector: what to use instead. */
   hint?: string;
-  /** Read from streamed answers: the selected flows must include a streaming one (goodput: one with targets). */
-  needs?: 'stream' | 'goodput';
+  /**
+   * Read from streamed answers: the selected flows must include a streaming one (goodput: one with
+   * targets); `turns`: a multi-turn flow (openai-chat with turns).
+   */
+  needs?: 'stream' | 'goodput' | 'turns';
 }
 
 /**
@@ -181,6 +184,19 @@ function streamTime(series: StreamSeries, s: Stat): MetricDef {
   };
 }
 
+/** Session time of the multi-turn flows (`{flow=…}` or all): sessions that answered every turn, first intended send → last answer. */
+function sessionTime(s: Stat): MetricDef {
+  return {
+    selectors: ['flow'],
+    needs: 'turns',
+    value: (r, sel) =>
+      statOf(
+        Object.entries(r.flows).flatMap(([k, f]) => (f.turns && (sel.flow === undefined || k === sel.flow) ? [f.turns.sessionMs] : [])),
+        s,
+      ),
+  };
+}
+
 /** Output tokens per second of the run (all tokens / run length), or per window (tokens in it / its length). */
 const outputTokensPerS: MetricDef = {
   selectors: ['flow'],
@@ -259,6 +275,7 @@ for (const s of STATS) {
   METRIC_TABLE[`itl_${name}_ms`] = streamTime('itlMs', s);
   METRIC_TABLE[`tpot_${name}_ms`] = streamTime('tpotMs', s);
   METRIC_TABLE[`request_tokens_per_s_${name}`] = streamTime('tokensPerS', s);
+  METRIC_TABLE[`session_${name}_ms`] = sessionTime(s);
 }
 
 export const METRICS: Readonly<Record<string, MetricDef>> = METRIC_TABLE;

@@ -94,7 +94,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   if (llm.length)
     collectEngineMetrics(
       metrics,
-      llm.map((ep) => ({ id: ep.cfg.id, cache: blocksPerWorker(ep) !== undefined })),
+      llm.map((ep) => ({ id: ep.cfg.id, cache: blocksPerWorker(ep) !== undefined, prefix: ep.cfg.llm!.engine!.prefixCaching === true })),
       () =>
         llm.map((ep) => ({
           endpoint: ep.cfg.id,
@@ -102,6 +102,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           waiting: ep.engines.waiting,
           kvCacheUsage: kvCacheUsage(ep),
           preemptions: ep.engines.preemptions,
+          prefixQueries: ep.cfg.llm!.engine!.prefixCaching ? ep.engines.prefixQueries : undefined,
+          prefixHits: ep.cfg.llm!.engine!.prefixCaching ? ep.engines.prefixHits : undefined,
         })),
     );
   const placed = [...sim.endpoints.values()].filter((ep) => ep.cfg.gpus?.length);

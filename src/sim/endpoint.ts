@@ -75,6 +75,8 @@ export interface Submission {
   promptTokens?: number | undefined;
   /** A load-balancing endpoint's request: the worker its `X-Runpod-Worker-Id` names, and how strictly (balancer.ts). */
   affinity?: Affinity | undefined;
+  /** The prompt's KV cache block ids (contract/prompt-blocks.ts), for an `llm.engine` worker with `prefixCaching`. */
+  promptBlocks?: readonly number[] | undefined;
 }
 
 export { DEFAULT_TTL_MS };
@@ -222,6 +224,7 @@ export class Endpoint {
     if (s.maxTokens !== undefined) extras(j).maxTokens = s.maxTokens;
     if (s.ignoreEos) extras(j).ignoreEos = true;
     if (s.promptTokens !== undefined && this.cfg.llm?.engine) extras(j).promptTokens = s.promptTokens;
+    if (s.promptBlocks !== undefined && this.cfg.llm?.engine?.prefixCaching) extras(j).promptBlocks = s.promptBlocks;
     // In the table first: the ttl sweep walks the table, and a job it cannot see gets no deadline.
     this.jobs.add(j);
     // A load-balancing endpoint's request has no ttl: it ends within minutes, and goes when it ends.
@@ -309,6 +312,16 @@ export class Endpoint {
    */
   tokensOf(j: ReadonlyJob): { readonly count: number; readonly capped: boolean } | undefined {
     return j.x?.tokens;
+  }
+
+  /**
+   * On an `llm.engine` endpoint, the prompt as its worker saw it: tokens prefilled (the 4-characters
+   * rule) and, with `prefixCaching`, those its worker's cache held when the current run joined the
+   * batch (undefined before it joined; without prefix caching). Undefined without an engine.
+   */
+  promptOf(j: ReadonlyJob): { tokens: number; cachedTokens: number | undefined } | undefined {
+    if (!this.cfg.llm?.engine) return undefined;
+    return { tokens: j.x?.promptTokens ?? 0, cachedTokens: j.x?.cachedTokens };
   }
 
   /** Tokens (or chunks) a job has produced so far in its current run (once it ended: all of them). */
@@ -538,7 +551,8 @@ export class Endpoint {
     j.error = fit.error ?? (plan.failed ? (plan.error ?? DEFAULT_FAILURE) : undefined);
     extras(j).tokens = failed ? undefined : run;
     const crashAfter = plan.crashAfterMs !== undefined && fit.error === undefined ? Math.max(1, Math.floor(run.count / 2)) : 0;
-    e.add(j, run.count, fit.promptTokens, this.sched.nowMs + timeoutMs, crashAfter);
+    // A refused prompt (fit.error) is prefilled as one token: none of its blocks.
+    e.add(j, run.count, fit.promptTokens, this.sched.nowMs + timeoutMs, crashAfter, fit.error === undefined ? x?.promptBlocks : undefined);
     // A stream that began waiting while the job was queued (or before a crash re-queued it) follows
     // this run's tokens as they come, as one whose job was running when it came does (`wait`).
     this.watchTokens(j);

@@ -4,7 +4,9 @@
  * exactly per window (time averages), the most cache used in each window (values that held for
  * some time: a state between two events of the same ms does not count, so a client that observes
  * before each event and one that observes after it see the same), and preemptions per window (the
- * engines count them at their events; each is put in the window of the observation that sees it).
+ * engines count them at their events; each is put in the window of the observation that sees it),
+ * and with prefix caching the prompt tokens that joined a batch and those found cached, per window
+ * the same way.
  */
 import { TimeAverages } from '../lib/time-averages.js';
 import type { Endpoint } from './endpoint.js';
@@ -19,6 +21,9 @@ export interface EngineAreas {
   usageMax?: number[];
   /** Preemptions per window. */
   preemptions: number[];
+  /** With `prefixCaching`: prompt tokens of the requests that joined a batch, and of those the cached ones, per window. */
+  prefixQueries?: number[];
+  prefixHits?: number[];
 }
 
 export class EngineOccupancy {
@@ -27,6 +32,8 @@ export class EngineOccupancy {
   private readonly usageMax: number[] = [];
   private readonly preemptions: number[] = [];
   private seenPreemptions: number;
+  /** With prefix caching: per window, and what the engines had counted at the last observation. */
+  private readonly prefix: { queries: number[]; hits: number[]; seenQueries: number; seenHits: number } | undefined;
   private t: number;
 
   constructor(
@@ -38,6 +45,9 @@ export class EngineOccupancy {
     this.avg = new TimeAverages(windowMs, this.blocks === undefined ? 2 : 3, nowMs);
     this.t = nowMs;
     this.seenPreemptions = ep.engines.preemptions;
+    this.prefix = ep.cfg.llm?.engine?.prefixCaching
+      ? { queries: [], hits: [], seenQueries: ep.engines.prefixQueries, seenHits: ep.engines.prefixHits }
+      : undefined;
     this.read();
   }
 
@@ -49,6 +59,16 @@ export class EngineOccupancy {
       while (this.preemptions.length <= i) this.preemptions.push(0);
       this.preemptions[i]! += p - this.seenPreemptions;
       this.seenPreemptions = p;
+    }
+    const x = this.prefix;
+    if (x !== undefined && this.ep.engines.prefixQueries !== x.seenQueries) {
+      const e = this.ep.engines;
+      const i = Math.floor(nowMs / this.windowMs);
+      while (x.queries.length <= i) x.queries.push(0), x.hits.push(0);
+      x.queries[i]! += e.prefixQueries - x.seenQueries;
+      x.hits[i]! += e.prefixHits - x.seenHits;
+      x.seenQueries = e.prefixQueries;
+      x.seenHits = e.prefixHits;
     }
     this.read();
   }
@@ -85,6 +105,7 @@ export class EngineOccupancy {
       areas: this.avg.areas(endMs, n),
       ...(this.blocks !== undefined ? { usageMax: col(this.usageMax, -1) } : {}),
       preemptions: col(this.preemptions, 0),
+      ...(this.prefix !== undefined ? { prefixQueries: col(this.prefix.queries, 0), prefixHits: col(this.prefix.hits, 0) } : {}),
     };
   }
 }

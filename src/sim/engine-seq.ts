@@ -22,6 +22,10 @@ export class EngineSeq {
   fill: number;
   /** Prompt tokens still to prefill (at least 1 to begin with: the first token needs a forward pass). */
   promptLeft: number;
+  /** With prefix caching: its prompt's full blocks by content id (prefix-cache.ts); undefined without. */
+  ids: readonly number[] | undefined = undefined;
+  /** With prefix caching: prompt tokens its worker's cache held when it first joined (-1: not yet joined). */
+  cachedTokens = -1;
   constructor(
     readonly job: Job,
     /** Arrival order in its engine (a crash sends the jobs back in it). */

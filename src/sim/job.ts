@@ -52,6 +52,10 @@ export interface JobExtras {
   ignoreEos: boolean;
   /** The request's prompt tokens, on an `llm.engine` endpoint (its worker prefills them). */
   promptTokens: number | undefined;
+  /** The prompt's KV cache block ids (contract/prompt-blocks.ts), on an endpoint with `llm.engine.prefixCaching`. */
+  promptBlocks: readonly number[] | undefined;
+  /** Prompt tokens its worker's prefix cache held when the current run joined its batch (prefix caching only). */
+  cachedTokens: number | undefined;
   /** The current run's tokens, on an `llm:` endpoint (token-model.ts); their times are dropped once it ends. */
   tokens: TokenRun | undefined;
   /** A load-balancing endpoint's request: its wait at the balancer and how it ended there (balancer.ts). */
@@ -221,6 +225,8 @@ export function extras(j: Job): JobExtras {
     maxTokens: undefined,
     ignoreEos: false,
     promptTokens: undefined,
+    promptBlocks: undefined,
+    cachedTokens: undefined,
     tokens: undefined,
     lb: undefined,
   });

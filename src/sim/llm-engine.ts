@@ -21,14 +21,24 @@
  * iteration's start (vLLM V1's recompute preemption): their blocks are freed, they go back to the
  * front of the waiting jobs (oldest first) and when they join again they prefill their prompt and
  * every token made so far, then go on from the next token.
+ *
+ * With `prefixCaching` (prefix-cache.ts) a joining sequence's leading prompt blocks that the
+ * worker's cache holds are not prefilled (at least its last prompt token is), and blocks shared
+ * by running sequences count once against the cache; a sequence's blocks stay cached once it
+ * leaves, and the least recently used of those free blocks are evicted when a join or a growing
+ * sequence needs room. A prompt's blocks count as cached from the iteration it joins in (this model
+ * allocates a prompt's blocks when it joins; vLLM registers them chunk by chunk as they are
+ * scheduled: the two differ only for a prompt prefilled over several iterations).
  */
 import type { EngineConfig } from '../contract/llm-config.js';
 import type { Scheduler, Timer } from '../lib/scheduler.js';
-import type { Job } from './job.js';
+import { KV_BLOCK_TOKENS } from '../contract/llm-config.js';
+import { extras, type Job } from './job.js';
 import { EngineSegments } from './engine-segments.js';
 import { EngineSeq } from './engine-seq.js';
 import type { EngineStats } from './engine-stats.js';
 import { blocksAt, blocksOf, overflowAfter } from './kv-cache.js';
+import { PrefixCache } from './prefix-cache.js';
 
 export interface EngineHost {
   /**
@@ -78,6 +88,8 @@ export class LlmEngine implements Timer {
   /** KV cache blocks (Infinity: no cache modelled), and those held in the current iteration. */
   private readonly totalBlocks: number;
   private usedBlocks = 0;
+  /** With `prefixCaching`: the worker's cached blocks by content. */
+  private readonly cache: PrefixCache | undefined;
   /** Preempted sequences among the waiting (their tokens so far are told from there). */
   private preemptedWaiting = 0;
   /** When each API server process is free next (exact ms). */
@@ -95,6 +107,7 @@ export class LlmEngine implements Timer {
   ) {
     this.totalBlocks = cfg.kvCacheTokens === undefined ? Infinity : Math.floor(cfg.kvCacheTokens / 16);
     this.frontFree = new Array<number>(cfg.apiServerCount).fill(0);
+    this.cache = cfg.prefixCaching ? new PrefixCache() : undefined;
   }
 
   /** Tokens its KV cache holds (undefined: unlimited): a job's prompt and answer are capped at it. */
@@ -104,12 +117,14 @@ export class LlmEngine implements Timer {
 
   /**
    * Takes job `j`, started now: `tokens` to produce, `promptTokens` to prefill, its execution
-   * deadline (whole ms), the token after which the worker crashes (0: none).
+   * deadline (whole ms), the token after which the worker crashes (0: none); with prefix caching
+   * the prompt's block ids (contract/prompt-blocks.ts; none: nothing to share).
    */
-  add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
+  add(j: Job, tokens: number, promptTokens: number, deadlineMs: number, crashAfter: number, blockIds?: readonly number[]): void {
     const now = this.sched.nowMs;
     this.advanceTo(now);
     const s = new EngineSeq(j, this.arrivals++, this.frontEnd(now) + this.cfg.overheadMs, Math.max(1, promptTokens), tokens, deadlineMs, crashAfter);
+    if (this.cache !== undefined) s.ids = blockIds ?? [];
     this.waiting.push(s);
     if (this.deadline >= 0 && deadlineMs < this.deadline) this.deadline = deadlineMs;
     if (this.busy && this.running.length < this.cfg.maxNumSeqs) {
@@ -146,9 +161,61 @@ export class LlmEngine implements Timer {
   /** With a KV cache: are blocks for `s`'s fill free in iteration `iter` of the batch as it is? */
   private fitsAt(s: EngineSeq, iter: number): boolean {
     if (this.totalBlocks === Infinity) return true;
-    let used = blocksOf(s.fill);
+    let used = this.joinCost(s) - this.sharedBlocks();
     for (const r of this.running) used += blocksAt(r, iter);
     return used <= this.totalBlocks;
+  }
+
+  /** Blocks the cache holds more once `s` joins: its fill's, less those of its prompt already held by running sequences. */
+  private joinCost(s: EngineSeq): number {
+    const c = this.cache;
+    return c === undefined ? blocksOf(s.fill) : blocksOf(s.fill) - c.heldAmong(s.ids!);
+  }
+
+  /** Blocks the running sequences' own counts (blocksAt) count more than once (shared prompt blocks). */
+  private sharedBlocks(): number {
+    return this.cache === undefined ? 0 : this.cache.shared;
+  }
+
+  /** A sequence leaves the batch (ended, removed, preempted): its prompt blocks stay cached, free once nobody holds them. */
+  private leave(s: EngineSeq): void {
+    if (this.cache !== undefined) this.cache.release(s.ids!);
+  }
+
+  /**
+   * With a prefix cache of bounded size: evicts the least recently used free cached blocks until
+   * they fit beside the `used` blocks held. Room never cached (a sequence's partial and generated
+   * blocks, freed) is taken first; vLLM keeps those in the same least-recently-used queue as the
+   * cached ones, so it may evict a cached block a little sooner.
+   */
+  private evictOver(used: number): void {
+    const c = this.cache;
+    if (c === undefined) return;
+    const over = used + c.freeCount - this.totalBlocks;
+    if (over > 0) c.evict(over);
+  }
+
+  /**
+   * `s` joins the batch. With prefix caching, the leading blocks of its prompt the cache holds are
+   * not prefilled (never its last token: vLLM computes at least one), its blocks are taken, and
+   * its first join counts its prompt tokens and those hits (vLLM's prefix cache queries and hits).
+   */
+  private admit(s: EngineSeq): void {
+    if (s.done > 0) this.preemptedWaiting--;
+    const c = this.cache;
+    if (c !== undefined) {
+      const ids = s.ids!;
+      const hit = c.hits(ids, Math.min(ids.length, Math.floor((s.fill - 1) / KV_BLOCK_TOKENS))) * KV_BLOCK_TOKENS;
+      c.acquire(ids);
+      s.promptLeft = s.fill - hit;
+      if (s.cachedTokens < 0) {
+        s.cachedTokens = hit;
+        this.stats.prefixQueries += s.prompt;
+        this.stats.prefixHits += hit;
+        extras(s.job).cachedTokens = hit;
+      }
+    }
+    this.running.push(s);
   }
 
   /** Takes `j` out (cancelled, timed out, removed, or its ended run told): its place is free from the next boundary. */
@@ -166,8 +233,10 @@ export class LlmEngine implements Timer {
     if (s === undefined) return;
     s.removed = true;
     const seg = this.segs;
-    if (!this.busy) drop(this.running, j);
-    else if (seg.t0 === now) this.recompose();
+    if (!this.busy) {
+      this.leave(s);
+      drop(this.running, j);
+    } else if (seg.t0 === now) this.recompose();
     else this.lastIter = Math.min(this.lastIter, seg.iter0 + seg.doneBy(now));
     if (s === this.crash) this.resume(now);
     this.arm();
@@ -211,6 +280,7 @@ export class LlmEngine implements Timer {
     this.busy = false;
     this.deadline = -1;
     this.usedBlocks = this.preemptedWaiting = 0;
+    this.cache?.clear();
     this.frontFree.fill(0);
     this.segs.clear();
     this.sched.cancel(this);
@@ -313,10 +383,20 @@ export class LlmEngine implements Timer {
   /** The end of iteration `it` at `atMs`, the last of its segment: prefills, ended runs, crash, removals; then the next segment. */
   private boundary(it: number, atMs: number): void {
     const run = this.running;
+    // The segment's decoding took blocks up to its last iteration, evicting free cached ones for
+    // room then, before the sequences leaving now free theirs.
+    if (this.cache !== undefined && this.cache.freeCount > 0 && this.totalBlocks !== Infinity) {
+      let used = -this.cache.shared;
+      for (const s of run) used += blocksAt(s, it);
+      this.evictOver(used);
+    }
     let keep = 0;
     for (let i = 0; i < run.length; i++) {
       const s = run[i]!;
-      if (s.removed) continue;
+      if (s.removed) {
+        this.leave(s);
+        continue;
+      }
       if (s.chunk > 0) {
         s.promptLeft -= s.chunk;
         s.chunk = 0;
@@ -325,6 +405,7 @@ export class LlmEngine implements Timer {
       if (s.firstIter >= 0 && s.crashAfter > s.done && s.firstIter + s.crashAfter - s.done - 1 <= it) this.crash ??= s;
       else if (s.firstIter >= 0 && s.firstIter + s.tokens - s.done - 1 <= it) {
         s.endedRun = true;
+        this.leave(s);
         this.deadline = -1;
         this.timesOf(s);
         this.ended.push(s);
@@ -353,20 +434,26 @@ export class LlmEngine implements Timer {
     const { cfg, running, waiting } = this;
     const total = this.totalBlocks;
     if (total === Infinity) {
-      while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) running.push(waiting.shift()!);
+      if (this.cache === undefined)
+        while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) running.push(waiting.shift()!);
+      else while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) this.admit(waiting.shift()!);
     } else {
-      let used = 0;
+      // Blocks held: each sequence's, less those counted more than once (shared prompt blocks).
+      let used = -this.sharedBlocks();
       for (const s of running) used += blocksAt(s, iter);
       while (used > total) {
         const s = running.pop()!;
-        used -= blocksAt(s, iter);
+        used -= blocksAt(s, iter) - this.sharedBlocks();
         this.preempt(s, iter);
+        used -= this.sharedBlocks();
       }
-      while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs && used + blocksOf(waiting[0]!.fill) <= total) {
-        const s = waiting.shift()!;
-        if (s.done > 0) this.preemptedWaiting--;
-        used += blocksOf(s.fill);
-        running.push(s);
+      this.evictOver(used);
+      while (waiting.length > 0 && running.length < cfg.maxNumSeqs && waiting[0]!.readyAtMs <= atMs) {
+        const cost = this.joinCost(waiting[0]!);
+        if (used + cost > total) break;
+        used += cost;
+        this.admit(waiting.shift()!);
+        this.evictOver(used);
       }
       this.usedBlocks = used;
     }
@@ -407,6 +494,7 @@ export class LlmEngine implements Timer {
    * times, its blocks are freed, and it waits at the front to prefill its prompt and them again.
    */
   private preempt(s: EngineSeq, iter: number): void {
+    this.leave(s);
     if (s.firstIter >= 0) {
       const made = iter - s.firstIter;
       if (made > 0) this.segs.pushEnds((s.doneAtMs ??= []), s.firstIter, made, 0);
@@ -440,7 +528,10 @@ export class LlmEngine implements Timer {
     seg.dropLast();
     const run = this.running;
     let keep = 0;
-    for (const s of run) if (!s.removed) run[keep++] = s;
+    for (const s of run) {
+      if (!s.removed) run[keep++] = s;
+      else this.leave(s);
+    }
     run.length = keep;
     this.compose(t0, iter0);
   }

@@ -1,6 +1,6 @@
 /**
  * The commands of README.md, then of docs/run.md, docs/serve.md, docs/library.md (the pages the
- * README's reference sections live in) and docs/llm-sizing.md (the walkthrough), work when pasted
+ * README's reference sections live in), docs/llm-sizing.md and docs/plan-from-trace.md (the walkthroughs), work when pasted
  * in order on a fresh clone. Their ```sh blocks run in one bash session (test/docs/shell-session.ts)
  * in a temp directory holding a copy of scenarios/, schema/ and examples/, so every report lands there; their ```ts blocks are type-checked and run
  * (test/docs/ts-examples.ts); the README's ```yaml scenarios load and pass their thresholds, and the
@@ -13,8 +13,9 @@
  * curl: without it the test is skipped, except under CI=true where it fails.
  *
  * Time, on a shared 2-core machine at load averages of 10–13: 94–133 s for the shell blocks, 19–24 s
- * for the ts blocks, 3–11 s each for the yaml and sample-output checks. The caps (180 s each) only
- * bound a stuck run.
+ * for the ts blocks, 3–11 s each for the yaml and sample-output checks; docs/plan-from-trace.md's
+ * calibrate and plan add about 50 s at load averages of 6–7. The caps (240 s for the shell blocks,
+ * 180 s for the ts blocks) only bound a stuck run.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ import { runExamples, typeCheck } from './ts-examples.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 /** The files whose blocks run, in this order (one shell session for all). */
-const DOC_FILES = ['README.md', 'docs/run.md', 'docs/serve.md', 'docs/library.md', 'docs/llm-sizing.md'];
+const DOC_FILES = ['README.md', 'docs/run.md', 'docs/serve.md', 'docs/library.md', 'docs/llm-sizing.md', 'docs/plan-from-trace.md'];
 type CodeBlock = Block & { file: string };
 const blocks: CodeBlock[] = DOC_FILES.flatMap((f) => codeBlocks(readFileSync(join(repo, f), 'utf8')).map((b) => ({ ...b, file: f })));
 const shBlocks = blocks.filter((b) => b.lang === 'sh' && !b.skip);
@@ -62,7 +63,7 @@ const SH_EXPECT: Expectation[] = [
     stdout: [/thresholds: 3\/3 passed/],
     files: ['report.json', 'report.md', 'report.html', 'metrics.om'].map((f) => `reports/steady-mix/${f}`),
   },
-  { block: /--dry-run$/m, stdout: [/plan for steady-mix/, /requests per operation/] },
+  { block: /steady-mix\.yaml --dry-run$/m, stdout: [/plan for steady-mix/, /requests per operation/] },
   { block: /--api-key demo-key --port \d+ &$/m, stdout: [/listening on http:\/\/127\.0\.0\.1:\d+\/v2 \(endpoints: steady; clock real/, /\{"status":"ok"\}/] },
   {
     block: /status-sync/,
@@ -92,7 +93,7 @@ const SH_EXPECT: Expectation[] = [
   { block: /_sim\/advance/, stdout: [/\{"now":0,"received":0,"ended":0,"markers":0\}/, /\{"now":10000,/] },
   { block: /--seed 7 --out/, files: ['reports/steady-mix-seed-7/report.json', 'reports/steady-mix/metrics.om'] },
   {
-    block: /loadlab calibrate examples\/vllm-bench-l4/,
+    block: /loadlab calibrate examples\/vllm-bench-l4\/c\*\.json --scenario scenarios\/llm-sizing\.yaml/,
     files: ['reports/llm-sizing/calibrated.yaml', 'reports/llm-sizing/calibration.md', 'reports/llm-sizing/calibration.html'],
   },
   {
@@ -104,6 +105,34 @@ const SH_EXPECT: Expectation[] = [
       const grid = readFileSync(file('reports/llm-sizing/plan/plan.md'), 'utf8');
       for (const row of doc.split('\n').filter((l) => /^\| \d \| /.test(l))) expect(grid).toContain(row);
       expect(doc).toContain('RECOMMENDATION: workersMax 2 with workerConcurrency=32');
+    },
+  },
+  {
+    // docs/plan-from-trace.md quotes the dry run's trace lines, the recommendation and the grid.
+    block: /llm-trace-plan\.yaml --dry-run$/m,
+    check: () => {
+      const doc = readFileSync(join(repo, 'docs/plan-from-trace.md'), 'utf8');
+      const quoted = doc.split('\n').filter((l) => /^ {4}(trace |requests per |prompt tokens )/.test(l));
+      expect(quoted).toHaveLength(3);
+      const out = spawnSync('node', [join(repo, 'bin', 'loadlab.js'), 'run', 'scenarios/llm-trace-plan.yaml', '--dry-run'], { cwd: work, encoding: 'utf8' });
+      for (const l of quoted) expect(out.stdout).toContain(l);
+    },
+  },
+  {
+    block: /loadlab calibrate examples\/vllm-bench-l4\/c\*\.json --scenario scenarios\/llm-trace-plan\.yaml/,
+    files: ['reports/llm-trace-plan/calibrated.yaml'],
+  },
+  {
+    block: /loadlab plan reports\/llm-trace-plan\/calibrated\.yaml/,
+    stdout: [/^RECOMMENDATION: workersMax 3 with workerConcurrency=32$/m, /^ {2}cost: \$2\.0410 per hour/m],
+    check: () => {
+      const doc = readFileSync(join(repo, 'docs/plan-from-trace.md'), 'utf8');
+      const grid = readFileSync(file('reports/llm-trace-plan/plan/plan.md'), 'utf8');
+      const rows = doc.split('\n').filter((l) => /^\| \d \| /.test(l));
+      expect(rows).toHaveLength(3);
+      for (const row of rows) expect(grid).toContain(row);
+      expect(grid).toContain('Flow chat replays the trace azure2023_conv.csv');
+      expect(doc).toContain('cost: $2.0410 per hour, $0.0234 per 1000 jobs');
     },
   },
 ];
@@ -203,17 +232,17 @@ describe.skipIf(!hasCurl)(hasCurl ? 'README.md commands' : 'README.md commands (
       for (const m of code.matchAll(/https?:\/\/([^/:\s'"]+)/g))
         expect(['127.0.0.1', 'localhost'], `${where(shBlocks[n] as CodeBlock)}: ${m[0]}`).toContain(m[1]);
     }
-    const session = await runShellSession(codes, { cwd: work, repo, capMs: 180_000 });
+    const session = await runShellSession(codes, { cwd: work, repo, capMs: 240_000 });
     const report = (r: BlockRun) => `stdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
     session.blocks.forEach((r, n) => {
       const b = shBlocks[n] as CodeBlock;
-      expect(r.finished, `${where(b)} did not finish${session.timedOut ? ' (session cap of 180 s)' : ''}\n${report(r)}`).toBe(true);
+      expect(r.finished, `${where(b)} did not finish${session.timedOut ? ' (session cap of 240 s)' : ''}\n${report(r)}`).toBe(true);
       expect(r.failures, `${where(b)}: commands that failed\n${report(r)}`).toEqual([]);
     });
     expect(session.timedOut, 'the session ended by itself').toBe(false);
     console.log(`README sh blocks ended at (s): ${session.blocks.map((r) => ((r.endedAtMs ?? NaN) / 1000).toFixed(1)).join(', ')}`);
     checkExpectations(SH_EXPECT, shBlocks, session.blocks);
-  }, 190_000);
+  }, 250_000);
 
   test('the ts blocks type-check and run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-readme-ts-'));

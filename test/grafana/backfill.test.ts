@@ -1,6 +1,6 @@
 /**
  * The "loadlab — run" dashboard against a real Prometheus loaded with backfilled runs: two example
- * scenarios (and llm-kv-cache for the LLM engine row: ENGINE_RUN; gpu-fallback for the workers by GPU type: GPU_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
+ * scenarios (and llm-prefix-cache for the LLM engine row: ENGINE_RUN; gpu-fallback for the workers by GPU type: GPU_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
  * `promtool tsdb create-blocks-from openmetrics` into one TSDB, and Prometheus serves it on
  * 127.0.0.1. Every panel query (variables substituted as Grafana would, scenario chosen per run)
  * must return data, and the latency panels' p95 must agree with report.json's per-window p95
@@ -65,10 +65,10 @@ const ONLY_IN: Record<string, (typeof RUNS)[number]['scenario']> = {
 
 /**
  * The LLM engine row reads families only a run of an `llm.engine` endpoint has: its targets are
- * checked over llm-kv-cache (an engine whose KV cache runs full: every engine family has data),
- * and only they are (its other panels are not what this run is for).
+ * checked over llm-prefix-cache (an engine with a bounded KV cache and prefix caching: every
+ * engine family has data), and only they are (its other panels are not what this run is for).
  */
-const ENGINE_RUN = { scenario: 'llm-kv-cache', start: '2024-05-01T16:00:00Z' } as const;
+const ENGINE_RUN = { scenario: 'llm-prefix-cache', start: '2024-05-01T16:00:00Z' } as const;
 const ENGINE_ROW = 'loadlab_engine_';
 
 /**

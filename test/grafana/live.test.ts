@@ -157,7 +157,7 @@ describe('both dashboards over a live 60 s HTTP run scraped every second', () =>
       const failures = [...problems];
       for (const t of d.targets) {
         // The LLM engine rows: this endpoint has no llm.engine (serve exports no engine series, and an HTTP
-        // run sees no engine). They are checked over a backfilled llm-kv-cache run (backfill.test.ts);
+        // run sees no engine). They are checked over a backfilled llm-prefix-cache run (backfill.test.ts);
         // serve's engine series in test/server/engine-metrics.test.ts.
         if (t.expr.includes(ENGINE_FAMILIES)) continue;
         const { expr, series } = await runTarget(prom!, t, vars, timing);

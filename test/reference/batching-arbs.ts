@@ -146,8 +146,10 @@ const engineArb = fc.record(
     maxNumBatchedTokens: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constant(8_192)),
     frontEndMs: fc.oneof(fc.constant(0), grid(0.25, 4, 0.25)),
     apiServerCount: fc.integer({ min: 1, max: 3 }),
-    // One to six blocks: prompts of up to 15 tokens and answers of up to 16 fill them (admission waits, preemption).
-    kvCacheTokens: fc.integer({ min: 16, max: 96 }),
+    // One to six blocks: prompts of up to 15 tokens and answers of up to 16 fill them (admission waits, preemption);
+    // up to ten for prompts of whole blocks (prefix caching).
+    kvCacheTokens: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 16, max: 96 }) }, { weight: 1, arbitrary: fc.integer({ min: 97, max: 160 }) }),
+    prefixCaching: fc.boolean(),
   },
   { requiredKeys: ['decodeMs'] },
 );
@@ -190,55 +192,86 @@ const engineConfigArb: fc.Arbitrary<CaseConfig> = fc
   .map((c) => ({ ...c, workersMin: Math.min(c.workersMin!, c.workers) }))
   .chain(sometimesGpus);
 
-/** Prompt characters: none, a few tokens, or more than a small token budget. */
-const promptArb = opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60 })));
+/**
+ * Prompt characters: none, a few tokens, or more than a small token budget; or a text of zero to
+ * three 64-character blocks of a or b and a tail of up to 20 characters, so that prompts share
+ * leading blocks (prefix caching) or differ from their first.
+ */
+const blockTextArb = fc
+  .record({ blocks: fc.array(fc.constantFrom('a', 'b'), { maxLength: 3 }), tail: fc.integer({ min: 0, max: 20 }) })
+  .map(({ blocks, tail }) => blocks.map((c) => c.repeat(64)).join('') + 'x'.repeat(tail));
+const promptArb = opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60 }), blockTextArb));
 const capArb = opt(fc.integer({ min: 1, max: 10 }));
 
-const engineCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc.record(
-      { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: capArb, usage: fc.boolean(), prompt: promptArb, n: fc.integer({ min: 2, max: 5 }) },
-      { requiredKeys: ['t', 'stream'] },
-    ),
-  },
-  {
-    weight: 3,
-    arbitrary: fc.record(
-      {
-        t: fc.constant('run' as const),
-        sync: fc.boolean(),
-        sim: fc.record({ fail: failArb, crash: fc.boolean() }, { requiredKeys: [] }),
-        policy: fc.record({ lowPriority: fc.boolean() }),
-        maxTokens: capArb,
-        prompt: promptArb,
-        wait: fc.constantFrom(1_000, 2_000),
-      },
-      { requiredKeys: ['t', 'sync'] },
-    ),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record(
-      { t: fc.constant('run' as const), sync: fc.constant(false), n: fc.integer({ min: 2, max: 6 }), maxTokens: capArb, prompt: promptArb },
-      { requiredKeys: ['t', 'sync', 'n'] },
-    ),
-  },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: fc.constant(1_000) }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
-  { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
-  {
-    weight: 9,
-    arbitrary: fc.record({
-      t: fc.constant('advance' as const),
-      ms: fc.oneof(
-        { weight: 8, arbitrary: fc.integer({ min: 0, max: 8 }) },
-        { weight: 3, arbitrary: fc.integer({ min: 0, max: 100 }) },
-        { weight: 1, arbitrary: fc.constantFrom(1_000, 5_000) },
+/** Commands of a batching case, with prompts drawn from `prompt`. */
+const engineCmdArbOf = (prompt: typeof promptArb): fc.Arbitrary<Cmd> =>
+  fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.record(
+        { t: fc.constant('openai' as const), stream: fc.boolean(), maxTokens: capArb, usage: fc.boolean(), prompt, n: fc.integer({ min: 2, max: 5 }) },
+        { requiredKeys: ['t', 'stream'] },
       ),
-    }),
-  },
-);
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        {
+          t: fc.constant('run' as const),
+          sync: fc.boolean(),
+          sim: fc.record({ fail: failArb, crash: fc.boolean() }, { requiredKeys: [] }),
+          policy: fc.record({ lowPriority: fc.boolean() }),
+          maxTokens: capArb,
+          prompt,
+          wait: fc.constantFrom(1_000, 2_000),
+        },
+        { requiredKeys: ['t', 'sync'] },
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record(
+        { t: fc.constant('run' as const), sync: fc.constant(false), n: fc.integer({ min: 2, max: 6 }), maxTokens: capArb, prompt },
+        { requiredKeys: ['t', 'sync', 'n'] },
+      ),
+    },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), pick: pickArb }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('status-sync' as const), pick: pickArb, wait: fc.constant(1_000) }) },
+    { weight: 4, arbitrary: fc.record({ t: fc.constantFrom('cancel' as const, 'retry' as const), pick: pickArb }) },
+    { weight: 1, arbitrary: fc.constantFrom({ t: 'purge' as const }, { t: 'health' as const }) },
+    {
+      weight: 9,
+      arbitrary: fc.record({
+        t: fc.constant('advance' as const),
+        ms: fc.oneof(
+          { weight: 8, arbitrary: fc.integer({ min: 0, max: 8 }) },
+          { weight: 3, arbitrary: fc.integer({ min: 0, max: 100 }) },
+          { weight: 1, arbitrary: fc.constantFrom(1_000, 5_000) },
+        ),
+      }),
+    },
+  );
 
-export const batchingCaseArb: fc.Arbitrary<RefCase> = fc.record({ config: engineConfigArb, cmds: fc.array(engineCmdArb, { minLength: 10, maxLength: 50 }) });
+export const batchingCaseArb: fc.Arbitrary<RefCase> = fc.record({
+  config: engineConfigArb,
+  cmds: fc.array(engineCmdArbOf(promptArb), { minLength: 10, maxLength: 50 }),
+});
+
+/**
+ * Prefix caching: the same engines with `prefixCaching` and room for prompts of whole blocks (a
+ * KV cache of 4 to 12 blocks, or unlimited), prompts mostly of blocks of a and b, so that jobs
+ * find their prefixes cached, share blocks while running, and free cached blocks are evicted.
+ */
+export const prefixCaseArb: fc.Arbitrary<RefCase> = fc.record({
+  config: fc.tuple(engineConfigArb, opt(fc.integer({ min: 64, max: 200 }))).map(([c, kv]) => {
+    const { kvCacheTokens: _, ...engine } = (c.llm as { engine: Record<string, unknown> }).engine;
+    return {
+      ...c,
+      llm: { ...c.llm!, engine: { ...engine, decodeMs: engine.decodeMs as number, prefixCaching: true, ...(kv !== undefined ? { kvCacheTokens: kv } : {}) } },
+    };
+  }),
+  cmds: fc.array(engineCmdArbOf(opt(fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }) }, { weight: 4, arbitrary: blockTextArb }))), {
+    minLength: 10,
+    maxLength: 50,
+  }),
+});

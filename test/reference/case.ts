@@ -56,10 +56,10 @@ export type Cmd =
       n?: number;
       maxTokens?: number;
       /** `input.prompt` of this many characters (an engine prefills characters / 4 tokens). */
-      prompt?: number;
+      prompt?: number | string;
     }
   /** `n` OpenAI chat completions (`usage`: stream_options.include_usage; `prompt`: characters of the message, default "hi"). */
-  | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean; prompt?: number; n?: number }
+  | { t: 'openai'; stream: boolean; maxTokens?: number; usage?: boolean; prompt?: number | string; n?: number }
   | { t: 'status'; pick: number; ttl?: number }
   | { t: 'status-sync'; pick: number; wait?: number }
   | { t: 'cancel'; pick: number }
@@ -79,7 +79,16 @@ const MINUTE = 60_000;
 export const UNKNOWN_PICK = 99;
 
 /** The schema's engine defaults (contract/llm-config.ts), written out: the model takes no defaults from the core. */
-const ENGINE_DEFAULTS = { perSequenceMs: 0, prefillMsPerToken: 0, overheadMs: 0, maxNumSeqs: 256, maxNumBatchedTokens: 8192, frontEndMs: 0, apiServerCount: 1 };
+const ENGINE_DEFAULTS = {
+  perSequenceMs: 0,
+  prefillMsPerToken: 0,
+  overheadMs: 0,
+  maxNumSeqs: 256,
+  maxNumBatchedTokens: 8192,
+  frontEndMs: 0,
+  apiServerCount: 1,
+  prefixCaching: false,
+};
 
 export function modelConfig(c: CaseConfig): RefConfig {
   const l = c.limits ?? {};
@@ -133,8 +142,8 @@ export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
   };
 }
 
-/** A text of `chars` characters (characters / 4 prompt tokens, rounded up). */
-const text = (chars: number) => 'x'.repeat(chars);
+/** A text of `chars` characters (characters / 4 prompt tokens, rounded up), or the text given. */
+const text = (chars: number | string) => (typeof chars === 'string' ? chars : 'x'.repeat(chars));
 
 /** The model requests of one command (`jobs`: how many jobs were accepted so far), none for an advance. */
 export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | undefined = () => undefined): RefRequest[] {

@@ -7,7 +7,7 @@
  * GPU types now and then).
  */
 import fc from 'fast-check';
-import { batchingCaseArb, concurrencyCaseArb } from './batching-arbs.js';
+import { batchingCaseArb, concurrencyCaseArb, prefixCaseArb } from './batching-arbs.js';
 import { tokenModelCaseArb } from './token-model-arbs.js';
 import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
@@ -231,6 +231,7 @@ const scalingCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
 export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 5, arbitrary: concurrencyCaseArb },
   { weight: 10, arbitrary: batchingCaseArb },
+  { weight: 4, arbitrary: prefixCaseArb },
   { weight: 6, arbitrary: tokenModelCaseArb },
   { weight: 15, arbitrary: fc.record({ config: configArb, cmds: fc.array(cmdArb, { minLength: 1, maxLength: 40 }) }) },
   { weight: 4, arbitrary: fc.record({ config: focusedConfigArb, cmds: fc.array(focusedCmdArb, { minLength: 1, maxLength: 40 }) }) },

@@ -28,14 +28,16 @@ interface Late {
 /**
  * A 200 OpenAI answer as the model writes it: plain, the finish reason and token count; streamed
  * (events with the virtual ms each was sent), each token's instant, how the stream ended (finish
- * reason, or the error code) and the usage chunk's count if any.
+ * reason, or the error code) and the usage chunk's count if any; with prefix caching the usage's
+ * cached prompt tokens (`cached`).
  */
 function chatOf(res: ApiResponse, nowMs: number): unknown {
   if (res.status !== 200) return undefined;
   const events = res.feed ? res.feed.events : res.sse;
   if (!events) {
-    const b = res.body as { choices: { finish_reason: string }[]; usage: { completion_tokens: number } };
-    return { finish: b.choices[0]!.finish_reason, tokens: b.usage.completion_tokens };
+    const b = res.body as { choices: { finish_reason: string }[]; usage: { completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } };
+    const cached = b.usage.prompt_tokens_details?.cached_tokens;
+    return { finish: b.choices[0]!.finish_reason, tokens: b.usage.completion_tokens, ...(cached !== undefined ? { cached } : {}) };
   }
   const at = res.feed ? res.feed.atMs : events.map(() => nowMs);
   const out: Record<string, unknown> = { tokensAt: [], end: undefined };
@@ -43,8 +45,10 @@ function chatOf(res: ApiResponse, nowMs: number): unknown {
     if (e === '[DONE]') return;
     const c = JSON.parse(e);
     if (c.error) out.end = c.error.code;
-    else if (c.usage) out.usage = c.usage.completion_tokens;
-    else if (c.choices[0].finish_reason) out.end = c.choices[0].finish_reason;
+    else if (c.usage) {
+      out.usage = c.usage.completion_tokens;
+      if (c.usage.prompt_tokens_details) out.cached = c.usage.prompt_tokens_details.cached_tokens;
+    } else if (c.choices[0].finish_reason) out.end = c.choices[0].finish_reason;
     else (out.tokensAt as number[]).push(at[i]!);
   });
   return out;
@@ -174,6 +178,7 @@ function countAnswer(tally: Map<string, number>, op: string, a: { status: number
   const chat = b.end !== undefined ? `stream ${String(b.end)}` : b.finish !== undefined ? `plain ${String(b.finish)}` : undefined;
   const key = `${op} ${a.status} ${chat ?? String(b.cause ?? b.code ?? b.status ?? '')}`;
   tally.set(key, (tally.get(key) ?? 0) + 1);
+  if (typeof b.cached === 'number' && b.cached > 0) tally.set('answers with cached prompt tokens', (tally.get('answers with cached prompt tokens') ?? 0) + 1);
 }
 
 /** Counts steps with a worker waiting for a host, and with workers placed on a type after the first (coverage figures). */

@@ -22,6 +22,10 @@ export interface Seq {
   fill: number;
   /** Its tokens when it last joined (after a preemption: those made before). */
   pieceStart: number;
+  /** With prefix caching: its prompt's full blocks (prefix-cache.ts); empty without. */
+  ids: string[];
+  /** With prefix caching: prompt tokens found cached when it first joined (-1: not yet). */
+  cached: number;
 }
 
 export function newSeq(job: RefJob, readyAtMs: number, promptTokens: number, count: number, deadlineMs: number, crashAfter: number): Seq {
@@ -42,6 +46,8 @@ export function newSeq(job: RefJob, readyAtMs: number, promptTokens: number, cou
     prompt,
     fill: prompt,
     pieceStart: 0,
+    ids: [],
+    cached: -1,
   };
 }
 

@@ -20,6 +20,14 @@
  *   back to the front of the waiting jobs, and prefills fill = prompt + tokens so far when it
  *   joins again. A waiting job joins only while its fill's blocks are free (the first that does
  *   not fit stops the rest). Preempted sequences' tokens are told at wake-ups like the batch's.
+ * - With prefix caching: a sequence holds its prompt's full blocks by name (prefix-cache.ts); a
+ *   block several hold is one block of the cache. A joining sequence's leading blocks found cached
+ *   (held or free; at most those before its last fill token) are not prefilled; its first join
+ *   tells the job the cached tokens. A sequence leaving the batch (ended, removed, preempted) gives
+ *   its blocks back as free cached blocks; the cache's blocks held and free together never exceed
+ *   it: at each iteration's end (for what the iteration held) and at each composition (after
+ *   preemptions, after each join) the least recently freed blocks are evicted to fit. A waiting
+ *   job joins while its fill's blocks, less those of its prompt already held, fit.
  * - Whatever happens at the instant an iteration begins (a job joining, a job leaving) is part of
  *   it: the iteration is composed again. A job taken out later leaves at the iteration's end.
  * - A run ends (told to the model) at the first whole ms at or after its last token; a crash
@@ -37,6 +45,7 @@
  * events (llm-engine.ts `arm`), stated so that events of one instant run in the same order.
  */
 import { drop, newSeq, type Seq } from './engine-seq.js';
+import { RefPrefixCache } from './prefix-cache.js';
 import type { RefJob } from './job.js';
 import type { Planned, RefEngineConfig } from './types.js';
 
@@ -66,15 +75,17 @@ export class RefEngine {
   private frontFree: number[];
   wake: Planned | undefined;
   tick: Planned | undefined;
+  private readonly cache: RefPrefixCache | undefined;
 
   constructor(
     private readonly cfg: RefEngineConfig,
     private readonly host: RefEngineHost,
   ) {
     this.frontFree = new Array<number>(cfg.apiServerCount).fill(0);
+    this.cache = cfg.prefixCaching ? new RefPrefixCache() : undefined;
   }
 
-  add(job: RefJob, count: number, promptTokens: number, deadlineMs: number, crashAfter: number): void {
+  add(job: RefJob, count: number, promptTokens: number, deadlineMs: number, crashAfter: number, ids: string[] = []): void {
     const now = this.host.now();
     this.catchUp(now);
     let ready = now;
@@ -84,6 +95,7 @@ export class RefEngine {
       ready = f[k] = Math.max(now, f[k]!) + this.cfg.frontEndMs;
     }
     const s = newSeq(job, ready + this.cfg.overheadMs, promptTokens, count, deadlineMs, crashAfter);
+    s.ids = ids;
     job.engineTimes = s.times;
     this.waiting.push(s);
     if (this.iter?.startMs === now) this.compose(now);
@@ -98,8 +110,10 @@ export class RefEngine {
     const s = this.batch.find((x) => x.job === job && !x.removed);
     if (!s) return;
     s.removed = true;
-    if (!this.iter) this.batch = this.batch.filter((x) => x !== s);
-    else if (this.iter.startMs === now) this.compose(now);
+    if (!this.iter) {
+      this.leave(s);
+      this.batch = this.batch.filter((x) => x !== s);
+    } else if (this.iter.startMs === now) this.compose(now);
     if (s === this.crash) this.resume(s, now);
     this.plan();
   }
@@ -122,6 +136,7 @@ export class RefEngine {
     this.batch = [];
     this.ended = [];
     this.frontFree.fill(0);
+    this.cache?.clear();
     this.crash = this.iter = this.wake = this.tick = undefined;
   }
 
@@ -174,12 +189,13 @@ export class RefEngine {
 
   private compose(atMs: number): void {
     const c = this.cfg;
+    for (const s of this.batch) if (s.removed) this.leave(s);
     this.batch = this.batch.filter((s) => !s.removed);
-    const total = c.kvCacheTokens === undefined ? Infinity : Math.floor(c.kvCacheTokens / 16);
-    let used = this.batch.reduce((a, s) => a + blocks(s), 0);
-    while (used > total) {
+    const total = this.totalBlocks();
+    const usedNow = () => this.batch.reduce((a, s) => a + blocks(s), 0) - (this.cache?.shared() ?? 0);
+    while (usedNow() > total) {
       const s = this.batch.pop()!;
-      used -= blocks(s);
+      this.leave(s);
       s.fill = s.prompt + s.times.length;
       s.promptLeft = s.fill;
       s.pieceStart = s.times.length;
@@ -187,14 +203,15 @@ export class RefEngine {
       this.waiting.unshift(s);
       this.host.preempted();
     }
+    this.evictFor(usedNow());
     while (
       this.waiting.length > 0 &&
       this.batch.length < c.maxNumSeqs &&
       this.waiting[0]!.readyAtMs <= atMs &&
-      used + Math.ceil(this.waiting[0]!.fill / 16) <= total
+      usedNow() + this.cost(this.waiting[0]!) <= total
     ) {
-      used += Math.ceil(this.waiting[0]!.fill / 16);
-      this.batch.push(this.waiting.shift()!);
+      this.join(this.waiting.shift()!);
+      this.evictFor(usedNow());
     }
     if (this.batch.length === 0) {
       this.iter = undefined;
@@ -216,9 +233,14 @@ export class RefEngine {
 
   private endIteration(atMs: number): void {
     this.iter = undefined;
+    // The blocks the iteration held (its sequences leaving now included) made room first.
+    this.evictFor(this.batch.reduce((a, s) => a + blocks(s), 0) - (this.cache?.shared() ?? 0));
     const stay: Seq[] = [];
     for (const s of this.batch) {
-      if (s.removed) continue;
+      if (s.removed) {
+        this.leave(s);
+        continue;
+      }
       if (s.chunk > 0) {
         s.promptLeft -= s.chunk;
         s.chunk = 0;
@@ -226,6 +248,7 @@ export class RefEngine {
       } else if (s.promptLeft === 0) s.times.push(atMs);
       if (s.crashAfter > 0 && s.times.length >= s.crashAfter) this.crash ??= s;
       else if (s.times.length >= s.count) {
+        this.leave(s);
         this.ended.push(s);
         continue;
       }
@@ -233,6 +256,37 @@ export class RefEngine {
     }
     this.batch = stay;
     if (!this.crash) this.compose(atMs);
+  }
+
+  private totalBlocks(): number {
+    return this.cfg.kvCacheTokens === undefined ? Infinity : Math.floor(this.cfg.kvCacheTokens / 16);
+  }
+
+  /** Blocks the cache holds more if `s` joins: its fill's, less its prompt's blocks already held. */
+  private cost(s: Seq): number {
+    return Math.ceil(s.fill / 16) - (this.cache?.heldAmong(s.ids) ?? 0);
+  }
+
+  /** `s` joins the batch: with prefix caching its leading cached blocks are not prefilled. */
+  private join(s: Seq): void {
+    const c = this.cache;
+    if (c) {
+      const hit = 16 * c.hits(s.ids, Math.min(s.ids.length, Math.floor((s.fill - 1) / 16)));
+      c.acquire(s.ids);
+      s.promptLeft = s.fill - hit;
+      if (s.cached < 0) s.job.cachedTokens = s.cached = hit;
+    }
+    this.batch.push(s);
+  }
+
+  private leave(s: Seq): void {
+    this.cache?.release(s.ids);
+  }
+
+  /** Evicts the least recently freed blocks until they fit beside `used` held ones. */
+  private evictFor(used: number): void {
+    const c = this.cache;
+    if (c && this.totalBlocks() !== Infinity) c.evict(used + c.freeCount - this.totalBlocks());
   }
 
   private tell(): void {
@@ -265,14 +319,15 @@ export class RefEngine {
     // Decoding alone: the same iteration repeats until a run's last token, a crash point, a join
     // (the first waiting job, ready and its blocks free) or the KV cache outgrown.
     const w = this.waiting[0];
-    const total = this.cfg.kvCacheTokens === undefined ? Infinity : Math.floor(this.cfg.kvCacheTokens / 16);
+    const total = this.totalBlocks();
+    const shared = this.cache?.shared() ?? 0;
     // Blocks of the batch in the iteration composed after k more iterations.
     const blocksAfter = (k: number): number =>
       live.reduce((a, s) => a + Math.ceil((s.promptLeft > 0 ? s.fill : s.fill + s.times.length + k - s.pieceStart) / 16), 0);
     for (let k = 1, end = it.endMs; ; k++, end += it.d) {
       for (const s of live) if (s.promptLeft === 0 && (s.times.length + k >= s.count || (s.crashAfter > 0 && s.times.length + k >= s.crashAfter))) return end;
-      if (total !== Infinity && blocksAfter(k) > total) return end;
-      if (w && live.length < this.cfg.maxNumSeqs && w.readyAtMs <= end && blocksAfter(k) + Math.ceil(w.fill / 16) <= total) return end;
+      if (total !== Infinity && blocksAfter(k) - shared > total) return end;
+      if (w && live.length < this.cfg.maxNumSeqs && w.readyAtMs <= end && blocksAfter(k) - shared + this.cost(w) <= total) return end;
     }
   }
 

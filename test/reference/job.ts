@@ -54,6 +54,9 @@ export interface RefJob {
   nextToken: { atMs: number; k: number; stamp: number } | undefined;
   /** Prompt tokens its worker's engine prefills (characters / 4 of `prompt` or the messages' contents). */
   promptTokens: number;
+  /** With prefix caching: its prompt's text (the messages' contents, or `prompt`), and the prompt tokens found cached when its current run joined a batch. */
+  promptText: string;
+  cachedTokens: number | undefined;
   /** On an engine: the exact instant of each token of the current run so far (the engine's own list). */
   engineTimes: number[] | undefined;
   /** On an engine with a KV cache: why its prompt was refused in its current run (it fails with this). */

@@ -56,11 +56,13 @@ export abstract class RefHolds extends RefWorkers {
     if (failure !== undefined) return { status: 200, body: { tokensAt: c.sentAt, end: failure } };
     const count = j.tokens?.count ?? c.body.max_tokens ?? DEFAULT_COMPLETION_TOKENS;
     const finish = j.tokens?.capped ? 'length' : 'stop';
-    if (!c.body.stream) return { status: 200, body: { finish, tokens: count } };
+    // With prefix caching the usage tells the prompt tokens found cached when the run joined its batch.
+    const cached = this.cfg.llm?.engine?.prefixCaching ? { cached: j.cachedTokens } : {};
+    if (!c.body.stream) return { status: 200, body: { finish, tokens: count, ...cached } };
     // Without llm every token comes at the end.
     while (c.sentAt.length < count && !this.cfg.llm) c.sentAt.push(this.nowMs);
     const body: Record<string, unknown> = { tokensAt: c.sentAt, end: finish };
-    if (c.body.stream_options?.include_usage) body.usage = c.sentAt.length;
+    if (c.body.stream_options?.include_usage) Object.assign(body, { usage: c.sentAt.length, ...cached });
     return { status: 200, body };
   }
 

@@ -18,7 +18,8 @@
  * then the others in the order they started; each counts as retried and none crashes again in
  * that submission (the core's rule: a re-queued job's crash directive does not fire again).
  */
-import { promptTokensOf } from './answers.js';
+import { promptTextOf, promptTokensOf } from './answers.js';
+import { blockIdsOf } from './prefix-cache.js';
 import { RefEngine, type RefEngineHost } from './engine.js';
 import { DEFAULT_TTL_MS, isEnded, refBody, type RefJob, type RefStatus } from './job.js';
 import { RefHolds } from './model-holds.js';
@@ -74,6 +75,8 @@ export abstract class RefLifecycle extends RefHolds {
       tokensDone: 0,
       nextToken: undefined,
       promptTokens: this.cfg.llm?.engine ? promptTokensOf(kind, body.input) : 0,
+      promptText: this.cfg.llm?.engine?.prefixCaching ? promptTextOf(kind, body.input) : '',
+      cachedTokens: undefined,
       engineTimes: undefined,
       refused: undefined,
     };
@@ -122,7 +125,8 @@ export abstract class RefLifecycle extends RefHolds {
     const capped = j.refused === undefined && (cut || drawn.capped);
     j.tokens = failing(j) || j.refused !== undefined ? undefined : { count, capped, atMs: [] };
     const crashAfter = j.crash && !j.crashed && j.refused === undefined ? Math.max(1, Math.floor(count / 2)) : 0;
-    e.add(j, count, j.refused !== undefined ? 1 : j.promptTokens, this.nowMs + j.executionTimeoutMs, crashAfter);
+    const ids = j.refused === undefined && this.cfg.llm!.engine!.prefixCaching ? blockIdsOf(j.promptText) : [];
+    e.add(j, count, j.refused !== undefined ? 1 : j.promptTokens, this.nowMs + j.executionTimeoutMs, crashAfter, ids);
     if (this.streamsOf(j).length > 0) e.watch(j);
   }
 

@@ -155,4 +155,29 @@ export const BATCHING_REGRESSIONS: Regression[] = [
       { t: 'advance', ms: 2000 },
     ],
   },
+  {
+    // Built to show the rule of prefix caching's evictions: a sequence that grows into the last free
+    // room evicts a free cached block in that iteration, before one ending in it frees its own.
+    // 5 blocks: X's block stays cached; A (1 cached block + 1 token) and B (10 tokens) join; A's
+    // growth 16 iterations on evicts X's block in B's last iteration; C, X's prompt, finds nothing.
+    name: 'prefix caching: growth evicts a free cached block before a sequence ending in that iteration frees its own',
+    config: {
+      seed: 1,
+      workers: 1,
+      workersMin: 1,
+      workerConcurrency: 4,
+      coldStartMs: 0,
+      llm: { engine: { decodeMs: 10, perSequenceMs: 2, prefillMsPerToken: 0.5, kvCacheTokens: 80, prefixCaching: true }, outputTokens: 30 },
+    },
+    cmds: [
+      { t: 'openai', stream: true, usage: true, maxTokens: 5, prompt: `${'x'.repeat(64)}qqqq` },
+      { t: 'advance', ms: 100 },
+      { t: 'openai', stream: true, usage: true, maxTokens: 20, prompt: `${'a'.repeat(64)}qqqq` },
+      { t: 'openai', stream: false, maxTokens: 17, prompt: 40 },
+      { t: 'advance', ms: 300 },
+      { t: 'openai', stream: true, usage: true, maxTokens: 5, prompt: `${'x'.repeat(64)}qqqq` },
+      { t: 'openai', stream: false, maxTokens: 5, prompt: `${'a'.repeat(64)}qqqq` },
+      { t: 'advance', ms: 300 },
+    ],
+  },
 ];

@@ -19,6 +19,8 @@ export interface RefEngineConfig {
   kvCacheTokens?: number | undefined;
   /** The engine on other GPU types, by type name: each key given replaces the engine's own on a worker placed on that type (llm.engine.byGpu). */
   byGpu?: Record<string, Partial<Omit<RefEngineConfig, 'byGpu'>>>;
+  /** Prefix caching (prefix-cache.ts). */
+  prefixCaching?: boolean | undefined;
 }
 
 export interface RefConfig {

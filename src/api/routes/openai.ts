@@ -9,6 +9,7 @@
  * completion has `max_tokens` words (default 16), all sent when the job ends.
  */
 import { promptTokensOf } from '../../contract/prompt-tokens.js';
+import { promptBlocksOf } from '../../contract/prompt-blocks.js';
 import type { Job } from '../../sim/job.js';
 import { badField } from '../errors.js';
 import { hold } from '../hold.js';
@@ -55,6 +56,7 @@ function request(ctx: RouteContext, kind: CompletionKind): void {
     maxTokens: llm ? c.maxTokens : undefined,
     ignoreEos: llm && o.ignore_eos === true,
     promptTokens: ctx.ep.cfg.llm?.engine ? promptTokensOf(o) : undefined,
+    promptBlocks: ctx.ep.cfg.llm?.engine?.prefixCaching ? promptBlocksOf(o) : undefined,
   });
   if (!j) return;
   if (llm && o.stream === true) return streamTokens(ctx, j, c);
@@ -69,7 +71,7 @@ function reply(ctx: RouteContext, j: Job, c: Completion): ApiResponse {
   const t = ctx.ep.tokensOf(j);
   const words = completionWords(ctx.ep.jobs.idOf(j), t?.count ?? c.maxTokens ?? DEFAULT_COMPLETION_TOKENS);
   const finish = t?.capped ? 'length' : 'stop';
-  const usage = usageOf(c, words.length);
+  const usage = usageOf(c, words.length, ctx.ep.promptOf(j));
   if (c.o.stream === true) {
     const w = chunkWriter(ctx, j, c);
     const events = words.map((word, i) => w.token(i === 0 ? word : ` ${word}`, i === 0));

@@ -38,7 +38,7 @@ export function run(ctx: RouteContext): void {
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
   const s = c.value;
   const llm = ctx.ep.cfg.llm;
-  const bad = llm ? checkLlmInput(s, llm.engine !== undefined) : undefined;
+  const bad = llm ? checkLlmInput(s, llm.engine) : undefined;
   if (bad) return ctx.respond(badField(bad.field, bad.reason));
   const j = createJob(ctx, s);
   // Accepted into the queue; it may already have started on an idle worker, but /run answers IN_QUEUE.
@@ -51,7 +51,7 @@ export function runsync(ctx: RouteContext): void {
   const c = checkJobBody(ctx.body, 'runsync');
   if (!c.ok) return ctx.respond(badField(c.field, c.reason));
   const llm = ctx.ep.cfg.llm;
-  const bad = llm ? checkLlmInput(c.value, llm.engine !== undefined) : undefined;
+  const bad = llm ? checkLlmInput(c.value, llm.engine) : undefined;
   if (bad) return ctx.respond(badField(bad.field, bad.reason));
   const j = createJob(ctx, c.value);
   if (!j) return;

@@ -3,11 +3,13 @@
  * with the worker the bench files fitted. Its `endpoint.llm.engine` becomes the fitted engine
  * (`ttftMs` and `interTokenMs` go: the engine times the tokens); `llm.outputTokens` and
  * `workerConcurrency` stay yours when set (they describe your traffic and your deployment), else
- * take the bench's. Comments and layout are kept (yaml's document API).
+ * take the bench's. Comments and layout are kept (yaml's document API). A trace's relative path is
+ * rewritten for calibrated.yaml's folder (`dirs`: rebase-trace-files.ts).
  */
 import { isMap, parseDocument } from 'yaml';
 import type { EngineConfig } from '../../contract/llm-config.js';
 import type { BenchEndpoint } from './bench-scenario.js';
+import { rebaseTraceFiles } from '../rebase-trace-files.js';
 
 export interface IntoScenario {
   /** calibrated.yaml's text, or the file's problem (it is not a YAML mapping with an endpoint). */
@@ -23,10 +25,12 @@ export function benchIntoScenario(
   from: readonly string[],
   tools = 'vllm bench serve',
   calibratedUpTo?: unknown,
+  dirs?: { fromDir: string; toDir: string },
 ): IntoScenario {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) return { problem: doc.errors[0]!.message };
   if (!isMap(doc.contents)) return { problem: 'not a YAML mapping' };
+  if (dirs) rebaseTraceFiles(doc, dirs.fromDir, dirs.toDir);
   if (!doc.hasIn(['endpoint'])) doc.setIn(['endpoint'], doc.createNode({ id: 'llm' }));
   const llm = ['endpoint', 'llm'];
   if (!isMap(doc.getIn(llm, true))) doc.setIn(llm, doc.createNode({}));

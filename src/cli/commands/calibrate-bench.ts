@@ -50,7 +50,7 @@ export async function calibrateBenchCommand(files: readonly string[], a: BenchAr
   const tools = sourceNames(c.sources);
   writeFileSync(
     paths.scenario,
-    yours === undefined ? benchScenarioYaml(scenario, from, users, tools) : intoScenario(a.scenario!, yours, c.endpoint, scenario, from, tools),
+    yours === undefined ? benchScenarioYaml(scenario, from, users, tools) : intoScenario(a.scenario!, yours, c.endpoint, scenario, from, tools, paths.scenario),
   );
   writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
   writeFileSync(paths.md, renderBenchMarkdown(c));
@@ -102,11 +102,15 @@ function cannotRead(e: unknown): string {
   return `cannot read it (${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message})`;
 }
 
-/** `file` (its `text`) with the fitted worker; exit 2 naming the file when it is not a scenario, or invalid after the change. */
-function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[], tools: string): string {
-  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from, tools, fitted.plan?.calibratedUpTo);
+/**
+ * `file` (its `text`) with the fitted worker, to be written at `out` (its trace paths made relative
+ * to that folder); exit 2 naming the file when it is not a scenario, or invalid after the change.
+ */
+function intoScenario(file: string, text: string, ep: BenchEndpoint, fitted: ScenarioInput, from: readonly string[], tools: string, out: string): string {
+  const dirs = { fromDir: dirname(file), toDir: dirname(out) };
+  const r = benchIntoScenario(text, ep, fitted.endpoint?.llm?.outputTokens, from, tools, fitted.plan?.calibratedUpTo, dirs);
   if (r.text === undefined) throw new CliError(`--scenario ${file}: ${r.problem}`, EXIT.USAGE);
-  const check = parseScenario(parseYaml(r.text), file);
+  const check = parseScenario(parseYaml(r.text), out);
   if (!check.ok) throw new CliError(check.issues.map(formatIssue).join('\n'), EXIT.USAGE);
   return r.text;
 }

@@ -74,7 +74,7 @@ function calibrateRun(runDir: string, a: CalibrateArgs): number {
   const c = fit.calibration;
   const dir = a.out ?? dirname(file);
   const paths = calibrationPaths(dir);
-  writeFileSync(paths.scenario, calibratedScenario(readFileSync(scenarioFile, 'utf8'), c, dirname(file)));
+  writeFileSync(paths.scenario, calibratedScenario(readFileSync(scenarioFile, 'utf8'), c, dirname(file), { fromDir: dirname(scenarioFile), toDir: dir }));
   writeFileSync(paths.json, `${JSON.stringify(c, null, 2)}\n`);
   writeFileSync(paths.md, renderCalibrationMarkdown(fit));
   writeFileSync(paths.html, renderCalibrationHtml(fit));

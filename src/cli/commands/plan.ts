@@ -18,6 +18,7 @@ import { mmcInputs } from '../../plan/mmc-reference.js';
 import { renderPartialPlanJson } from '../../plan/partial-plan.js';
 import { buildPlan, PLAN_VERSION } from '../../plan/plan-result.js';
 import { planInputsOf, type PlanSpec } from '../../plan/plan-spec.js';
+import { planTraces, type PlanTrace } from '../../plan/plan-traces.js';
 import { slosOf } from '../../plan/slo.js';
 import { sweep, type PointRunner } from '../../plan/sweep.js';
 import type { PointResult, SweepBase } from '../../plan/sweep-point.js';
@@ -68,7 +69,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
 
   const spec: PlanSpec = {
-    scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs },
+    scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs, ...withTraces(planTraces(sc)) },
     slo: { source: slos.source, exprs: slos.list.map((t) => t.expr) },
     workers: range,
     grid: axes.length > 0,
@@ -117,6 +118,9 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   if (rec.workersMax === null) throw new CliError(`no point meets the SLOs: ${rec.reason}`, EXIT.THRESHOLD_FAILED);
   return EXIT.OK;
 }
+
+/** The traces field only when the scenario replays one: a plan without keeps its bytes. */
+const withTraces = (traces: PlanTrace[]) => (traces.length ? { traces } : {});
 
 /** Runs `work`, then closes the runner (its threads) whether or not the work failed. */
 async function closing<T>(runner: PointRunner, work: () => Promise<T>): Promise<T> {

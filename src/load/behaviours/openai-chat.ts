@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { tokenCountSchema } from '../../contract/llm-config.js';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { promptOfRequest, promptOfTokens } from './prompt-text.js';
+import { chatFields } from './chat-fields.js';
+import { ChatTurn, type Message } from './chat-session.js';
+import { chatFlowOf, systemMessage } from './chat-flow.js';
 import { call, defineBehaviour } from './types.js';
 import { acceptJob, removedWhileHeld } from './submit.js';
 import { streamContent, type StreamContent } from './sse-content.js';
@@ -13,7 +16,9 @@ import { promptTokensOf } from '../../contract/prompt-tokens.js';
  * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
  * counted as stream chunks; their content events give the flow's stream metrics: TTFT, ITL,
  * TPOT, tokens). A 200 ends the session `COMPLETED`; a stream that breaks mid-way ends it `error`
- * (or `timeout`), what arrived counted.
+ * (or `timeout`), what arrived counted. With `turns`, a session is a conversation (chat-session.ts):
+ * each turn is one request as above, on a `ChatTurn` standing for the session, and its 200 hands the
+ * answer on for the next turn's history.
  */
 export const openaiChat = defineBehaviour({
   schema: z.strictObject({
@@ -59,21 +64,30 @@ export const openaiChat = defineBehaviour({
         "Prompt length in tokens, in place of prompt: each request's user message is a text of exactly this many tokens (4 characters a token, as the simulator counts them). A whole number, or a token-count distribution object as llm.outputTokens takes, drawn per request from the flow's own seeded stream. Default: unset (prompt is sent).",
       examples: [256, { dist: 'uniform', minMs: 200, maxMs: 300 }],
     }),
+    ...chatFields,
   }),
   operation: () => 'openai',
   create: (spec, env) => {
     const o = callOptions(spec, env);
-    const prompt = spec.promptTokens === undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
+    // A multi-turn flow makes its own user messages (chat-flow.ts).
+    const prompt = spec.promptTokens === undefined || spec.turns !== undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
     const obs = spec.stream ? env.rec.observations?.streams : undefined;
-    return (s) => {
-      // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
+    const system: Message | undefined = spec.systemPromptTokens === undefined ? undefined : systemMessage(env.flow, spec.systemPromptTokens);
+    // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
+    const oneTurn = (s: Session): Message[] => {
+      const t = s.request;
+      const user: Message = { role: 'user', content: t ? promptOfRequest(t) : prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) };
+      return system ? [system, user] : [user];
+    };
+    /** One request: a multi-turn chat's turn with its `messages` (chat-session.ts), else the session's one message. */
+    const send = (s: Session, messages?: Message[]): void => {
       const t = s.request;
       const body: Record<string, unknown> = {
         model: spec.model,
         max_tokens: t ? t.outputTokens : spec.maxTokens,
         stream: spec.stream,
-        messages: [{ role: 'user', content: t ? promptOfRequest(t) : prompt ? prompt() : spec.prompt.replaceAll('{{seq}}', String(s.seq)) }],
+        messages: messages ?? oneTurn(s),
       };
       if (t) body.ignore_eos = true;
       if (spec.stream && spec.includeUsage) body.stream_options = { include_usage: true };
@@ -121,9 +135,12 @@ export const openaiChat = defineBehaviour({
         }
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
+        if (s instanceof ChatTurn) s.answered(r);
         s.end('COMPLETED');
       });
     };
+    const chat = chatFlowOf(spec, env, system, send);
+    return chat ?? ((s) => send(s));
   },
 });
 
@@ -137,5 +154,6 @@ function streamed(env: BehaviourEnv, s: Session, r: ClientResponse, broken: bool
   const c = r.stream ?? streamContent(r.sse!, r.sseAtMs, now);
   env.rec.stream(now, c.events);
   env.streams?.ended(s.intendedMs, c.atMs, c.usageTokens, broken || c.errorCode !== undefined, now);
+  if (c.cachedTokens !== undefined) env.streams?.cached(c.cachedTokens);
   return c;
 }

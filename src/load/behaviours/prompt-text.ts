@@ -22,8 +22,8 @@ export function promptOfTokens(spec: LlmConfig['outputTokens'], rng: RandomStrea
     const text = textOfTokens(clampTokens(typeof spec === 'number' ? spec : spec.ms));
     return () => text;
   }
-  const draw = sampler(spec, new Alea(`prompt-tokens/${rng.next()}`));
-  return () => textOfTokens(clampTokens(draw()));
+  const n = tokensOf(spec, rng);
+  return () => textOfTokens(n());
 }
 
 /** A draw as a whole token count in [1, PROMPT_TOKENS_MAX]. */
@@ -37,4 +37,27 @@ function clampTokens(n: number): number {
  */
 export function promptOfRequest(r: TraceRequest): string {
   return r.hashIds ? textOfBlocks(r.hashIds, r.promptTokens) : textOfTokens(r.promptTokens);
+}
+
+/**
+ * A text of exactly `tokens` tokens by the rule (4 × tokens characters) that opens with the word
+ * `head` (padded with spaces to whole tokens), then " the" repeated; cut at 4 × tokens characters
+ * when the head is longer. A multi-turn chat names each user message's session and turn this way,
+ * so sessions share no text past their system prompt (a prefix cache sees what real users send).
+ */
+export function headedText(head: string, tokens: number): string {
+  const chars = 4 * Math.max(0, tokens);
+  const padded = head + ' '.repeat((4 - (head.length % 4)) % 4);
+  if (padded.length >= chars) return padded.slice(0, chars);
+  return padded + ' the'.repeat((chars - padded.length) / 4);
+}
+
+/** A token-count maker as `promptOfTokens`, giving the count instead of a text (a multi-turn chat heads each message). */
+export function tokensOf(spec: LlmConfig['outputTokens'], rng: RandomStream): () => number {
+  if (typeof spec === 'number' || spec.dist === 'constant') {
+    const n = clampTokens(typeof spec === 'number' ? spec : spec.ms);
+    return () => n;
+  }
+  const draw = sampler(spec, new Alea(`prompt-tokens/${rng.next()}`));
+  return () => clampTokens(draw());
 }

@@ -9,6 +9,8 @@ import { runWebhook } from './run-webhook.js';
 import { runsync } from './runsync.js';
 import type { BehaviourEnv, BehaviourKind, Session } from './types.js';
 import type { Operation } from '../../contract/operations.js';
+import { meanMs } from '../../contract/duration-spec.js';
+import { TURNS_MAX } from './chat-fields.js';
 
 export const behaviours = {
   'run-poll': runPoll,
@@ -44,6 +46,11 @@ export function isStreaming(spec: BehaviourSpec): boolean {
   return spec.behaviour === 'run-stream' || (spec.behaviour === 'openai-chat' && spec.stream);
 }
 
+/** Is a session of this behaviour a conversation of turns (`openai-chat` with `turns`: session figures)? */
+export function hasTurns(spec: BehaviourSpec): boolean {
+  return spec.behaviour === 'openai-chat' && spec.turns !== undefined;
+}
+
 export function behaviourOperation(spec: BehaviourSpec): Operation {
   return kindOf(spec).operation(spec);
 }
@@ -55,7 +62,18 @@ export function submitsJob(spec: BehaviourSpec): boolean {
   return JOB_SUBMITTING.has(spec.behaviour);
 }
 
-/** The least mean time (ms) a session takes, `jobMs` being the mean job time: a closed loop's shortest cycle (plans, connections). */
+/** Requests of a session's first operation, on average: a multi-turn chat's mean turns (each one request and one job), else 1. */
+export function meanTurns(spec: BehaviourSpec): number {
+  return spec.behaviour === 'openai-chat' && spec.turns !== undefined ? Math.min(TURNS_MAX, Math.max(1, meanMs(spec.turns))) : 1;
+}
+
+/**
+ * The least mean time (ms) a session takes, `jobMs` being the mean job time: a closed loop's
+ * shortest cycle (plans, connections). A multi-turn chat's: a job per turn and a think time between turns.
+ */
 export function leastSessionMs(spec: BehaviourSpec, jobMs: number): number {
-  return submitsJob(spec) ? jobMs : 0;
+  if (!submitsJob(spec)) return 0;
+  const turns = meanTurns(spec);
+  const think = spec.behaviour === 'openai-chat' && spec.thinkTimeMs !== undefined ? meanMs(spec.thinkTimeMs) : 0;
+  return turns * jobMs + (turns - 1) * think;
 }

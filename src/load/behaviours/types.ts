@@ -10,6 +10,7 @@ import type { TraceRequest } from '../arrivals/types.js';
 import type { AnswerCallback, Client, Exchange } from '../client.js';
 import type { Recorder } from '../record/recorder.js';
 import type { FlowStreams } from '../record/stream-metrics.js';
+import type { FlowTurns } from '../record/flow-turns.js';
 import type { Target, TargetRequest } from '../targets/target.js';
 import type { CallOptions } from '../client.js';
 
@@ -55,6 +56,8 @@ export interface BehaviourEnv {
   webhooks: Map<string, (attempt: number, ok: boolean, lastAttempt: boolean, body: Record<string, unknown>) => void>;
   /** This flow's stream metrics: only a streaming flow has them (registry.ts isStreaming). */
   streams?: FlowStreams;
+  /** This flow's sessions of turns: only a multi-turn flow has them (registry.ts hasTurns). */
+  turns?: FlowTurns;
 }
 
 export interface BehaviourKind<S extends z.ZodType = z.ZodType> {

@@ -40,13 +40,16 @@ export function gpuWindows(list: readonly GpuAreas[], windowMs: number, endMs: n
 /**
  * The engines' windows as the simulator keeps them (sim/engine-occupancy.ts `EngineAreas`, also
  * the `engine` of `POST /_sim/occupancy`): value × ms of running, waiting and (with a modelled
- * cache) KV cache usage, the most usage and the preemptions per window of `windowMs`.
+ * cache) KV cache usage, the most usage, the preemptions and (with prefix caching) the prefix
+ * cache's queries and hits per window of `windowMs`.
  */
 export interface EngineAreas {
   windowMs: number;
   areas: number[][];
   usageMax?: number[];
   preemptions: number[];
+  prefixQueries?: number[];
+  prefixHits?: number[];
 }
 
 /** EngineWindows of `windowMs` (a multiple of the areas' window), windows 0 to `n - 1`, the run having ended at `endMs`. */
@@ -64,5 +67,8 @@ export function engineWindows(a: EngineAreas, windowMs: number, endMs: number, n
     waiting: waiting!,
     ...(usage && a.usageMax ? { kvCacheUsage: usage, kvCacheUsageMax: fold(a.usageMax, -1, Math.max).map(round3) } : {}),
     preemptions: fold(a.preemptions, 0, (x, y) => x + y),
+    ...(a.prefixQueries && a.prefixHits
+      ? { prefixCacheQueries: fold(a.prefixQueries, 0, (x, y) => x + y), prefixCacheHits: fold(a.prefixHits, 0, (x, y) => x + y) }
+      : {}),
   };
 }

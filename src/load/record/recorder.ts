@@ -13,6 +13,7 @@ import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
 import { JobTimes } from './job-times.js';
 import { StreamMetrics } from './stream-metrics.js';
+import { FlowTurns } from './flow-turns.js';
 import { OpAcc } from './op-acc.js';
 import { HealthSamples } from './health-samples.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
@@ -96,6 +97,16 @@ export class Recorder {
     const f = { meta, sessions: 0, outcomes: new Tally() };
     this.flows.set(name, f);
     return f;
+  }
+
+  /** Per multi-turn flow: its sessions' turns and times (flow-turns.ts). */
+  private readonly turns = new Map<string, FlowTurns>();
+
+  /** Registers a multi-turn flow (an openai-chat flow with `turns`). */
+  flowTurns(name: string): FlowTurns {
+    const t = new FlowTurns();
+    this.turns.set(name, t);
+    return t;
   }
 
   /** The accumulator of operation `name` (hot callers look it up once per request). */
@@ -288,12 +299,14 @@ export class Recorder {
     const flows: Record<string, FlowStats> = {};
     for (const [name, f] of this.flows) {
       const stream = this.streamMetrics.stats(name);
+      const turns = this.turns.get(name)?.stats();
       flows[name] = {
         ...f.meta,
         sessions: f.sessions,
         outcomes: sortedRecord(f.outcomes.toMap()),
         jobs: this.jobTimes.stats(name),
         ...(stream ? { stream } : {}),
+        ...(turns ? { turns } : {}),
       };
     }
     const j = this.jobs;

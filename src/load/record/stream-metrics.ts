@@ -12,6 +12,7 @@
 import { encode } from '../../report/histogram.js';
 import type { FlowStreamStats, StreamSeries, StreamWindows } from '../../report/run-result.js';
 import { isStreamTime, STREAM_TIME_SCALE } from '../../report/stream-scale.js';
+import { prefixCacheOf } from '../../report/prefix-cache-rate.js';
 import { fold } from './fold-windows.js';
 import { Series } from './job-times.js';
 import { WindowIndex } from './window-index.js';
@@ -33,6 +34,8 @@ export class FlowStreams {
   private tokens = 0;
   private promptTokens = 0;
   private good = 0;
+  /** Prompt tokens the answers' usage told were served from the prefix cache (-1: none told). */
+  private cachedTokens = -1;
   private readonly perWindow = { requests: [] as number[], tokens: [] as number[], good: [] as number[] };
 
   constructor(
@@ -98,6 +101,15 @@ export class FlowStreams {
     this.promptTokens += promptTokens;
   }
 
+  /**
+   * A streamed answer's usage told its prompt tokens served from the server's prefix cache
+   * (`prompt_tokens_details.cached_tokens`): the flow's prefix cache hit rate is their sum over
+   * the prompt tokens sent (vLLM's prefix_cache_hits / prefix_cache_queries).
+   */
+  cached(cachedTokens: number): void {
+    this.cachedTokens = Math.max(0, this.cachedTokens) + cachedTokens;
+  }
+
   stats(): FlowStreamStats {
     const g = this.goodput;
     return {
@@ -106,6 +118,7 @@ export class FlowStreams {
       tokens: this.tokens,
       promptTokens: this.promptTokens,
       ...(g ? { good: this.good, goodputTargets: { ...g } } : {}),
+      ...(this.cachedTokens >= 0 ? prefixCacheOf(this.promptTokens, this.cachedTokens) : {}),
       ...(Object.fromEntries(SERIES.map((k) => [k, encode(this.series[k].whole.hdr(), this.series[k].whole.scale)])) as Pick<FlowStreamStats, StreamSeries>),
     };
   }

@@ -41,9 +41,15 @@ export function formatIssue(i: ScenarioIssue): string {
   return `${i.file}: ${i.path || '(file)'}: ${i.message} [${i.code}]`;
 }
 
-/** How a scenario is read: `gpu` (the --gpu flag) names its GPU in place of its plan.gpu, for the engine's defaults. */
+/**
+ * How a scenario is read: `gpu` (the --gpu flag) names its GPU in place of its plan.gpu, for the
+ * engine's defaults. `readTokenTraces` (default true): false leaves a token trace's file unread
+ * (its path still resolved), for a stored scenario whose runs are done (`loadlab plan merge`
+ * renders a plan from its shards' figures, maybe on a machine without the trace).
+ */
 export interface LoadOptions {
   gpu?: string | undefined;
+  readTokenTraces?: boolean;
 }
 
 export function loadScenarioFile(file: string, opts: LoadOptions = {}): LoadResult {
@@ -80,6 +86,7 @@ export function parseScenario(raw: unknown, file: string, opts: LoadOptions = {}
     if (a.format !== undefined) {
       // A token trace stays on disk: its path resolved now, every row checked in one streaming pass.
       a.file = resolve(dirname(file), a.file);
+      if (opts.readTokenTraces === false) return;
       const why = checkTokenTrace(traceOf(a), a.loop);
       if (why) issues.push({ code: 'CFG_ERR_TRACE_FILE', file, path: `traffic.${n}.arrival.${why.field}`, message: why.message });
       return;

@@ -8,7 +8,8 @@ import { checkEndpointKeys, endpointObjectSchema, endpointSchema, QUEUE_DELAY_MI
 import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
-import { behaviourSchema, isStreaming } from '../behaviours/registry.js';
+import { behaviourSchema, hasTurns, isStreaming } from '../behaviours/registry.js';
+import { chatConflicts } from '../behaviours/chat-fields.js';
 
 const ms = z.number().int().nonnegative();
 const name = z
@@ -319,6 +320,7 @@ export const scenarioSchema = z
           message: `goodput needs a streaming flow (run-stream, or openai-chat with stream: true), not ${f.client.behaviour}`,
         });
       }
+      for (const m of chatConflicts(f)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'client', m.key], message: m.message });
     });
     const tctx = thresholdContext(s);
     s.thresholds.forEach((entry, i) => {
@@ -353,7 +355,7 @@ export const scenarioSchema = z
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 
-/** What a threshold or SLO of scenario `s` is checked against: its flows (streaming ones, with goodput targets) and longest run. */
+/** What a threshold or SLO of scenario `s` is checked against: its flows (streaming ones, with goodput targets, multi-turn ones) and longest run. */
 export function thresholdContext(s: Pick<Scenario, 'traffic' | 'durationMs' | 'drainMs'>): ThresholdContext {
   const streaming = s.traffic.filter((f) => isStreaming(f.client));
   return {
@@ -361,6 +363,7 @@ export function thresholdContext(s: Pick<Scenario, 'traffic' | 'durationMs' | 'd
     maxRunMs: s.durationMs + s.drainMs,
     streamingFlows: streaming.map((f) => f.name),
     goodputFlows: streaming.filter((f) => f.goodput).map((f) => f.name),
+    turnsFlows: s.traffic.filter((f) => hasTurns(f.client)).map((f) => f.name),
   };
 }
 export type ScenarioInput = z.input<typeof scenarioSchema>;

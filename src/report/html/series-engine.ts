@@ -1,7 +1,8 @@
 /**
  * An LLM endpoint's batching engines over the run (`windows.endpoint.engine`; none for other
- * runs): requests running in a batch against those waiting inside the workers, and the KV cache's
- * usage with the preemptions it caused.
+ * runs): requests running in a batch against those waiting inside the workers, the KV cache's
+ * usage with the preemptions it caused, and with prefix caching the share of prompt tokens found
+ * in the workers' caches.
  */
 import type { EngineWindows, RunResult } from '../run-result.js';
 import { note, total, type ChartSlot } from './chart-slot.js';
@@ -11,7 +12,35 @@ export function engineCharts(r: RunResult): ChartSlot[] {
   const e = r.windows?.endpoint?.engine;
   if (!e) return [];
   const g = grouping(e.running.length, r.windows!.windowMs);
-  return [requestsChart(e, g), cacheChart(e, g)];
+  return [requestsChart(e, g), cacheChart(e, g), ...prefixChart(r, e, g)];
+}
+
+/** The prefix cache's hit rate per point: hits over queries of its windows (none where no prompt joined). */
+function prefixChart(r: RunResult, e: EngineWindows, g: Grouping): ChartSlot[] {
+  if (!e.prefixCacheQueries || !e.prefixCacheHits) return [];
+  const q = sumPerPoint(
+    e.prefixCacheQueries.map((v) => Math.max(0, v)),
+    g,
+  );
+  const h = sumPerPoint(
+    e.prefixCacheHits.map((v) => Math.max(0, v)),
+    g,
+  );
+  const rate = q.map((v, i) => (v > 0 ? Math.round((h[i]! / v) * 1000) / 10 : null));
+  const whole = r.engine?.prefixCacheHitRate;
+  return [
+    {
+      kind: 'chart',
+      spec: {
+        id: 'engine-prefix-cache',
+        title: 'Prefix cache hit rate',
+        unit: '%',
+        x: pointXs(g),
+        subtitle: `prompt tokens found in the workers' prefix caches over the prompt tokens of the requests that joined a batch (vLLM prefix_cache_hits / prefix_cache_queries)${whole === undefined || whole === null ? '' : `: ${Math.round(whole * 1000) / 10} % over the run`}; each worker has its own cache; ${pointNote(g, 'sum')} (of tokens, then the rate)`,
+        series: [{ label: 'hit rate %', values: rate, color: '#9467bd', width: 2 }],
+      },
+    },
+  ];
 }
 
 function requestsChart(e: EngineWindows, g: Grouping): ChartSlot {

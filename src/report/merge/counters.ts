@@ -16,6 +16,7 @@ import type {
   WebhookStats,
 } from '../run-result.js';
 import { mergeEncoded } from '../histogram.js';
+import { mergeFlowTurns } from './turns.js';
 import { mergeFlowStream } from './streams.js';
 
 type Counts = Record<string, number>;
@@ -81,7 +82,8 @@ export function mergeFlows(rs: readonly RunResult[]): Record<string, FlowStats> 
         outcomes: sumCounts(list.map((x) => x.outcomes)),
       };
       const stream = mergeFlowStream(list.flatMap((x) => x.stream ?? []));
-      return [name, { ...f, ...(jobs ? { jobs } : {}), ...(stream ? { stream } : {}) }];
+      const turns = mergeFlowTurns(list.flatMap((x) => x.turns ?? []));
+      return [name, { ...f, ...(jobs ? { jobs } : {}), ...(stream ? { stream } : {}), ...(turns ? { turns } : {}) }];
     }),
   );
 }

@@ -65,5 +65,8 @@ function mergeEngine(
     waiting: column((e) => e.waiting),
     ...(usage ? { kvCacheUsage: column((e) => e.kvCacheUsage), kvCacheUsageMax: column((e) => e.kvCacheUsageMax) } : {}),
     preemptions: column((e) => e.preemptions),
+    ...(list.some((e) => e?.prefixCacheQueries)
+      ? { prefixCacheQueries: column((e) => e.prefixCacheQueries), prefixCacheHits: column((e) => e.prefixCacheHits) }
+      : {}),
   };
 }

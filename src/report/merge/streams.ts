@@ -9,6 +9,7 @@ import type { FlowStreamStats, StreamSeries, StreamWindows } from '../run-result
 import { at } from './alignment.js';
 import { mergeWindowSeries } from './histograms.js';
 import { windowScale } from '../stream-scale.js';
+import { prefixCacheOf } from '../prefix-cache-rate.js';
 
 const SERIES: readonly StreamSeries[] = ['ttftMs', 'itlMs', 'tpotMs', 'tokensPerS'];
 const sum = (list: readonly FlowStreamStats[], f: (s: FlowStreamStats) => number) => list.reduce((n, s) => n + f(s), 0);
@@ -19,9 +20,12 @@ export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamSta
   const targets = list.find((s) => s.goodputTargets)?.goodputTargets;
   const good = list.some((s) => s.good !== undefined) ? { good: sum(list, (s) => s.good ?? 0), ...(targets ? { goodputTargets: targets } : {}) } : {};
   const hist = Object.fromEntries(SERIES.map((k) => [k, mergeEncoded(list.map((s) => s[k]))])) as Record<StreamSeries, FlowStreamStats[StreamSeries]>;
-  // Prompt tokens when any shard counted them (older reports did not).
-  const prompt = list.some((s) => s.promptTokens !== undefined) ? { promptTokens: sum(list, (s) => s.promptTokens ?? 0) } : {};
-  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...prompt, ...good, ...hist };
+  // Prompt tokens when any shard counted them (older reports did not); the cache hit rate over them when any shard's answers told cached tokens.
+  const told = list.filter((s) => s.cachedPromptTokens !== undefined);
+  const promptTokens = sum(list, (s) => s.promptTokens ?? 0);
+  const prompt = list.some((s) => s.promptTokens !== undefined) ? { promptTokens } : {};
+  const cache = told.length ? prefixCacheOf(promptTokens, sum(told, (s) => s.cachedPromptTokens!)) : {};
+  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...prompt, ...good, ...cache, ...hist };
 }
 
 /** `windows.streams` of every input, each moved by its shift, added per merged window 0 … n − 1; undefined: no input has any. */

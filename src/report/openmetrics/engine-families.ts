@@ -1,8 +1,9 @@
 /**
  * An LLM endpoint's batching engines over time (`windows.endpoint.engine`), with serve's names
  * (vLLM's, after `loadlab_engine_`): requests running and waiting and KV cache usage as gauges
- * (time averages per window), preemptions as a counter (0 at the start, the running total at
- * every window end). Nothing for other endpoints.
+ * (time averages per window), preemptions and (with prefix caching) the prefix cache's queries
+ * and hits as counters (0 at the start, the running total at every window end). Nothing for other
+ * endpoints.
  */
 import { METRIC } from '../../contract/metric-names.js';
 import { per, type OmContext } from './om-context.js';
@@ -24,4 +25,12 @@ export function engineFamilies({ r, e, win }: OmContext): void {
   e.counter(family(METRIC.enginePreemptions), `Sequences preempted (their KV cache blocks taken back): vLLM num_preemptions (${per(win)})`, [
     [e.labels(), win.cumulative(g.preemptions.map((p) => Math.max(0, p)))],
   ]);
+  if (g.prefixCacheQueries && g.prefixCacheHits) {
+    e.counter(family(METRIC.enginePrefixCacheQueries), `Prompt tokens of requests that joined a batch: vLLM prefix_cache_queries (${per(win)})`, [
+      [e.labels(), win.cumulative(g.prefixCacheQueries.map((p) => Math.max(0, p)))],
+    ]);
+    e.counter(family(METRIC.enginePrefixCacheHits), `Prompt tokens found in the worker's prefix cache: vLLM prefix_cache_hits (${per(win)})`, [
+      [e.labels(), win.cumulative(g.prefixCacheHits.map((p) => Math.max(0, p)))],
+    ]);
+  }
 }
