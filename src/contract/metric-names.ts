@@ -143,6 +143,10 @@ export const CLIENT_METRIC = {
   gpuWorkerSeconds: 'loadlab_client_gpu_worker_seconds',
   /** counter {gpu, billing}: billed worker-seconds on each GPU type, `flex` and `active` (as gpuWorkerSeconds). */
   gpuWorkerBilledSeconds: 'loadlab_client_gpu_worker_billed_seconds',
+  /** counter {flow}: prompt tokens a streaming flow sent (whole run: report.json `flows.*.stream.promptTokens`). */
+  streamPromptTokens: 'loadlab_client_stream_prompt_tokens',
+  /** counter {flow}: of those, tokens the answers' usage told were served from the prefix cache (flows whose answers told it: `cachedPromptTokens`). */
+  streamCachedPromptTokens: 'loadlab_client_stream_cached_prompt_tokens',
   /** histogram {operation}: intended send to answer, seconds. */
   responseSeconds: 'loadlab_client_response_seconds',
   /** histogram {flow}: a job's intended submission to its terminal status read, seconds. */

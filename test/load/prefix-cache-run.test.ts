@@ -11,7 +11,7 @@ import { parseScenario } from '../../src/load/scenario/loader.js';
 import { runScenario } from '../../src/load/run-scenario.js';
 import { renderJson } from '../../src/report/render-json.js';
 import type { RunResult } from '../../src/report/run-result.js';
-import { METRIC } from '../../src/contract/metric-names.js';
+import { CLIENT_METRIC, METRIC } from '../../src/contract/metric-names.js';
 import { renderOpenMetrics } from '../../src/report/render-openmetrics.js';
 import { chartSlots } from '../../src/report/html/series.js';
 import { lastValue, parseOpenMetrics } from '../report/openmetrics-check.js';
@@ -95,6 +95,10 @@ describe('prefix caching in a run', () => {
     const labels = { endpoint: 'llm', scenario: 'prefix' };
     expect(lastValue(fams, METRIC.enginePrefixCacheQueries, labels)).toBe(20 * 257);
     expect(lastValue(fams, METRIC.enginePrefixCacheHits, labels)).toBe(19 * 256);
+    // Per flow: the prompt tokens sent and, of those, the cached ones the answers told.
+    const flow = { flow: 'chat', scenario: 'prefix' };
+    expect(lastValue(fams, `${CLIENT_METRIC.streamPromptTokens}_total`, flow)).toBe(20 * 257);
+    expect(lastValue(fams, `${CLIENT_METRIC.streamCachedPromptTokens}_total`, flow)).toBe(19 * 256);
     const slot = chartSlots(r).find((c) => c.kind === 'chart' && c.spec.id === 'engine-prefix-cache');
     if (slot?.kind !== 'chart') throw new Error('no prefix cache chart');
     const rates = slot.spec.series[0]!.values.filter((v): v is number => v !== null);
@@ -104,6 +108,7 @@ describe('prefix caching in a run', () => {
     const off = await run(oneWorker, false);
     expect(chartSlots(off).some((c) => c.kind === 'chart' && c.spec.id === 'engine-prefix-cache')).toBe(false);
     expect(renderOpenMetrics(off, 0)).not.toContain(METRIC.enginePrefixCacheQueries);
+    expect(renderOpenMetrics(off, 0)).not.toContain(CLIENT_METRIC.streamCachedPromptTokens);
   });
 
   it('one seed, one report: two runs give byte-identical report.json', async () => {

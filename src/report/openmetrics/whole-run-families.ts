@@ -26,6 +26,21 @@ export function wholeRunFamilies({ r, e, tl }: OmContext): void {
     `Client sessions by flow and how they ended ${RUN}`,
     Object.entries(r.flows).flatMap(([flow, f]) => Object.entries(f.outcomes).map(([o, v]): Series => [e.labels(['flow', flow], ['outcome', o]), tl.whole(v)])),
   );
+  const streams = Object.entries(r.flows).flatMap(([flow, f]) => (f.stream?.promptTokens !== undefined ? [[flow, f.stream] as const] : []));
+  if (streams.length) {
+    e.counter(
+      CLIENT_METRIC.streamPromptTokens,
+      `Prompt tokens a streaming flow sent (4 characters a token), each request once ${RUN}`,
+      streams.map(([flow, s]): Series => [e.labels(['flow', flow]), tl.whole(s.promptTokens!)]),
+    );
+    const told = streams.filter(([, s]) => s.cachedPromptTokens !== undefined);
+    if (told.length)
+      e.counter(
+        CLIENT_METRIC.streamCachedPromptTokens,
+        `Prompt tokens the answers' usage told were served from the prefix cache (prompt_tokens_details.cached_tokens): over the prompt tokens sent, the flow's prefix cache hit rate ${RUN}`,
+        told.map(([flow, s]): Series => [e.labels(['flow', flow]), tl.whole(s.cachedPromptTokens!)]),
+      );
+  }
   const wk = r.workers;
   if (wk) {
     e.counter(
