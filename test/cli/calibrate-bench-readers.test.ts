@@ -59,7 +59,8 @@ describe('loadlab calibrate on GuideLLM and GenAI-Perf files', () => {
     expect(readFileSync(join(dir, 'guidellm', 'calibration.md'), 'utf8')).toContain(
       '# loadlab calibrate: GuideLLM results\n\n3 run(s) of Qwen/Qwen2.5-0.5B-Instruct, at concurrency 1, 4, 16.',
     );
-  });
+    // The first result runs every command line of the batch (three fits): 10 s alone, up to a minute beside the rest of the suite.
+  }, 180_000);
 
   test('GenAI-Perf profile_export_genai_perf.json files (older and newer input_config): fitted at their concurrency', () => {
     const r = result(1);
