@@ -175,18 +175,6 @@ export const engineSchema = z
           "Automatic prefix caching (vLLM --enable-prefix-caching): each worker keeps the KV cache blocks of the prompts it prefilled, identified by content (a full block of 16 tokens, 64 characters of the prompt's text, after the same text before it), and a prompt whose leading blocks it holds prefills only the rest (at least its last token). Blocks held by running requests are shared; freed ones stay cached until the least recently used are evicted for room (never without kvCacheTokens). Default: false (vLLM V1 turns it on by default; RunPod's vLLM worker template turns it off).",
         examples: [false, true],
       }),
-    frontEndMs: msFraction.default(0).meta({
-      description:
-        'CPU ms the API server spends on each request before the engine sees it (tokenizing, validating): a queue in front of the engine, served one request at a time by each API server process, so requests arriving together wait for one another. Default: 0.',
-      examples: [2, 5],
-    }),
-    apiServerCount: z
-      .number()
-      .int()
-      .min(1)
-      .max(64)
-      .default(1)
-      .meta({ description: 'API server processes serving the front end in parallel (vLLM --api-server-count). Default: 1.', examples: [1, 4] }),
   })
   .meta({
     description:
