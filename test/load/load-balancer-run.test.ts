@@ -55,7 +55,10 @@ describe('loadlab run: a load-balancing endpoint in process', () => {
     expect(f.timeout).toBeGreaterThan(0);
     expect([f['worker-timeout'], f['worker-gone']]).toEqual([0, 0]);
     expect(r.flows.generate!.outcomes.COMPLETED).toBeGreaterThan(0);
-    expect(r.flows.generate!.outcomes.error).toBeGreaterThan(0);
+    // A request the balancer ended is a job the endpoint took: FAILED (no workers, dropped) or TIMED_OUT (504).
+    expect(r.flows.generate!.outcomes.FAILED).toBeGreaterThan(0);
+    expect(r.flows.slow!.outcomes.TIMED_OUT).toBe(f.timeout);
+    expect(r.jobs.accepted).toBe(lb.requests);
     expect(r.thresholds.map((t) => [t.expr, t.ok])).toEqual([
       ['balancer_failed{cause=no-workers} > 0', true],
       ['balancer_failed{cause=dropped} == 0', false],
@@ -81,7 +84,7 @@ describe('loadlab run: a load-balancing endpoint in process', () => {
     expect(r.flows.chat!.stream!.tokens).toBe(80);
   });
 
-  it('the http behaviour: method, path and expected status; another status ends the session a failure', async () => {
+  it('the http behaviour: method, path and expected status; a worker\'s 500 is a FAILED job, another 2xx a rejected request', async () => {
     const r = await runScenario(
       scenario({
         durationMs: 5000,
@@ -94,7 +97,7 @@ describe('loadlab run: a load-balancing endpoint in process', () => {
       }),
     );
     expect(r.flows.ok!.outcomes).toEqual({ COMPLETED: 5 });
-    expect(r.flows.fails!.outcomes).toEqual({ error: 5 });
+    expect(r.flows.fails!.outcomes).toEqual({ FAILED: 5 });
     expect(r.flows.expects201!.outcomes).toEqual({ rejected: 5 });
     expect(r.operations.lb!.byStatus).toEqual({ '200': 10, '500': 5 });
   });

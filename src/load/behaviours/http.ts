@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { compileTemplate } from './template.js';
-import { acceptJob } from './submit.js';
-import { call, defineBehaviour } from './types.js';
+import { acceptJob, balancerEnded } from './submit.js';
+import { call, defineBehaviour, type Session } from './types.js';
 import type { HttpMethod, TargetRequest } from '../targets/target.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const satisfies readonly HttpMethod[];
@@ -10,9 +10,10 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
 /**
  * `http`: one plain HTTP request per arrival to a load-balancing endpoint's worker (a custom
  * worker's own route): `method` `path` under the endpoint's base, with a JSON `body`. The expected
- * status ends the session `COMPLETED` (a request a worker served, counted as a job); any other
- * ends it as a failed request does (`rejected`, `error`, `timeout`). The balancer's own answers
- * (no workers, timeout, dropped) are counted by cause (report.json `operations.lb.balancerFailed`).
+ * status ends the session `COMPLETED` (a request a worker served, counted as a job); a 5xx ends it
+ * `FAILED` (a job the worker failed; the balancer's 504: `TIMED_OUT`), any other answer as a failed
+ * request does (`rejected`, `timeout`). The balancer's own answers (no workers, timeout, dropped)
+ * are also counted by cause (report.json `operations.lb.balancerFailed`).
  */
 export const httpRequest = defineBehaviour({
   schema: z.strictObject({
@@ -70,12 +71,19 @@ export const httpRequest = defineBehaviour({
       ...(body ? { body: body(seq) } : {}),
     });
     const shared = body === undefined || body.constant ? make(0) : undefined;
+    /** A request a worker answered: a job, ended `status`. */
+    const ended = (s: Session, status: 'COMPLETED' | 'FAILED'): void => {
+      acceptJob(env, s);
+      env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
+      s.end(status);
+    };
     return (s) => {
       call(env, s, o, shared ?? make(s.seq), (r) => {
-        if (r.status !== spec.expectStatus) return s.end(r.status >= 200 && r.status < 300 ? 'rejected' : failureOutcome(r));
-        acceptJob(env, s);
-        env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, undefined, s.sentMs);
-        s.end('COMPLETED');
+        if (r.status === spec.expectStatus) return ended(s, 'COMPLETED');
+        if (balancerEnded(env, s, r)) return;
+        // Another 5xx: a worker took the request and failed it (the simulator's custom worker answers 500).
+        if (r.status >= 500) return ended(s, 'FAILED');
+        s.end(r.status >= 200 && r.status < 300 ? 'rejected' : failureOutcome(r));
       });
     };
   },

@@ -6,7 +6,7 @@ import { chatFields } from './chat-fields.js';
 import { ChatTurn, type Message } from './chat-session.js';
 import { chatFlowOf, systemMessage } from './chat-flow.js';
 import { call, defineBehaviour } from './types.js';
-import { acceptJob, removedWhileHeld } from './submit.js';
+import { acceptJob, balancerEnded, removedWhileHeld } from './submit.js';
 import { streamContent, type StreamContent } from './sse-content.js';
 import type { BehaviourEnv, Session } from './types.js';
 import type { ClientResponse } from '../client.js';
@@ -107,6 +107,7 @@ export const openaiChat = defineBehaviour({
           if (r.stream || r.sse) streamed(env, s, r, true);
           else env.streams?.ended(s.intendedMs, [], undefined, true, env.target.now());
           if (removedWhileHeld(env, s, r)) return;
+          if (env.balancer && balancerEnded(env, s, r)) return;
           // The simulator's answer for a job that ended otherwise: 500 with the status as error.code.
           const status = r.status === 500 ? (r.body as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
           if (status === 'IN_QUEUE' || status === 'IN_PROGRESS') {
