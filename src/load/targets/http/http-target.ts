@@ -45,7 +45,7 @@ export interface HttpTargetOptions {
   /**
    * A load-balancing endpoint's base URL (balancer-url.ts): requests marked `balancer` go to it +
    * their path, through a pool of their own when its origin is not `url`'s (RunPod:
-   * `https://{id}.api.runpod.ai`). Default: none (a queue endpoint).
+   * `https://{id}.api.runpod.ai`). Default: `/lb/{endpointId}` beside `url`'s `/v2` (serve's).
    */
   balancer?: string;
   /** The server reports 429 causes (a `loadlab serve` on loopback). */
@@ -93,7 +93,7 @@ export class HttpTarget implements Target {
   readonly pool: Pool;
   /** The pool of a load-balancing endpoint's requests: `pool` unless its base has another origin. */
   private readonly lbPool: Pool;
-  /** Path of the load-balancing endpoint's base ('' when none). */
+  /** Path of the load-balancing endpoint's base, on `lbPool`'s origin. */
   private readonly lbPrefix: string;
   protected readonly queue = new WallQueue();
   protected readonly prefix: string;
@@ -132,7 +132,8 @@ export class HttpTarget implements Target {
     const poolOpts = { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 };
     this.pool = new Pool(origin, lbApart ? poolOpts : { ...poolOpts, connect: this.connector.connect });
     this.lbPool = lbApart ? new Pool(lb.origin, { ...poolOpts, connect: this.connector.connect }) : this.pool;
-    this.lbPrefix = lb === undefined ? '' : lb.pathname.replace(/\/+$/, '');
+    // Without a base given, serve's `/lb/{id}` beside the URL's `/v2` (a target made for a queue endpoint sends no such request).
+    this.lbPrefix = (lb ?? new URL(`${prefix.slice(0, -3)}/lb/${opts.endpointId}`, origin)).pathname.replace(/\/+$/, '');
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.reportUrl = displayUrl(url);

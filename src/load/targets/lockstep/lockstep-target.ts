@@ -74,11 +74,11 @@ export class LockstepTarget implements Target {
   /** `opts.webhooks`: the webhook receiver, already listening (default: one on 127.0.0.1, a free port); closed with the target. */
   constructor(
     readonly url: string,
-    opts: { apiKey: string; endpointId: string; webhooks?: HttpWebhookReceiver; balancer?: boolean },
+    opts: { apiKey: string; endpointId: string; webhooks?: HttpWebhookReceiver },
   ) {
     const { origin, prefix } = splitBase(url);
-    // A load-balancing endpoint's requests: under serve's `/lb/{id}`, beside its `/v2`.
-    this.lbPrefix = opts.balancer ? `${prefix.slice(0, -3)}/lb/${opts.endpointId}` : '';
+    // A load-balancing endpoint's requests (TargetRequest.balancer): under serve's `/lb/{id}`, beside its `/v2`.
+    this.lbPrefix = `${prefix.slice(0, -3)}/lb/${opts.endpointId}`;
     this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
     // No cap on sockets: every held request (runsync, stream) keeps one, as many as the scenario
     // holds. No wall-clock timeouts either: a hold lasts virtual time, however long in wall time.
@@ -288,13 +288,12 @@ export class LockstepTarget implements Target {
 
 /** The lockstep target for `loadlab run --target URL --lockstep` (a `serve --clock manual`). */
 export function lockstepTargetFor(
-  sc: { endpoint: { id: string; type: 'queue' | 'load-balancer' } },
+  sc: { endpoint: { id: string } },
   a: { target?: string; 'api-key'?: string; endpoint?: string; webhooks?: HttpWebhookReceiver },
 ): () => LockstepTarget {
   const url = a.target!;
   const apiKey = lockstepApiKey(a);
-  const balancer = sc.endpoint.type === 'load-balancer';
-  return () => new LockstepTarget(url, { apiKey, endpointId: a.endpoint ?? sc.endpoint.id, balancer, ...(a.webhooks ? { webhooks: a.webhooks } : {}) });
+  return () => new LockstepTarget(url, { apiKey, endpointId: a.endpoint ?? sc.endpoint.id, ...(a.webhooks ? { webhooks: a.webhooks } : {}) });
 }
 
 /** The key a lockstep run sends: `--api-key`, else RUNPOD_API_KEY, else any (a serve without keys takes any). */
