@@ -84,7 +84,7 @@ describe('loadlab run: a load-balancing endpoint in process', () => {
     expect(r.flows.chat!.stream!.tokens).toBe(80);
   });
 
-  it('the http behaviour: method, path and expected status; a worker\'s 500 is a FAILED job, another 2xx a rejected request', async () => {
+  it("the http behaviour: method, path and expected status; a worker's 500 is a FAILED job, another 2xx a rejected request", async () => {
     const r = await runScenario(
       scenario({
         durationMs: 5000,
