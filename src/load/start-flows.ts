@@ -33,13 +33,14 @@ export async function startFlows(sc: Scenario, run: RunParts, opts: FlowOptions)
   const { target, rec, rand, client, webhooks } = run;
   const sessions = opts.tracer ? await sessionTracer(opts.tracer, target, sc.endpoint.id) : undefined;
   const live: LiveFlows = { active: 0, generating: sc.traffic.length, sessions };
+  const balancer = sc.endpoint.type === 'load-balancer';
   for (const f of sc.traffic) {
-    const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks };
+    const env: BehaviourEnv = { flow: f.name, client, target, rec, rng: rand.stream(`client/${f.name}`), webhooks, balancer };
     if (isStreaming(f.client)) env.streams = rec.streamMetrics.flow(f.name, f.goodput);
     if (hasTurns(f.client)) env.turns = rec.flowTurns(f.name);
     const a = f.arrival;
     const acc = rec.flow(f.name, {
-      operation: behaviourOperation(f.client),
+      operation: behaviourOperation(f.client, balancer),
       behaviour: f.client.behaviour,
       arrival: a.process,
       ...(isClosed(a) ? { users: usersOfShard(a.users, opts.shard) } : {}),

@@ -47,7 +47,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
     // A closed flow's sessions last at least a job time each: its counts are the most its users start.
     const sessionMs = leastSessionMs(f.client, jobMs);
     const n = expectedArrivals(f.arrival, sc.durationMs, sessionMs);
-    const op = behaviourOperation(f.client);
+    const op = behaviourOperation(f.client, sc.endpoint.type === 'load-balancer');
     // A multi-turn chat's session sends a request, and a job, per turn.
     const turns = meanTurns(f.client);
     perOp.set(op, (perOp.get(op) ?? 0) + n * turns);

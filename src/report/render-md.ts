@@ -63,6 +63,14 @@ export function renderMarkdown(r: RunResult): string {
     `429 causes are ${r.target.causes === 'reported' ? 'as reported by the simulator' : '**inferred** by the client (a real deployment does not say which limit it hit)'}.`,
     '',
   );
+  const lb = r.operations.lb?.balancerFailed;
+  if (lb) {
+    const parts = Object.entries(lb).map(([cause, n]) => `${cause} ${n}`);
+    out.push(
+      `Load-balancing endpoint: requests its balancer ended rather than a worker answering them (503 no-workers, 504 timeout, 502 dropped, 400 worker-timeout, 404 worker-gone): ${parts.join(', ')}.`,
+      '',
+    );
+  }
 
   out.push('## Flows', '');
   out.push(

@@ -6,7 +6,7 @@
  * everywhere else.
  */
 import type { EncodedHistogram } from './histogram.js';
-import type { WorkerState } from '../contract/sim-events.js';
+import type { BalancerCause, WorkerState } from '../contract/sim-events.js';
 
 /**
  * 2: per-flow job histograms (`flows.*.jobs`), per-window histograms (`windows`), `aborted`.
@@ -32,6 +32,13 @@ export interface OperationStats {
   byStatus: Record<string, number>;
   /** 429s by the limit hit. */
   limited: Record<LimitCauseName, number>;
+  /**
+   * Operation `lb` (a load-balancing endpoint's requests): those its balancer ended rather than a
+   * worker answering, by cause: `no-workers` (503), `timeout` (504), `dropped` (502),
+   * `worker-timeout` (400) and `worker-gone` (404), the last two of strict affinity. Absent on
+   * other operations.
+   */
+  balancerFailed?: Record<BalancerCause, number>;
   /** 429s re-sent after a back-off. */
   retried429: number;
   clientTimeouts: number;

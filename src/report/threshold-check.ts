@@ -37,7 +37,16 @@ export function checkThreshold(expr: string, ctx: ThresholdContext): Threshold |
       continue;
     }
     if (kind === 'flow' && !ctx.flows) continue;
-    const known = kind === 'operation' ? OPERATIONS : kind === 'flow' ? ctx.flows! : def.statuses === 'http' ? undefined : (def.statuses ?? []);
+    const known =
+      kind === 'operation'
+        ? OPERATIONS
+        : kind === 'flow'
+          ? ctx.flows!
+          : kind === 'cause'
+            ? (def.causes ?? [])
+            : def.statuses === 'http'
+              ? undefined
+              : (def.statuses ?? []);
     if (known === undefined) {
       if (!/^\d{3}$/.test(v)) problems.push(`status "${v}" in "${t.expr}" is not an HTTP status code (e.g. 429)`);
     } else if (!known.includes(v)) problems.push(`unknown ${kind} "${v}" in "${t.expr}"${didYouMean(v, known)}`);

@@ -7,6 +7,7 @@
 import { mergeEncoded, mergeWindowEncodings, summarize, type EncodedHistogram, type Histogram } from './histogram.js';
 import type { FlowStreamStats, JobSeries, OperationStats, RunResult, StreamSeries, StreamWindows } from './run-result.js';
 import { streamWindowSpan } from './stream-scale.js';
+import { BALANCER_CAUSES, type BalancerCause } from '../contract/sim-events.js';
 import type { Selection, SelectorKind } from './threshold-parse.js';
 
 /** The parts of a RunResult thresholds read (a run in progress has only these; `elapsedMs`: the run so far). */
@@ -16,6 +17,8 @@ export interface MetricDef {
   selectors: readonly SelectorKind[];
   /** Values `{status=…}` accepts; `'http'`: an HTTP status code. */
   statuses?: readonly string[] | 'http';
+  /** Values `{cause=…}` accepts. */
+  causes?: readonly string[];
   value(r: ThresholdInput, s: Selection): number | null;
   /** The value over stored windows [from, to) of `r.windows`; absent: no `every`. */
   window?(r: ThresholdInput, s: Selection, from: number, to: number): number | null;
@@ -244,6 +247,17 @@ const METRIC_TABLE: Record<string, MetricDef> = {
   },
   limited_rate: requestMetric((o) => o.byStatus['429'] ?? 0, true),
   error_rate: requestMetric(non2xx, true),
+  // A load-balancing endpoint's requests its balancer ended, by cause (OperationStats.balancerFailed); 0 on a queue endpoint.
+  balancer_failed: {
+    selectors: ['operation', 'cause'],
+    causes: BALANCER_CAUSES,
+    value: (r, sel) =>
+      ops(r, sel).reduce((n, o) => {
+        const f = o.balancerFailed;
+        if (!f) return n;
+        return n + (sel.cause === undefined ? Object.values(f).reduce((a, b) => a + b, 0) : (f[sel.cause as BalancerCause] ?? 0));
+      }, 0),
+  },
   client_timeouts: { selectors: ['operation'], value: (r, sel) => ops(r, sel).reduce((n, o) => n + o.clientTimeouts, 0) },
   jobs_accepted: plain((r) => r.jobs.accepted),
   // Without {status=…}: every job, whatever it ended as (allJobs).

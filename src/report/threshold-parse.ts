@@ -1,7 +1,7 @@
 /**
  * The threshold language's grammar: `metric{selector, …} <cmp> number [every <duration>]`, e.g.
  * `p99_ms{run} < 5000`, `jobs_failed{flow=batch} == 0`, `p95_ms{operation=run} < 500 every 60s`.
- * A selector is a bare operation name or `kind=value` (kinds: operation, flow, status). This file
+ * A selector is a bare operation name or `kind=value` (kinds: operation, flow, status, cause). This file
  * only reads the text; which names exist is checked in threshold-check.ts.
  */
 export const CMP = {
@@ -14,7 +14,7 @@ export const CMP = {
 } as const;
 export type Cmp = keyof typeof CMP;
 
-export const SELECTOR_KINDS = ['operation', 'flow', 'status'] as const;
+export const SELECTOR_KINDS = ['operation', 'flow', 'status', 'cause'] as const;
 export type SelectorKind = (typeof SELECTOR_KINDS)[number];
 export type Selection = Partial<Record<SelectorKind, string>>;
 

@@ -8,12 +8,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../api/api.js';
-import { parsePath } from '../api/route-table.js';
+import { BALANCER_PREFIX, parsePath } from '../api/route-table.js';
 import { PreparedRoute } from '../api/prepared-route.js';
 import type { ApiPayload, ApiResponse, Pending } from '../api/types.js';
 import type { Simulator } from '../sim/simulator.js';
 import type { Metrics } from '../telemetry/registry.js';
 import { admin, ADMIN_BODY_BYTES, ADMIN_PATHS } from './admin.js';
+import { BalancerHosts } from './balancer-host.js';
 import { declaredBytes, hasBody, readBody, type Body } from './body-reader.js';
 import type { ServeBounds } from './bounds.js';
 import { ByteBudget } from './byte-budget.js';
@@ -63,6 +64,7 @@ class HttpHandler {
   private readonly bodyBudget: ByteBudget;
   private readonly gate: ResponseGate;
   private readonly meter: RequestMeter;
+  private readonly lbHosts: BalancerHosts;
 
   constructor(
     private readonly deps: HandlerDeps,
@@ -71,13 +73,17 @@ class HttpHandler {
     this.bodyBudget = new ByteBudget(deps.bounds.requestBodyBytesInFlight);
     this.gate = new ResponseGate(deps.bounds.responseBytesInFlight);
     this.meter = new RequestMeter(deps.metrics, deps.sim, deps.onAnswered);
+    this.lbHosts = new BalancerHosts(deps.sim.endpoints.keys());
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
     this.guarded(res, () => this.route(req, res))();
   }
 
-  /** By path: the job API under `/v2/`, the admin routes, `/metrics` and `/healthz`, else 404. */
+  /**
+   * A request for `{id}.api.runpod.ai` (any path): load-balancing endpoint `id`'s. Else by path:
+   * the job API under `/v2/` and `/lb/`, the admin routes, `/metrics` and `/healthz`, else 404.
+   */
   private route(req: IncomingMessage, res: ServerResponse): void {
     const method = req.method ?? 'GET';
     const t = parseTarget(req.url);
@@ -86,7 +92,9 @@ class HttpHandler {
       return this.simple({ res, route: 'unknown', method }, r, true);
     }
     const { path } = t;
-    if (path.startsWith('/v2/')) return this.apiRequest(req, res, path, t.query);
+    const lb = this.lbHosts.pathFor(req.headers.host, path);
+    if (lb !== undefined) return this.apiRequest(req, res, lb, t.query);
+    if (path.startsWith('/v2/') || path.startsWith(BALANCER_PREFIX)) return this.apiRequest(req, res, path, t.query);
     if (ADMIN_PATHS.has(path)) return this.adminRequest(req, res, path);
     if (path === '/metrics' || path === '/healthz') return this.ownRoute(res, method, path);
     this.simple({ res, route: 'unknown', method }, serverError('SRV_ERR_NOT_FOUND', `no such route: ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`));
@@ -105,9 +113,11 @@ class HttpHandler {
     if (this.state.closing) return this.unread(req, a, serverError('SRV_ERR_SHUTTING_DOWN'));
     const head = this.deps.api.prepare({ method, path, authorization: req.headers.authorization }, p);
     const jobId = p?.jobId;
-    if (!hasBody(req)) return this.dispatch(a, head, jobId, { query, rawBody: '', bodyBytes: 0 }, false);
+    // A load-balancing endpoint's request asks for a worker with `X-Runpod-Worker-Id` (node joins repeats with ", ").
+    const workerAffinity = req.headers['x-runpod-worker-id'] as string | undefined;
+    if (!hasBody(req)) return this.dispatch(a, head, jobId, { query, rawBody: '', bodyBytes: 0, workerAffinity }, false);
     const declared = declaredBytes(req);
-    if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return this.dispatchUnread(req, a, head, { query, bodyBytes: declared });
+    if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return this.dispatchUnread(req, a, head, { query, bodyBytes: declared, workerAffinity });
     continueIfAsked(req, res);
     readBody(
       req,
@@ -121,7 +131,7 @@ class HttpHandler {
         if (b.text !== undefined && jsonTooDeep(b.text)) {
           return this.simple(a, serverError('SRV_ERR_TOO_DEEP', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`));
         }
-        this.dispatch(a, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes }, false);
+        this.dispatch(a, head, jobId, { query, rawBody: b.text ?? '', bodyBytes: b.bytes, workerAffinity }, false);
       }),
     );
   }

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { Api } from '../api/api.js';
+import { balancerPath } from '../api/route-table.js';
 import type { SimConfig } from '../contract/endpoint-config.js';
 import { Simulator } from '../sim/simulator.js';
 import { collectSimMetrics } from '../telemetry/collector.js';
@@ -52,6 +53,8 @@ export interface ServeOptions {
 export interface RunningServer {
   /** `http://host:port/v2` */
   baseUrl: string;
+  /** Each load-balancing endpoint's base URL, `http://host:port/lb/{id}`, by id (config order). */
+  balancerUrls: ReadonlyMap<string, string>;
   origin: string;
   port: number;
   sim: Simulator;
@@ -183,7 +186,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       await sender.close();
     })());
 
-  return { baseUrl: `${origin}/v2`, origin, port, sim, api, clock, metrics, http, close };
+  const balancerUrls = new Map(balanced.map((ep) => [ep.id, origin + balancerPath(ep.id, '')]));
+  return { baseUrl: `${origin}/v2`, balancerUrls, origin, port, sim, api, clock, metrics, http, close };
 }
 
 /**

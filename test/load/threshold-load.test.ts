@@ -56,11 +56,13 @@ describe('thresholds checked at load', () => {
   });
   test('a selector the metric does not honour is rejected; so is a bad selector kind', () => {
     expect(issues(['requests{stauts=200} < 10'])[0]).toBe(
-      'thresholds.0: unknown selector kind "stauts" in "requests{stauts=200} < 10"; kinds: operation, flow, status',
+      'thresholds.0: unknown selector kind "stauts" in "requests{stauts=200} < 10"; kinds: operation, flow, status, cause',
     );
     expect(issues(['jobs_failed{run} == 0'])[0]).toMatch(/^thresholds\.0: metric "jobs_failed" takes only \{flow=…\}, not \{operation=run\}/);
     expect(issues(['webhooks_lost{flow=batch} == 0'])[0]).toMatch(/takes no selector/);
     expect(issues(['requests{status=ok} < 1'])[0]).toMatch(/not an HTTP status code/);
+    expect(issues(['balancer_failed{cause=no-worker} == 0'])[0]).toMatch(/unknown cause "no-worker".*did you mean "no-workers"/);
+    expect(issues(['requests{cause=rate} == 0'])[0]).toMatch(/metric "requests" takes only \{operation=…\}, \{status=…\}, not \{cause=rate\}/);
   });
   test('every: a multiple of 10 s, of the stored window, on a metric with windows', () => {
     expect(issues(['p95_ms{run} < 500 every 15s'])[0]).toMatch(/multiple of the 10 s recording window/);

@@ -107,6 +107,8 @@ export async function serveMain(a: ServeArgs): Promise<void> {
   const clock = a.clock === 'real' ? `real ×${a.speed}` : 'manual';
   // The first stdout line is a promise kept for scripts: they read the base URL from it.
   process.stdout.write(`loadlab serve: listening on ${s.baseUrl} (endpoints: ${ids}; clock ${clock}; seed ${String(setup.config.seed)})\n`);
+  // One line per load-balancing endpoint: its base URL (also reached as Host {id}.api.runpod.ai).
+  for (const [id, url] of s.balancerUrls) process.stdout.write(`  load-balancing endpoint ${id}: ${url}\n`);
   process.stdout.write(`  metrics ${s.origin}/metrics · health ${s.origin}/healthz · admin ${s.origin}/_sim/clock\n`);
   await stopped;
   await s.close();

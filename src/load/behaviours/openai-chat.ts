@@ -6,14 +6,15 @@ import { chatFields } from './chat-fields.js';
 import { ChatTurn, type Message } from './chat-session.js';
 import { chatFlowOf, systemMessage } from './chat-flow.js';
 import { call, defineBehaviour } from './types.js';
-import { acceptJob, removedWhileHeld } from './submit.js';
+import { acceptJob, balancerEnded, removedWhileHeld } from './submit.js';
 import { streamContent, type StreamContent } from './sse-content.js';
 import type { BehaviourEnv, Session } from './types.js';
 import type { ClientResponse } from '../client.js';
 import { promptTokensOf } from '../../contract/prompt-tokens.js';
 
 /**
- * `openai-chat`: POST /openai/v1/chat/completions, plain or `stream: true` (server-sent events,
+ * `openai-chat`: POST /openai/v1/chat/completions (a load-balancing endpoint's: /v1/chat/completions
+ * under its base, operation `lb`), plain or `stream: true` (server-sent events,
  * counted as stream chunks; their content events give the flow's stream metrics: TTFT, ITL,
  * TPOT, tokens). A 200 ends the session `COMPLETED`; a stream that breaks mid-way ends it `error`
  * (or `timeout`), what arrived counted. With `turns`, a session is a conversation (chat-session.ts):
@@ -66,9 +67,13 @@ export const openaiChat = defineBehaviour({
     }),
     ...chatFields,
   }),
-  operation: () => 'openai',
+  operation: (_spec, balancer) => (balancer ? 'lb' : 'openai'),
   create: (spec, env) => {
     const o = callOptions(spec, env);
+    // A load-balancing endpoint's worker serves the OpenAI routes under the endpoint's base.
+    const where = env.balancer
+      ? ({ op: 'lb', path: '/v1/chat/completions', balancer: true } as const)
+      : ({ op: 'openai', path: '/openai/v1/chat/completions' } as const);
     // A multi-turn flow makes its own user messages (chat-flow.ts).
     const prompt = spec.promptTokens === undefined || spec.turns !== undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
@@ -94,7 +99,7 @@ export const openaiChat = defineBehaviour({
       env.streams?.sent(promptTokensOf(body));
       s.queuedMark = env.rec.ledger.mark();
       obs?.opened(env.target.now());
-      call(env, s, o, { op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: spec.timeoutMs }, (r) => {
+      call(env, s, o, { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs }, (r) => {
         obs?.closed(env.target.now());
         if (r.status !== 200) {
           // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
@@ -102,6 +107,7 @@ export const openaiChat = defineBehaviour({
           if (r.stream || r.sse) streamed(env, s, r, true);
           else env.streams?.ended(s.intendedMs, [], undefined, true, env.target.now());
           if (removedWhileHeld(env, s, r)) return;
+          if (env.balancer && balancerEnded(env, s, r)) return;
           // The simulator's answer for a job that ended otherwise: 500 with the status as error.code.
           const status = r.status === 500 ? (r.body as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
           if (status === 'IN_QUEUE' || status === 'IN_PROGRESS') {

@@ -7,6 +7,7 @@ import { runPoll } from './run-poll.js';
 import { runStream } from './run-stream.js';
 import { runWebhook } from './run-webhook.js';
 import { runsync } from './runsync.js';
+import { httpRequest } from './http.js';
 import type { BehaviourEnv, BehaviourKind, Session } from './types.js';
 import type { Operation } from '../../contract/operations.js';
 import { meanMs } from '../../contract/duration-spec.js';
@@ -20,6 +21,7 @@ export const behaviours = {
   health,
   'purge-queue': purgeQueue,
   'openai-chat': openaiChat,
+  http: httpRequest,
 } as const;
 
 export const behaviourSchema = z.discriminatedUnion('behaviour', [
@@ -30,6 +32,7 @@ export const behaviourSchema = z.discriminatedUnion('behaviour', [
   health.schema,
   purgeQueue.schema,
   openaiChat.schema,
+  httpRequest.schema,
 ]);
 export type BehaviourSpec = z.infer<typeof behaviourSchema>;
 
@@ -51,12 +54,29 @@ export function hasTurns(spec: BehaviourSpec): boolean {
   return spec.behaviour === 'openai-chat' && spec.turns !== undefined;
 }
 
-export function behaviourOperation(spec: BehaviourSpec): Operation {
-  return kindOf(spec).operation(spec);
+/** The operation a session of `spec` starts with; `balancer`: on a load-balancing endpoint (`lb`). */
+export function behaviourOperation(spec: BehaviourSpec, balancer = false): Operation {
+  return kindOf(spec).operation(spec, balancer);
+}
+
+/**
+ * Behaviours that need a queue endpoint's routes (`/run`, `/runsync`, `/status`, `/stream`,
+ * `/purge-queue`): a load-balancing endpoint has none. `http` needs a load-balancing endpoint;
+ * `openai-chat` and `health` take either.
+ */
+export const QUEUE_BEHAVIOURS: ReadonlySet<BehaviourSpec['behaviour']> = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'purge-queue']);
+
+/** Why a flow of `spec` cannot run against an endpoint of `type`; undefined when it can. */
+export function behaviourRefusal(spec: BehaviourSpec, type: 'queue' | 'load-balancer'): string | undefined {
+  if (type === 'load-balancer' && QUEUE_BEHAVIOURS.has(spec.behaviour))
+    return `behaviour ${spec.behaviour} needs a queue endpoint, but endpoint.type is load-balancer: a load-balancing endpoint has no /run, /runsync, /status, /stream or /purge-queue (its requests go to the worker: use openai-chat or http)`;
+  if (type === 'queue' && spec.behaviour === 'http')
+    return 'behaviour http needs a load-balancing endpoint (endpoint.type: load-balancer); a queue endpoint takes jobs (run-poll, runsync, …)';
+  return undefined;
 }
 
 /** Behaviours whose sessions submit a job: each takes at least a job time (plans, a closed loop's cycle). */
-const JOB_SUBMITTING: ReadonlySet<BehaviourSpec['behaviour']> = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat']);
+const JOB_SUBMITTING: ReadonlySet<BehaviourSpec['behaviour']> = new Set(['run-poll', 'run-webhook', 'run-stream', 'runsync', 'openai-chat', 'http']);
 
 export function submitsJob(spec: BehaviourSpec): boolean {
   return JOB_SUBMITTING.has(spec.behaviour);

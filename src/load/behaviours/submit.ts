@@ -1,4 +1,5 @@
 /** POST /run (or /runsync): the job id on success, or the session ends with the failure. */
+import { balancerCause } from '../record/balancer-cause.js';
 import type { ClientResponse } from '../client.js';
 import type { TargetRequest } from '../targets/target.js';
 import { failureOutcome } from './common.js';
@@ -72,6 +73,23 @@ export function removedWhileHeld(env: BehaviourEnv, s: Session, r: ClientRespons
   const k = env.rec.ledger.gone(s.queuedMark);
   if (k === 'expired') env.rec.expirySeen(env.target.now());
   s.end(k);
+  return true;
+}
+
+/**
+ * A load-balancing endpoint's request that its balancer ended (balancer-cause.ts): a request the
+ * endpoint took (a job, as the simulator counts it) that ended without a worker's answer: counted
+ * accepted, its status `TIMED_OUT` (504) or `FAILED` (no workers, dropped, strict worker timeout),
+ * and the session ends so. `worker-gone` is not one: the balancer refuses such a request on arrival.
+ * False for any other answer.
+ */
+export function balancerEnded(env: BehaviourEnv, s: Session, r: ClientResponse): boolean {
+  const cause = balancerCause(r);
+  if (cause === undefined || cause === 'worker-gone') return false;
+  const status = cause === 'timeout' ? 'TIMED_OUT' : 'FAILED';
+  acceptJob(env, s);
+  env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
+  s.end(status);
   return true;
 }
 

@@ -58,12 +58,14 @@ export interface BehaviourEnv {
   streams?: FlowStreams;
   /** This flow's sessions of turns: only a multi-turn flow has them (registry.ts hasTurns). */
   turns?: FlowTurns;
+  /** The endpoint is a load-balancing one (`endpoint.type: load-balancer`): requests go under its base (TargetRequest.balancer). */
+  balancer?: boolean;
 }
 
 export interface BehaviourKind<S extends z.ZodType = z.ZodType> {
   readonly schema: S;
-  /** The operation a session starts with (reports, plans). */
-  operation(spec: z.infer<S>): Operation;
+  /** The operation a session starts with (reports, plans); `balancer`: on a load-balancing endpoint. */
+  operation(spec: z.infer<S>, balancer: boolean): Operation;
   create(spec: z.infer<S>, env: BehaviourEnv): (s: Session) => void;
 }
 

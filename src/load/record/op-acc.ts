@@ -1,5 +1,6 @@
 /** One operation's accumulator in the Recorder (moved out of recorder.ts to keep it one concept). */
 import type { LimitCauseName } from '../../report/run-result.js';
+import { BALANCER_CAUSES, type BalancerCause } from '../../contract/sim-events.js';
 import { InFlightWindows } from './in-flight-windows.js';
 import { MsHistogram } from './ms-histogram.js';
 import { StatusWindows } from './status-windows.js';
@@ -10,6 +11,8 @@ export class OpAcc {
   requests = 0;
   readonly limited: Record<LimitCauseName, number> = { rate: 0, concurrency: 0, queue: 0, unknown: 0 };
   retried429 = 0;
+  /** A load-balancing endpoint's requests (operation `lb`): those its balancer ended, by cause (balancer-cause.ts); undefined for other operations. */
+  readonly balancerFailed: Record<BalancerCause, number> | undefined;
   clientTimeouts = 0;
   transportErrors = 0;
   readonly responseMs = new MsHistogram();
@@ -20,7 +23,8 @@ export class OpAcc {
   readonly inFlightWindows: InFlightWindows;
   /** Answers by status, over the run and per histogram window (of the answer). */
   readonly statusWindows: StatusWindows;
-  constructor(histWindowMs: number) {
+  constructor(histWindowMs: number, balancer = false) {
+    this.balancerFailed = balancer ? (Object.fromEntries(BALANCER_CAUSES.map((c) => [c, 0])) as Record<BalancerCause, number>) : undefined;
     this.windows = new WindowHistograms(histWindowMs);
     this.inFlightWindows = new InFlightWindows(histWindowMs);
     this.statusWindows = new StatusWindows(histWindowMs);

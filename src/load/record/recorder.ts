@@ -8,6 +8,7 @@ import { MsHistogram } from './ms-histogram.js';
 import type { ArrivalStats, FlowStats, JobStats, LimitCauseName, OperationStats, StreamStats, WebhookStats } from '../../report/run-result.js';
 export { OpAcc } from './op-acc.js';
 import type { TargetResponse } from '../targets/target.js';
+import { balancerCause } from './balancer-cause.js';
 import { COL, TimelineRecorder } from './timeline.js';
 import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
@@ -112,7 +113,7 @@ export class Recorder {
   /** The accumulator of operation `name` (hot callers look it up once per request). */
   op(name: string): OpAcc {
     let o = this.ops.get(name);
-    if (!o) this.ops.set(name, (o = new OpAcc(this.histWindowMs)));
+    if (!o) this.ops.set(name, (o = new OpAcc(this.histWindowMs, name === 'lb')));
     return o;
   }
 
@@ -148,6 +149,9 @@ export class Recorder {
       const c = cause ?? 'unknown';
       o.limited[c]++;
       this.tl.add(LIMITED_COL[c], endMs);
+    } else if (o.balancerFailed !== undefined && status >= 400) {
+      const b = balancerCause(res);
+      if (b !== undefined) o.balancerFailed[b]++;
     } else if (res.timedOut) {
       o.clientTimeouts++;
       this.tl.add(COL.clientTimeouts, endMs);
@@ -289,6 +293,7 @@ export class Recorder {
         requests: o.requests,
         byStatus: sortedRecord(o.byStatus),
         limited: { ...o.limited },
+        ...(o.balancerFailed ? { balancerFailed: { ...o.balancerFailed } } : {}),
         retried429: o.retried429,
         clientTimeouts: o.clientTimeouts,
         transportErrors: o.transportErrors,

@@ -8,7 +8,7 @@ import { checkEndpointKeys, endpointObjectSchema, endpointSchema, QUEUE_DELAY_MI
 import { checkThreshold, type ThresholdContext } from '../../report/threshold-check.js';
 import { parseIntRange } from '../../lib/int-range.js';
 import { arrivalSchema } from '../arrivals/registry.js';
-import { behaviourSchema, hasTurns, isStreaming } from '../behaviours/registry.js';
+import { behaviourRefusal, behaviourSchema, hasTurns, isStreaming } from '../behaviours/registry.js';
 import { chatConflicts } from '../behaviours/chat-fields.js';
 
 const ms = z.number().int().nonnegative();
@@ -321,6 +321,8 @@ export const scenarioSchema = z
         });
       }
       for (const m of chatConflicts(f)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'client', m.key], message: m.message });
+      const refused = behaviourRefusal(f.client, s.endpoint.type);
+      if (refused) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'client', 'behaviour'], message: `flow "${f.name}": ${refused}` });
     });
     const tctx = thresholdContext(s);
     s.thresholds.forEach((entry, i) => {

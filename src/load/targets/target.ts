@@ -11,12 +11,24 @@ import type { BillingRule } from '../../report/worker-bill.js';
 import type { WorkerBillSeen } from '../../report/workers-section.js';
 import type { StreamContent } from '../behaviours/sse-content.js';
 
+/** The methods a request may use (a load-balancing endpoint's custom worker takes any). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
 export interface TargetRequest {
   /** The API operation (limits, report rows). */
   op: Operation;
-  method: 'GET' | 'POST';
-  /** Path after `/v2/{endpoint_id}`, e.g. `/run` or `/status/abc-u1`. */
+  method: HttpMethod;
+  /**
+   * Path after `/v2/{endpoint_id}`, e.g. `/run` or `/status/abc-u1`; with `balancer`, the path
+   * under the load-balancing endpoint's base, e.g. `/v1/chat/completions`.
+   */
   path: string;
+  /**
+   * A load-balancing endpoint's request (op `lb`): `path` goes under the endpoint's base
+   * (`/lb/{endpoint_id}` in the simulator and under serve, `https://{endpoint_id}.api.runpod.ai`
+   * on RunPod; docs/run.md "Load-balancing endpoints"), not under `/v2/{endpoint_id}`.
+   */
+  balancer?: true;
   /**
    * The job id that ends `path`, for a job route (`/status/{id}`, …): a target that wants it
    * need not split the path again. Must equal that last segment when given. Kept here for the

@@ -16,6 +16,7 @@ import type {
   WebhookStats,
 } from '../run-result.js';
 import { mergeEncoded } from '../histogram.js';
+import { BALANCER_CAUSES, type BalancerCause } from '../../contract/sim-events.js';
 import { mergeFlowTurns } from './turns.js';
 import { mergeFlowStream } from './streams.js';
 
@@ -42,12 +43,20 @@ function mergeOperation(list: readonly OperationStats[]): OperationStats {
     requests: sum(list, (o) => o.requests),
     byStatus: sumCounts(list.map((o) => o.byStatus)),
     limited: Object.fromEntries(LIMIT_CAUSES.map((c) => [c, sum(list, (o) => o.limited[c] ?? 0)])) as Record<LimitCauseName, number>,
+    ...mergeBalancerFailed(list),
     retried429: sum(list, (o) => o.retried429),
     clientTimeouts: sum(list, (o) => o.clientTimeouts),
     transportErrors: sum(list, (o) => o.transportErrors),
     responseMs: mergeEncoded(list.map((o) => o.responseMs)),
     serviceMs: mergeEncoded(list.map((o) => o.serviceMs)),
   };
+}
+
+/** A load-balancing endpoint's balancer answers by cause, summed (absent when no shard has them). */
+function mergeBalancerFailed(list: readonly OperationStats[]): Pick<OperationStats, 'balancerFailed'> {
+  const have = list.filter((o) => o.balancerFailed !== undefined);
+  if (!have.length) return {};
+  return { balancerFailed: Object.fromEntries(BALANCER_CAUSES.map((c) => [c, sum(have, (o) => o.balancerFailed![c] ?? 0)])) as Record<BalancerCause, number> };
 }
 
 export function mergeOperations(rs: readonly RunResult[]): Record<string, OperationStats> {

@@ -24,8 +24,21 @@ export function mergeFlowStream(list: readonly FlowStreamStats[]): FlowStreamSta
   const told = list.filter((s) => s.cachedPromptTokens !== undefined);
   const promptTokens = sum(list, (s) => s.promptTokens ?? 0);
   const prompt = list.some((s) => s.promptTokens !== undefined) ? { promptTokens } : {};
-  const cache = told.length ? prefixCacheOf(promptTokens, sum(told, (s) => s.cachedPromptTokens!)) : {};
-  return { requests: sum(list, (s) => s.requests), broken: sum(list, (s) => s.broken), tokens: sum(list, (s) => s.tokens), ...prompt, ...good, ...cache, ...hist };
+  const cache = told.length
+    ? prefixCacheOf(
+        promptTokens,
+        sum(told, (s) => s.cachedPromptTokens!),
+      )
+    : {};
+  return {
+    requests: sum(list, (s) => s.requests),
+    broken: sum(list, (s) => s.broken),
+    tokens: sum(list, (s) => s.tokens),
+    ...prompt,
+    ...good,
+    ...cache,
+    ...hist,
+  };
 }
 
 /** `windows.streams` of every input, each moved by its shift, added per merged window 0 … n − 1; undefined: no input has any. */

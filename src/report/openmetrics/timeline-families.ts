@@ -31,6 +31,13 @@ export function timelineFamilies(c: OmContext): void {
     `Answers 429 by the limit hit, as the client saw them; no operation label (${w})`,
     causes.filter(([cause, col]) => cause !== 'unknown' || sum(col) > 0).map(([cause, col]) => [e.labels(['cause', cause]), g.cumulative(col)]),
   );
+  const lb = r.operations.lb?.balancerFailed;
+  if (lb)
+    e.counter(
+      family(METRIC.balancerFailed),
+      "A load-balancing endpoint's requests its balancer ended, by cause, as the client saw them: at the start and end of the run",
+      Object.entries(lb).map(([cause, n]): Series => [e.labels(['cause', cause]), g.whole(n)]),
+    );
   e.counter(CLIENT_METRIC.timeouts, `Requests the client gave up waiting for (${w})`, one(tl.clientTimeouts));
   e.counter(family(METRIC.jobsFinished), `Terminal statuses read by clients: COMPLETED ${w}, other statuses at the start and end of the run`, [
     [e.labels(['status', 'COMPLETED']), g.cumulative(tl.jobsCompleted)],

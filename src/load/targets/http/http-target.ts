@@ -24,6 +24,7 @@ import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from '../webho
 import { receiveOnClock, type HttpWebhookReceiver } from './webhook-receiver.js';
 import { UsageError } from '../../usage-error.js';
 import { sendLoad } from './send-load.js';
+import { balancerUrls } from '../balancer-url.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
@@ -41,6 +42,12 @@ export interface HttpTargetOptions {
   endpointId: string;
   /** Most sockets open at once (default DEFAULT_CONNECTIONS). */
   connections?: number;
+  /**
+   * A load-balancing endpoint's base URL (balancer-url.ts): requests marked `balancer` go to it +
+   * their path, through a pool of their own when its origin is not `url`'s (RunPod:
+   * `https://{id}.api.runpod.ai`). Default: `/lb/{endpointId}` beside `url`'s `/v2` (serve's).
+   */
+  balancer?: string;
   /** The server reports 429 causes (a `loadlab serve` on loopback). */
   causesReported?: boolean;
   /**
@@ -84,6 +91,10 @@ export class HttpTarget implements Target {
   private receiver: HttpWebhookReceiver | undefined = undefined;
   readonly endpointId: string;
   readonly pool: Pool;
+  /** The pool of a load-balancing endpoint's requests: `pool` unless its base has another origin. */
+  private readonly lbPool: Pool;
+  /** Path of the load-balancing endpoint's base, on `lbPool`'s origin. */
+  private readonly lbPrefix: string;
   protected readonly queue = new WallQueue();
   protected readonly prefix: string;
   /** Headers of requests without a body, and of those with a (JSON) body. */
@@ -110,12 +121,19 @@ export class HttpTarget implements Target {
     const { origin, prefix } = splitBase(opts.url);
     // undici's own header/body timeouts are off: held answers may take 300 s; the client timeout is ours.
     const connections = opts.connections ?? DEFAULT_CONNECTIONS;
-    this.connector = new Connector(origin);
+    const lb = opts.balancer === undefined ? undefined : new URL(opts.balancer);
+    // The sockets opened ahead (preconnect) are for the pool that carries the traffic.
+    const lbApart = lb !== undefined && lb.origin !== origin;
+    this.connector = new Connector(lbApart ? lb.origin : origin);
     this.preconnect = Math.min(opts.preconnect ?? 0, connections);
     this.startAtMs = opts.startAtMs;
     this.receiver = opts.webhooks;
     this.warmUpRequests = opts.warmUpRequests ?? WARMUP_REQUESTS;
-    this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect: this.connector.connect });
+    const poolOpts = { connections, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 };
+    this.pool = new Pool(origin, lbApart ? poolOpts : { ...poolOpts, connect: this.connector.connect });
+    this.lbPool = lbApart ? new Pool(lb.origin, { ...poolOpts, connect: this.connector.connect }) : this.pool;
+    // Without a base given, serve's `/lb/{id}` beside the URL's `/v2` (a target made for a queue endpoint sends no such request).
+    this.lbPrefix = (lb ?? new URL(`${prefix.slice(0, -3)}/lb/${opts.endpointId}`, origin)).pathname.replace(/\/+$/, '');
     this.prefix = `${prefix}/${opts.endpointId}`;
     this.endpointId = opts.endpointId;
     this.reportUrl = displayUrl(url);
@@ -149,7 +167,7 @@ export class HttpTarget implements Target {
     const x = this.open.open(this.now(), req.timeoutMs);
     x.cb = done;
     this.inFlight++;
-    this.pool.dispatch(wire, x);
+    (req.balancer ? this.lbPool : this.pool).dispatch(wire, x);
   }
 
   /** Each request object's wire form, for re-sends (a poll): kept here, not on the shared request. */
@@ -158,7 +176,7 @@ export class HttpTarget implements Target {
   private wire(req: TargetRequest): Wire {
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
     const body = req.body === undefined ? null : Buffer.from(JSON.stringify(req.body));
-    return { method: req.method, path: this.prefix + req.path + qs, headers: body ? this.json : this.bare, body };
+    return { method: req.method, path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs, headers: body ? this.json : this.bare, body };
   }
 
   /** An answer, a transport error or the client timeout: the first one counts. */
@@ -249,7 +267,7 @@ export class HttpTarget implements Target {
     // not the transport errors that destroying the pool hands them.
     this.closed = true;
     this.connector.close();
-    await Promise.all([this.pool.destroy(), this.receiver?.close()]);
+    await Promise.all([this.pool.destroy(), this.lbPool === this.pool ? undefined : this.lbPool.destroy(), this.receiver?.close()]);
   }
 }
 
@@ -260,17 +278,22 @@ export function httpTargetFor(
   sc: Scenario,
   a: { target?: string; 'api-key'?: string; endpoint?: string; connections?: number; startAtMs?: number; webhooks?: HttpWebhookReceiver },
 ): () => HttpTarget {
-  const url = a.target!;
+  const given = a.target!;
+  const endpointId = a.endpoint ?? sc.endpoint.id;
+  // A load-balancing endpoint: its base and the deployment's /v2 base, from the URL given (balancer-url.ts).
+  const lb = sc.endpoint.type === 'load-balancer' ? balancerUrls(given, endpointId) : undefined;
+  const url = lb ? lb.queue : given;
   const apiKey = a['api-key'] ?? process.env.RUNPOD_API_KEY ?? (isLoopback(url) ? 'loadlab' : '');
   if (!apiKey) throw new UsageError('an API key is needed for a non-loopback target: --api-key or RUNPOD_API_KEY');
   const connections = a.connections ?? DEFAULT_CONNECTIONS;
   const { peakPerSec: peak, connections: wanted } = sendLoad(sc);
   const preconnect = Math.min(connections, wanted);
   return () =>
-    new HttpTarget(url, {
+    new HttpTarget(given, {
       url,
       apiKey,
-      endpointId: a.endpoint ?? sc.endpoint.id,
+      endpointId,
+      ...(lb ? { balancer: lb.balancer } : {}),
       causesReported: isLoopback(url),
       connections,
       preconnect,

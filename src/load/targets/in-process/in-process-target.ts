@@ -6,7 +6,7 @@
 import { Api } from '../../../api/api.js';
 import { PreparedRoute } from '../../../api/prepared-route.js';
 import type { SseFeed } from '../../../api/sse-feed.js';
-import { parseRoute } from '../../../api/route-table.js';
+import { balancerPath, parsePath, parseRoute } from '../../../api/route-table.js';
 import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
@@ -72,7 +72,7 @@ export class InProcessTarget implements Target {
    */
   send(req: Sent, done: (res: TargetResponse) => void): void {
     const id = req.jobId;
-    const kept = req.brief === true ? this.briefPrepared : this.prepared;
+    const kept = req.balancer === true ? this.balancerPrepared : req.brief === true ? this.briefPrepared : this.prepared;
     // A job id that is empty or has a `/` makes the path malformed: sendUnprepared lets the Api say so.
     const p = id === undefined ? kept.get(req.path) : id !== '' && !id.includes('/') ? kept.get(req.op) : undefined;
     if (p === undefined || p.method !== req.method) return this.sendUnprepared(req, done);
@@ -82,14 +82,18 @@ export class InProcessTarget implements Target {
   /** Prepared routes by path (no job id) or by operation (job routes), for plain and brief requests. */
   private readonly prepared = new Map<string, PreparedRoute>();
   private readonly briefPrepared = new Map<string, PreparedRoute>();
+  /** A load-balancing endpoint's prepared routes, by path under its base. */
+  private readonly balancerPrepared = new Map<string, PreparedRoute>();
 
   /** First send of its route (or a request the head check answers): prepares it and keeps it when it can be reused. */
   private sendUnprepared(req: Sent, done: (res: TargetResponse) => void): void {
-    const parsed = parseRoute(this.endpointId, req.path);
-    const p = this.api.prepare({ method: req.method, path: this.prefix + req.path, authorization: KEY }, parsed, req.brief === true);
+    const lb = req.balancer === true;
+    const path = lb ? balancerPath(this.endpointId, req.path) : this.prefix + req.path;
+    const parsed = lb ? parsePath(path)! : parseRoute(this.endpointId, req.path);
+    const p = this.api.prepare({ method: req.method, path, authorization: KEY }, parsed, req.brief === true);
     // The head alone answers (404, 405): never held.
     if (!(p instanceof PreparedRoute)) return done(p);
-    const kept = req.brief === true ? this.briefPrepared : this.prepared;
+    const kept = lb ? this.balancerPrepared : req.brief === true ? this.briefPrepared : this.prepared;
     if (req.jobId === undefined ? parsed.jobId === undefined : parsed.jobId === req.jobId && p.op === req.op) {
       kept.set(req.jobId === undefined ? req.path : req.op, p);
     }

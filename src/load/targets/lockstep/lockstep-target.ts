@@ -47,6 +47,7 @@ export class LockstepTarget implements Target {
   private readonly pool: Pool;
   private readonly admin: LockstepAdmin;
   private readonly prefix: string;
+  private readonly lbPrefix: string;
   private readonly headers: Record<string, string>;
   private readonly timers = new MirroredTimers();
   private readonly queue: Outgoing[] = [];
@@ -76,6 +77,8 @@ export class LockstepTarget implements Target {
     opts: { apiKey: string; endpointId: string; webhooks?: HttpWebhookReceiver },
   ) {
     const { origin, prefix } = splitBase(url);
+    // A load-balancing endpoint's requests (TargetRequest.balancer): under serve's `/lb/{id}`, beside its `/v2`.
+    this.lbPrefix = `${prefix.slice(0, -3)}/lb/${opts.endpointId}`;
     this.headers = { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' };
     // No cap on sockets: every held request (runsync, stream) keeps one, as many as the scenario
     // holds. No wall-clock timeouts either: a hold lasts virtual time, however long in wall time.
@@ -219,7 +222,12 @@ export class LockstepTarget implements Target {
       this.dirty = true;
       const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
       this.pool.dispatch(
-        { method: req.method, path: this.prefix + req.path + qs, headers: this.headers, body: req.body === undefined ? null : JSON.stringify(req.body) },
+        {
+          method: req.method,
+          path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs,
+          headers: this.headers,
+          body: req.body === undefined ? null : JSON.stringify(req.body),
+        },
         x,
       );
       await this.wake(ANSWER_GRACE_MS, false);
