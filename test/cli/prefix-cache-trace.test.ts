@@ -53,7 +53,9 @@ function scenario(workers: number): string {
         workerConcurrency: 64,
         llm: { engine: { decodeMs: 5, perSequenceMs: 0.05, prefillMsPerToken: 0.002, maxNumBatchedTokens: 16_384, prefixCaching: true }, outputTokens: 128 },
       },
-      traffic: [{ name: 'chat', arrival: { process: 'replay', file: TRACE, format: 'mooncake', toMs: WINDOW_MS }, client: { behaviour: 'openai-chat', stream: true } }],
+      traffic: [
+        { name: 'chat', arrival: { process: 'replay', file: TRACE, format: 'mooncake', toMs: WINDOW_MS }, client: { behaviour: 'openai-chat', stream: true } },
+      ],
     }),
   );
   return f;
