@@ -13,35 +13,13 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import type { RunResult } from '../../src/report/run-result.js';
 import { cliBatch, type CliResult } from '../helpers/cli-batch.js';
+import { twoColdJobs } from '../helpers/two-cold-jobs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-gpus-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function scenario(name: string, change: (s: Record<string, any>) => void = () => {}): string {
-  const s: Record<string, any> = {
-    name: `gpus-${name}`,
-    seed: 1,
-    durationMs: 30_000,
-    drainMs: 30_000,
-    endpoint: {
-      id: 'cold',
-      workersMax: 2,
-      coldStartMs: 10_000,
-      jobDurationMs: 2000,
-      idleTimeoutMs: 5000,
-      scaler: { type: 'QUEUE_DELAY', value: 1 },
-      gpus: ['H100-PRO', 'A100'],
-      hostCapacity: { 'H100-PRO': 1 },
-    },
-    traffic: [
-      {
-        name: 'two-jobs',
-        arrival: { process: 'replay', timestampsMs: [0, 0] },
-        client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } },
-      },
-    ],
-    slo: ['jobs_completed >= 2'],
-  };
+  const s = { ...twoColdJobs(`gpus-${name}`, { gpus: ['H100-PRO', 'A100'], hostCapacity: { 'H100-PRO': 1 } }), slo: ['jobs_completed >= 2'] };
   change(s);
   const f = join(dir, `${name}.yaml`);
   writeFileSync(f, stringify(s));

@@ -15,6 +15,7 @@ import { LockstepTarget } from '../../src/load/targets/lockstep/lockstep-target.
 import { mergeEndpointWindows } from '../../src/report/merge/endpoint-windows.js';
 import type { EndpointWindows } from '../../src/report/run-result.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
+import { twoColdJobs } from '../helpers/two-cold-jobs.js';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -22,29 +23,7 @@ afterAll(async () => {
 });
 
 const scenario = (hostCapacity: Record<string, number>): Scenario =>
-  scenarioSchema.parse({
-    name: 'gpu-windows',
-    seed: 1,
-    durationMs: 30_000,
-    drainMs: 30_000,
-    endpoint: {
-      id: 'cold',
-      workersMax: 2,
-      coldStartMs: 10_000,
-      jobDurationMs: 2000,
-      idleTimeoutMs: 5000,
-      scaler: { type: 'QUEUE_DELAY', value: 1 },
-      gpus: ['H100-PRO', 'A100'],
-      hostCapacity,
-    },
-    traffic: [
-      {
-        name: 'two-jobs',
-        arrival: { process: 'replay', timestampsMs: [0, 0] },
-        client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } },
-      },
-    ],
-  });
+  scenarioSchema.parse(twoColdJobs('gpu-windows', { gpus: ['H100-PRO', 'A100'], hostCapacity }));
 
 const sumOver = (e: EndpointWindows, s: (typeof WORKER_STATES)[number]) => e.workers[s].map((_, i) => e.byGpu!.reduce((a, g) => a + g.workers[s][i]!, 0));
 

@@ -17,34 +17,13 @@ import { PRICE_BOOK_2026 } from '../../src/report/prices.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderOpenMetrics } from '../../src/report/render-openmetrics.js';
 import { parseOpenMetrics, type OmFamily } from './openmetrics-check.js';
+import { twoColdJobs } from '../helpers/two-cold-jobs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-gpu-om-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const START = Date.UTC(2024, 4, 1, 12);
 
-const scenario = (gpus: boolean) =>
-  scenarioSchema.parse({
-    name: 'gpu-om',
-    seed: 1,
-    durationMs: 30_000,
-    drainMs: 30_000,
-    endpoint: {
-      id: 'cold',
-      workersMax: 2,
-      coldStartMs: 10_000,
-      jobDurationMs: 2000,
-      idleTimeoutMs: 5000,
-      scaler: { type: 'QUEUE_DELAY', value: 1 },
-      ...(gpus ? { gpus: ['H100-PRO', 'A100'], hostCapacity: { 'H100-PRO': 1 } } : {}),
-    },
-    traffic: [
-      {
-        name: 'two-jobs',
-        arrival: { process: 'replay', timestampsMs: [0, 0] },
-        client: { behaviour: 'run-poll', poll: { baseMs: 1000, factor: 1, maxMs: 1000, jitter: 0 } },
-      },
-    ],
-  });
+const scenario = (gpus: boolean) => scenarioSchema.parse(twoColdJobs('gpu-om', gpus ? { gpus: ['H100-PRO', 'A100'], hostCapacity: { 'H100-PRO': 1 } } : {}));
 
 const prices = {
   ...PRICE_BOOK_2026.gpus['H100-PRO']!,
