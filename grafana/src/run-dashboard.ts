@@ -2,7 +2,7 @@
  * "loadlab — run": the load client's view of one or more runs, from `loadlab run`'s metrics.om
  * (backfilled, virtual or wall time) or its live `/metrics` (`--metrics-listen`). It reads only
  * CLIENT_METRIC families and the serve names metrics.om reuses (METRIC.requestsLimited,
- * jobsFinished, webhookAttempts, and an LLM endpoint's engine*), every series labelled `scenario`
+ * balancerFailed, jobsFinished, webhookAttempts, and an LLM endpoint's engine*), every series labelled `scenario`
  * and `endpoint`.
  */
 import { CLIENT_METRIC as C, METRIC as M } from '../../src/contract/metric-names.js';
@@ -49,9 +49,17 @@ const rows: RowSpec[] = [
         queries: [{ expr: sumBy(['cause'], rate(sel(total(M.requestsLimited), RUN))), legend: '{{cause}}' }],
       },
       {
+        title: 'Balancer failures/s by cause',
+        unit: 'reqps',
+        stack: true,
+        description: `A load-balancing endpoint's requests its balancer ended rather than a worker answering them, per second by cause: no-workers (503 after 2 min without a worker), timeout (504 past 5.5 min), dropped (502, the worker crashed), worker-timeout and worker-gone (strict affinity) (${total(M.balancerFailed)} with a scenario label). Empty for queue endpoints.`,
+        queries: [{ expr: sumBy(['cause'], rate(sel(total(M.balancerFailed), RUN))), legend: '{{cause}}' }],
+      },
+      {
         title: 'Responses by operation and status (total in range)',
         unit: 'short',
         kind: 'bargauge',
+        width: 24,
         description: `Answers over the whole time range, per operation and HTTP status (${total(C.responses)}).`,
         queries: [
           { expr: sumBy(['operation', 'status'], increase(sel(total(C.responses), OP), '$__range')), legend: '{{operation}} {{status}}', instant: true },

@@ -159,6 +159,24 @@ const rows: RowSpec[] = [
     ],
   },
   {
+    title: 'Load-balancing endpoints',
+    panels: [
+      {
+        title: 'Balancer failures/s by cause',
+        unit: 'reqps',
+        stack: true,
+        description: `A load-balancing endpoint's requests its balancer ended rather than a worker answering them, per second by cause: no-workers (503 after 2 min without a worker), timeout (504 past 5.5 min), dropped (502, the worker crashed), worker-timeout and worker-gone (strict affinity) (${total(M.balancerFailed)}). Empty for queue endpoints.`,
+        queries: [{ expr: sumBy(['endpoint', 'cause'], rate(sel(total(M.balancerFailed), EP))), legend: '{{endpoint}} {{cause}}' }],
+      },
+      {
+        title: 'Requests waiting at the balancer',
+        unit: 'short',
+        description: `A load-balancing endpoint's requests waiting for a worker with room, strict affinity ones included (${M.balancerPending}). Empty for queue endpoints.`,
+        queries: [{ expr: sumBy(['endpoint'], sel(M.balancerPending, EP)), legend: '{{endpoint}}' }],
+      },
+    ],
+  },
+  {
     title: 'HTTP',
     panels: [
       {
@@ -214,12 +232,14 @@ export function simulatorDashboard(): Dashboard {
     tags: ['loadlab', 'serve'],
     from: 'now-15m',
     refresh: '10s',
-    description: 'What loadlab serve exports on /metrics: jobs, queue, workers, 429s, webhooks, HTTP, job timings, virtual time and process memory.',
+    description:
+      'What loadlab serve exports on /metrics: jobs, queue, workers, 429s, webhooks, load-balancing endpoints, HTTP, job timings, virtual time and process memory.',
     annotations: [],
     variables: [
       variable('job', 'Job', 'Prometheus scrape job of loadlab serve.', sel(vt, [eq('scenario', '')])),
       variable('instance', 'Instance', 'host:port of a loadlab serve process.', sel(vt, [re('job'), eq('scenario', '')])),
-      variable('endpoint', 'Endpoint', 'Simulated endpoint id.', sel(M.queueJobs, TARGET)),
+      // Every endpoint has its workers gauge (a load-balancing one has no queue gauge).
+      variable('endpoint', 'Endpoint', 'Simulated endpoint id.', sel(M.workers, TARGET)),
     ],
     panels: layout(rows),
   });

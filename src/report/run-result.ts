@@ -491,6 +491,16 @@ export interface Timeline {
   streamChunks: number[];
   late: number[];
   dropped: number[];
+  /**
+   * A load-balancing endpoint's requests its balancer ended, by cause (as `operations.lb.balancerFailed`,
+   * per window): no-workers, timeout, dropped, worker-timeout, worker-gone. Only in runs of a
+   * load-balancing endpoint (optional; absent from older reports).
+   */
+  balancerNoWorkers?: number[];
+  balancerTimeout?: number[];
+  balancerDropped?: number[];
+  balancerWorkerTimeout?: number[];
+  balancerWorkerGone?: number[];
   /** Maxima within the window (-1: not observed). */
   queueDepthMax: number[];
   inFlightMax: number[];

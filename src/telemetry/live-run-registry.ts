@@ -21,6 +21,7 @@ const COUNTERS = {
   responses: [CLIENT_METRIC.responses, 'Answers by operation and HTTP status, status 0: no answer (timeout or transport error)'],
   responses2xx: [CLIENT_METRIC.responses2xx, 'Answers with a 2xx status'],
   limited: [family(METRIC.requestsLimited), 'Answers 429 by the limit hit, as the client saw them; no operation label'],
+  balancerFailed: [family(METRIC.balancerFailed), "A load-balancing endpoint's requests its balancer ended, by cause, as the client saw them"],
   timeouts: [CLIENT_METRIC.timeouts, 'Requests the client gave up waiting for'],
   jobsFinished: [family(METRIC.jobsFinished), 'Terminal statuses read by clients: COMPLETED per read, other statuses per session that ended on one'],
   jobsFailed: [CLIENT_METRIC.jobsFailed, 'Jobs read FAILED or TIMED_OUT'],

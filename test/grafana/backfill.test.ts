@@ -1,6 +1,6 @@
 /**
  * The "loadlab — run" dashboard against a real Prometheus loaded with backfilled runs: two example
- * scenarios (and llm-prefix-cache for the LLM engine row: ENGINE_RUN; gpu-fallback for the workers by GPU type: GPU_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
+ * scenarios (and llm-prefix-cache for the LLM engine row: ENGINE_RUN; gpu-fallback for the workers by GPU type: GPU_RUN; load-balancer for the balancer's failures: LB_RUN) run on the embedded simulator with fixed --start-time, their metrics.om go through
  * `promtool tsdb create-blocks-from openmetrics` into one TSDB, and Prometheus serves it on
  * 127.0.0.1. Every panel query (variables substituted as Grafana would, scenario chosen per run)
  * must return data, and the latency panels' p95 must agree with report.json's per-window p95
@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLIENT_METRIC, DURATION_BUCKETS_S } from '../../src/contract/metric-names.js';
+import { CLIENT_METRIC, DURATION_BUCKETS_S, METRIC } from '../../src/contract/metric-names.js';
 import { decode } from '../../src/report/histogram.js';
 import type { RunResult } from '../../src/report/run-result.js';
 import { dashboardByUid, describeTarget, hasData, readDashboards, type Dashboard } from '../helpers/dashboard-targets.js';
@@ -78,6 +78,13 @@ const ENGINE_ROW = 'loadlab_engine_';
 const GPU_RUN = { scenario: 'gpu-fallback', start: '2024-05-01T18:00:00Z' } as const;
 const GPU_PANEL = CLIENT_METRIC.endpointWorkersByGpu;
 
+/**
+ * The balancer panel reads a family only a run of a load-balancing endpoint has: it is checked over
+ * load-balancer (a burst past its workers' room, some requests answered no-workers), and only it is.
+ */
+const LB_RUN = { scenario: 'load-balancer', start: '2024-05-01T20:00:00Z' } as const;
+const LB_PANEL = METRIC.balancerFailed;
+
 const RUN_UID = 'loadlab-run';
 
 interface Run {
@@ -92,13 +99,14 @@ let prom: Prometheus | undefined;
 let runs: Run[] = [];
 let engineRun: Run;
 let gpuRun: Run;
+let lbRun: Run;
 let dashboard: Dashboard;
 
 beforeAll(async () => {
   if (!present) return;
   dashboard = dashboardByUid(readDashboards(), RUN_UID);
   const tsdb = join(dir, 'tsdb');
-  const all = [ENGINE_RUN, GPU_RUN, ...RUNS].map(({ scenario, start }): Run => {
+  const all = [ENGINE_RUN, GPU_RUN, LB_RUN, ...RUNS].map(({ scenario, start }): Run => {
     const out = join(dir, scenario);
     const r = spawnSync('node', ['bin/loadlab.js', 'run', `scenarios/${scenario}.yaml`, '--out', out, '--start-time', start], {
       encoding: 'utf8',
@@ -111,7 +119,7 @@ beforeAll(async () => {
     const fromS = Date.parse(start) / 1000;
     return { scenario, report, timing: { fromS, toS: Math.ceil(fromS + report.elapsedMs / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() } };
   });
-  [engineRun, gpuRun, ...runs] = all as [Run, Run, ...Run[]];
+  [engineRun, gpuRun, lbRun, ...runs] = all as [Run, Run, Run, ...Run[]];
   prom = await startPrometheus({ tsdbDir: tsdb });
 }, 300_000);
 
@@ -131,14 +139,14 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
       vars.set(run.scenario, resolved.values);
     }
     expect(dashboard.targets.length).toBeGreaterThan(10);
-    for (const run of [engineRun, gpuRun]) {
+    for (const run of [engineRun, gpuRun, lbRun]) {
       const resolved = await resolveVariables(dashboard, prom!, run.timing, fixedVariables(run));
       failures.push(...resolved.problems.map((p) => `${run.scenario}: ${p}`));
       vars.set(run.scenario, resolved.values);
     }
     for (const t of dashboard.targets) {
       const only = ONLY_IN[`${t.title} [${t.refId}]`];
-      for (const run of t.expr.includes(ENGINE_ROW) ? [engineRun] : t.expr.includes(GPU_PANEL) ? [gpuRun] : runs) {
+      for (const run of only1(t.expr) ?? runs) {
         if (only && only !== run.scenario) continue;
         const { expr, series } = await runTarget(prom!, t, vars.get(run.scenario)!, run.timing);
         if (!hasData(series)) failures.push(`${run.scenario}: ${describeTarget(t, expr)}`);
@@ -146,6 +154,28 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
     }
     expect(failures, `panel targets without data:\n${failures.join('\n')}`).toEqual([]);
   }, 300_000);
+
+  test("the balancer's failures by cause: per window, their totals at the run's end are report.json's", async (ctx) => {
+    if (!present) ctx.skip(PROMETHEUS_MISSING);
+    const want = lbRun.report.operations.lb!.balancerFailed!;
+    expect(want['no-workers'], 'the example has no-workers answers').toBeGreaterThan(0);
+    const at = async (s: number) =>
+      Object.fromEntries((await prom!.query(`${METRIC.balancerFailed}{scenario="load-balancer"}`, s)).map((x) => [x.metric.cause, Number(x.value![1])]));
+    expect(await at(lbRun.timing.toS)).toEqual(want);
+    // Per window: at the end of each window, the count so far of report.json's timeline column.
+    const col = lbRun.report.timeline.balancerNoWorkers!;
+    const windowS = lbRun.report.timeline.windowMs / 1000;
+    let sofar = 0;
+    const seen: number[] = [];
+    const wanted: number[] = [];
+    for (let i = 0; i < col.length - 1; i++) {
+      sofar += col[i]!;
+      wanted.push(sofar);
+      seen.push((await at(lbRun.timing.fromS + (i + 1) * windowS))['no-workers']!);
+    }
+    expect(seen).toEqual(wanted);
+    expect([wanted[0], Math.max(...wanted) > 0], 'none at first, some before the last window (not only at the run end)').toEqual([0, true]);
+  }, 60_000);
 
   test("every latency p95 (response time per operation, job histograms per flow) in a mid-run window lies in the classic bucket of report.json's per-window p95", async (ctx) => {
     if (!present) ctx.skip(PROMETHEUS_MISSING);
@@ -184,6 +214,14 @@ describe.sequential('"loadlab — run" over backfilled runs', () => {
     expect(checked, 'latency series with a mid-run window of at least 5 samples').toBeGreaterThanOrEqual(10);
   }, 120_000);
 });
+
+/** The one run that feeds a target reading a family only some runs have (the engine row, workers by GPU, the balancer). */
+function only1(expr: string): Run[] | undefined {
+  if (expr.includes(ENGINE_ROW)) return [engineRun];
+  if (expr.includes(GPU_PANEL)) return [gpuRun];
+  if (expr.includes(LB_PANEL)) return [lbRun];
+  return undefined;
+}
 
 /** The run's scenario, and "Sample spacing" set to its window as docs/grafana.md says. */
 function fixedVariables(run: Run): Record<string, string[]> {

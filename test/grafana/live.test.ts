@@ -1,7 +1,8 @@
 /**
  * Both dashboards against a real Prometheus scraping live processes: `loadlab serve` (/metrics)
- * and a runner (`loadlab run --target SERVE --metrics-listen 127.0.0.1:PORT`) during a 60 s HTTP
- * run, scrape interval 1 s. After the run, every panel target of "loadlab — run" and
+ * and two runners (`loadlab run --target SERVE --metrics-listen 127.0.0.1:PORT`) during a 60 s HTTP
+ * run, scrape interval 1 s: one on a queue endpoint, one on a load-balancing endpoint of the same
+ * serve (LB_SCENARIO, for the balancer panels). After the run, every panel target of "loadlab — run" and
  * "loadlab — simulator" returns data over the run's wall range.
  *
  * The scenario (written below) gives every panel of both something to show: run-poll at 2.5/s
@@ -89,6 +90,36 @@ const SCENARIO = {
   ],
 };
 
+/**
+ * A second runner, at the same time, on a load-balancing endpoint of the same serve: custom
+ * requests, a few of them crashing their worker (502, counted `dropped`), so the balancer panels
+ * of both dashboards have data (serve's failures and requests waiting; the runner's failures by
+ * cause from its own live /metrics).
+ */
+const LB_NAME = 'grafana-live-lb';
+const LB_SCENARIO = {
+  name: LB_NAME,
+  seed: 7,
+  durationMs: DURATION_MS,
+  drainMs: DRAIN_MS,
+  endpoint: { id: 'live-lb', type: 'load-balancer', workersMax: 2, workerConcurrency: 2, idleTimeoutMs: 5000, coldStartMs: 500, jobDurationMs: 300 },
+  openModel: { lateAfterMs: 5000 },
+  traffic: [
+    {
+      name: 'generate',
+      arrival: { process: 'poisson', ratePerSec: 1 },
+      client: { behaviour: 'http', method: 'POST', path: '/generate', body: { n: '{{seq}}' } },
+    },
+    {
+      name: 'crash',
+      arrival: { process: 'constant', ratePerSec: 0.2 },
+      client: { behaviour: 'http', method: 'POST', path: '/generate', body: { sim: { crash: true } } },
+    },
+  ],
+};
+/** The panels that read the balancer's families: checked over LB_NAME's run (and serve's load-balancing endpoint). */
+const BALANCER_FAMILIES = 'loadlab_balancer_';
+
 const present = prometheusPresent();
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-live-'));
 let serve: ServeProcess | undefined;
@@ -119,20 +150,29 @@ beforeAll(async () => {
   if (!present) return;
   const file = join(dir, `${NAME}.json`);
   writeFileSync(file, JSON.stringify(SCENARIO));
-  serve = await startServe(['--config', file, '--api-key', KEY]);
+  const lbFile = join(dir, `${LB_NAME}.json`);
+  writeFileSync(lbFile, JSON.stringify(LB_SCENARIO));
+  // serve holds both endpoints: the queue one and the load-balancing one.
+  const config = join(dir, 'serve.json');
+  writeFileSync(config, JSON.stringify({ seed: 7, endpoints: [SCENARIO.endpoint, LB_SCENARIO.endpoint] }));
+  serve = await startServe(['--config', config, '--api-key', KEY]);
   const serveHost = new URL(serve.base).host;
   const runnerPort = await freePort();
+  const lbRunnerPort = await freePort();
   prom = await startPrometheus({
     scrape: [
       { job: 'loadlab-serve', targets: [serveHost] },
-      { job: 'loadlab-run', targets: [`127.0.0.1:${runnerPort}`] },
+      { job: 'loadlab-run', targets: [`127.0.0.1:${runnerPort}`, `127.0.0.1:${lbRunnerPort}`] },
     ],
     scrapeInterval: '1s',
   });
   const startS = Date.now() / 1000;
-  const r = await runCli(['run', file, '--target', serve.base, '--api-key', KEY, '--metrics-listen', `127.0.0.1:${runnerPort}`, '--out', join(dir, 'out')]);
-  runLog = r.out;
-  if (r.code !== 0) throw new Error(`loadlab run exited ${r.code}:\n${r.out.slice(-3000)}`);
+  const runs = await Promise.all([
+    runCli(['run', file, '--target', serve.base, '--api-key', KEY, '--metrics-listen', `127.0.0.1:${runnerPort}`, '--out', join(dir, 'out')]),
+    runCli(['run', lbFile, '--target', serve.base, '--api-key', KEY, '--metrics-listen', `127.0.0.1:${lbRunnerPort}`, '--out', join(dir, 'out-lb')]),
+  ]);
+  runLog = runs.map((r) => r.out).join('\n');
+  for (const r of runs) if (r.code !== 0) throw new Error(`loadlab run exited ${r.code}:\n${r.out.slice(-3000)}`);
   // serve keeps being scraped: two more scrapes so its counters have their final values in range.
   await sleep(2500);
   timing = { fromS: Math.floor(startS), toS: Math.ceil(Date.now() / 1000), dataSourceIntervalS: provisionedScrapeIntervalS() };
@@ -145,12 +185,14 @@ afterAll(async () => {
 }, 60_000);
 
 describe('both dashboards over a live 60 s HTTP run scraped every second', () => {
-  const cases: [string, Record<string, string[]>][] = [
-    ['loadlab-run', { scenario: [NAME] }],
-    ['loadlab-simulator', {}],
+  // The run dashboard twice: the queue run for every panel but the balancer's, the load-balancing run for those.
+  const cases: [string, Record<string, string[]>, (expr: string) => boolean][] = [
+    ['loadlab-run', { scenario: [NAME] }, (expr) => !expr.includes(BALANCER_FAMILIES)],
+    ['loadlab-run', { scenario: [LB_NAME] }, (expr) => expr.includes(BALANCER_FAMILIES)],
+    ['loadlab-simulator', {}, () => true],
   ];
-  for (const [uid, fixed] of cases) {
-    test(`every panel target of ${uid} returns data over the run's wall range`, async (ctx) => {
+  for (const [uid, fixed, checked] of cases) {
+    test(`every panel target of ${uid} returns data over the run's wall range (${JSON.stringify(fixed)})`, async (ctx) => {
       if (!present) ctx.skip(PROMETHEUS_MISSING);
       const d = dashboardByUid(readDashboards(), uid);
       const { values: vars, problems } = await resolveVariables(d, prom!, timing, fixed);
@@ -159,7 +201,7 @@ describe('both dashboards over a live 60 s HTTP run scraped every second', () =>
         // The LLM engine rows: this endpoint has no llm.engine (serve exports no engine series, and an HTTP
         // run sees no engine). They are checked over a backfilled llm-prefix-cache run (backfill.test.ts);
         // serve's engine series in test/server/engine-metrics.test.ts.
-        if (t.expr.includes(ENGINE_FAMILIES)) continue;
+        if (t.expr.includes(ENGINE_FAMILIES) || !checked(t.expr)) continue;
         const { expr, series } = await runTarget(prom!, t, vars, timing);
         if (!hasData(series)) failures.push(describeTarget(t, expr));
       }

@@ -11,6 +11,7 @@ import type { LlmConfig } from '../../contract/llm-config.js';
 import { TURNS_MAX } from './chat-fields.js';
 import { startChat, type ChatFlow, type Message } from './chat-session.js';
 import { headedText, tokensOf } from './prompt-text.js';
+import type { AffinityMode } from './affinity.js';
 import type { BehaviourEnv, Session } from './types.js';
 
 /** What of an openai-chat spec a multi-turn flow reads. */
@@ -19,6 +20,7 @@ export interface ChatSpec {
   thinkTimeMs?: DurationSpec | undefined;
   promptTokens?: LlmConfig['outputTokens'] | undefined;
   prompt: string;
+  affinity?: AffinityMode | undefined;
 }
 
 /** The flow's system message: `tokens` tokens naming the flow, the same text for every session. */
@@ -40,7 +42,7 @@ export function chatFlowOf(spec: ChatSpec, env: BehaviourEnv, system: Message | 
   const user = tokens
     ? (seq: number, turn: number) => headedText(`${env.flow}/${seq}.${turn}`, tokens())
     : (seq: number, turn: number) => spec.prompt.replaceAll('{{seq}}', String(seq)).replaceAll('{{turn}}', String(turn));
-  const flow: ChatFlow = { env, turns, think, system, user, send };
+  const flow: ChatFlow = { env, turns, think, system, user, send, affinity: spec.affinity };
   return (s) => startChat(flow, s);
 }
 

@@ -15,6 +15,7 @@ import type { SessionSpan } from '../../telemetry/session-tracing.js';
 import { answerText } from './answer-text.js';
 import type { BehaviourEnv, Session } from './types.js';
 import type { TraceRequest } from '../arrivals/types.js';
+import { StickyWorker, type AffinityMode } from './affinity.js';
 
 export interface Message {
   role: 'system' | 'user' | 'assistant';
@@ -33,7 +34,9 @@ export interface ChatFlow {
   /** The user message of turn `turn` (from 1) of session `seq`. */
   user: (seq: number, turn: number) => string;
   /** Sends a turn's request with these messages. */
-  send: (t: Session, messages: Message[]) => void;
+  send: (t: ChatTurn, messages: Message[]) => void;
+  /** `client.affinity` (a load-balancing endpoint): each turn after the first asks for the previous turn's worker. */
+  affinity: AffinityMode | undefined;
 }
 
 /** Starts session `s` of the flow: its first turn now. */
@@ -44,6 +47,8 @@ export function startChat(flow: ChatFlow, s: Session): void {
 class ChatSession {
   private readonly messages: Message[] = [];
   turn = 0;
+  /** The worker of the previous turn's answer, sent back with the next turn (`affinity`). */
+  readonly worker: StickyWorker | undefined;
 
   constructor(
     private readonly flow: ChatFlow,
@@ -51,6 +56,7 @@ class ChatSession {
     readonly turns: number,
   ) {
     if (flow.system) this.messages.push(flow.system);
+    this.worker = flow.affinity === undefined ? undefined : new StickyWorker(flow.affinity);
   }
 
   /** The next turn, intended at `intendedMs`: its user message joins the history, the whole history goes out. */
@@ -129,6 +135,16 @@ export class ChatTurn implements Session {
   /** The session's span, when traced: each turn's requests are its request spans. */
   get trace(): SessionSpan | undefined {
     return (this.chat.s as Live).trace;
+  }
+
+  /** The `X-Runpod-Worker-Id` this turn sends (`affinity`): the previous turn's worker; undefined for the first turn or without affinity. */
+  get workerAffinity(): string | undefined {
+    return this.chat.worker?.header();
+  }
+
+  /** An answer came (any status): its worker is the one the next turn asks for. */
+  answeredBy(r: ClientResponse): void {
+    this.chat.worker?.answered(r.workerId);
   }
 
   /** A 200 answered the turn: its text is kept for the history when another turn follows. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { compileTemplate } from './template.js';
+import { affinityField, StickyWorker } from './affinity.js';
 import { acceptJob, balancerEnded } from './submit.js';
 import { call, defineBehaviour, type Session } from './types.js';
 import type { HttpMethod, TargetRequest } from '../targets/target.js';
@@ -46,6 +47,7 @@ export const httpRequest = defineBehaviour({
           'JSON body; strings (keys and values) may hold {{seq}} (the session number) and {{flow}} (the flow name). In the simulator, body.sim steers the custom worker (durationMs, fail, output, outputBytes, crash). Default: none (no body).',
         examples: [{ prompt: 'hello #{{seq}}' }, { prompt: 'x', sim: { durationMs: 2000 } }],
       }),
+    ...affinityField,
     expectStatus: z
       .number()
       .int()
@@ -77,8 +79,13 @@ export const httpRequest = defineBehaviour({
       env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
       s.end(status);
     };
+    // `affinity`: every request asks for the worker of the flow's latest answer (affinity.ts).
+    const worker = spec.affinity === undefined ? undefined : new StickyWorker(spec.affinity);
     return (s) => {
-      call(env, s, o, shared ?? make(s.seq), (r) => {
+      const req = shared ?? make(s.seq);
+      const workerAffinity = worker?.header();
+      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r) => {
+        worker?.answered(r.workerId);
         if (r.status === spec.expectStatus) return ended(s, 'COMPLETED');
         if (balancerEnded(env, s, r)) return;
         // Another 5xx: a worker took the request and failed it (the simulator's custom worker answers 500).

@@ -3,6 +3,7 @@ import { tokenCountSchema } from '../../contract/llm-config.js';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { promptOfRequest, promptOfTokens } from './prompt-text.js';
 import { chatFields } from './chat-fields.js';
+import { affinityField, StickyWorker } from './affinity.js';
 import { ChatTurn, type Message } from './chat-session.js';
 import { chatFlowOf, systemMessage } from './chat-flow.js';
 import { call, defineBehaviour } from './types.js';
@@ -66,6 +67,7 @@ export const openaiChat = defineBehaviour({
       examples: [256, { dist: 'uniform', minMs: 200, maxMs: 300 }],
     }),
     ...chatFields,
+    ...affinityField,
   }),
   operation: (_spec, balancer) => (balancer ? 'lb' : 'openai'),
   create: (spec, env) => {
@@ -79,6 +81,8 @@ export const openaiChat = defineBehaviour({
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
     const obs = spec.stream ? env.rec.observations?.streams : undefined;
     const system: Message | undefined = spec.systemPromptTokens === undefined ? undefined : systemMessage(env.flow, spec.systemPromptTokens);
+    // Affinity of single-request sessions: the flow's latest answer's worker (a multi-turn chat's sessions keep their own: chat-session.ts).
+    const flowWorker = spec.affinity === undefined || spec.turns !== undefined ? undefined : new StickyWorker(spec.affinity);
     // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
     const oneTurn = (s: Session): Message[] => {
       const t = s.request;
@@ -99,8 +103,13 @@ export const openaiChat = defineBehaviour({
       env.streams?.sent(promptTokensOf(body));
       s.queuedMark = env.rec.ledger.mark();
       obs?.opened(env.target.now());
-      call(env, s, o, { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs }, (r) => {
+      const turn = s instanceof ChatTurn ? s : undefined;
+      const workerAffinity = turn ? turn.workerAffinity : flowWorker?.header();
+      const req = { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs } as const;
+      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r) => {
         obs?.closed(env.target.now());
+        if (turn) turn.answeredBy(r);
+        else flowWorker?.answered(r.workerId);
         if (r.status !== 200) {
           // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
           // a request refused or failed before any stream counts as a streamed request that was not good.

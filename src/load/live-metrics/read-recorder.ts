@@ -72,6 +72,7 @@ export function readLiveRun(s: LiveRunState): LiveSnapshot {
       responses: ops.flatMap(([operation, o]) => Object.entries(o.byStatus).map(([status, v]) => ({ labels: { operation, status }, value: v }))),
       responses2xx: one(sum(tl.responses2xx)),
       limited: causes.filter(([c, col]) => c !== 'unknown' || sum(col) > 0).map(([cause, col]) => ({ labels: { cause }, value: sum(col) })),
+      balancerFailed: Object.entries(sec.operations.lb?.balancerFailed ?? {}).map(([cause, v]) => ({ labels: { cause }, value: v })),
       timeouts: one(sum(tl.clientTimeouts)),
       jobsFinished: [
         { labels: { status: 'COMPLETED' }, value: sum(tl.jobsCompleted) },

@@ -10,6 +10,7 @@ export { OpAcc } from './op-acc.js';
 import type { TargetResponse } from '../targets/target.js';
 import { balancerCause } from './balancer-cause.js';
 import { COL, TimelineRecorder } from './timeline.js';
+import { BALANCER_COLUMN } from '../../report/timeline-columns.js';
 import { Tally } from './tally.js';
 import { JobLedger } from './job-ledger.js';
 import { JobTimes } from './job-times.js';
@@ -113,7 +114,11 @@ export class Recorder {
   /** The accumulator of operation `name` (hot callers look it up once per request). */
   op(name: string): OpAcc {
     let o = this.ops.get(name);
-    if (!o) this.ops.set(name, (o = new OpAcc(this.histWindowMs, name === 'lb')));
+    if (!o) {
+      const lb = name === 'lb';
+      this.ops.set(name, (o = new OpAcc(this.histWindowMs, lb)));
+      if (lb) this.tl.balancer = true;
+    }
     return o;
   }
 
@@ -151,7 +156,10 @@ export class Recorder {
       this.tl.add(LIMITED_COL[c], endMs);
     } else if (o.balancerFailed !== undefined && status >= 400) {
       const b = balancerCause(res);
-      if (b !== undefined) o.balancerFailed[b]++;
+      if (b !== undefined) {
+        o.balancerFailed[b]++;
+        this.tl.add(COL[BALANCER_COLUMN[b]], endMs);
+      }
     } else if (res.timedOut) {
       o.clientTimeouts++;
       this.tl.add(COL.clientTimeouts, endMs);

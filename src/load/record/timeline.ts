@@ -6,6 +6,7 @@
  * update is one bounds check and one array write: no lookup by column name per request.
  */
 import type { Timeline } from '../../report/run-result.js';
+import { BALANCER_COLUMNS } from '../../report/timeline-columns.js';
 import { WindowIndex } from './window-index.js';
 
 export type CounterColumn = Exclude<keyof Timeline, 'windowMs' | 'queueDepthMax' | 'inFlightMax'>;
@@ -28,12 +29,14 @@ const COUNTERS: readonly CounterColumn[] = [
   'streamChunks',
   'late',
   'dropped',
+  ...BALANCER_COLUMNS,
 ];
 const MAXIMA: readonly MaxColumn[] = ['queueDepthMax', 'inFlightMax'];
 
 /** Column numbers: the counters first, then the maxima. */
 export const COL = Object.fromEntries([...COUNTERS, ...MAXIMA].map((c, i) => [c, i])) as Readonly<Record<CounterColumn | MaxColumn, number>>;
 const FIRST_MAX = COUNTERS.length;
+const IS_BALANCER: readonly boolean[] = COUNTERS.map((c) => (BALANCER_COLUMNS as readonly string[]).includes(c));
 
 export class TimelineRecorder {
   private readonly cols: number[][] = [...COUNTERS, ...MAXIMA].map(() => []);
@@ -41,6 +44,9 @@ export class TimelineRecorder {
   private len = 0;
 
   private readonly index: WindowIndex;
+
+  /** The run's endpoint is a load-balancing one: the balancer columns are in the result. */
+  balancer = false;
 
   constructor(readonly windowMs: number) {
     this.index = new WindowIndex(windowMs);
@@ -87,7 +93,7 @@ export class TimelineRecorder {
     const n = Math.max(1, Math.ceil(endMs / this.windowMs), this.len);
     const pad = (a: number[], fill: number) => a.concat(new Array<number>(n - a.length).fill(fill));
     const out = { windowMs: this.windowMs } as Timeline;
-    for (const c of COUNTERS) out[c] = pad(this.cols[COL[c]]!, 0);
+    for (const c of COUNTERS) if (this.balancer || !IS_BALANCER[COL[c]]) out[c] = pad(this.cols[COL[c]]!, 0);
     for (const c of MAXIMA) out[c] = pad(this.cols[COL[c]]!, -1);
     return out;
   }

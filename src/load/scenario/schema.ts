@@ -323,6 +323,12 @@ export const scenarioSchema = z
       for (const m of chatConflicts(f)) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'client', m.key], message: m.message });
       const refused = behaviourRefusal(f.client, s.endpoint.type);
       if (refused) ctx.addIssue({ code: 'custom', path: ['traffic', i, 'client', 'behaviour'], message: `flow "${f.name}": ${refused}` });
+      if ('affinity' in f.client && f.client.affinity !== undefined && s.endpoint.type !== 'load-balancer')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['traffic', i, 'client', 'affinity'],
+          message: `flow "${f.name}": affinity needs a load-balancing endpoint (endpoint.type: load-balancer): a queue endpoint's jobs go to whichever worker is free, and no request can name one`,
+        });
     });
     const tctx = thresholdContext(s);
     s.thresholds.forEach((entry, i) => {

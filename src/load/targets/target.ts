@@ -38,6 +38,11 @@ export interface TargetRequest {
   jobId?: string;
   query?: Record<string, string>;
   body?: unknown;
+  /**
+   * A load-balancing endpoint's request: the `X-Runpod-Worker-Id` header sent, the worker asked
+   * for (`{worker id}`: soft; `strict {id}`; `strict-resume {id}`; the client's `affinity`).
+   */
+  workerAffinity?: string;
   /** Client-side timeout in ms: no answer by then → status 0, `timedOut`. */
   timeoutMs: number;
   /**
@@ -66,6 +71,8 @@ export interface TargetResponse {
    */
   stream?: StreamContent;
   timedOut?: boolean;
+  /** A load-balancing endpoint's answer from a worker: its `X-Runpod-Worker-Id` header (the balancer's own answers have none). */
+  workerId?: string;
   /** Transport error (connection refused, reset, …). */
   error?: string;
 }

@@ -6,6 +6,7 @@
  * shard observed anything in that window.
  */
 import type { Timeline } from '../run-result.js';
+import { BALANCER_COLUMNS } from '../timeline-columns.js';
 import { at, mergedLength } from './alignment.js';
 
 type Column = Exclude<keyof Timeline, 'windowMs'>;
@@ -26,6 +27,7 @@ const COUNTERS: readonly Column[] = [
   'streamChunks',
   'late',
   'dropped',
+  ...BALANCER_COLUMNS,
 ];
 
 export function mergeTimeline(list: readonly Timeline[], shifts: readonly number[]): Timeline {
@@ -36,7 +38,7 @@ export function mergeTimeline(list: readonly Timeline[], shifts: readonly number
   const out = { windowMs: list[0]!.windowMs } as Timeline;
   const windows = Array.from({ length: n }, (_, w) => w);
   for (const c of COUNTERS) {
-    // webhookAttempts is absent from reports before version 3; the merge keeps it when any input has it.
+    // webhookAttempts is absent from reports before version 3, the balancer columns from runs of a queue endpoint; the merge keeps a column when any input has it.
     if (list.every((t) => t[c] === undefined)) continue;
     out[c] = windows.map((w) => list.reduce((s, t, i) => s + at(t[c], shifts[i]!, w, 0), 0));
   }

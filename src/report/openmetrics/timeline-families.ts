@@ -6,6 +6,8 @@
  * total at the end, so `increase()` over the run is right.
  */
 import { CLIENT_METRIC, METRIC } from '../../contract/metric-names.js';
+import { BALANCER_CAUSES } from '../../contract/sim-events.js';
+import { BALANCER_COLUMN } from '../timeline-columns.js';
 import type { Series } from './om-emitter.js';
 import { per, type OmContext } from './om-context.js';
 
@@ -31,13 +33,7 @@ export function timelineFamilies(c: OmContext): void {
     `Answers 429 by the limit hit, as the client saw them; no operation label (${w})`,
     causes.filter(([cause, col]) => cause !== 'unknown' || sum(col) > 0).map(([cause, col]) => [e.labels(['cause', cause]), g.cumulative(col)]),
   );
-  const lb = r.operations.lb?.balancerFailed;
-  if (lb)
-    e.counter(
-      family(METRIC.balancerFailed),
-      "A load-balancing endpoint's requests its balancer ended, by cause, as the client saw them: at the start and end of the run",
-      Object.entries(lb).map(([cause, n]): Series => [e.labels(['cause', cause]), g.whole(n)]),
-    );
+  balancerFailed(c);
   e.counter(CLIENT_METRIC.timeouts, `Requests the client gave up waiting for (${w})`, one(tl.clientTimeouts));
   e.counter(family(METRIC.jobsFinished), `Terminal statuses read by clients: COMPLETED ${w}, other statuses at the start and end of the run`, [
     [e.labels(['status', 'COMPLETED']), g.cumulative(tl.jobsCompleted)],
@@ -53,6 +49,31 @@ export function timelineFamilies(c: OmContext): void {
   e.counter(CLIENT_METRIC.arrivalsDropped, `Arrivals never sent: held by the in-flight cap longer than openModel.maxWaitMs (${w})`, one(tl.dropped));
   e.gauge(CLIENT_METRIC.queueJobsMax, `Deepest queue a probe saw in the window (${w}); none where no probe ran`, [[e.labels(), g.values(tl.queueDepthMax)]]);
   webhookAttempts(c);
+}
+
+/**
+ * A load-balancing endpoint's requests its balancer ended, by cause: per window from the timeline's
+ * balancer columns; a report without them (older) has the whole run only.
+ */
+function balancerFailed({ r, e, tl: g }: OmContext): void {
+  const lb = r.operations.lb?.balancerFailed;
+  if (!lb) return;
+  const name = family(METRIC.balancerFailed);
+  const help = "A load-balancing endpoint's requests its balancer ended, by cause, as the client saw them";
+  const cols = BALANCER_CAUSES.map((cause) => [cause, r.timeline[BALANCER_COLUMN[cause]]] as const);
+  if (cols.every(([, col]) => col !== undefined)) {
+    e.counter(
+      name,
+      `${help} (${per(g)})`,
+      cols.map(([cause, col]): Series => [e.labels(['cause', cause]), g.cumulative(col!)]),
+    );
+    return;
+  }
+  e.counter(
+    name,
+    `${help} (start and end of the run)`,
+    Object.entries(lb).map(([cause, n]): Series => [e.labels(['cause', cause]), g.whole(n)]),
+  );
 }
 
 /**

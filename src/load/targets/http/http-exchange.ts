@@ -8,13 +8,16 @@
  * The handler uses the callbacks undici's core calls itself (onConnect, onHeaders, onData,
  * onComplete, onError; typed as deprecated in undici 7): a handler with the newer onRequestStart
  * family is wrapped per request in an adapter that also turns the raw headers (and trailers) into
- * an object. Here the raw headers are scanned for the one header read (content-type), and the
+ * an object. Here the raw headers are scanned for the two headers read (content-type, and a
+ * load-balancing endpoint's x-runpod-worker-id), and the
  * generator's per-request work and garbage stay smaller (docs/performance.md, "HTTP load generator").
  */
 import type { Dispatcher } from 'undici';
 import type { TargetResponse } from '../target.js';
 
 const EMPTY = Buffer.alloc(0);
+/** A load-balancing endpoint's worker names itself in this answer header (TargetResponse.workerId). */
+const WORKER_ID = 'x-runpod-worker-id';
 const NO_CLOCK = (): number => 0;
 
 /** A server-sent event stream being read: complete events and their arrival times, and the unfinished tail. */
@@ -60,6 +63,7 @@ function lastBlockEnd(text: string): number {
 
 export class HttpExchange implements Dispatcher.DispatchHandler {
   private status = 0;
+  private workerId: string | undefined = undefined;
   /** The event stream of an SSE answer (content type text/event-stream), read as it comes. */
   private events: SseReader | undefined = undefined;
   /** The body: the first chunk, then the rest (most answers come in one chunk). */
@@ -89,6 +93,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   reuse(deadlineMs: number): void {
     this.deadlineMs = deadlineMs;
     this.status = 0;
+    this.workerId = undefined;
     this.events = undefined;
     this.first = EMPTY;
     this.rest = undefined;
@@ -108,6 +113,8 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
       const k = rawHeaders[i]!;
       if (k.length === 12 && (k[0]! | 0x20) === 0x63 && k.toString('latin1').toLowerCase() === 'content-type') {
         if (rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream')) this.events = new SseReader();
+      } else if (k.length === 18 && (k[0]! | 0x20) === 0x78 && k.toString('latin1').toLowerCase() === WORKER_ID) {
+        this.workerId = rawHeaders[i + 1]!.toString('latin1');
       }
     }
     return true;
@@ -125,7 +132,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     if (ev !== undefined) {
       this.events = undefined;
       ev.finish(this.now());
-      this.done(this, { status: this.status, sse: ev.events, sseAtMs: ev.atMs });
+      this.done(this, this.named({ status: this.status, sse: ev.events, sseAtMs: ev.atMs }));
       this.released?.(this);
       return;
     }
@@ -138,8 +145,14 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     } catch {
       body = text;
     }
-    this.done(this, { status: this.status, body });
+    this.done(this, this.named({ status: this.status, body }));
     this.released?.(this);
+  }
+
+  /** `r` with the worker that answered, when the answer named one. */
+  private named(r: TargetResponse): TargetResponse {
+    if (this.workerId !== undefined) r.workerId = this.workerId;
+    return r;
   }
 
   onError(err: Error): void {

@@ -176,7 +176,13 @@ export class HttpTarget implements Target {
   private wire(req: TargetRequest): Wire {
     const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
     const body = req.body === undefined ? null : Buffer.from(JSON.stringify(req.body));
-    return { method: req.method, path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs, headers: body ? this.json : this.bare, body };
+    const headers = body ? this.json : this.bare;
+    return {
+      method: req.method,
+      path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs,
+      headers: req.workerAffinity === undefined ? headers : { ...headers, 'x-runpod-worker-id': req.workerAffinity },
+      body,
+    };
   }
 
   /** An answer, a transport error or the client timeout: the first one counts. */

@@ -7,6 +7,7 @@ import { Api } from '../../../api/api.js';
 import { PreparedRoute } from '../../../api/prepared-route.js';
 import type { SseFeed } from '../../../api/sse-feed.js';
 import { balancerPath, parsePath, parseRoute } from '../../../api/route-table.js';
+import { WORKER_ID_HEADER } from '../../../api/routes/balancer.js';
 import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
@@ -121,11 +122,13 @@ export class InProcessTarget implements Target {
           if (finished) return;
           finished = true;
           sched.cancel(timer);
-          done(new FeedAnswer(r.status, feed));
+          done(new FeedAnswer(r.status, feed, r.headers?.[WORKER_ID_HEADER]));
         });
       }
       finished = true;
       sched.cancel(timer);
+      const worker = r.headers?.[WORKER_ID_HEADER];
+      if (worker !== undefined) return done({ ...(r.sse ? { status: r.status, sse: r.sse, sseAtMs: r.sse.map(() => sched.nowMs) } : r), workerId: worker });
       done(r.sse ? { status: r.status, sse: r.sse, sseAtMs: r.sse.map(() => sched.nowMs) } : r);
     });
     if (finished) return;
@@ -198,6 +201,7 @@ class FeedAnswer implements TargetResponse {
   constructor(
     readonly status: number,
     private readonly feed: SseFeed,
+    readonly workerId: string | undefined,
   ) {
     this.stream = feed.digest();
   }

@@ -225,7 +225,7 @@ export class LockstepTarget implements Target {
         {
           method: req.method,
           path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs,
-          headers: this.headers,
+          headers: req.workerAffinity === undefined ? this.headers : { ...this.headers, 'x-runpod-worker-id': req.workerAffinity },
           body: req.body === undefined ? null : JSON.stringify(req.body),
         },
         x,
