@@ -3,7 +3,7 @@ import { callOptions, commonFields, failureOutcome } from './common.js';
 import { compileTemplate } from './template.js';
 import { acceptJob, balancerEnded } from './submit.js';
 import { call, defineBehaviour, type Session } from './types.js';
-import type { HttpMethod, TargetRequest } from '../targets/target.js';
+import { WORKER_ID_HEADER, type HttpMethod, type TargetRequest } from '../targets/target.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const satisfies readonly HttpMethod[];
 
@@ -71,6 +71,8 @@ export const httpRequest = defineBehaviour({
       ...(body ? { body: body(seq) } : {}),
     });
     const shared = body === undefined || body.constant ? make(0) : undefined;
+    // Against a URL, served requests are kept for `loadlab calibrate` (balancer-observations.ts).
+    const obs = env.rec.observations?.balancer;
     /** A request a worker answered: a job, ended `status`. */
     const ended = (s: Session, status: 'COMPLETED' | 'FAILED'): void => {
       acceptJob(env, s);
@@ -78,8 +80,12 @@ export const httpRequest = defineBehaviour({
       s.end(status);
     };
     return (s) => {
-      call(env, s, o, shared ?? make(s.seq), (r) => {
-        if (r.status === spec.expectStatus) return ended(s, 'COMPLETED');
+      call(env, s, o, shared ?? make(s.seq), (r, x) => {
+        if (r.status === spec.expectStatus) {
+          const now = env.target.now();
+          obs?.served({ kind: 'http', sentMs: x.sentMs, responseAtMs: now, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.headers?.[WORKER_ID_HEADER] });
+          return ended(s, 'COMPLETED');
+        }
         if (balancerEnded(env, s, r)) return;
         // Another 5xx: a worker took the request and failed it (the simulator's custom worker answers 500).
         if (r.status >= 500) return ended(s, 'FAILED');

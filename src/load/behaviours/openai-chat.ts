@@ -10,6 +10,7 @@ import { acceptJob, balancerEnded, removedWhileHeld } from './submit.js';
 import { streamContent, type StreamContent } from './sse-content.js';
 import type { BehaviourEnv, Session } from './types.js';
 import type { ClientResponse } from '../client.js';
+import { WORKER_ID_HEADER } from '../targets/target.js';
 import { promptTokensOf } from '../../contract/prompt-tokens.js';
 
 /**
@@ -78,6 +79,8 @@ export const openaiChat = defineBehaviour({
     const prompt = spec.promptTokens === undefined || spec.turns !== undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
     const obs = spec.stream ? env.rec.observations?.streams : undefined;
+    // On a load-balancing endpoint, every request a worker served, with the worker that served it (balancer-observations.ts).
+    const lbObs = env.balancer ? env.rec.observations?.balancer : undefined;
     const system: Message | undefined = spec.systemPromptTokens === undefined ? undefined : systemMessage(env.flow, spec.systemPromptTokens);
     // A token trace's request: its prompt, and exactly its answer length (vLLM's ignore_eos: the model does not stop before max_tokens).
     const oneTurn = (s: Session): Message[] => {
@@ -99,7 +102,7 @@ export const openaiChat = defineBehaviour({
       env.streams?.sent(promptTokensOf(body));
       s.queuedMark = env.rec.ledger.mark();
       obs?.opened(env.target.now());
-      call(env, s, o, { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs }, (r) => {
+      call(env, s, o, { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs }, (r, x) => {
         obs?.closed(env.target.now());
         if (r.status !== 200) {
           // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
@@ -121,9 +124,12 @@ export const openaiChat = defineBehaviour({
           return s.end(status);
         }
         acceptJob(env, s);
+        /** When the answer began: a stream's first content chunk, else its end. */
+        let responseAtMs = env.target.now();
         if (r.stream || r.sse) {
           // An error event after the first token: the job ended otherwise (its status as the code), the stream broken.
           const c = streamed(env, s, r, false);
+          if (c.atMs.length > 0) responseAtMs = c.atMs[0]!;
           const code = c.errorCode;
           if (code === undefined)
             obs?.ended({
@@ -139,6 +145,8 @@ export const openaiChat = defineBehaviour({
             return s.end(status ?? 'error');
           }
         }
+        const now = env.target.now();
+        lbObs?.served({ kind: 'chat', sentMs: x.sentMs, responseAtMs, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.headers?.[WORKER_ID_HEADER] });
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
         if (s instanceof ChatTurn) s.answered(r);

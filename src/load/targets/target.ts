@@ -11,6 +11,9 @@ import type { BillingRule } from '../../report/worker-bill.js';
 import type { WorkerBillSeen } from '../../report/workers-section.js';
 import type { StreamContent } from '../behaviours/sse-content.js';
 
+/** The response header naming the worker that answered a load-balancing endpoint's request (lower case). */
+export const WORKER_ID_HEADER = 'x-runpod-worker-id';
+
 /** The methods a request may use (a load-balancing endpoint's custom worker takes any). */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -66,6 +69,11 @@ export interface TargetResponse {
    */
   stream?: StreamContent;
   timedOut?: boolean;
+  /**
+   * Response headers a reader uses (lower-case names): `x-runpod-worker-id`, the worker that
+   * answered a load-balancing endpoint's request. The HTTP targets keep only that one.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Transport error (connection refused, reset, …). */
   error?: string;
 }

@@ -8,11 +8,12 @@
  * The handler uses the callbacks undici's core calls itself (onConnect, onHeaders, onData,
  * onComplete, onError; typed as deprecated in undici 7): a handler with the newer onRequestStart
  * family is wrapped per request in an adapter that also turns the raw headers (and trailers) into
- * an object. Here the raw headers are scanned for the one header read (content-type), and the
+ * an object. Here the raw headers are scanned for the two headers read (content-type, and
+ * x-runpod-worker-id: the worker that answered a load-balancing endpoint's request), and the
  * generator's per-request work and garbage stay smaller (docs/performance.md, "HTTP load generator").
  */
 import type { Dispatcher } from 'undici';
-import type { TargetResponse } from '../target.js';
+import { WORKER_ID_HEADER as WORKER_ID, type TargetResponse } from '../target.js';
 
 const EMPTY = Buffer.alloc(0);
 const NO_CLOCK = (): number => 0;
@@ -66,6 +67,8 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   private first: Buffer = EMPTY;
   private rest: Buffer[] | undefined = undefined;
   private abort: ((err?: Error) => void) | undefined = undefined;
+  /** The answer's `x-runpod-worker-id` header, as TargetResponse.headers; undefined: none. */
+  private worker: Readonly<Record<string, string>> | undefined = undefined;
   finished = false;
   /** Links of the target's list of open requests (deadline sweep). */
   prev: HttpExchange | undefined = undefined;
@@ -93,6 +96,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     this.first = EMPTY;
     this.rest = undefined;
     this.abort = undefined;
+    this.worker = undefined;
     this.finished = false;
   }
 
@@ -108,6 +112,8 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
       const k = rawHeaders[i]!;
       if (k.length === 12 && (k[0]! | 0x20) === 0x63 && k.toString('latin1').toLowerCase() === 'content-type') {
         if (rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream')) this.events = new SseReader();
+      } else if (k.length === 18 && (k[0]! | 0x20) === 0x78 && k.toString('latin1').toLowerCase() === WORKER_ID) {
+        this.worker = { [WORKER_ID]: rawHeaders[i + 1]!.toString('latin1') };
       }
     }
     return true;
@@ -125,7 +131,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     if (ev !== undefined) {
       this.events = undefined;
       ev.finish(this.now());
-      this.done(this, { status: this.status, sse: ev.events, sseAtMs: ev.atMs });
+      this.done(this, { status: this.status, sse: ev.events, sseAtMs: ev.atMs, ...this.headers() });
       this.released?.(this);
       return;
     }
@@ -138,7 +144,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     } catch {
       body = text;
     }
-    this.done(this, { status: this.status, body });
+    this.done(this, { status: this.status, body, ...this.headers() });
     this.released?.(this);
   }
 
@@ -151,6 +157,11 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   timeOut(): void {
     this.done(this, { status: 0, timedOut: true, ...this.arrived() });
     this.abort?.(new Error('client timeout'));
+  }
+
+  /** `headers` with the worker's id, when the answer named one (no object per answer otherwise). */
+  private headers(): Pick<TargetResponse, 'headers'> | undefined {
+    return this.worker === undefined ? undefined : { headers: this.worker };
   }
 
   /** The events of a stream that broke, if any came: `sse` and `sseAtMs`. */

@@ -121,7 +121,7 @@ export class InProcessTarget implements Target {
           if (finished) return;
           finished = true;
           sched.cancel(timer);
-          done(new FeedAnswer(r.status, feed));
+          done(new FeedAnswer(r.status, feed, r.headers));
         });
       }
       finished = true;
@@ -198,6 +198,7 @@ class FeedAnswer implements TargetResponse {
   constructor(
     readonly status: number,
     private readonly feed: SseFeed,
+    readonly headers: Readonly<Record<string, string>> | undefined,
   ) {
     this.stream = feed.digest();
   }
