@@ -7,7 +7,8 @@
  *   first (a cold worker's first request waits for its start), and sent with no more of the run's
  *   requests in flight than the workers surely ready then could take (`concurrency` each). A
  *   worker is surely ready from its first answer to its last request's end. Requests of other
- *   clients of the endpoint are not seen: they may have made some of these wait.
+ *   clients of the endpoint are not seen: they may have made some of these wait. Without
+ *   `/health` (no `concurrency`), every request but a worker's first counts: waits included.
  * - **Cold starts**: each worker's first request, less the median time of the requests of its
  *   kind that did not wait (the job it ran once started). With `/health` answers, only the first
  *   requests sent when the endpoint had no idle worker, none starting and none waiting, as on a
@@ -32,7 +33,8 @@ export interface BalancerSamples {
 
 type Obs = ObservedEndpoint & { balancer: NonNullable<ObservedEndpoint['balancer']> };
 
-export function balancerSamples(obs: Obs, rows: readonly HealthRow[], concurrency: number): BalancerSamples {
+/** `concurrency`: requests a worker takes (from /health); undefined: unknown, and every request but a worker's first counts. */
+export function balancerSamples(obs: Obs, rows: readonly HealthRow[], concurrency: number | undefined): BalancerSamples {
   const w = table(obs.workers, ['firstSentMs', 'firstResponseMs', 'lastEndMs', 'firstHttp']);
   const r = table(obs.balancer, ['sentMs', 'responseMs', 'inFlightSent', 'worker', 'http']);
   const readyAt = w.map((x) => x[0]! + x[1]!).sort((a, b) => a - b);
@@ -44,9 +46,16 @@ export function balancerSamples(obs: Obs, rows: readonly HealthRow[], concurrenc
     if (http === 1) httpKept++;
     const own = w[worker!];
     if (own === undefined || own[0] === sentMs) continue;
-    if (inFlight! <= concurrency * ready(sentMs!)) warm[http === 1 ? 1 : 0].push(responseMs!);
+    if (concurrency === undefined || inFlight! <= concurrency * ready(sentMs!)) warm[http === 1 ? 1 : 0].push(responseMs!);
   }
-  const base = warm.map((xs) => (xs.length ? quantile(xs.slice().sort((a, b) => a - b), 0.5) : undefined));
+  const base = warm.map((xs) =>
+    xs.length
+      ? quantile(
+          xs.slice().sort((a, b) => a - b),
+          0.5,
+        )
+      : undefined,
+  );
   const coldStartMs: number[] = [];
   for (const [sentMs, responseMs, , firstHttp] of w) {
     const b = base[firstHttp === 1 ? 1 : 0];

@@ -34,9 +34,7 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
     ` Calibrated by loadlab calibrate from the run in ${runDir} (calibration.md says how well each fits).`,
     ` endpoint: jobDurationMs, coldStartMs, idleTimeoutMs and workersMax are fitted to what that run saw.`,
     ...(scaler
-      ? [
-          ` A load-balancing endpoint: jobDurationMs from its http requests timed end to end, workers from X-Runpod-Worker-Id; scaler ${scaler}.`,
-        ]
+      ? [` A load-balancing endpoint: jobDurationMs from its http requests timed end to end, workers from X-Runpod-Worker-Id; scaler ${scaler}.`]
       : []),
     ...(llm.written.length
       ? [` ${llm.written.join(', ')} too: the engine from its streams (inter-token gaps against sequences per worker, first tokens against prompt tokens).`]
@@ -54,7 +52,7 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
  */
 function setBalancerScaler(doc: Document): string {
   doc.setIn(['endpoint', 'type'], 'load-balancer');
-  if (doc.hasIn(['endpoint', 'scaler'])) return "kept from the scenario (not measured)";
+  if (doc.hasIn(['endpoint', 'scaler'])) return 'kept from the scenario (not measured)';
   const wc = doc.getIn(['endpoint', 'workerConcurrency']);
   const value = typeof wc === 'number' ? wc : 1;
   doc.setIn(['endpoint', 'scaler'], doc.createNode({ type: 'REQUEST_COUNT', value }, { flow: true }));

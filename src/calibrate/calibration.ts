@@ -63,7 +63,7 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
   const curves: CalibrationWithCurves['curves'] = [];
 
   const wc = fitWorkerConcurrency(rows);
-  const lb = obs.balancer ? balancerSamples({ ...obs, balancer: obs.balancer }, rows, wc.value ?? 1) : undefined;
+  const lb = obs.balancer ? balancerSamples({ ...obs, balancer: obs.balancer }, rows, wc.value) : undefined;
   const execSamples = lb ? lb.jobMs : obs.executionMs.samples;
   const exec = fitDuration(execSamples);
   if (exec) curves.push({ name: 'jobDurationMs', samples: execSamples, fit: exec });
@@ -99,7 +99,10 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
           : undefined;
 
   const streams = calibrateStreams(obs, rows);
-  if (streams && !exec) jobDurationMs.note = lb ? 'no http request: the requests streamed, and llm gives their times' : 'no status body read: the jobs streamed, and llm gives their times';
+  if (streams && !exec)
+    jobDurationMs.note = lb
+      ? 'no http request: the requests streamed, and llm gives their times'
+      : 'no status body read: the jobs streamed, and llm gives their times';
 
   let most: number | undefined;
   let reached = false;
@@ -160,7 +163,11 @@ export function calibrate(r: RunResult & { observed: ObservedEndpoint }): Calibr
 
 /** How a load-balancing endpoint's job times were picked. */
 function balancerJobNote(kept: number, http: number, concurrency: number | undefined): string {
-  return `${kept} of ${http} http requests timed end to end by the client (the worker's time and the way there and back), those that were not their worker's first and were sent with no more of the run's requests in flight than the workers surely ready could take (${concurrency ?? 1} each${concurrency === undefined ? ': no /health answers' : ''})`;
+  const which =
+    concurrency === undefined
+      ? "every one but a worker's first: no /health answers, so requests that waited for a worker are in (run with --health-every if the endpoint answers it)"
+      : `those that were not their worker's first and were sent with no more of the run's requests in flight than the workers surely ready could take (${concurrency} each)`;
+  return `${kept} of ${http} http requests timed end to end by the client (the worker's time and the way there and back): ${which}`;
 }
 
 const join = (a: string | undefined, b: string): string => (a ? `${a}; ${b}` : b);

@@ -88,7 +88,7 @@ const QUEUE_GATHER = [
 const BALANCER_GATHER = [
   "- **jobDurationMs**: the time to response of each `http` request that could not have waited for a worker (not its worker's first, and sent with no more of the run's requests in flight than the workers surely ready could take); steady traffic below the endpoint's capacity gives plenty.",
   "- **coldStartMs**: a request that finds no worker ready or starting waits for one started for it; its time to response less a request's usual time is that cold start. Quiet gaps longer than the idle timeout, each ended by a single request, give one each (scenarios/calibrate-lb-probe.yaml).",
-  '- **scaler**: not measured: REQUEST_COUNT, the scenario\'s own or one request per unit of workerConcurrency.',
+  "- **scaler**: not measured: REQUEST_COUNT, the scenario's own or one request per unit of workerConcurrency.",
 ];
 
 const LLM_GATHER = [

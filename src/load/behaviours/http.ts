@@ -83,7 +83,14 @@ export const httpRequest = defineBehaviour({
       call(env, s, o, shared ?? make(s.seq), (r, x) => {
         if (r.status === spec.expectStatus) {
           const now = env.target.now();
-          obs?.served({ kind: 'http', sentMs: x.sentMs, responseAtMs: now, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.headers?.[WORKER_ID_HEADER] });
+          obs?.served({
+            kind: 'http',
+            sentMs: x.sentMs,
+            responseAtMs: now,
+            endMs: now,
+            inFlightSent: x.inFlightAtSend,
+            workerId: r.headers?.[WORKER_ID_HEADER],
+          });
           return ended(s, 'COMPLETED');
         }
         if (balancerEnded(env, s, r)) return;
