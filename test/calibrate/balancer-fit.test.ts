@@ -18,8 +18,8 @@ import { asIfAtUrl } from '../helpers/as-if-at-url.js';
 
 const KNOWN = 'test/fixtures/calibrate-lb-known.yaml';
 
-async function observed(healthEveryMs: number): Promise<RunResult & { observed: ObservedEndpoint }> {
-  const l = loadScenarioFile(KNOWN);
+async function observed(healthEveryMs: number, file = KNOWN): Promise<RunResult & { observed: ObservedEndpoint }> {
+  const l = loadScenarioFile(file);
   if (!l.ok) throw new Error(JSON.stringify(l.issues));
   return (await runScenario(l.scenario, { target: asIfAtUrl, healthEveryMs })) as RunResult & { observed: ObservedEndpoint };
 }
@@ -76,5 +76,14 @@ describe('a load-balancing endpoint calibrated in virtual time', () => {
     // Waits for a worker are in: the times run long (this probe keeps its workers full).
     expect(c.jobDurationMs.p50).toBeGreaterThan(150);
     expect(c.workersMax.value).toBeUndefined();
+  });
+
+  it('scenarios/calibrate-lb-probe.yaml against its own stand-in endpoint: a clean cold start a minute, and the job times', async () => {
+    const c = calibrate(await observed(1000, 'scenarios/calibrate-lb-probe.yaml')).calibration;
+    near(c.coldStartMs.p50, 8000, 0.2);
+    expect(c.coldStartMs.samples).toBeGreaterThanOrEqual(20);
+    expect(c.coldStartMs.trusted).toBe(true);
+    near(c.jobDurationMs.p50, 2000, 0.2);
+    expect(c.jobDurationMs.trusted).toBe(true);
   });
 });

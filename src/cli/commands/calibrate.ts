@@ -197,6 +197,10 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
       .example('$0 calibrate reports/probe', 'fit it: reports/probe/calibrated.yaml and calibration.md')
       .example('$0 plan reports/probe/calibrated.yaml', 'size workersMax for your own endpoint')
       .example(
+        '$0 run scenarios/calibrate-lb-probe.yaml --target https://api.runpod.ai --health-every 1s --out reports/lb-probe',
+        'the probe of a load-balancing endpoint (its http requests timed end to end, its workers from X-Runpod-Worker-Id); then calibrate reports/lb-probe',
+      )
+      .example(
         'for c in 1 4 16 32; do vllm bench serve --model M --max-concurrency $c --save-result --result-filename c$c.json; done',
         'a concurrency sweep of one vLLM server',
       )
