@@ -12,7 +12,7 @@ import { calibrate } from '../../src/calibrate/calibration.js';
 import { calibratedScenario } from '../../src/calibrate/calibrated-scenario.js';
 import { renderCalibrationMarkdown } from '../../src/calibrate/render-calibration-md.js';
 import { runScenario } from '../../src/load/run-scenario.js';
-import { loadScenarioFile } from '../../src/load/scenario/loader.js';
+import { loadScenarioFile, parseScenario } from '../../src/load/scenario/loader.js';
 import type { ObservedEndpoint, RunResult } from '../../src/report/run-result.js';
 import { asIfAtUrl } from '../helpers/as-if-at-url.js';
 
@@ -85,5 +85,36 @@ describe('a load-balancing endpoint calibrated in virtual time', () => {
     expect(c.coldStartMs.trusted).toBe(true);
     near(c.jobDurationMs.p50, 2000, 0.2);
     expect(c.jobDurationMs.trusted).toBe(true);
+  });
+
+  it('streamed chat answers of a load-balancing endpoint land in observed.streams, and its requests with their workers', async () => {
+    const l = parseScenario(
+      {
+        name: 'lb-chat',
+        seed: 2,
+        durationMs: 20_000,
+        drainMs: 10_000,
+        endpoint: {
+          id: 'lbc',
+          type: 'load-balancer',
+          workersMax: 2,
+          workerConcurrency: 4,
+          coldStartMs: 500,
+          llm: { ttftMs: 100, interTokenMs: 10, outputTokens: 20 },
+        },
+        traffic: [{ name: 'chat', arrival: { process: 'poisson', ratePerSec: 2 }, client: { behaviour: 'openai-chat', stream: true, maxTokens: 64 } }],
+      },
+      'lb-chat.yaml',
+    );
+    if (!l.ok) throw new Error(JSON.stringify(l.issues));
+    const r = (await runScenario(l.scenario, { target: asIfAtUrl, healthEveryMs: 500 })) as RunResult & { observed: ObservedEndpoint };
+    const o = r.observed;
+    expect(o.streams!.count).toBe(r.jobs.accepted);
+    expect(o.balancer!.count).toBe(r.jobs.accepted);
+    expect(o.balancer!.rows.every((row) => row[4] === 0 && row[3]! >= 0)).toBe(true);
+    // A stream's time to response is its first content chunk: the TTFT, a cold start for a worker's first.
+    const warm = o.balancer!.rows.filter((row) => !o.workers.rows.some((w) => w[0] === row[0])).map((row) => row[1]!);
+    expect(Math.min(...warm)).toBeGreaterThanOrEqual(100);
+    expect(Math.min(...o.workers.rows.map((w) => w[1]!))).toBeGreaterThanOrEqual(600);
   });
 });
