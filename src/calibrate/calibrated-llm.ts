@@ -8,10 +8,14 @@
 import type { Document } from 'yaml';
 import type { Calibration } from './calibration.js';
 
-/** Whether calibrated.yaml gets the fitted workerConcurrency: a run against an endpoint of one job per worker, without streams, leaves the scenario as it was. */
+/**
+ * Whether calibrated.yaml gets the fitted workerConcurrency: a run against a queue endpoint of one
+ * job per worker, without streams, leaves the scenario as it was; a load-balancing endpoint's
+ * scaler counts requests per worker, so it always gets it.
+ */
 export function writesWorkerConcurrency(c: Calibration): boolean {
   const v = c.workerConcurrency?.value;
-  return v !== undefined && (v > 1 || c.llm !== undefined);
+  return v !== undefined && (v > 1 || c.llm !== undefined || c.balancer !== undefined);
 }
 
 /** Writes what was fitted into `doc`; returns the names written, and those not to be trusted. */

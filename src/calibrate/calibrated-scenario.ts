@@ -2,9 +2,10 @@
  * calibrated.yaml: the run's own scenario (its traffic, thresholds, SLOs and plan defaults, its
  * comments kept) with the endpoint's fitted quantities written over the guessed ones: jobDurationMs,
  * coldStartMs, idleTimeoutMs and workersMax, and from streams workerConcurrency and llm
- * (calibrated-llm.ts). A quantity with nothing to fit keeps the scenario's value.
+ * (calibrated-llm.ts); of a load-balancing endpoint, its REQUEST_COUNT scaler. A quantity with
+ * nothing to fit keeps the scenario's value.
  */
-import { parseDocument } from 'yaml';
+import { type Document, parseDocument } from 'yaml';
 import type { Calibration } from './calibration.js';
 import { setCalibratedLlm } from './calibrated-llm.js';
 import { rebaseTraceFiles } from './rebase-trace-files.js';
@@ -23,6 +24,7 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
   set('idleTimeoutMs', c.idleTimeoutMs.value);
   set('workersMax', c.workersMax.value);
   const llm = setCalibratedLlm(doc, c);
+  const scaler = c.balancer ? setBalancerScaler(doc) : undefined;
   const untrusted = [
     c.jobDurationMs.trusted || llm.written.includes('llm.engine') ? '' : 'jobDurationMs',
     c.coldStartMs.trusted ? '' : 'coldStartMs',
@@ -31,6 +33,9 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
   const head = [
     ` Calibrated by loadlab calibrate from the run in ${runDir} (calibration.md says how well each fits).`,
     ` endpoint: jobDurationMs, coldStartMs, idleTimeoutMs and workersMax are fitted to what that run saw.`,
+    ...(scaler
+      ? [` A load-balancing endpoint: jobDurationMs from its http requests timed end to end, workers from X-Runpod-Worker-Id; scaler ${scaler}.`]
+      : []),
     ...(llm.written.length
       ? [` ${llm.written.join(', ')} too: the engine from its streams (inter-token gaps against sequences per worker, first tokens against prompt tokens).`]
       : []),
@@ -39,4 +44,17 @@ export function calibratedScenario(scenarioYaml: string, c: Calibration, runDir:
   ];
   doc.commentBefore = doc.commentBefore ? `${head.join('\n')}\n\n${doc.commentBefore}` : head.join('\n');
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * A load-balancing endpoint's scaler: REQUEST_COUNT, the scenario's own when it gives one, else
+ * one request per worker's capacity (`workerConcurrency`, as written). Returns how it was set.
+ */
+function setBalancerScaler(doc: Document): string {
+  doc.setIn(['endpoint', 'type'], 'load-balancer');
+  if (doc.hasIn(['endpoint', 'scaler'])) return 'kept from the scenario (not measured)';
+  const wc = doc.getIn(['endpoint', 'workerConcurrency']);
+  const value = typeof wc === 'number' ? wc : 1;
+  doc.setIn(['endpoint', 'scaler'], doc.createNode({ type: 'REQUEST_COUNT', value }, { flow: true }));
+  return `REQUEST_COUNT with value workerConcurrency (${value}; not measured)`;
 }

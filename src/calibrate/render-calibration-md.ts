@@ -16,7 +16,9 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     `# loadlab calibrate: ${k.run.scenario}`,
     '',
     `The endpoint ${k.run.target ?? ''} as one run of ${(k.run.elapsedMs / 1000).toFixed(1)} s saw it (seed ${k.run.seed}${k.run.startedAt ? `, started ${k.run.startedAt}` : ''}): ` +
-      `${k.inputs.executionTimes} execution times, ${k.inputs.workers} workers named in status bodies, ${k.inputs.healthRows} /health rows kept. ` +
+      (k.balancer
+        ? `a **load-balancing endpoint** (\`type: load-balancer\`): no status bodies, ${k.balancer.requests} requests its workers served, ${k.balancer.httpRequests} of them http ones timed end to end, ${k.inputs.workers} workers named by \`X-Runpod-Worker-Id\`, ${k.inputs.healthRows} /health rows kept. `
+        : `${k.inputs.executionTimes} execution times, ${k.inputs.workers} workers named in status bodies, ${k.inputs.healthRows} /health rows kept. `) +
       "calibrated.yaml is the run's scenario with these values in its `endpoint:`; `loadlab plan calibrated.yaml` sizes workersMax for it.",
     '',
     '| quantity | fitted | samples | fit (KS distance) | trust |',
@@ -26,6 +28,7 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
     `| idleTimeoutMs | ${k.idleTimeoutMs.value ?? "— (scenario's value kept)"} | ${k.idleTimeoutMs.matched} of ${k.idleTimeoutMs.predicted} stops matched | ${k.idleTimeoutMs.resolutionMs !== undefined ? `/health every ~${k.idleTimeoutMs.resolutionMs} ms` : '—'} | ${trust(k.idleTimeoutMs.trusted)} |`,
     `| workersMax | ${k.workersMax.value ?? "— (scenario's value kept)"} | most workers seen at once | ${k.workersMax.reached ? 'the queue waited at it' : 'never needed more'} | ${k.workersMax.reached ? 'yes' : 'a lower bound'} |`,
     ...llmTableRows(k),
+    ...(k.balancer ? ['| scaler | REQUEST_COUNT | — | not measured | — |'] : []),
     '',
     ...notes(k),
   ];
@@ -47,11 +50,10 @@ export function renderCalibrationMarkdown(c: CalibrationWithCurves): string {
   lines.push(
     '## What gathers each quantity',
     '',
-    "- **jobDurationMs**: every COMPLETED job's `executionTime`; any steady traffic gives plenty.",
-    '- **coldStartMs**: a job that finds no worker ready or starting waits for one started for it; its `delayTime` is that cold start. Quiet gaps longer than the idle timeout, each ended by a single job, give one each (scenarios/calibrate-probe.yaml).',
+    ...(k.balancer ? BALANCER_GATHER : QUEUE_GATHER),
     "- **idleTimeoutMs**: when idle workers stop after their last job, seen in /health; a tail without arrivals longer than the idle timeout, with /health read often (`--health-every`), gives every worker's stop.",
     "- **workersMax**: the most workers /health counted at once; it is the endpoint's cap only if the queue waited there (a burst above capacity).",
-    ...(k.workerConcurrency?.value !== undefined ? LLM_GATHER.slice(0, 1) : []),
+    ...(k.workerConcurrency?.value !== undefined || k.balancer ? LLM_GATHER.slice(0, 1) : []),
     ...(k.llm ? LLM_GATHER.slice(1) : []),
     '',
   );
@@ -70,12 +72,24 @@ function notes(k: Calibration): string[] {
     ['coldStartMs', k.coldStartMs.note],
     ['idleTimeoutMs', k.idleTimeoutMs.note],
     ['workersMax', k.workersMax.note],
+    ['scaler', k.balancer?.scaler.note],
   ]
     .filter(([, n]) => n)
     .map(([q, n]) => `- **${q}**: ${n}.`)
     .concat(llmNotes(k));
   return out.length ? [...out, ''] : [];
 }
+
+const QUEUE_GATHER = [
+  "- **jobDurationMs**: every COMPLETED job's `executionTime`; any steady traffic gives plenty.",
+  '- **coldStartMs**: a job that finds no worker ready or starting waits for one started for it; its `delayTime` is that cold start. Quiet gaps longer than the idle timeout, each ended by a single job, give one each (scenarios/calibrate-probe.yaml).',
+];
+
+const BALANCER_GATHER = [
+  "- **jobDurationMs**: the time to response of each `http` request that could not have waited for a worker (not its worker's first, and sent with no more of the run's requests in flight than the workers surely ready could take); steady traffic below the endpoint's capacity gives plenty.",
+  "- **coldStartMs**: a request that finds no worker ready or starting waits for one started for it; its time to response less a request's usual time is that cold start. Quiet gaps longer than the idle timeout, each ended by a single request, give one each (scenarios/calibrate-lb-probe.yaml).",
+  "- **scaler**: not measured: REQUEST_COUNT, the scenario's own or one request per unit of workerConcurrency.",
+];
 
 const LLM_GATHER = [
   "- **workerConcurrency**: the most jobs in progress per running worker /health showed; it is the endpoint's own only if the queue waited while every worker held that many (more streams in flight than the workers take).",

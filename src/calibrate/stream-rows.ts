@@ -147,7 +147,8 @@ function queuedBetween(rows: readonly HealthRow[], from: number, to: number): bo
 /** Workers whose jobs (first start to last end, from status bodies) span `t`: starts at or before t less ends before t. */
 function busyWorkers(obs: ObservedEndpoint): (t: number) => number {
   const c = (name: string): number => obs.workers.columns.indexOf(name);
-  const start = c('firstStartMs');
+  // A load-balancing endpoint's workers: from their first request's send.
+  const start = c('firstStartMs') >= 0 ? c('firstStartMs') : c('firstSentMs');
   const end = c('lastEndMs');
   const starts = obs.workers.rows
     .map((r) => r[start] ?? NaN)

@@ -26,6 +26,7 @@ import { coldStartRefusal, coldStartThresholds } from './targets/sim-only-metric
 import { UsageError } from './usage-error.js';
 import { EndpointObservations } from './record/endpoint-observations.js';
 import { StreamObservations } from './record/stream-observations.js';
+import { BalancerObservations } from './record/balancer-observations.js';
 import { resultOfRun, type RunParts, type WatchSections } from './run-result-of.js';
 import { startFlows } from './start-flows.js';
 import type { Tracer } from '@opentelemetry/api';
@@ -174,7 +175,11 @@ async function recordInto(sc: Scenario, target: Target, seed: number | string, o
   if (opts.coldStarts || coldStartThresholds(sc).length) observeColdStarts(sc, target, rec);
   rec.endpointWatcher = target.watchEndpoint?.(rec.histWindowMs);
   if (target.kind === 'http')
-    rec.observations = new EndpointObservations(rand.stream('observations'), new StreamObservations(rand.stream('stream-observations')));
+    rec.observations = new EndpointObservations(
+      rand.stream('observations'),
+      new StreamObservations(rand.stream('stream-observations')),
+      sc.endpoint.type === 'load-balancer' ? new BalancerObservations(rand.stream('balancer-observations')) : undefined,
+    );
   // A send can be late only on a wall clock or under an in-flight cap: only then is the second judgement's data kept.
   if (target.clock === 'wall' || sc.openModel.maxInFlight !== undefined) rec.sendTimes = new SendTimes(rec.histWindowMs);
   const bill = target.watchWorkers?.(billingRule(sc.endpoint));

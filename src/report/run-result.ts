@@ -411,6 +411,10 @@ export interface ObservedEndpoint {
    * Every worker a terminal status body named (`workerId`), in the order of its first job's start;
    * a row per worker: its first job's start (the submission's send + `delayTime`) and `delayTime`,
    * its last job's end, and how many jobs it ran. Up to 50 000 workers (`dropped`: more were seen).
+   * Of a load-balancing endpoint (`balancer` present), every worker an answer's
+   * `X-Runpod-Worker-Id` named, with the columns of balancer-observations.ts: its first request's
+   * send and time to response, its last request's end, its requests, and whether the first was
+   * an `http` one.
    */
   workers: { columns: string[]; rows: number[][]; dropped?: number };
   /**
@@ -427,6 +431,14 @@ export interface ObservedEndpoint {
    * (averaged) and when it was sent. Absent: no streamed answer (and in reports of older runs).
    */
   streams?: { count: number; columns: string[]; rows: number[][] };
+  /**
+   * A load-balancing endpoint's requests that a worker served (`http` and `openai-chat`): how
+   * many, and up to 10 000 of them (a uniform sample when more). A row: the send (run clock), the
+   * time to response (ms; a stream's first content chunk), the run's requests to the endpoint in
+   * flight when it was sent, its worker's row in `workers` (-1: none), and 1 for an `http`
+   * request, 0 for a chat completion. Absent: a queue endpoint (and in reports of older runs).
+   */
+  balancer?: { count: number; columns: string[]; rows: number[][] };
 }
 
 export interface StreamStats {

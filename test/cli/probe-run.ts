@@ -16,14 +16,22 @@ export function loadlab(args: string[]): { status: number | null; stdout: string
   return spawnSync('node', ['bin/loadlab.js', ...args], { encoding: 'utf8', timeout: 120_000 });
 }
 
-/** Registers the file's beforeAll and afterAll; `dir`: the temporary directory (named from `prefix`), `runDir`: the run's, `dir/name`. */
-export function probeRun(known: string, prefix: string, name: string): { dir: string; runDir: string } {
+/**
+ * Registers the file's beforeAll and afterAll; `dir`: the temporary directory (named from `prefix`), `runDir`: the run's, `dir/name`.
+ * `target`: the run's --target from serve's `/v2` URL (default: serve's root).
+ */
+export function probeRun(
+  known: string,
+  prefix: string,
+  name: string,
+  target: (base: string) => string = (base) => base.replace(/\/v2$/, ''),
+): { dir: string; runDir: string } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const runDir = join(dir, name);
   let serve: ServeProcess | undefined;
   beforeAll(async () => {
     serve = await startServe(['--config', known]);
-    const run = loadlab(['run', known, '--target', serve.base.replace(/\/v2$/, ''), '--health-every', '100ms', '--out', runDir]);
+    const run = loadlab(['run', known, '--target', target(serve.base), '--health-every', '100ms', '--out', runDir]);
     expect(run.status, run.stderr).toBe(0);
   }, 120_000);
   afterAll(() => {

@@ -88,6 +88,11 @@ function calibrateRun(runDir: string, a: CalibrateArgs): number {
             `  merged shards ${r.shard.indices.join(', ')} of ${r.shard.count}: fitted from what one shard observed (the one that read /health, shard 0 when merged), its /health answers and its own jobs`,
           ]
         : []),
+      ...(c.balancer
+        ? [
+            `  a load-balancing endpoint: ${c.balancer.requests} requests served, ${c.balancer.jobTimes} of ${c.balancer.httpRequests} http ones timed as jobs, ${c.inputs.workers} workers named (X-Runpod-Worker-Id)`,
+          ]
+        : []),
       `  jobDurationMs: ${d(c.jobDurationMs)}`,
       `  coldStartMs:   ${d(c.coldStartMs)}`,
       `  idleTimeoutMs: ${c.idleTimeoutMs.value ?? 'nothing to fit'}${c.idleTimeoutMs.value !== undefined ? ` (${c.idleTimeoutMs.matched} stops matched${c.idleTimeoutMs.trusted ? '' : ', too few to trust'})` : ''}`,
@@ -114,7 +119,20 @@ function observedRun(file: string, r: RunResult): RunResult & { observed: Observ
       EXIT.USAGE,
     );
   }
-  if (r.observed.executionMs.count === 0 && !r.observed.streams?.count) {
+  const lb = r.observed.balancer;
+  if (lb !== undefined && lb.count === 0) {
+    throw new CliError(
+      `${file}: a run against a load-balancing endpoint in which no worker answered a request: nothing to fit (did the run reach the endpoint? see its report.md)`,
+      EXIT.USAGE,
+    );
+  }
+  if (lb !== undefined && r.observed.workers.rows.length === 0) {
+    throw new CliError(
+      `${file}: no answer of the load-balancing endpoint carried an X-Runpod-Worker-Id header: calibrate needs the workers that served the requests (a proxy in the way may drop the header)`,
+      EXIT.USAGE,
+    );
+  }
+  if (lb === undefined && r.observed.executionMs.count === 0 && !r.observed.streams?.count) {
     throw new CliError(
       `${file}: no completed job with an executionTime and no completed stream was read: nothing to fit (did the run reach the endpoint? see its report.md)`,
       EXIT.USAGE,
@@ -178,6 +196,10 @@ export const calibrateCommandModule: CommandModule<object, CalibrateArgs> = {
       )
       .example('$0 calibrate reports/probe', 'fit it: reports/probe/calibrated.yaml and calibration.md')
       .example('$0 plan reports/probe/calibrated.yaml', 'size workersMax for your own endpoint')
+      .example(
+        '$0 run scenarios/calibrate-lb-probe.yaml --target https://api.runpod.ai --health-every 1s --out reports/lb-probe',
+        'the probe of a load-balancing endpoint (its http requests timed end to end, its workers from X-Runpod-Worker-Id); then calibrate reports/lb-probe',
+      )
       .example(
         'for c in 1 4 16 32; do vllm bench serve --model M --max-concurrency $c --save-result --result-filename c$c.json; done',
         'a concurrency sweep of one vLLM server',

@@ -73,6 +73,8 @@ export const httpRequest = defineBehaviour({
       ...(body ? { body: body(seq) } : {}),
     });
     const shared = body === undefined || body.constant ? make(0) : undefined;
+    // Against a URL, served requests are kept for `loadlab calibrate` (balancer-observations.ts).
+    const obs = env.rec.observations?.balancer;
     /** A request a worker answered: a job, ended `status`. */
     const ended = (s: Session, status: 'COMPLETED' | 'FAILED'): void => {
       acceptJob(env, s);
@@ -84,9 +86,13 @@ export const httpRequest = defineBehaviour({
     return (s) => {
       const req = shared ?? make(s.seq);
       const workerAffinity = worker?.header();
-      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r) => {
+      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r, x) => {
         worker?.answered(r.workerId);
-        if (r.status === spec.expectStatus) return ended(s, 'COMPLETED');
+        if (r.status === spec.expectStatus) {
+          const now = env.target.now();
+          obs?.served({ kind: 'http', sentMs: x.sentMs, responseAtMs: now, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.workerId });
+          return ended(s, 'COMPLETED');
+        }
         if (balancerEnded(env, s, r)) return;
         // Another 5xx: a worker took the request and failed it (the simulator's custom worker answers 500).
         if (r.status >= 500) return ended(s, 'FAILED');

@@ -80,6 +80,8 @@ export const openaiChat = defineBehaviour({
     const prompt = spec.promptTokens === undefined || spec.turns !== undefined ? undefined : promptOfTokens(spec.promptTokens, env.rng);
     // Against a URL, streamed answers are kept for `loadlab calibrate` (stream-observations.ts).
     const obs = spec.stream ? env.rec.observations?.streams : undefined;
+    // On a load-balancing endpoint, every request a worker served, with the worker that served it (balancer-observations.ts).
+    const lbObs = env.balancer ? env.rec.observations?.balancer : undefined;
     const system: Message | undefined = spec.systemPromptTokens === undefined ? undefined : systemMessage(env.flow, spec.systemPromptTokens);
     // Affinity of single-request sessions: the flow's latest answer's worker (a multi-turn chat's sessions keep their own: chat-session.ts).
     const flowWorker = spec.affinity === undefined || spec.turns !== undefined ? undefined : new StickyWorker(spec.affinity);
@@ -106,7 +108,7 @@ export const openaiChat = defineBehaviour({
       const turn = s instanceof ChatTurn ? s : undefined;
       const workerAffinity = turn ? turn.workerAffinity : flowWorker?.header();
       const req = { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs } as const;
-      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r) => {
+      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r, x) => {
         obs?.closed(env.target.now());
         if (turn) turn.answeredBy(r);
         else flowWorker?.answered(r.workerId);
@@ -130,9 +132,12 @@ export const openaiChat = defineBehaviour({
           return s.end(status);
         }
         acceptJob(env, s);
+        /** When the answer began: a stream's first content chunk, else its end. */
+        let responseAtMs = env.target.now();
         if (r.stream || r.sse) {
           // An error event after the first token: the job ended otherwise (its status as the code), the stream broken.
           const c = streamed(env, s, r, false);
+          if (c.atMs.length > 0) responseAtMs = c.atMs[0]!;
           const code = c.errorCode;
           if (code === undefined)
             obs?.ended({
@@ -148,6 +153,8 @@ export const openaiChat = defineBehaviour({
             return s.end(status ?? 'error');
           }
         }
+        const now = env.target.now();
+        lbObs?.served({ kind: 'chat', sentMs: x.sentMs, responseAtMs, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.workerId });
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
         if (s instanceof ChatTurn) s.answered(r);

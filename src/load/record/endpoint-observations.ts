@@ -10,6 +10,7 @@ import { WORKER_STATES } from './endpoint-series.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
 import { num } from './health-samples.js';
 import type { StreamObservations } from './stream-observations.js';
+import type { BalancerObservations } from './balancer-observations.js';
 
 /** Execution times kept (a uniform sample of them when more were read). */
 export const MAX_EXECUTION_SAMPLES = 10_000;
@@ -41,11 +42,14 @@ export class EndpointObservations {
 
   /**
    * `rng`: draws which execution times stay once more than MAX_EXECUTION_SAMPLES were read;
-   * `streams`: the streamed chat answers (stream-observations.ts), when the run keeps them.
+   * `streams`: the streamed chat answers (stream-observations.ts), when the run keeps them;
+   * `balancer`: a load-balancing endpoint's served requests (balancer-observations.ts), whose
+   * worker table then replaces the one of status bodies (it has none).
    */
   constructor(
     private readonly rng: RandomStream,
     readonly streams?: StreamObservations,
+    readonly balancer?: BalancerObservations,
   ) {}
 
   /**
@@ -92,11 +96,13 @@ export class EndpointObservations {
       .sort((a, b) => a.firstStartMs - b.firstStartMs)
       .map((w) => [round(w.firstStartMs), round(w.firstDelayMs), round(w.lastEndMs), w.jobs]);
     const streams = this.streams?.result();
+    const lb = this.balancer?.result();
     return {
       executionMs: { count: this.executionCount, samples: this.execution.slice() },
-      workers: { columns: [...WORKER_COLUMNS], rows: workers, ...(this.workersDropped ? { dropped: this.workersDropped } : {}) },
+      workers: lb?.workers ?? { columns: [...WORKER_COLUMNS], rows: workers, ...(this.workersDropped ? { dropped: this.workersDropped } : {}) },
       health: { columns: [...HEALTH_COLUMNS], rows: this.rows.slice(), ...(this.healthDropped ? { dropped: this.healthDropped } : {}) },
       ...(streams ? { streams } : {}),
+      ...(lb ? { balancer: lb.balancer } : {}),
     };
   }
 

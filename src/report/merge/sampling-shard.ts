@@ -11,8 +11,10 @@ import type { HealthSampling, ObservedEndpoint, RunResult } from '../run-result.
 /** Column names holding run-clock instants (ms since the run's time 0), per observation table. */
 const INSTANTS = {
   health: ['atMs'],
-  workers: ['firstStartMs', 'lastEndMs'],
+  // A load-balancing endpoint's worker table starts with its first request's send.
+  workers: ['firstStartMs', 'firstSentMs', 'lastEndMs'],
   streams: ['sentMs'],
+  balancer: ['sentMs'],
 } as const;
 
 /** `list` in shard order with each input's shift in ms. */
@@ -37,6 +39,7 @@ function shifted(o: ObservedEndpoint, offsetMs: number): ObservedEndpoint {
     workers: table(o.workers, INSTANTS.workers),
     health: table(o.health, INSTANTS.health),
     ...(o.streams ? { streams: table(o.streams, INSTANTS.streams) } : {}),
+    ...(o.balancer ? { balancer: table(o.balancer, INSTANTS.balancer) } : {}),
   };
 }
 
