@@ -48,6 +48,9 @@ export function withPresetDefaults(raw: unknown): unknown {
 export const ENDPOINT_TYPES = ['queue', 'load-balancer'] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
 
+/** RunPod: with no worker able to take it, a load-balancing endpoint's request waits up to 2 min, then gets "no workers available". */
+export const NO_WORKER_WAIT_MS = 120_000;
+
 /** RunPod ends a load-balancing endpoint's request after 5.5 min. */
 export const BALANCER_REQUEST_MAX_MS = 330_000;
 
