@@ -50,7 +50,7 @@ export const erlangHeads = (p: PlanResult) => [
 /**
  * A row's Erlang C cells (none for a batching endpoint: the columns are left out; — without an
  * arrival rate). P(no workers), on a load-balancing point: M/M/c's P(wait > 2 min); past
- * saturation at least 1 − 1/ρ of the requests cannot be served (the workers finish cμ a second).
+ * saturation, in the long run, at least 1 − 1/ρ of the requests cannot be served (the workers finish cμ a second).
  */
 export function erlangCells(p: PlanResult, r: PlanRow): string[] {
   const e = r.erlangC;
@@ -98,7 +98,7 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
   if (balancerRows(p))
     L.push(
       '',
-      "On a load-balancing point there is no queue, but a request waits at the balancer for a worker with room, oldest first: Erlang C's queue delay is that wait (the simulation's queue delay column has none to show). The wait ends after 2 min with 503 \"no workers available\": P(no workers) is M/M/c's share of requests waiting longer, C·e^{−(cμ−λ)·120 s}. M/M/c keeps those requests in its queue where the balancer gives up on them, so under load it overstates the waits behind them, and this share, a little. Past saturation (ρ ≥ 1) at least 1 − 1/ρ of the requests cannot be served: the workers finish cμ a second.",
+      "On a load-balancing point there is no queue, but a request waits at the balancer for a worker with room, oldest first: Erlang C's queue delay is that wait (the simulation's queue delay column has none to show). The wait ends after 2 min with 503 \"no workers available\": P(no workers) is M/M/c's share of requests waiting longer, C·e^{−(cμ−λ)·120 s}. M/M/c keeps those requests in its queue where the balancer gives up on them, so under load it overstates the waits behind them, and this share, a little. Past saturation (ρ ≥ 1), in the long run at least 1 − 1/ρ of the requests cannot be served (the workers finish cμ a second): a run of a few minutes fails fewer, as the first requests wait 2 min before any gives up and those still waiting at its end are served in the drain.",
     );
   if (ec.workersMax === null)
     L.push('', 'No SLO bounds the queue delay over the whole run (queue_delay_mean_ms or a percentile, `<` or `<=`), so Erlang C gives no c of its own.');
