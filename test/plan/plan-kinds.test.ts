@@ -60,6 +60,7 @@ describe('loadlab plan over both kinds of endpoint', () => {
       [file('http', scenario([chat, custom], {}, 'load-balancer')), '--grid', 'type=queue,load-balancer', '--out', join(dir, 'never')],
       [file('poll', { ...scenario([chat, poll]), plan: { grid: { type: ['queue', 'load-balancer'] } } }), '--out', join(dir, 'never')],
       [file('chat', scenario([chat])), '--grid', 'type=queue,balancer', '--out', join(dir, 'never')],
+      [join(dir, 'chat.json'), '--grid', 'type=queue,load-balancer', '--grid', 'scaler.type=QUEUE_DELAY,REQUEST_COUNT', '--out', join(dir, 'never')],
     );
   }, 180_000);
 
@@ -119,7 +120,7 @@ describe('loadlab plan over both kinds of endpoint', () => {
   });
 
   test('traffic a kind cannot serve exits 2 before anything runs, naming the flow, its behaviour and the kind', () => {
-    const [http, poll, badType] = results.slice(5);
+    const [http, poll, badType, queueDelay] = results.slice(5);
     expect(http!.status, http!.stderr).toBe(2);
     expect(http!.stderr).toContain('--grid: type=queue: flow "custom" (behaviour http) cannot run on a queue endpoint');
     expect(http!.stderr).not.toContain('flow "chat"');
@@ -129,5 +130,11 @@ describe('loadlab plan over both kinds of endpoint', () => {
     );
     expect(badType!.status, badType!.stderr).toBe(2);
     expect(badType!.stderr).toContain('--grid "type=queue,balancer": type value "balancer" is not an endpoint type; types: queue, load-balancer');
+    // A grid's own QUEUE_DELAY is not turned into the load-balancing default: the point is refused.
+    expect(queueDelay!.status, queueDelay!.stderr).toBe(2);
+    expect(queueDelay!.stderr).toContain(
+      '--grid: scaler.type: a load-balancing endpoint scales by REQUEST_COUNT (requests in flight per worker): it has no queue for QUEUE_DELAY to measure (in type=load-balancer, scaler.type=QUEUE_DELAY)',
+    );
+    expect(queueDelay!.stderr).not.toContain('scaler.type=REQUEST_COUNT)');
   });
 });
