@@ -48,6 +48,9 @@ export function withPresetDefaults(raw: unknown): unknown {
 export const ENDPOINT_TYPES = ['queue', 'load-balancer'] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
 
+/** RunPod: with no worker able to take it, a load-balancing endpoint's request waits up to 2 min, then gets "no workers available". */
+export const NO_WORKER_WAIT_MS = 120_000;
+
 /** RunPod ends a load-balancing endpoint's request after 5.5 min. */
 export const BALANCER_REQUEST_MAX_MS = 330_000;
 
@@ -71,14 +74,19 @@ function withBalancerDefaults(raw: Obj): Obj {
  * The endpoint defaults in force and where each came from, in words, for `loadlab run --dry-run`:
  * "executionTimeoutMs 300000 (preset rest), idleTimeoutMs 10000 (preset rest), flashBoot off
  * (preset rest), initTimeoutMs 420000 (default)". A value that differs from its preset's was set
- * in the config; one equal to it is told as the preset's (which it is, given or not).
+ * in the config; one equal to it is told as the preset's (which it is, given or not). A
+ * load-balancing endpoint's executionTimeoutMs and scaler are told against its own defaults (330000
+ * whatever the preset; REQUEST_COUNT at workerConcurrency), the same way.
  */
 export function endpointDefaultsText(e: {
+  type?: EndpointType;
   preset: EndpointPresetName;
   executionTimeoutMs: number;
   idleTimeoutMs: number;
   initTimeoutMs: number;
   flashBoot?: unknown;
+  workerConcurrency?: number;
+  scaler?: { type: string; value: number };
 }): string {
   const p = ENDPOINT_PRESETS[e.preset];
   const from = (given: boolean) => (given ? 'set in the scenario' : `preset ${e.preset}`);
@@ -88,8 +96,21 @@ export function endpointDefaultsText(e: {
       : p.flashBoot
         ? `flashBoot off (preset ${e.preset} has it on, but loadlab needs flashBoot.startMs to model it)`
         : `flashBoot off (preset ${e.preset})`;
+  const lb = e.type === 'load-balancer';
+  const timeout = lb
+    ? `executionTimeoutMs ${e.executionTimeoutMs} (${e.executionTimeoutMs === BALANCER_REQUEST_MAX_MS ? "a load-balancing endpoint's, whatever the preset: RunPod ends its requests at 5.5 min" : 'set in the scenario'})`
+    : `executionTimeoutMs ${e.executionTimeoutMs} (${from(e.executionTimeoutMs !== p.executionTimeoutMs)})`;
+  const s = e.scaler;
+  const scaler =
+    lb && s
+      ? [
+          `scaler ${s.type} ${s.value} (${s.type === 'REQUEST_COUNT' && s.value === (e.workerConcurrency ?? 1) ? "a load-balancing endpoint's: requests in flight per worker, at workerConcurrency" : 'set in the scenario'})`,
+        ]
+      : [];
   return [
-    ...PRESET_KEYS.map((k) => `${k} ${e[k]} (${from(e[k] !== p[k])})`),
+    timeout,
+    `idleTimeoutMs ${e.idleTimeoutMs} (${from(e.idleTimeoutMs !== p.idleTimeoutMs)})`,
+    ...scaler,
     flash,
     `initTimeoutMs ${e.initTimeoutMs} (${e.initTimeoutMs === INIT_TIMEOUT_DEFAULT_MS ? 'default, as RUNPOD_INIT_TIMEOUT' : 'set in the scenario'})`,
   ].join(', ');

@@ -41,8 +41,8 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
   const lines: string[] = [];
   const jobFlows: JobFlow[] = [];
   for (const f of sc.traffic) {
-    // A token trace's jobs last what its lengths give (flow-job-time.ts); other flows', the endpoint's mean.
-    const time = flowJobTime(sc.endpoint, f.arrival);
+    // A token trace's jobs last what its lengths give (flow-job-time.ts); an http flow's, jobDurationMs; other flows', the endpoint's mean.
+    const time = flowJobTime(sc.endpoint, f.arrival, f.client);
     const jobMs = time.ms;
     // A closed flow's sessions last at least a job time each: its counts are the most its users start.
     const sessionMs = leastSessionMs(f.client, jobMs);

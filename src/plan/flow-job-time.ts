@@ -5,7 +5,9 @@
  * length (max_tokens with ignore_eos), so its jobs last what the trace's lengths give, not what
  * `llm.outputTokens` would draw: their means come from the trace's scan of its window
  * (load/trace/trace-scan.ts, one streaming pass, cached). Any other flow, or an endpoint without
- * a token model, takes the endpoint's own mean (contract meanJobMs).
+ * a token model, takes the endpoint's own mean (contract meanJobMs). An `http` flow's request
+ * on a load-balancing endpoint goes to the worker's custom route, timed by `jobDurationMs`
+ * whatever the token model (docs/endpoint.md "Load-balancing endpoints"): its mean.
  *
  * With an engine, a job alone in its batch: overheadMs, then its prompt prefilled in chunks of
  * maxNumBatchedTokens (each chunk an iteration of decodeMs plus prefillMsPerToken a token; the
@@ -16,7 +18,7 @@
 import { meanMs } from '../contract/duration-spec.js';
 import { type LlmConfig, MAX_OUTPUT_TOKENS, meanJobMs } from '../contract/llm-config.js';
 import { traceOf } from '../load/arrivals/replay.js';
-import { submitsJob } from '../load/behaviours/registry.js';
+import { type BehaviourSpec, submitsJob } from '../load/behaviours/registry.js';
 import type { ArrivalSpec } from '../load/arrivals/registry.js';
 import { scanTrace } from '../load/trace/trace-scan.js';
 import type { Scenario } from '../load/scenario/schema.js';
@@ -28,7 +30,9 @@ export interface FlowJobTime {
   trace?: { promptTokens: number; outputTokens: number };
 }
 
-export function flowJobTime(e: Scenario['endpoint'], a: ArrivalSpec): FlowJobTime {
+/** `client`: the flow's behaviour (an `http` flow's requests take jobDurationMs). */
+export function flowJobTime(e: Scenario['endpoint'], a: ArrivalSpec, client?: BehaviourSpec): FlowJobTime {
+  if (client?.behaviour === 'http') return { ms: meanMs(e.jobDurationMs) };
   if (!e.llm || a.process !== 'replay' || a.format === undefined) return { ms: meanJobMs(e) };
   const s = scanTrace(traceOf(a));
   if (s.rows === 0) return { ms: meanJobMs(e) };
@@ -70,7 +74,7 @@ export function meanJobTimeOf(sc: Scenario, jobs: ReadonlyMap<string, number>): 
   for (const f of sc.traffic) {
     const k = jobs.get(f.name) ?? 0;
     if (!(k > 0)) continue;
-    const t = flowJobTime(sc.endpoint, f.arrival);
+    const t = flowJobTime(sc.endpoint, f.arrival, f.client);
     n += k;
     sum += k * t.ms;
     if (t.trace) fromTrace = true;

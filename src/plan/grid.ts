@@ -4,7 +4,8 @@
  * idleTimeoutMs, coldStartMs (ms), scaler.type (QUEUE_DELAY | REQUEST_COUNT), scaler.value,
  * flashBoot (off, or a restart time in ms), workerConcurrency (jobs one worker runs at once, a
  * whole number 1..1024: with workersMax it is the workers × concurrency sweep of an LLM endpoint),
- * gpus (lists of GPU types in priority order: grid-gpus.ts).
+ * gpus (lists of GPU types in priority order: grid-gpus.ts), type (queue | load-balancer: the same
+ * traffic on either kind of endpoint, grid-type.ts).
  * Every combination's endpoint is checked by the endpoint schema before anything runs.
  */
 import { endpointSchema } from '../contract/endpoint-config.js';
@@ -12,13 +13,15 @@ import type { EngineLimitsGiven } from '../load/scenario/engine-defaults.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import { didYouMean } from '../lib/edit-distance.js';
 import { gpuListText, knownGpus, parseGpuList, unknownGpu, withGpuList } from './grid-gpus.js';
+import { parseEndpointType, withEndpointType } from './grid-type.js';
+import type { EndpointType } from '../contract/endpoint-presets.js';
 
 /** A knob's value: a number, a word, or (gpus) a list of GPU types. */
 export type KnobValue = number | string | string[];
 /** One combination: knob → value (in the order the axes were given). */
 export type Knobs = Record<string, KnobValue>;
 
-export const KNOBS = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.type', 'scaler.value', 'flashBoot', 'workerConcurrency', 'gpus'] as const;
+export const KNOBS = ['type', 'workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.type', 'scaler.value', 'flashBoot', 'workerConcurrency', 'gpus'] as const;
 type Knob = (typeof KNOBS)[number];
 const NUMERIC: readonly Knob[] = ['workersMin', 'idleTimeoutMs', 'coldStartMs', 'scaler.value', 'workerConcurrency'];
 
@@ -66,6 +69,10 @@ export function parseGrid(flags: readonly string[]): GridAxis[] | string[] {
         const list = parseGpuList(v);
         if (typeof list === 'string') problems.push(`--grid "${f}": gpus value ${list}`);
         else values.push(list);
+      } else if (knob === 'type') {
+        const t = parseEndpointType(v);
+        if (t !== v) problems.push(`--grid "${f}": type value ${t}`);
+        else values.push(t);
       } else if (NUMERIC.includes(knob) || (knob === 'flashBoot' && v !== 'off')) {
         const n = Number(v);
         if (!Number.isFinite(n) || n < 0) problems.push(`--grid "${f}": ${knob} value "${v}" is not a number >= 0${knob === 'flashBoot' ? ' or off' : ''}`);
@@ -100,11 +107,13 @@ export function combinations(axes: readonly GridAxis[]): Knobs[] {
 /**
  * The endpoint (schema input) with the knobs set; workersMin is left to the caller (capped at
  * workersMax). `given`: what the scenario's engine gave of its batch limits, so that a point
- * listing other GPU types takes vLLM's defaults on them (grid-gpus.ts).
+ * listing other GPU types takes vLLM's defaults on them (grid-gpus.ts). `type` is set last, so a
+ * load-balancing point's default scaler is at the point's workerConcurrency (grid-type.ts).
  */
 export function withKnobs(ep: Scenario['endpoint'], k: Knobs, given?: EngineLimitsGiven): Record<string, unknown> {
   let e: Record<string, unknown> = { ...ep };
   for (const [knob, v] of Object.entries(k)) {
+    if (knob === 'type') continue;
     if (knob === 'gpus') e = withGpuList(e, v as string[], given);
     else if (knob === 'scaler.type') e.scaler = { ...(e.scaler as object), type: v };
     else if (knob === 'scaler.value') e.scaler = { ...(e.scaler as object), value: v };
@@ -113,7 +122,7 @@ export function withKnobs(ep: Scenario['endpoint'], k: Knobs, given?: EngineLimi
       else e.flashBoot = { ...(ep.flashBoot ?? {}), startMs: v };
     } else e[knob] = v;
   }
-  return e;
+  return k.type === undefined ? e : withEndpointType(e, k.type as EndpointType, k);
 }
 
 /** Problems of the combinations' endpoints (a bad knob value), each naming `where` (`--grid`, or the scenario's plan.grid) and the field. */

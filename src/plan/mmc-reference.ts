@@ -16,6 +16,7 @@
  * endpoint batches.
  */
 import { meanJobMs } from '../contract/llm-config.js';
+import { NO_WORKER_WAIT_MS } from '../contract/endpoint-presets.js';
 import { expectedArrivals, isClosed } from '../load/arrivals/registry.js';
 import { submitsJob } from '../load/behaviours/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
@@ -35,6 +36,8 @@ export interface MmcInputs {
   workerConcurrency?: number;
   /** The endpoint batches a worker's jobs (llm.engine): Erlang C does not model it. */
   batching?: true;
+  /** The scenario's endpoint is a load-balancing one (a grid's `type` may say otherwise at a point). */
+  balancer?: true;
 }
 
 export function mmcInputs(sc: Scenario): MmcInputs {
@@ -44,6 +47,7 @@ export function mmcInputs(sc: Scenario): MmcInputs {
   const perWorker = {
     ...(c > 1 ? { workerConcurrency: c } : {}),
     ...(sc.endpoint.llm?.engine ? { batching: true as const } : {}),
+    ...(sc.endpoint.type === 'load-balancer' ? { balancer: true as const } : {}),
   };
   if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: endpointJobMs, ...perWorker };
   const perFlow = new Map(sc.traffic.filter((f) => submitsJob(f.client)).map((f) => [f.name, expectedArrivals(f.arrival, sc.durationMs, endpointJobMs)]));
@@ -63,7 +67,16 @@ export function closedJobFlows(sc: Scenario): string[] {
  * (workersMax × workerConcurrency), given when a worker holds more than one job.
  */
 export type MmcPrediction =
-  | { stable: true; servers?: number; utilisation: number; probabilityOfWaiting: number; meanQueueDelayMs: number; p95QueueDelayMs: number }
+  | {
+      stable: true;
+      servers?: number;
+      utilisation: number;
+      probabilityOfWaiting: number;
+      meanQueueDelayMs: number;
+      p95QueueDelayMs: number;
+      /** A load-balancing point: the share of requests that wait past 2 min and get "no workers available" (noWorkersShare). */
+      noWorkersShare?: number;
+    }
   | { stable: false; servers?: number; utilisation: number }
   | { stable: null; notModelled: 'batching' };
 /** A prediction with figures (no batching). */
@@ -95,6 +108,16 @@ export function erlangSmallestWorkers(m: MmcInputs, slos: readonly Threshold[], 
   if (m.batching) return null;
   const s = erlangSmallestC(m, slos);
   return s === null ? null : { workersMax: Math.ceil(s / c), servers: s };
+}
+
+/**
+ * A load-balancing endpoint's share of requests answered "no workers available": M/M/c's
+ * P(Wq > 2 min) = C e^{-(cμ-λ)·120 s}, `pWait` being C. An approximation: M/M/c keeps in its queue
+ * the requests the balancer gives up on, so under load it overstates the waits behind them.
+ */
+export function noWorkersShare(m: MmcInputs, servers: number, pWait: number): number {
+  if (m.arrivalsPerSec === null || !(m.meanJobMs > 0)) return 0;
+  return pWait * Math.exp(-(servers / m.meanJobMs - m.arrivalsPerSec / 1000) * NO_WORKER_WAIT_MS);
 }
 
 /** The q-quantile of the queue wait: P(Wq > t) = C e^{-(cμ-λ)t}, so t = ln(C / (1-q)) / (cμ-λ), or 0. */

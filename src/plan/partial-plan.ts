@@ -45,6 +45,9 @@ const pointResult = z.object({
     limitedRate: numOrNull,
     elapsedMs: num,
     requests: num,
+    jobsFailed: num,
+    balancerFailed: z.record(z.string(), num).optional(),
+    ttftP95Ms: numOrNull.optional(),
     engineWaitingShare: numOrNull.optional(),
   }),
   bill: z.object({
@@ -63,7 +66,7 @@ const partialSchema = z.object({
   shard: z.object({ count: z.number().int().min(1), indices: z.array(whole).min(1) }),
   spec: z.object({
     scenario: z.object({ name: z.string(), file: z.string().optional(), durationMs: num }),
-    slo: z.object({ source: z.enum(['--slo', 'slo', 'thresholds']), exprs: z.array(z.string()).min(1) }),
+    slo: z.object({ source: z.enum(['--slo', 'slo', 'thresholds']), exprs: z.array(z.string()).min(1), added: z.array(z.string()).optional() }),
     workers: z.array(z.number().int().min(1)).min(1),
     grid: z.boolean(),
     lines: z.array(knobs).min(1),

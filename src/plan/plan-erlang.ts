@@ -9,7 +9,7 @@
  */
 import type { Threshold } from '../report/thresholds.js';
 import type { Knobs } from './grid.js';
-import { concurrencyAt, erlangSmallestWorkers, predictAt, type MmcInputs, type MmcPrediction } from './mmc-reference.js';
+import { concurrencyAt, erlangSmallestWorkers, noWorkersShare, predictAt, type MmcInputs, type MmcPrediction } from './mmc-reference.js';
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
@@ -28,9 +28,16 @@ export interface RecommendationErlangC {
   notModelled?: 'batching';
 }
 
-/** A row's prediction; null: no arrival rate (a closed flow submits jobs). */
+/** A point is a load-balancing endpoint: its grid's `type` says so, else the scenario's. */
+export const balancerAt = (m: MmcInputs, knobs: Knobs = {}) => (knobs.type === undefined ? m.balancer === true : knobs.type === 'load-balancer');
+
+/**
+ * A row's prediction; null: no arrival rate (a closed flow submits jobs). A load-balancing point's
+ * also says the share of requests M/M/c has waiting past the balancer's 2 min (noWorkersShare).
+ */
 export function rowErlangC(m: MmcInputs, workersMax: number, knobs: Knobs = {}): MmcPrediction | null {
-  const p = predictAt(m, workersMax, concurrencyAt(m, knobs));
+  const c = concurrencyAt(m, knobs);
+  const p = predictAt(m, workersMax, c);
   if (p === null || p.stable === null) return p;
   const servers = p.servers === undefined ? {} : { servers: p.servers };
   return p.stable
@@ -41,6 +48,7 @@ export function rowErlangC(m: MmcInputs, workersMax: number, knobs: Knobs = {}):
         probabilityOfWaiting: r6(p.probabilityOfWaiting),
         meanQueueDelayMs: r6(p.meanQueueDelayMs),
         p95QueueDelayMs: r6(p.p95QueueDelayMs),
+        ...(balancerAt(m, knobs) ? { noWorkersShare: r6(noWorkersShare(m, workersMax * c, p.probabilityOfWaiting)) } : {}),
       }
     : { stable: false, ...servers, utilisation: r6(p.utilisation) };
 }

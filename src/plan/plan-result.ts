@@ -3,12 +3,12 @@
  * with no wall-clock figure, so the same inputs give the same bytes whatever `--jobs`.
  */
 import { extrapolationFlags, type FitRange } from './extrapolation.js';
-import type { Threshold } from '../report/thresholds.js';
 import { costOf, type PricesUsed } from '../report/prices.js';
 import type { BillingSection } from '../report/run-result.js';
 import { billingSection } from '../report/workers-section.js';
 import type { MmcInputs, MmcPrediction } from './mmc-reference.js';
-import type { SloSource } from './slo.js';
+import type { Slos, SloSource } from './slo.js';
+import type { BalancerCause } from '../contract/sim-events.js';
 import type { PlanTrace } from './plan-traces.js';
 import { describeKnobs, type Knobs } from './grid.js';
 import { paretoFront } from './pareto-front.js';
@@ -42,6 +42,12 @@ export interface PlanRow {
     queueDelayP95Ms: (number | null)[];
     limitedRate: (number | null)[];
     elapsedMs: number[];
+    /** Jobs (a load-balancing endpoint: requests) that ended FAILED or TIMED_OUT, the balancer's failures included. */
+    jobsFailed: number[];
+    /** A load-balancing point only: the requests its balancer ended, by cause (no-workers, timeout, dropped, …), per seed. */
+    balancerFailed?: Record<string, number[]>;
+    /** A plan of a streaming flow only: TTFT p95 over the streaming flows (ms), per seed. */
+    ttftP95Ms?: (number | null)[];
     /**
      * An `llm.engine` endpoint only: the share of request time spent waiting inside the engine
      * (report.json `engine.waitingShareOfRequestTime`), per seed.
@@ -72,7 +78,8 @@ export interface PlanResult {
   version: number;
   /** `traces`: the token traces its flows replay, each run the same requests (plan-traces.ts; absent without one). */
   scenario: { name: string; file?: string; durationMs: number; traces?: PlanTrace[] };
-  slo: { source: SloSource; exprs: string[] };
+  /** `added`: SLOs the plan added (a load-balancing point's `balancer_failed == 0`, slo.ts); absent: none. */
+  slo: { source: SloSource; exprs: string[]; added?: string[] };
   sweep: {
     workersMax: { from: number; to: number };
     workersMin: number | 'max';
@@ -123,7 +130,7 @@ export interface PlanResult {
 
 export interface PlanInputs {
   scenario: { name: string; file?: string; durationMs: number; traces?: PlanTrace[] };
-  slos: { source: SloSource; list: Threshold[] };
+  slos: Slos;
   range: readonly number[];
   /** A `--grid` was given (rows carry their knobs; the recommendation is the cheapest point). */
   grid: boolean;
@@ -164,6 +171,15 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
           queueDelayP95Ms: runs.map((r) => r6n(r.figures.queueDelayP95Ms)),
           limitedRate: runs.map((r) => r6n(r.figures.limitedRate)),
           elapsedMs: runs.map((r) => r.figures.elapsedMs),
+          jobsFailed: runs.map((r) => r.figures.jobsFailed),
+          ...(runs[0]!.figures.balancerFailed
+            ? {
+                balancerFailed: Object.fromEntries(
+                  Object.keys(runs[0]!.figures.balancerFailed).map((c) => [c, runs.map((r) => r.figures.balancerFailed?.[c as BalancerCause] ?? 0)]),
+                ),
+              }
+            : {}),
+          ...(runs.some((r) => r.figures.ttftP95Ms !== undefined) ? { ttftP95Ms: runs.map((r) => r6n(r.figures.ttftP95Ms ?? null)) } : {}),
           ...(runs.some((r) => r.figures.engineWaitingShare !== undefined)
             ? { engineWaitingShare: runs.map((r) => r.figures.engineWaitingShare ?? null) }
             : {}),
@@ -226,7 +242,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
   return {
     version: PLAN_VERSION,
     scenario: inp.scenario,
-    slo: { source: inp.slos.source, exprs: inp.slos.list.map((t) => t.expr) },
+    slo: { source: inp.slos.source, exprs: inp.slos.list.map((t) => t.expr), ...(inp.slos.added ? { added: inp.slos.added } : {}) },
     sweep: {
       workersMax: { from, to },
       workersMin: inp.workersMin,

@@ -18,7 +18,8 @@ import { fitRangeOf } from './extrapolation.js';
 export interface PlanSpec {
   /** `traces`: the token traces its flows replay (plan-traces.ts), when any. */
   scenario: { name: string; file?: string; durationMs: number; traces?: PlanTrace[] };
-  slo: { source: SloSource; exprs: string[] };
+  /** `added`: the SLOs the plan added to the list (slo.ts withBalancerSlo). */
+  slo: { source: SloSource; exprs: string[]; added?: string[] };
   /** The workersMax values swept, in order. */
   workers: number[];
   /** A `--grid` (or the scenario's plan.grid) was given. */
@@ -38,7 +39,7 @@ export interface PlanSpec {
 export function planInputsOf(spec: PlanSpec, slos: Threshold[]): PlanInputs {
   return {
     scenario: spec.scenario,
-    slos: { source: spec.slo.source, list: slos },
+    slos: { source: spec.slo.source, list: slos, ...(spec.slo.added ? { added: spec.slo.added } : {}) },
     range: spec.workers,
     grid: spec.grid,
     workersMin: spec.workersMin,

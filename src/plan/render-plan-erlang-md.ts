@@ -37,16 +37,30 @@ export function erlangIntro(p: PlanResult): string | null {
   return `Erlang C (M/M/c over workersMax × workerConcurrency job slots) says workersMax ${ec.workersMax} at workerConcurrency ${ec.workerConcurrency} (${ec.servers} slots) for the queue-delay SLOs; see below.`;
 }
 
-export const ERLANG_HEADS = ['Erlang C P(wait)', 'Erlang C queue delay mean / p95 ms'];
+/** Some point is a load-balancing endpoint (its rows count the balancer's failures). */
+const balancerRows = (p: PlanResult) => p.rows.some((r) => r.measured.balancerFailed !== undefined);
 
-/** A row's Erlang C cells (none for a batching endpoint: the columns are left out; — without an arrival rate). */
+/** The Erlang C columns; with a load-balancing point, also its share of requests past the balancer's 2 min. */
+export const erlangHeads = (p: PlanResult) => [
+  'Erlang C P(wait)',
+  'Erlang C queue delay mean / p95 ms',
+  ...(balancerRows(p) ? ['Erlang C P(no workers)'] : []),
+];
+
+/**
+ * A row's Erlang C cells (none for a batching endpoint: the columns are left out; — without an
+ * arrival rate). P(no workers), on a load-balancing point: M/M/c's P(wait > 2 min); past
+ * saturation, in the long run, at least 1 − 1/ρ of the requests cannot be served (the workers finish cμ a second).
+ */
 export function erlangCells(p: PlanResult, r: PlanRow): string[] {
   const e = r.erlangC;
   if (batching(p) || e?.stable === null) return [];
-  if (e === null) return ['—', '—'];
+  const lb = balancerRows(p);
+  if (e === null) return ['—', '—', ...(lb ? ['—'] : [])];
+  const onBalancer = r.measured.balancerFailed !== undefined;
   return e.stable
-    ? [pct(e.probabilityOfWaiting), `${fmt(e.meanQueueDelayMs)} / ${fmt(e.p95QueueDelayMs)}`]
-    : ['100 %', `unbounded (ρ = ${e.utilisation.toFixed(2)})`];
+    ? [pct(e.probabilityOfWaiting), `${fmt(e.meanQueueDelayMs)} / ${fmt(e.p95QueueDelayMs)}`, ...(lb ? [onBalancer ? pct(e.noWorkersShare ?? 0) : '—'] : [])]
+    : ['100 %', `unbounded (ρ = ${e.utilisation.toFixed(2)})`, ...(lb ? [onBalancer ? `≥ ${pct(1 - 1 / e.utilisation)}` : '—'] : [])];
 }
 
 export function erlangSection(p: PlanResult, sc: Scenario): string[] {
@@ -80,6 +94,11 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
   else
     L.push(
       `${mmc}, c warm servers, an unbounded queue. Each worker runs up to workerConcurrency jobs at once, each as if alone (no batching engine), so a job waits only when every one of the workersMax × workerConcurrency job slots is taken: the queue is exactly M/M/c with c = workersMax × workerConcurrency, and the columns above are that prediction.`,
+    );
+  if (balancerRows(p))
+    L.push(
+      '',
+      "On a load-balancing point there is no queue, but a request waits at the balancer for a worker with room, oldest first: Erlang C's queue delay is that wait (the simulation's queue delay column has none to show). The wait ends after 2 min with 503 \"no workers available\": P(no workers) is M/M/c's share of requests waiting longer, C·e^{−(cμ−λ)·120 s}. M/M/c keeps those requests in its queue where the balancer gives up on them, so under load it overstates the waits behind them, and this share, a little. Past saturation (ρ ≥ 1), in the long run at least 1 − 1/ρ of the requests cannot be served (the workers finish cμ a second): a run of a few minutes fails fewer, as the first requests wait 2 min before any gives up and those still waiting at its end are served in the drain.",
     );
   if (ec.workersMax === null)
     L.push('', 'No SLO bounds the queue delay over the whole run (queue_delay_mean_ms or a percentile, `<` or `<=`), so Erlang C gives no c of its own.');

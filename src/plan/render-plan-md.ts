@@ -9,11 +9,12 @@ import { describeKnobs, pointKey } from './grid.js';
 import { fmt, pct, spread, usd } from './plan-format.js';
 import { concurrencyGrid } from './plan-grid-table.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
-import { batching, ERLANG_HEADS, erlangCells, erlangIntro, erlangSection } from './render-plan-erlang-md.js';
+import { batching, erlangCells, erlangHeads, erlangIntro, erlangSection } from './render-plan-erlang-md.js';
 import { gridSection } from './render-plan-grid-md.js';
 import { planTraceText, type PlanTrace } from './plan-traces.js';
 import { submitsJob } from '../load/behaviours/registry.js';
 import { gpuSection, pricesText } from './render-plan-gpus-md.js';
+import { failedCell, hasTtft, kindSection } from './render-plan-kinds-md.js';
 
 function sloCell(s: PlanRow['slo'][number]): string {
   const ok = s.met.filter((m) => m).length;
@@ -42,7 +43,10 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
     `SLOs (from ${p.slo.source === '--slo' ? 'the --slo flags' : p.slo.source === 'slo' ? "the scenario's slo: list" : "the scenario's thresholds"}):`,
     '',
   );
-  for (const e of p.slo.exprs) L.push(`- \`${e}\``);
+  for (const e of p.slo.exprs)
+    L.push(
+      `- \`${e}\`${p.slo.added?.includes(e) ? " (added by loadlab: a load-balancing point whose balancer ends requests, with 503 'no workers available' after 2 min, 504 past 5.5 min or a dropped request, does not meet the SLOs; an SLO of yours on balancer_failed replaces it)" : ''}`,
+    );
   const s = p.sweep;
   L.push(
     '',
@@ -62,6 +66,8 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
 
   const cg = concurrencyGrid(p);
   if (cg) L.push('', ...gridSection(cg));
+  const kinds = kindSection(p);
+  if (kinds.length) L.push('', ...kinds);
 
   L.push('', '## Rows', '', 'Each cell is the range over the seeds (min–max). ✓: every seed meets the SLO; ✗ k/n: only k of n seeds do.', '');
   const grid = p.sweep.grid !== undefined;
@@ -75,11 +81,13 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
     ...(traced !== null ? ['requests completed'] : []),
     'turnaround p95 ms',
     'queue delay mean ms',
+    ...(hasTtft(p) ? ['TTFT p95 ms'] : []),
+    'failed',
     '429 rate',
     'workers started',
     'billed s flex / active',
     ...(p.prices ? ['$ per hour', '$ per 1 000 jobs'] : []),
-    ...(batching(p) ? [] : ERLANG_HEADS),
+    ...(batching(p) ? [] : erlangHeads(p)),
   ];
   L.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const r of p.rows) {
@@ -93,6 +101,8 @@ export function renderPlanMarkdown(p: PlanResult, sc: Scenario): string {
         ...(traced !== null ? [`${spread(m.jobsCompleted)} of ${traced}`] : []),
         spread(m.turnaroundP95Ms),
         spread(m.queueDelayMeanMs),
+        ...(hasTtft(p) ? [spread(m.ttftP95Ms ?? [])] : []),
+        failedCell(r),
         spread(m.limitedRate, pct),
         spread(r.workers.started),
         `${spread(r.workers.flexSeconds)} / ${spread(r.workers.activeSeconds)}`,

@@ -14,6 +14,21 @@ export type SloSource = '--slo' | 'slo' | 'thresholds';
 export interface Slos {
   source: SloSource;
   list: Threshold[];
+  /** The SLOs the plan added to the list (withBalancerSlo); absent: none. */
+  added?: string[];
+}
+
+/**
+ * What a plan adds to its SLOs when some point is a load-balancing endpoint and no SLO bounds
+ * the balancer's failures: a point where the balancer ended a request (no workers within 2 min,
+ * a request past 5.5 min, a dropped one) does not meet the SLOs, however fast the rest were.
+ * 0 on a queue endpoint, whose failures are its own figures (429s, jobs failed).
+ */
+export const BALANCER_SLO = 'balancer_failed == 0';
+
+export function withBalancerSlo(s: Slos, anyBalancer: boolean): Slos {
+  if (!anyBalancer || s.list.some((t) => t.metric === 'balancer_failed')) return s;
+  return { ...s, list: [...s.list, checkThreshold(BALANCER_SLO, {}) as Threshold], added: [BALANCER_SLO] };
 }
 
 /** The SLOs, or every problem with the `--slo` flags (each names the flag and the expression). */

@@ -16,6 +16,9 @@ import { withKnobs, type Knobs } from './grid.js';
 import type { EngineLimitsGiven } from '../load/scenario/engine-defaults.js';
 import { billingRule, type WorkerBill } from '../report/worker-bill.js';
 import { evaluateSlos, type SloValue } from './slo.js';
+import { BALANCER_CAUSES, type BalancerCause } from '../contract/sim-events.js';
+import { isStreaming } from '../load/behaviours/registry.js';
+import type { RunResult } from '../report/run-result.js';
 
 /** What every point of one sweep shares (sent once to each worker thread). */
 export interface SweepBase {
@@ -47,6 +50,12 @@ export interface PointFigures {
   elapsedMs: number;
   /** Requests sent (for the throughput figure). */
   requests: number;
+  /** Jobs (a load-balancing endpoint: requests) that ended FAILED or TIMED_OUT, the balancer's failures included. */
+  jobsFailed: number;
+  /** A load-balancing point only: the requests its balancer ended, by cause (RunResult `operations.*.balancerFailed`). */
+  balancerFailed?: Record<BalancerCause, number>;
+  /** With a streaming flow only: the time to first token's p95 over the streaming flows (ms). */
+  ttftP95Ms?: number | null;
   /** An `llm.engine` endpoint's share of request time spent waiting inside the engine (RunResult `engine.waitingShareOfRequestTime`); absent for other endpoints. */
   engineWaitingShare?: number | null;
 }
@@ -106,8 +115,23 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
       limitedRate: value(r, 'limited_rate'),
       elapsedMs: r.elapsedMs,
       requests,
+      jobsFailed: value(r, 'jobs_failed') ?? 0,
+      ...balancerFailedOf(r),
+      ...(sc.traffic.some((f) => isStreaming(f.client)) ? { ttftP95Ms: value(r, 'ttft_p95_ms') } : {}),
       ...(r.engine ? { engineWaitingShare: r.engine.waitingShareOfRequestTime } : {}),
     },
     bill: bill!(r.elapsedMs),
+  };
+}
+
+/** The balancer's failures by cause over the run's operations; none (no field) on a queue endpoint. */
+function balancerFailedOf(r: RunResult): { balancerFailed?: Record<BalancerCause, number> } {
+  const ops = Object.values(r.operations).filter((o) => o.balancerFailed !== undefined);
+  if (!ops.length) return {};
+  return {
+    balancerFailed: Object.fromEntries(BALANCER_CAUSES.map((c) => [c, ops.reduce((n, o) => n + (o.balancerFailed![c] ?? 0), 0)])) as Record<
+      BalancerCause,
+      number
+    >,
   };
 }

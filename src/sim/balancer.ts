@@ -17,14 +17,13 @@
  * (`nextFor`: its pinned requests go before the shared wait) and when a worker stops (`stopped`).
  */
 import { BALANCER_CAUSES, type BalancerCause } from '../contract/sim-events.js';
+import { NO_WORKER_WAIT_MS } from '../contract/endpoint-presets.js';
 import type { Scheduler } from '../lib/scheduler.js';
 import { extras, type BalancerWait, type Job } from './job.js';
 import type { JobQueue } from './job-queue.js';
 import type { Worker } from './worker.js';
 import type { WorkerPool } from './worker-pool.js';
 
-/** RunPod: with no worker able to take it, a request waits up to 2 min, then gets "no workers available". */
-export const NO_WORKER_WAIT_MS = 120_000;
 /** RunPod: a `strict` affinity request waits up to ~5 min while its worker is at capacity, then 400 `worker_timeout`. */
 export const STRICT_WAIT_MS = 300_000;
 /** The longest a request can wait at the balancer before a worker takes it. */

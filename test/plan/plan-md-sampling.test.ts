@@ -35,6 +35,7 @@ function point(workersMax: number, seed: number, value: number): PointResult {
       limitedRate: 0,
       elapsedMs: 3_660_000,
       requests: 20_000,
+      jobsFailed: 0,
     },
     bill: { activeSeconds: workersMax * 3660, flexSeconds: 0, workersStarted: workersMax, secondsByState: {} },
   };

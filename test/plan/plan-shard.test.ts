@@ -44,6 +44,7 @@ function result(t: PointTask): PointResult {
       limitedRate: 0.125,
       elapsedMs: 60_000,
       requests: 40,
+      jobsFailed: 0,
     },
     bill: { activeSeconds: 0, flexSeconds: 11 * t.workersMax, workersStarted: t.workersMax, secondsByState: { idle: 1.5, running: 3.25 * t.workersMax } },
   };

@@ -17,7 +17,17 @@ function result(t: PointTask, need: number, flaky: number): PointResult {
     workersMin: 0,
     seed: t.seed,
     slo: [{ value: ok ? 1 : 2, ok }],
-    figures: { jobsAccepted: 1, jobsCompleted: 1, turnaroundP95Ms: 1, queueDelayMeanMs: 1, queueDelayP95Ms: 1, limitedRate: 0, elapsedMs: 1, requests: 1 },
+    figures: {
+      jobsAccepted: 1,
+      jobsCompleted: 1,
+      turnaroundP95Ms: 1,
+      queueDelayMeanMs: 1,
+      queueDelayP95Ms: 1,
+      limitedRate: 0,
+      elapsedMs: 1,
+      requests: 1,
+      jobsFailed: 0,
+    },
     bill: { activeSeconds: 0, flexSeconds: 1, workersStarted: 1, secondsByState: {} },
   };
 }

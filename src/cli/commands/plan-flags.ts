@@ -54,7 +54,7 @@ export function sweepOptions<T>(y: Argv<T>) {
     .option('grid', {
       type: 'string',
       array: true,
-      describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms; workerConcurrency (jobs one worker runs at once, 1..1024) with --workers-max is the workers × concurrency sweep, e.g. --grid workerConcurrency=1,4,8,16,30, shown as a workersMax × workerConcurrency grid in plan.md and plan.html; gpus takes lists of GPU types in priority order, a list's types joined by +, e.g. --grid gpus=H100-PRO,A100,H100-PRO+A100 (each type priced from the book). The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front`,
+      describe: `Also sweep an endpoint knob: KNOB=V1,V2,… (repeat for more; every combination runs; replaces the scenario's plan.grid). Knobs: ${KNOBS.join(', ')}; flashBoot takes off or a restart time in ms; workerConcurrency (jobs one worker runs at once, 1..1024) with --workers-max is the workers × concurrency sweep, e.g. --grid workerConcurrency=1,4,8,16,30, shown as a workersMax × workerConcurrency grid in plan.md and plan.html; gpus takes lists of GPU types in priority order, a list's types joined by +, e.g. --grid gpus=H100-PRO,A100,H100-PRO+A100 (each type priced from the book); type takes queue and load-balancer, the same traffic on both kinds of endpoint side by side (cost, TTFT, failures), e.g. --grid type=queue,load-balancer. The recommendation is then the cheapest point meeting every SLO, and plan.json has the cost-vs-SLO Pareto front`,
     });
 }
 

@@ -5,7 +5,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeKnobs } from '../../plan/grid.js';
-import { renderPlanJson, type PlanResult } from '../../plan/plan-result.js';
+import { renderPlanJson, rowPrice, type PlanResult } from '../../plan/plan-result.js';
+import { kindChoices } from '../../plan/plan-kinds.js';
+import { spread } from '../../plan/plan-format.js';
+import { failedCell } from '../../plan/render-plan-kinds-md.js';
 import { renderPlanHtml } from '../../plan/render-plan-html.js';
 import { renderPlanMarkdown } from '../../plan/render-plan-md.js';
 import { pricesShort } from '../../plan/render-plan-gpus-md.js';
@@ -32,6 +35,7 @@ export function recommendationLines(plan: PlanResult): string[] {
           `  cost: $${rec.cost.perHour.toFixed(4)} per hour, ${rec.cost.per1000Jobs === null ? 'no jobs completed' : `$${rec.cost.per1000Jobs.toFixed(4)} per 1000 jobs`}${plan.prices ? ` (${pricesShort(plan.prices)}; initializing ${plan.billing?.initializing ? 'billed' : 'not billed'})` : ''}`,
         ]
       : []),
+    ...kindLines(plan),
     ...erlangLine(rec.erlangC),
     ...(plan.paretoFront
       ? [
@@ -50,6 +54,17 @@ function erlangLine(ec: PlanResult['recommendation']['erlangC']): string[] {
   if (ec.workersMax === null) return [];
   const slots = ec.workerConcurrency === undefined ? '' : ` at workerConcurrency ${ec.workerConcurrency} (${ec.servers} job slots)`;
   return [`  Erlang C (M/M/c) for the queue-delay SLOs: ${ec.workersMax}${slots}`];
+}
+
+/** With a grid over `type`: each kind's cheapest point meeting every SLO, its cost and failures (plan-kinds.ts). */
+function kindLines(plan: PlanResult): string[] {
+  return (kindChoices(plan) ?? []).map(({ type, best, meeting, points }) => {
+    if (!best) return `  ${type}: no point meets every SLO (0 of ${points})`;
+    const others = describeKnobs(Object.fromEntries(Object.entries(best.knobs ?? {}).filter(([n]) => n !== 'type')));
+    const price = plan.prices ? `$${rowPrice(best).toFixed(4)} per hour` : `${rowPrice(best).toFixed(0)} billed worker-seconds`;
+    const ttft = best.measured.ttftP95Ms ? `, TTFT p95 ${spread(best.measured.ttftP95Ms)} ms` : '';
+    return `  ${type}: workersMax ${best.workersMax}${others ? ` (${others})` : ''}, ${price}${ttft}, failed ${failedCell(best)} (${meeting} of ${points} points meet every SLO)`;
+  });
 }
 
 export function plural(n: number, word: string): string {

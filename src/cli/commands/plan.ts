@@ -19,7 +19,8 @@ import { renderPartialPlanJson } from '../../plan/partial-plan.js';
 import { buildPlan, PLAN_VERSION } from '../../plan/plan-result.js';
 import { planInputsOf, type PlanSpec } from '../../plan/plan-spec.js';
 import { planTraces, type PlanTrace } from '../../plan/plan-traces.js';
-import { slosOf } from '../../plan/slo.js';
+import { slosOf, withBalancerSlo } from '../../plan/slo.js';
+import { trafficProblems, typeAt } from '../../plan/grid-type.js';
 import { sweep, type PointRunner } from '../../plan/sweep.js';
 import type { PointResult, SweepBase } from '../../plan/sweep-point.js';
 import { shardPoints, sweepShard } from '../../plan/sweep-shard.js';
@@ -51,7 +52,7 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const axes = a.grid?.length ? (flagAxes as GridAxis[]) : gridOfScenario(sc.plan?.grid);
   const lines = combinations(axes);
   const gridWhere = a.grid?.length ? '--grid' : `${a.scenario}: plan.grid`;
-  const gridProblems = checkCombinations(sc.endpoint, lines, gridWhere);
+  const gridProblems = [...trafficProblems(sc, lines, gridWhere), ...checkCombinations(sc.endpoint, lines, gridWhere)];
   if (gridProblems.length)
     throw bad(
       `bad grid for ${a.scenario} (${gridProblems.length} problem${gridProblems.length > 1 ? 's' : ''}):\n${gridProblems.map((p) => `  ${p}`).join('\n')}`,
@@ -61,16 +62,20 @@ export async function planCommand(a: PlanArgs): Promise<number> {
   const prices = gridGpus.length
     ? pricesOf(a, sc.plan, a.scenario, gridGpus, a.grid?.length ? '--grid gpus' : `${a.scenario}: plan.grid.gpus`)
     : pricesOf(a, sc.plan, a.scenario, sc.endpoint.gpus);
-  const slos = slosOf(sc, a.slo ?? []);
-  if (Array.isArray(slos)) throw bad(`bad SLO (${slos.length} problem${slos.length > 1 ? 's' : ''}):\n${slos.map((p) => `  ${p}`).join('\n')}`);
-  if (!slos.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
+  const given = slosOf(sc, a.slo ?? []);
+  if (Array.isArray(given)) throw bad(`bad SLO (${given.length} problem${given.length > 1 ? 's' : ''}):\n${given.map((p) => `  ${p}`).join('\n')}`);
+  if (!given.list.length) throw bad(`${a.scenario}: slo: no SLOs to plan for: add an slo: list (or thresholds:) to the scenario, or give --slo EXPR`);
+  const slos = withBalancerSlo(
+    given,
+    lines.some((k) => typeAt(sc, k) === 'load-balancer'),
+  );
   const workersMin = workersMinOf(a['workers-min'], sc.endpoint.workersMin);
   const seed = a.seed ?? sc.seed;
   const seeds = seedsOf(typeof seed === 'string' && /^-?\d+$/.test(seed) ? Number(seed) : seed, nSeeds);
 
   const spec: PlanSpec = {
     scenario: { name: sc.name, file: a.scenario, durationMs: sc.durationMs, ...withTraces(planTraces(sc)) },
-    slo: { source: slos.source, exprs: slos.list.map((t) => t.expr) },
+    slo: { source: slos.source, exprs: slos.list.map((t) => t.expr), ...(slos.added ? { added: slos.added } : {}) },
     workers: range,
     grid: axes.length > 0,
     lines,

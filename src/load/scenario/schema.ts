@@ -141,6 +141,11 @@ const planSchema = z.strictObject({
     }),
   grid: z
     .strictObject({
+      type: gridValues(
+        endpointObjectSchema.shape.type.unwrap(),
+        'Kinds of endpoint (endpoint.type): the same traffic planned on a queue endpoint and on a load-balancing one, side by side (cost, TTFT, failures). A point on the scenario\'s other kind takes that kind\'s defaults where the scenario left them (docs/plan.md "Queue or load-balancing endpoint"); every flow must run on every kind listed.',
+        [['queue', 'load-balancer']],
+      ),
       workersMin: gridValues(ms, "Active workers (capped at each point's workersMax).", [[0, 1, 2]]),
       idleTimeoutMs: gridValues(ms, 'ms an idle flex worker stays before it stops.', [[5000, 60_000]]),
       coldStartMs: gridValues(ms, "ms from a worker's start to ready.", [[2000, 10_000]]),
@@ -168,6 +173,7 @@ const planSchema = z.strictObject({
         { workersMin: [0, 1], idleTimeoutMs: [5000, 60_000] },
         { workerConcurrency: [1, 8, 30] },
         { gpus: [['H100-PRO'], ['A100'], ['H100-PRO', 'A100']] },
+        { type: ['queue', 'load-balancer'] },
       ],
     }),
 });

@@ -1,0 +1,28 @@
+/**
+ * A plan whose grid sweeps `type` (queue, load-balancer): per kind of endpoint, its cheapest point
+ * meeting every SLO (the recommendation's rule, within the kind), with what a user choosing
+ * between the kinds compares: cost, TTFT p95, failures. plan.md's section "Queue or
+ * load-balancing endpoint" and `loadlab plan`'s stdout show it. Pure: read from plan.json alone.
+ */
+import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
+
+export interface KindChoice {
+  type: string;
+  /** The kind's cheapest point meeting every SLO on every seed; null: none in the range. */
+  best: PlanRow | null;
+  /** Points of the kind run, and how many of them met every SLO. */
+  points: number;
+  meeting: number;
+}
+
+/** Per kind the grid sweeps, in the grid's order; null when it sweeps no `type`. */
+export function kindChoices(p: PlanResult): KindChoice[] | null {
+  const types = [...new Set((p.sweep.grid ?? []).map((l) => l.knobs.type).filter((t): t is string => typeof t === 'string'))];
+  if (!types.length) return null;
+  return types.map((type) => {
+    const rows = p.rows.filter((r) => r.knobs?.type === type);
+    const meeting = rows.filter((r) => r.meetsAll);
+    const best = meeting.reduce<PlanRow | null>((b, r) => (b === null || rowPrice(r) < rowPrice(b) ? r : b), null);
+    return { type, best, points: rows.length, meeting: meeting.length };
+  });
+}
