@@ -21,7 +21,7 @@ export const UNIT_FILES = [
   'test/load/record/{headroom,per-window-answers,sparse-encoding,stream-observations,window-histograms}.test.ts',
   'test/load/targets/target-url.test.ts',
   'test/load/targets/http/{start-at,wall-queue}.test.ts',
-  'test/plan/{plan-charts,plan-closed,plan-concurrency,plan-md-sampling,plan-shard,sweep-order}.test.ts',
+  'test/plan/{dry-run-balancer,grid-type,plan-charts,plan-closed,plan-concurrency,plan-md-sampling,plan-shard,sweep-order}.test.ts',
   'test/reference/*.test.ts',
   'test/report/{compare,golden,html-charts,long-run,md-to-html,merge-runs,merge-stream-times,render-junit,render-openmetrics,v1-report,verdict-banner,verdict,verdict-lateness,window-buckets,worker-bill}.test.ts',
   'test/server/{config-file,status-json}.test.ts',
