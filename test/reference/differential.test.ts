@@ -5,7 +5,7 @@
  *
  * REF_RUNS=N runs N sequences (default 300) and prints coverage figures; REF_SEED picks
  * fast-check's seed. Load-balancing endpoints have their own sequences besides (lb-arbs.ts):
- * REF_LB_RUNS (default 1000) under each of two seeds.
+ * REF_LB_RUNS (default 500) under each of two seeds.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { REGRESSIONS } from './regressions.js';
 
 const RUNS = Number(process.env.REF_RUNS ?? 300);
 const SEED = Number(process.env.REF_SEED ?? 20261125);
-const LB_RUNS = Number(process.env.REF_LB_RUNS ?? 1000);
+const LB_RUNS = Number(process.env.REF_LB_RUNS ?? 500);
 
 const explain = (r: CaseResult): string => (r.ok ? 'ok' : `step ${r.step}: ${r.what}\n core:  ${JSON.stringify(r.core)}\n model: ${JSON.stringify(r.model)}`);
 

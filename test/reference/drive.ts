@@ -199,6 +199,13 @@ function near(a: unknown, b: unknown): boolean {
 /** Counts answers by operation, status code and job status or error code (coverage figures). */
 function countAnswer(tally: Map<string, number>, op: string, a: { status: number; body: unknown }): void {
   const b = (a.body ?? {}) as Record<string, unknown>;
+  // A load-balancing endpoint's answer: by the balancer's error, or the worker's.
+  const lb = b.answer as Record<string, unknown> | undefined;
+  if (lb !== undefined) {
+    const key = `${op} ${a.status} ${String(lb.error ?? 'answered')}${b.worker !== undefined ? ' by a worker' : ''}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+    return;
+  }
   const chat = b.end !== undefined ? `stream ${String(b.end)}` : b.finish !== undefined ? `plain ${String(b.finish)}` : undefined;
   const key = `${op} ${a.status} ${chat ?? String(b.cause ?? b.code ?? b.status ?? '')}`;
   tally.set(key, (tally.get(key) ?? 0) + 1);

@@ -90,4 +90,4 @@ export const lbCmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 5, arbitrary: advanceArb },
 );
 
-export const lbCaseArb: fc.Arbitrary<RefCase> = fc.record({ config: configArb, cmds: fc.array(lbCmdArb, { minLength: 3, maxLength: 30 }) });
+export const lbCaseArb: fc.Arbitrary<RefCase> = fc.record({ config: configArb, cmds: fc.array(lbCmdArb, { minLength: 5, maxLength: 40 }) });
