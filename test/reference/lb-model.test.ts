@@ -77,6 +77,14 @@ describe('reference model: load-balancing endpoints', () => {
     expect(answers[2]).toEqual({ atMs: 21_001, ...echo(10_000, 'ep-w2') });
   });
 
+  it('strict to a worker waiting for a GPU place: it waits pinned, then 404 affinity_worker_gone when the worker is withdrawn', () => {
+    const c = byName('a strict request waiting for a worker that waits for a GPU place ends affinity_worker_gone when that worker is withdrawn');
+    const { answers, health } = replay(c.config, c.cmds);
+    expect(health[0]).toMatchObject({ workers: { running: 1, throttled: 1 }, balancer: { requests: { pending: 2, inFlight: 1 } } });
+    expect(answers[2]).toEqual({ atMs: 10_000, status: 404, body: { answer: { error: 'affinity_worker_gone' } } });
+    expect(health[1]).toMatchObject({ workers: { running: 1, throttled: 0 }, balancer: { failed: { 'worker-gone': 1 } } });
+  });
+
   it('an idle worker above the REQUEST_COUNT target after a strict-resume stops at the end of the ms', () => {
     const c = byName('a worker strict-resume starts makes an idle one surplus: it stops at the end of the ms');
     const { health } = replay(c.config, c.cmds);

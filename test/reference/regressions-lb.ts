@@ -56,4 +56,28 @@ export const LB_REGRESSIONS: Regression[] = [
       { t: 'health' },
     ],
   },
+  {
+    // Built, not found: GPU types are left out of the random cases (lb-arbs.ts). One H100-PRO place:
+    // w2, wanted for B, waits for a place; C, `strict ep-w2`, waits for it alone. At 10 s A ends,
+    // B takes w1, the target falls to 1 and w2 is withdrawn: C ends affinity_worker_gone then.
+    name: 'a strict request waiting for a worker that waits for a GPU place ends affinity_worker_gone when that worker is withdrawn',
+    config: {
+      ...LB,
+      seed: 1,
+      workers: 2,
+      workersMin: 1,
+      scaler: { type: 'REQUEST_COUNT', value: 1 },
+      gpus: ['H100-PRO'],
+      hostCapacity: { 'H100-PRO': 1 },
+    },
+    cmds: [
+      { t: 'lb', sim: { durationMs: 10_000 } },
+      { t: 'lb', sim: { durationMs: 10_000 } },
+      { t: 'advance', ms: 1 },
+      { t: 'lb', sim: { durationMs: 0 }, affinity: { mode: 'strict', worker: 2 } },
+      { t: 'health' },
+      { t: 'advance', ms: 10_000 },
+      { t: 'health' },
+    ],
+  },
 ];
