@@ -67,9 +67,11 @@ export class Balancer {
    */
   route(j: Job, a: Affinity | undefined): boolean {
     if (a === undefined) return false;
-    let w = this.pool.byNumber(a.worker);
-    if (w === undefined && a.mode === 'strict-resume' && this.pool.canResume(a.worker)) w = this.pool.start(a.worker);
-    // A worker resumed with no cold start is ready (with room) at once.
+    const w = this.pool.byNumber(a.worker);
+    if (w === undefined && a.mode === 'strict-resume' && this.pool.canResume(a.worker)) {
+      this.resume(j, a.worker);
+      return true;
+    }
     if (w !== undefined && this.pool.hasRoom(w)) {
       this.pool.claim(w);
       this.host.start(w, j);
@@ -144,10 +146,27 @@ export class Balancer {
     this.failed[cause]++;
   }
 
+  /**
+   * `strict-resume`: stopped worker `n` starts again for `j`, which waits pinned to it from before
+   * its start, so the worker serves it first even when ready at once (no cold start) while other
+   * requests wait in the shared wait. Its 5 min are armed after the start, as for any pinned request.
+   */
+  private resume(j: Job, n: number): void {
+    this.pinOnly(j, n);
+    this.pool.start(n);
+    const b = j.x!.lb!;
+    if (b.pinnedTo === n) b.timer = this.sched.after(STRICT_WAIT_MS, this.strictTimeout, j);
+  }
+
   private pin(j: Job, n: number): void {
+    this.pinOnly(j, n);
+    j.x!.lb!.timer = this.sched.after(STRICT_WAIT_MS, this.strictTimeout, j);
+  }
+
+  /** `j` waits for worker `n` alone (its timer not armed). */
+  private pinOnly(j: Job, n: number): void {
     const b = this.waitOf(j);
     b.pinnedTo = n;
-    b.timer = this.sched.after(STRICT_WAIT_MS, this.strictTimeout, j);
     const list = this.pins.get(n);
     if (list === undefined) this.pins.set(n, [j]);
     else list.push(j);

@@ -282,6 +282,9 @@ export class Endpoint {
       if (this.bus.active) this.bus.emit({ type: 'job.purged', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j) });
       this.remove(j);
     }
+    // The queue emptied: the scaler looks (REQUEST_COUNT's target fell: workers waiting for a place
+    // above it are withdrawn at the end of the ms).
+    this.scaler.run();
     return n;
   }
 

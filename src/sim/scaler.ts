@@ -108,8 +108,10 @@ export class ScaleLoop {
   private readonly recheck = (): void => this.run();
 
   run(): void {
-    // REQUEST_COUNT withdraws workers waiting for a place above its target at the end of the ms.
-    if (this.requestCount && this.pool.waiting > 0 && !this.atEnd) this.atEndOfMs();
+    // REQUEST_COUNT: workers waiting for a place, or an idle worker, above the target stop at the end
+    // of the ms (a worker may have come without going idle itself: a strict-resume one; the target
+    // may have fallen while the workers holding jobs keep some).
+    if (this.requestCount && !this.atEnd && (this.pool.waiting > 0 || this.idleAboveTarget())) this.atEndOfMs();
     // With no normal job waiting and workersMin met, `decide` adds nothing (idleWhenQueueEmpty):
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
     if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;
@@ -150,6 +152,11 @@ export class ScaleLoop {
     this.run();
     this.atEnd = false;
   };
+
+  private idleAboveTarget(): boolean {
+    const w = this.pool.newestIdle();
+    return w !== undefined && this.surplus(w);
+  }
 
   /** REQUEST_COUNT (no idle timeout): is idle worker `w` above the target, so it should stop? */
   surplus(w: Worker): boolean {

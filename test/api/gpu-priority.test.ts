@@ -50,6 +50,23 @@ describe('endpoint.gpus and hostCapacity', () => {
     expect(w2.slice(1)).toEqual([[5 * SEC, 'throttled', 'stopped']]);
   });
 
+  it('loadlab: a purge that leaves REQUEST_COUNT wanting fewer workers withdraws the waiting one at the end of that ms', () => {
+    const h = harness({ gpus: ['H100-PRO'], hostCapacity: { 'H100-PRO': 1 }, workersMax: 2, scaler: { type: 'REQUEST_COUNT', value: 1 } });
+    const ev = h.events();
+    h.run(job(10 * SEC));
+    h.run(job(10 * SEC));
+    h.at(1);
+    expect(h.req('GET', '/health').body.workers).toMatchObject({ running: 1, throttled: 1 });
+    expect(h.req('POST', '/purge-queue').body.removed).toBe(1);
+    h.at(2);
+    expect(h.req('GET', '/health').body.workers).toMatchObject({ running: 1, throttled: 0 });
+    const w2 = ev.filter((e) => e.type === 'worker.state' && e.workerId === 'ep-w2').map((e) => (e.type === 'worker.state' ? [e.atMs, e.to] : []));
+    expect(w2).toEqual([
+      [0, 'throttled'],
+      [1, 'stopped'],
+    ]);
+  });
+
   it('no gpus: /health has no byGpu, and nothing is throttled for want of a host', () => {
     const h = harness({ workersMax: 5, scaler: { type: 'REQUEST_COUNT', value: 1 } });
     for (let i = 0; i < 5; i++) h.run(job(SEC));

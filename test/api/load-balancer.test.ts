@@ -247,6 +247,36 @@ describe('load-balancing endpoint: strict-resume without a cold start', () => {
   });
 });
 
+describe('load-balancing endpoint: strict-resume and the other requests', () => {
+  it('loadlab: the worker strict-resume wakes with no cold start serves that request before those in the shared wait', () => {
+    const h = lbHarness({ workersMax: 2, workerConcurrency: 1, scaler: { type: 'REQUEST_COUNT', value: 2 } });
+    h.lb('POST', '/a', work(1000));
+    h.at(1001);
+    expect(h.ep.pool.total).toBe(0);
+    const waiting = [h.lb('POST', '/b', work(10_000)), h.lb('POST', '/c', work(10_000))];
+    const resumed = h.lb('POST', '/d', work(10_000), 'strict-resume ep-w1');
+    h.at(21_001);
+    expect([resumed.atMs, h.worker(resumed)]).toEqual([11_001, 'ep-w1']);
+    expect(waiting.map((r) => [r.atMs, h.worker(r)])).toEqual([
+      [11_001, 'ep-w2'],
+      [21_001, 'ep-w2'],
+    ]);
+  });
+
+  it('loadlab: an idle worker that the strict-resume start leaves above the REQUEST_COUNT target stops at the end of the ms', () => {
+    const h = lbHarness({ workersMin: 2, workersMax: 4, workerConcurrency: 2, coldStartMs: 120_000, scaler: { type: 'REQUEST_COUNT', value: 2 } });
+    for (let i = 0; i < 4; i++) h.lb('POST', '/x', work(0));
+    h.lb('POST', '/x', work(119_999));
+    h.at(129_999);
+    expect(h.ep.health().workers).toMatchObject({ idle: 2, initializing: 0 });
+    h.lb('POST', '/x', work(0), 'strict-resume ep-w2');
+    h.lb('POST', '/x', work(1000));
+    h.at(130_000);
+    // workersMin 2, one request in flight: the resumed worker starting and the busy one are enough.
+    expect(h.ep.health().workers).toMatchObject({ idle: 0, initializing: 1, running: 1 });
+  });
+});
+
 describe('load-balancing endpoint: an LLM engine worker', () => {
   const engine = { workersMin: 1, workerConcurrency: 4, llm: { outputTokens: 8, engine: { decodeMs: 5, overheadMs: 10 } } };
 

@@ -24,14 +24,14 @@ export const openaiErr = (a: RefAnswer): RefAnswer => ({ status: a.status, body:
  * an OpenAI request's messages, or a /run input's `prompt` (a string) or `messages`.
  */
 /** The prompt's text as prefix caching reads it: the messages' contents in order, or `prompt`. */
-export function promptTextOf(kind: 'run' | 'runsync' | 'openai', input: Record<string, unknown>): string {
+export function promptTextOf(kind: 'run' | 'runsync' | 'openai' | 'lb', input: Record<string, unknown>): string {
   const src = (kind === 'openai' ? input.openai_input : input) as { prompt?: unknown; messages?: unknown };
   const str = (x: unknown) => (typeof x === 'string' ? x : '');
   if (Array.isArray(src.messages)) return src.messages.map((m: { content?: unknown }) => str(m.content)).join('');
   return str(src.prompt);
 }
 
-export function promptTokensOf(kind: 'run' | 'runsync' | 'openai', input: Record<string, unknown>): number {
+export function promptTokensOf(kind: 'run' | 'runsync' | 'openai' | 'lb', input: Record<string, unknown>): number {
   const src = (kind === 'openai' ? input.openai_input : input) as { prompt?: unknown; messages?: unknown };
   const chars = (x: unknown) => (typeof x === 'string' ? Math.ceil(x.length / 4) : 0);
   if (Array.isArray(src.messages)) return src.messages.reduce((n: number, m: { content?: unknown }) => n + chars(m.content), 0);

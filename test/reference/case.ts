@@ -10,6 +10,8 @@ import type { RefConfig, RefEngineConfig, RefRequest } from './types.js';
 
 export interface CaseConfig {
   seed: number;
+  /** A load-balancing endpoint (lb-arbs.ts): requests by `lb` commands, REQUEST_COUNT at workerConcurrency and a 330 s limit by default. */
+  type?: 'load-balancer';
   /** workersMax; also workersMin unless that is given. */
   workers: number;
   workersMin?: number;
@@ -67,7 +69,16 @@ export type Cmd =
   | { t: 'retry'; pick: number; failed?: boolean }
   | { t: 'purge' }
   | { t: 'health' }
-  | { t: 'advance'; ms: number };
+  | { t: 'advance'; ms: number }
+  /**
+   * `n` requests to a load-balancing endpoint: `/ping`, or a custom route whose body carries `sim`
+   * directives. `affinity`: the X-Runpod-Worker-Id sent back (worker 0: an id of no worker of the
+   * endpoint), or `bad`, a malformed one.
+   */
+  | { t: 'lb'; ping?: boolean; sim?: SimSpec; affinity?: LbAffinity; n?: number };
+
+/** The X-Runpod-Worker-Id of an `lb` command: a worker by number and how strictly, or a malformed header. */
+export type LbAffinity = { mode: 'soft' | 'strict' | 'strict-resume'; worker: number } | { mode: 'bad'; header: string };
 
 export interface RefCase {
   config: CaseConfig;
@@ -94,18 +105,21 @@ export function modelConfig(c: CaseConfig): RefConfig {
   const l = c.limits ?? {};
   const cold = c.coldStartMs ?? 0;
   const llm = c.llm;
+  const lb = c.type === 'load-balancer';
   return {
+    ...(lb ? { balancer: true } : {}),
     workersMin: c.workersMin ?? c.workers,
     workersMax: c.workers,
     workerConcurrency: c.workerConcurrency ?? 1,
     coldStart: typeof cold === 'number' ? cold : { minMs: cold.minMs, maxMs: cold.maxMs },
     idleTimeoutMs: c.idleTimeoutMs ?? 5000,
     initTimeoutMs: c.initTimeoutMs ?? 420_000,
-    scaler: c.scaler ?? { type: 'QUEUE_DELAY', value: 4 },
+    // A load-balancing endpoint's defaults: REQUEST_COUNT at workerConcurrency, requests of at most 330 s.
+    scaler: c.scaler ?? (lb ? { type: 'REQUEST_COUNT', value: c.workerConcurrency ?? 1 } : { type: 'QUEUE_DELAY', value: 4 }),
     seed: c.seed,
     ...(c.gpus ? { gpus: c.gpus } : {}),
     ...(c.hostCapacity ? { hostCapacity: c.hostCapacity } : {}),
-    executionTimeoutMs: c.executionTimeoutMs ?? 600_000,
+    executionTimeoutMs: c.executionTimeoutMs ?? (lb ? 330_000 : 600_000),
     retention: c.retention ?? { runMs: 30 * MINUTE, runsyncMs: MINUTE },
     limits: {
       window: l.window ?? 'sliding',
@@ -126,6 +140,7 @@ export function modelConfig(c: CaseConfig): RefConfig {
 /** The core's endpoint config for the same case (harness fills in id, seed and keys). */
 export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
   return {
+    ...(c.type ? { type: c.type } : {}),
     workersMin: c.workersMin ?? c.workers,
     workersMax: c.workers,
     coldStartMs: c.coldStartMs ?? 0,
@@ -140,6 +155,12 @@ export function coreConfig(c: CaseConfig): Partial<EndpointConfigInput> {
     ...(c.gpus ? { gpus: c.gpus } : {}),
     ...(c.hostCapacity ? { hostCapacity: c.hostCapacity } : {}),
   };
+}
+
+/** The header naming worker `n` of endpoint `ep` (0: another endpoint's worker), bare (soft) or after its mode. */
+function affinityHeader(mode: 'soft' | 'strict' | 'strict-resume', n: number): string {
+  const id = n === 0 ? 'other-w1' : `ep-w${n}`;
+  return mode === 'soft' ? id : `${mode} ${id}`;
 }
 
 /** A text of `chars` characters (characters / 4 prompt tokens, rounded up), or the text given. */
@@ -183,5 +204,13 @@ export function requestsOf(cmd: Cmd, jobs: number, newestFailed: () => number | 
       return [{ op: 'health' }];
     case 'advance':
       return [];
+    case 'lb': {
+      const a = cmd.affinity;
+      const affinity = a === undefined ? {} : { affinity: a.mode === 'bad' ? a.header : affinityHeader(a.mode, a.worker) };
+      const one: RefRequest = cmd.ping
+        ? { op: 'lb', path: '/ping', ...affinity }
+        : { op: 'lb', path: '/generate', body: cmd.sim ? { sim: cmd.sim } : { prompt: 'hi' }, ...affinity };
+      return Array.from({ length: cmd.n ?? 1 }, () => one);
+    }
   }
 }

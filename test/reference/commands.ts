@@ -4,7 +4,7 @@
  * deadlines, run ends and held requests often fall on the same instant. The token model has its
  * cases in token-model-arbs.ts, jobs per worker and the batching engine theirs in batching-arbs.ts,
  * GPU types and hosts theirs in gpu-arbs.ts (and some scaling, concurrency and engine configs list
- * GPU types now and then).
+ * GPU types now and then), load-balancing endpoints theirs in lb-arbs.ts.
  */
 import fc from 'fast-check';
 import { batchingCaseArb, concurrencyCaseArb, prefixCaseArb } from './batching-arbs.js';
@@ -13,6 +13,7 @@ import type { CaseConfig, Cmd, RefCase, SimSpec } from './case.js';
 import { REF_OPS, type RefLimitsConfig, type RefOp } from './limits.js';
 import { opLimit, opt, pickArb, sec } from './arb-helpers.js';
 import { engineHostCaseArb, hostCaseArb, sometimesGpus } from './gpu-arbs.js';
+import { lbCaseArb } from './lb-arbs.js';
 
 export { type CaseConfig, type Cmd, coreConfig, modelConfig, type RefCase, requestsOf, type SimSpec, UNKNOWN_PICK } from './case.js';
 
@@ -238,6 +239,7 @@ export const caseArb: fc.Arbitrary<RefCase> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ config: scalingConfigArb, cmds: fc.array(scalingCmdArb, { minLength: 10, maxLength: 40 }) }) },
   { weight: 2, arbitrary: hostCaseArb },
   { weight: 2, arbitrary: engineHostCaseArb },
+  { weight: 3, arbitrary: lbCaseArb },
   {
     weight: 1,
     arbitrary: fc.record({

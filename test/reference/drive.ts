@@ -23,6 +23,20 @@ interface Late {
   body: unknown;
   /** An OpenAI completion's answer as the model writes it (chatOf). */
   chat?: unknown;
+  /** A load-balancing endpoint's answer as the model writes it (lbOf). */
+  lb?: unknown;
+}
+
+/**
+ * A load-balancing endpoint's answer as the model writes it: the body the worker or the balancer
+ * gave and the worker its X-Runpod-Worker-Id names (none when no worker had the request); an API
+ * error (a malformed header) by code.
+ */
+function lbOf(res: ApiResponse): { status: number; body: unknown } {
+  const b = JSON.parse(JSON.stringify(res.body ?? null)) as Record<string, unknown>;
+  if (typeof b.code === 'string') return { status: res.status, body: { code: b.code } };
+  const worker = res.headers?.['x-runpod-worker-id'];
+  return { status: res.status, body: { answer: b, ...(worker !== undefined ? { worker } : {}) } };
 }
 
 /**
@@ -74,8 +88,9 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
   let withdrawn = 0;
 
   /** A core body as the model writes it: plain JSON, ids as `#index`, errors by code (OpenAI's `error.code`) and cause. */
-  const norm = (r: { status: number; body?: unknown; chat?: unknown }): { status: number; body: unknown } => {
+  const norm = (r: { status: number; body?: unknown; chat?: unknown; lb?: unknown }): { status: number; body: unknown } => {
     if (r.chat !== undefined) return { status: r.status, body: r.chat };
+    if (r.lb !== undefined) return { status: r.status, body: r.lb };
     const b = JSON.parse(JSON.stringify(r.body ?? null)) as Record<string, unknown> | null;
     if (r.status !== 200 && b) {
       const code = typeof b.error === 'object' && b.error !== null ? (b.error as { code: unknown }).code : b.code;
@@ -87,16 +102,25 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
 
   const send = (r: RefRequest, n: number): ApiResponse | undefined => {
     const id = 'job' in r ? (r.job < 0 ? UNKNOWN_ID : coreIds[r.job]!) : undefined;
-    const path = r.op === 'openai' ? '/v2/ep/openai/v1/chat/completions' : `/v2/ep/${r.op}${id !== undefined ? `/${id}` : ''}`;
-    const method = r.op === 'health' ? 'GET' : r.op === 'status' || r.op === 'status-sync' ? 'GET' : 'POST';
+    const path =
+      r.op === 'lb' ? `/lb/ep${r.path}` : r.op === 'openai' ? '/v2/ep/openai/v1/chat/completions' : `/v2/ep/${r.op}${id !== undefined ? `/${id}` : ''}`;
+    const method = r.op === 'health' || r.op === 'status' || r.op === 'status-sync' || (r.op === 'lb' && r.path === '/ping') ? 'GET' : 'POST';
     const query: Record<string, string> = {};
     if ((r.op === 'runsync' || r.op === 'status-sync') && r.wait !== undefined) query.wait = String(r.wait);
     if (r.op === 'status' && r.ttl !== undefined) query.ttl = String(r.ttl);
-    const req: ApiRequest = { method, path, query, authorization: `Bearer ${KEY}`, ...('body' in r ? { body: r.body } : {}) };
+    const req: ApiRequest = {
+      method,
+      path,
+      query,
+      authorization: `Bearer ${KEY}`,
+      ...('body' in r ? { body: r.body } : {}),
+      ...(r.op === 'lb' && r.affinity !== undefined ? { workerAffinity: r.affinity } : {}),
+    };
     let now: ApiResponse | undefined;
     let sync = true;
     h.api.handle(req, (res) => {
       if (sync) now = res;
+      else if (r.op === 'lb') late.push({ req: n, atMs: h.sim.nowMs, status: res.status, body: undefined, lb: lbOf(res).body });
       // A streamed answer counts once its stream ended (the model answers then).
       else if (res.feed)
         res.feed.listen(
@@ -131,7 +155,7 @@ export function runCase(generated: RefCase, tally?: Map<string, number>): CaseRe
       if (model.jobs.length !== jobsBefore + (coreIds.length - jobsBefore)) {
         return fail(`request ${n} (${r.op}): jobs accepted`, coreIds.length, model.jobs.length);
       }
-      const got = core && norm(core);
+      const got = core && (r.op === 'lb' ? lbOf(core) : norm(core));
       if (tally) countAnswer(tally, r.op, got ?? { status: 0, body: { status: 'held' } });
       if (!isDeepStrictEqual(got, m)) return fail(`request ${n} (${JSON.stringify(r)}) answer`, got, m);
     }
@@ -175,6 +199,13 @@ function near(a: unknown, b: unknown): boolean {
 /** Counts answers by operation, status code and job status or error code (coverage figures). */
 function countAnswer(tally: Map<string, number>, op: string, a: { status: number; body: unknown }): void {
   const b = (a.body ?? {}) as Record<string, unknown>;
+  // A load-balancing endpoint's answer: by the balancer's error, or the worker's.
+  const lb = b.answer as Record<string, unknown> | undefined;
+  if (lb !== undefined) {
+    const key = `${op} ${a.status} ${String(lb.error ?? 'answered')}${b.worker !== undefined ? ' by a worker' : ''}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+    return;
+  }
   const chat = b.end !== undefined ? `stream ${String(b.end)}` : b.finish !== undefined ? `plain ${String(b.finish)}` : undefined;
   const key = `${op} ${a.status} ${chat ?? String(b.cause ?? b.code ?? b.status ?? '')}`;
   tally.set(key, (tally.get(key) ?? 0) + 1);

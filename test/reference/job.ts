@@ -2,6 +2,8 @@
  * The reference model's job record and its status body (FACTS "Response bodies"). One plain
  * object per job, never moved, never compacted; the model keeps them all in one array.
  */
+import type { Planned } from './types.js';
+
 export type RefStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
 
 export const isEnded = (s: RefStatus): boolean => s === 'COMPLETED' || s === 'FAILED' || s === 'CANCELLED' || s === 'TIMED_OUT';
@@ -12,7 +14,7 @@ export const DEFAULT_TTL_MS = 86_400_000;
 export interface RefJob {
   /** Position in submission order: the model's id (`#index` in bodies). */
   index: number;
-  kind: 'run' | 'runsync' | 'openai';
+  kind: 'run' | 'runsync' | 'openai' | 'lb';
   input: Record<string, unknown>;
   durationMs: number;
   fail: boolean | string | undefined;
@@ -61,6 +63,22 @@ export interface RefJob {
   engineTimes: number[] | undefined;
   /** On an engine with a KV cache: why its prompt was refused in its current run (it fails with this). */
   refused: string | undefined;
+  /** A load-balancing endpoint's request (model-balancer.ts). */
+  lb?: RefLbRequest;
+}
+
+/** What the balancer knows of a request: who asked, what the worker answers, its wait. */
+export interface RefLbRequest {
+  /** The request's number (its late answer names it). */
+  req: number;
+  /** `/ping` answers `{"status": "healthy"}`; a custom route echoes the body. */
+  ping: boolean;
+  /** The worker a strict request waits for alone (-1: none). */
+  pinnedTo: number;
+  /** When its wait ends, and how: 2 min in the shared wait, 5 min pinned, at once when its pinned worker stopped. */
+  wait: (Planned & { cause: 'no-workers' | 'worker-timeout' | 'worker-gone' }) | undefined;
+  /** Why the balancer ended it, if it did (its answer is then the balancer's). */
+  cause?: 'no-workers' | 'timeout' | 'dropped' | 'worker-timeout' | 'worker-gone';
 }
 
 export const jobId = (index: number): string => `#${index}`;

@@ -42,6 +42,14 @@ export abstract class RefLifecycle extends RefHolds {
   protected abstract remove(j: RefJob): void;
 
   protected submit(kind: 'run' | 'runsync' | 'openai', body: RefJobBody): RefJob {
+    const j = this.newJob(kind, body);
+    this.queue.push(j);
+    this.changed();
+    return j;
+  }
+
+  /** A job accepted now, in the jobs array (not queued yet). */
+  protected newJob(kind: RefJob['kind'], body: RefJobBody): RefJob {
     const sim = (body.input.sim ?? {}) as { durationMs?: number; fail?: boolean | string; crash?: boolean };
     const ttlMs = body.policy?.ttl ?? DEFAULT_TTL_MS;
     const j: RefJob = {
@@ -81,8 +89,6 @@ export abstract class RefLifecycle extends RefHolds {
       refused: undefined,
     };
     this.jobs.push(j);
-    this.queue.push(j);
-    this.changed();
     return j;
   }
 
@@ -178,7 +184,7 @@ export abstract class RefLifecycle extends RefHolds {
   }
 
   /** The worker dies mid-job: every job it holds goes back to the front of the queue; the worker restarts (a cold start). */
-  private crash(j: RefJob): void {
+  protected crash(j: RefJob): void {
     const w = this.workerOf(j)!;
     const others = w.jobs.filter((o) => o !== j);
     w.jobs = [];

@@ -29,7 +29,8 @@ import { RefState, type Worker } from './model-state.js';
 import type { Planned, RefConfig } from './types.js';
 
 export abstract class RefWorkers extends RefState {
-  private nextWorker = 1;
+  /** The number the next new worker gets (a resumed worker keeps its own). */
+  protected nextWorker = 1;
   /** QUEUE_DELAY: when the scaler looks again (a queued job reaches the threshold). */
   protected recheck: Planned | undefined;
   private looking = false;
@@ -49,6 +50,10 @@ export abstract class RefWorkers extends RefState {
   protected abstract start(w: Worker, j: RefJob): void;
   /** The engine of a worker placed on GPU type `t` (llm.engine), else undefined. */
   protected abstract newEngine(t: number): RefEngine | undefined;
+  /** `w` became ready (or restarted with no cold start): a load-balancing endpoint's requests waiting for it alone go first. */
+  protected abstract feedPinned(w: Worker): void;
+  /** `w` stopped: a load-balancing endpoint's requests waiting for it alone learn it is gone. */
+  protected abstract workerStopped(w: Worker): void;
 
   /** Queued jobs go to idle workers, the most recently idle first, then to running workers with room. */
   protected dispatch(): void {
@@ -80,11 +85,12 @@ export abstract class RefWorkers extends RefState {
     this.idle.push(w);
   }
 
-  /** A new worker, placed and booting, or throttled waiting for room on a GPU type. */
-  private startWorker(): void {
-    const w: Worker = { n: this.nextWorker++, state: 'throttled', gpu: -1, jobs: [], engine: undefined, boot: undefined, idleSinceMs: 0 };
+  /** A new worker (or stopped worker `n` again: strict-resume), placed and booting, or throttled waiting for room on a GPU type. */
+  protected startWorker(n = this.nextWorker++): Worker {
+    const w: Worker = { n, state: 'throttled', gpu: -1, jobs: [], engine: undefined, boot: undefined, idleSinceMs: 0 };
     this.workers.push(w);
     this.place(w);
+    return w;
   }
 
   /** `w` takes a place on the first GPU type with room, with that type's engine, and boots; false (left as it is) with no room. */
@@ -111,12 +117,14 @@ export abstract class RefWorkers extends RefState {
       return;
     }
     this.makeIdle(w);
+    this.feedPinned(w);
     this.dispatch();
   }
 
   protected ready(w: Worker): void {
     w.boot = undefined;
     this.makeIdle(w);
+    this.feedPinned(w);
     this.changed();
   }
 
@@ -143,6 +151,7 @@ export abstract class RefWorkers extends RefState {
       const x = ws[ws.length - 1]!;
       this.workers = this.workers.filter((y) => y !== x);
       this.withdrawn++;
+      this.workerStopped(x);
     }
   }
 
@@ -150,6 +159,7 @@ export abstract class RefWorkers extends RefState {
   private stopWorker(w: Worker): void {
     this.workers = this.workers.filter((x) => x !== w);
     this.idle = this.idle.filter((x) => x !== w);
+    this.workerStopped(w);
   }
 
   /**

@@ -14,17 +14,18 @@
  *
  * The concepts live in layers of one class: state (model-state.ts), workers and the scaler
  * (model-workers.ts; GPU types and their hosts' room: model-hosts.ts), held requests and streams (model-holds.ts), the job lifecycle and the token
- * model (model-jobs.ts), the engine (engine.ts); here, requests and the passing of time.
+ * model (model-jobs.ts), the engine (engine.ts), a load-balancing endpoint's balancer
+ * (model-balancer.ts); here, requests and the passing of time.
  */
 import { err, LIMIT_CODES, NOT_FOUND, openaiErr } from './answers.js';
 import { isEnded, jobId, refBody, type RefJob } from './job.js';
-import { RefLifecycle } from './model-jobs.js';
+import { RefBalancer } from './model-balancer.js';
 import type { Worker } from './model-state.js';
 import type { RefAnswer, RefConfig, RefRequest } from './types.js';
 
 export type { RefAnswer, RefChat, RefConfig, RefDist, RefEngineConfig, RefJobBody, RefLateAnswer, RefRequest } from './types.js';
 
-export class RefModel extends RefLifecycle {
+export class RefModel extends RefBalancer {
   constructor(cfg: RefConfig) {
     super(cfg);
     this.look();
@@ -32,6 +33,8 @@ export class RefModel extends RefLifecycle {
 
   /** Answers a request at the current time; undefined while it is held (see `late`). */
   request(r: RefRequest, req: number): RefAnswer | undefined {
+    // A load-balancing endpoint's requests have no limits.
+    if (r.op === 'lb') return this.lbRequest(r, req);
     const cause = this.limits.admit(r.op, this.nowMs, this.count('idle') + this.count('running'));
     if (cause) return r.op === 'openai' ? openaiErr(err(429, LIMIT_CODES[cause], cause)) : err(429, LIMIT_CODES[cause], cause);
     const a = this.route(r, req);
@@ -140,6 +143,7 @@ export class RefModel extends RefLifecycle {
     return {
       jobs: { ...this.counters, inProgress: this.inProgress(), inQueue: this.queue.length },
       workers: this.cfg.gpus ? { ...workers, byGpu: this.byGpu() } : workers,
+      ...(this.cfg.balancer ? { balancer: this.balancerHealth() } : {}),
     };
   }
 
@@ -174,6 +178,8 @@ export class RefModel extends RefLifecycle {
       const { run, nextToken: t } = j;
       if (run) consider(run.atMs, run.stamp, () => this.runEnded(j, run.outcome));
       if (t) consider(t.atMs, t.stamp, () => this.tokenLanded(j, t.k));
+      const wait = j.lb?.wait;
+      if (wait) consider(wait.atMs, wait.stamp, () => this.waitOver(j));
       consider(j.deadlineMs, j.deadlineStamp, () => {
         const live = !isEnded(j.status);
         this.remove(j);

@@ -82,4 +82,24 @@ export const GPU_REGRESSIONS: Regression[] = [
     },
     cmds: [{ t: 'openai', stream: true }, { t: 'openai', stream: true }, { t: 'advance', ms: 20 }, { t: 'health' }],
   },
+  {
+    // Found by the random cases: the A100 worker's start runs past initTimeoutMs; the job waiting
+    // wants workers that find no place. A purge empties the queue: REQUEST_COUNT's target falls to
+    // 0 and the waiting workers go at the end of that ms (the core kept them until it next looked).
+    name: 'a purge makes REQUEST_COUNT withdraw the workers waiting for a place',
+    config: {
+      seed: 1,
+      workers: 3,
+      workersMin: 0,
+      coldStartMs: 2,
+      idleTimeoutMs: 0,
+      initTimeoutMs: 1,
+      scaler: { type: 'REQUEST_COUNT', value: 0.5 },
+      executionTimeoutMs: 5000,
+      retention: { runMs: 0, runsyncMs: 0 },
+      gpus: ['H100-PRO', 'L4', 'A100'],
+      hostCapacity: { 'H100-PRO': 0, L4: 0, A100: 1 },
+    },
+    cmds: [{ t: 'run', sync: false, sim: { durationMs: 0 } }, { t: 'advance', ms: 1000 }, { t: 'purge' }, { t: 'advance', ms: 1000 }, { t: 'health' }],
+  },
 ];

@@ -4,6 +4,7 @@
  */
 import { BATCHING_REGRESSIONS, type Regression } from './regressions-batching.js';
 import { GPU_REGRESSIONS } from './regressions-gpu.js';
+import { LB_REGRESSIONS } from './regressions-lb.js';
 
 export type { Regression };
 
@@ -92,4 +93,5 @@ export const REGRESSIONS: Regression[] = [
   },
   ...BATCHING_REGRESSIONS,
   ...GPU_REGRESSIONS,
+  ...LB_REGRESSIONS,
 ];

@@ -24,6 +24,8 @@ export interface RefEngineConfig {
 }
 
 export interface RefConfig {
+  /** A load-balancing endpoint (`type: load-balancer`): requests go to a worker through the balancer (model-balancer.ts). */
+  balancer?: boolean;
   workersMin: number;
   workersMax: number;
   /** Jobs one worker holds at once (workerConcurrency). */
@@ -70,7 +72,9 @@ export type RefRequest =
   | { op: 'status-sync'; job: number; wait?: number }
   | { op: 'cancel' | 'retry'; job: number }
   | { op: 'purge-queue' | 'health' }
-  | { op: 'openai'; body: RefChat };
+  | { op: 'openai'; body: RefChat }
+  /** A load-balancing endpoint's request: `/ping` (GET) or a custom route (POST, its body echoed); `affinity`: the X-Runpod-Worker-Id sent. */
+  | { op: 'lb'; path: '/ping' | '/generate'; body?: Record<string, unknown>; affinity?: string };
 
 export interface RefAnswer {
   status: number;
