@@ -137,8 +137,8 @@ export class Endpoint {
         // A load-balancing endpoint's worker serves the requests pinned to it first.
         if (this.balancer !== undefined && this.balancer.pinned > 0) this.feedPinned(w);
         this.dispatch();
-        // REQUEST_COUNT has no idle timeout: a worker that boots into no work above the target stops
-        // (at the end of the ms: a job arriving in it still takes the worker).
+        // REQUEST_COUNT on a queue endpoint has no idle timeout: a worker that boots into no work
+        // above the target stops (at the end of the ms: a job arriving in it still takes the worker).
         if (this.scaler.surplus(w)) this.scaler.atEndOfMs();
       },
       // A start that ran past initTimeoutMs freed no capacity but may leave a job waiting: look again.
@@ -152,6 +152,7 @@ export class Endpoint {
         if (to === 'stopped' && this.balancer !== undefined) this.balancer.stopped(w);
         if (bus.workersWatched) bus.emit({ type: 'worker.state', atMs: sched.nowMs, endpointId: cfg.id, workerId: w.id, from, to });
       },
+      keep: () => this.scaler.keep(),
     });
     this.scaler = new ScaleLoop(cfg, sched, this.queue, this.pool);
     this.balancer =

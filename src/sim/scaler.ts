@@ -7,7 +7,8 @@
  * - REQUEST_COUNT (value = jobs per worker): target = ceil((normal queued + jobs in progress) / value),
  *   applied at the end of each millisecond (scheduler.ts `atEndOfMs`), once every arrival and
  *   completion of that ms is in: workers start up to it, idle workers above it stop (the idle
- *   timeout does not apply). A worker that goes idle in the same ms as a job
+ *   timeout does not apply; on a load-balancing endpoint it does: its idle workers stop at their
+ *   idle timeout, down to the target, worker-pool.ts). A worker that goes idle in the same ms as a job
  *   arrives takes that job, in whichever order the two come, and nothing starts or stops for it.
  * lowPriority jobs never trigger scale-up.
  */
@@ -94,6 +95,12 @@ export class ScaleLoop {
   private readonly idleWhenQueueEmpty: boolean;
   /** The REQUEST_COUNT scaler (see `decide`). */
   private readonly requestCount: boolean;
+  /**
+   * Does it stop idle workers above its target? On a queue endpoint, yes (no idle timeout); a
+   * load-balancing endpoint's workers have an idle timer ("any request resets the worker's idle
+   * timer"): they stop at their idle timeout (worker-pool.ts), down to the target.
+   */
+  private readonly stopsIdle: boolean;
 
   constructor(
     private readonly cfg: EndpointConfig,
@@ -102,6 +109,7 @@ export class ScaleLoop {
     private readonly pool: WorkerPool,
   ) {
     this.requestCount = cfg.scaler.type === 'REQUEST_COUNT';
+    this.stopsIdle = this.requestCount && cfg.type !== 'load-balancer';
     this.idleWhenQueueEmpty = !this.requestCount || cfg.scaler.value >= cfg.workerConcurrency;
   }
 
@@ -158,8 +166,13 @@ export class ScaleLoop {
     return w !== undefined && this.surplus(w);
   }
 
-  /** REQUEST_COUNT (no idle timeout): is idle worker `w` above the target, so it should stop? */
+  /** The workers an idle timeout leaves: workersMin; on a load-balancing endpoint its target (see `stopsIdle`). */
+  keep(): number {
+    return this.cfg.type === 'load-balancer' ? requestCountTarget(this.cfg, this.queue, this.pool) : this.cfg.workersMin;
+  }
+
+  /** REQUEST_COUNT on a queue endpoint (no idle timeout): is idle worker `w` above the target, so it should stop? */
   surplus(w: Worker): boolean {
-    return this.requestCount && w.state === 'idle' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool);
+    return this.stopsIdle && w.state === 'idle' && this.pool.total > requestCountTarget(this.cfg, this.queue, this.pool);
   }
 }

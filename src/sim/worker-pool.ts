@@ -37,6 +37,8 @@ export interface PoolHost {
   /** The batching engine of a worker on GPU type `gpu` (an index of the endpoint's gpus; an `llm.engine` endpoint), else undefined. */
   engineFor(gpu: number): LlmEngine | undefined;
   onState(w: Worker, from: WorkerState | 'none', to: WorkerState | 'stopped'): void;
+  /** The workers the idle timeout leaves: workersMin, and on a load-balancing endpoint its REQUEST_COUNT target. */
+  keep(): number;
 }
 
 export type WorkerCounts = Record<WorkerState, number>;
@@ -72,7 +74,12 @@ export class WorkerPool {
    * ended job keeps its worker's number, events carry the id string.
    */
   private readonly spare: Worker[] = [];
-  /** Idle workers time out (QUEUE_DELAY); REQUEST_COUNT stops them itself (scaler.ts `surplus`). */
+  /** A load-balancing endpoint: its idle timeouts stop workers down to the REQUEST_COUNT target, which moves (`idleTimerLook`). */
+  private readonly idleTimed: boolean;
+  /**
+   * Idle workers time out (QUEUE_DELAY, and any load-balancing endpoint: its workers have an idle
+   * timer); REQUEST_COUNT on a queue endpoint stops them itself (scaler.ts `surplus`).
+   */
   private readonly reaps: boolean;
   /** Worker ids are `{endpoint id}-w{n}`. */
   private readonly prefix: string;
@@ -109,7 +116,8 @@ export class WorkerPool {
     private readonly host: PoolHost,
   ) {
     this.prefix = workerIdPrefix(endpointId);
-    this.reaps = cfg.scaler.type !== 'REQUEST_COUNT';
+    this.idleTimed = cfg.type === 'load-balancer';
+    this.reaps = cfg.scaler.type !== 'REQUEST_COUNT' || this.idleTimed;
     this.conc = cfg.workerConcurrency;
     const gpus = cfg.gpus ?? [''];
     this.cap = gpus.map((g) => cfg.hostCapacity?.[g] ?? Infinity);
@@ -183,6 +191,7 @@ export class WorkerPool {
     const n = resume ?? this.nextId++;
     const w = this.spare.pop()?.renew(n) ?? this.newWorker(n);
     this.workers.add(w);
+    if (this.idleTimed) this.idleTimerLook();
     const lives = this.lives;
     if (lives !== undefined) {
       const now = this.sched.nowMs;
@@ -309,6 +318,8 @@ export class WorkerPool {
   freed(w: Worker): void {
     w.held--;
     this.jobsHeld--;
+    // A load-balancing endpoint's target fell: workers idle past their timeout may stop now.
+    if (this.idleTimed) this.idleTimerLook();
   }
 
   /** The most recently idle worker, left idle, or undefined. */
@@ -411,13 +422,25 @@ export class WorkerPool {
   }
 
   /**
-   * Idle timeout (QUEUE_DELAY scaling only: `reaps`): the oldest idle worker stops
-   * `idleTimeoutMs` after it became idle, while more than workersMin remain.
+   * Idle timeout (`reaps`): the oldest idle worker stops `idleTimeoutMs` after it became idle,
+   * while more than the host keeps remain (workersMin; a load-balancing endpoint's REQUEST_COUNT
+   * target too, so that the scaler does not start at once what the timeout stopped).
    */
   private armReaper(): void {
     const oldest = this.idle.peek();
     if (!oldest) return;
     this.reaper = this.sched.at(oldest.idleSinceMs + this.cfg.idleTimeoutMs, this.reap);
+  }
+
+  /**
+   * The workers are more than the host keeps, maybe: its `keep` fell (a load-balancing
+   * endpoint's request ended) or a worker started. Idle workers whose timeout came while they were
+   * kept stop at the end of this ms (down to what the host keeps then).
+   */
+  private idleTimerLook(): void {
+    if (this.reaper !== undefined) return;
+    const oldest = this.idle.peek();
+    if (oldest !== undefined && oldest.idleSinceMs + this.cfg.idleTimeoutMs <= this.sched.nowMs) this.reap();
   }
 
   /**
@@ -435,9 +458,10 @@ export class WorkerPool {
     const edge = this.sched.nowMs - this.cfg.idleTimeoutMs;
     // Nothing wants the workers waiting for a place: they go before an idle worker does.
     const oldest = this.idle.peek();
-    if (this.hostless.length > 0 && oldest !== undefined && oldest.idleSinceMs <= edge) this.withdrawWaiting(this.cfg.workersMin);
+    const keep = this.host.keep();
+    if (this.hostless.length > 0 && oldest !== undefined && oldest.idleSinceMs <= edge) this.withdrawWaiting(keep);
     for (let w = this.idle.peek(); w && w.idleSinceMs <= edge; w = this.idle.peek()) {
-      if (this.total <= this.cfg.workersMin) return; // re-armed by the next worker going idle
+      if (this.total <= keep) return; // re-armed by the next worker going idle
       this.stop(w);
     }
     this.armReaper();

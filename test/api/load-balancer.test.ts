@@ -60,6 +60,21 @@ describe('load-balancing endpoint: the done-when figures', () => {
 });
 
 describe('load-balancing endpoint: routing and answers', () => {
+  it('docs: a worker stops at its idle timeout, down to the REQUEST_COUNT target; any request resets its idle timer', () => {
+    const h = lbHarness({ workersMax: 2, workerConcurrency: 1, coldStartMs: 0, idleTimeoutMs: 5000, jobDurationMs: 1000 });
+    const first = [h.lb('POST', '/a', {}), h.lb('POST', '/b', {})];
+    h.at(1);
+    expect(h.ep.pool.total).toBe(2);
+    h.at(3000);
+    const again = h.lb('POST', '/c', {}); // the most recently idle worker takes it: its timer starts over
+    h.at(6001);
+    expect(h.ep.health().workers).toMatchObject({ idle: 1, ready: 1 });
+    expect(h.ep.pool.byNumber(Number(h.worker(again)!.slice('ep-w'.length)))).toBeDefined();
+    h.at(9001);
+    expect(h.ep.pool.total).toBe(0);
+    expect(first.map((r) => r.status)).toEqual([200, 200]);
+  });
+
   it('loadlab: a custom route echoes the body after jobDurationMs, naming its worker in X-Runpod-Worker-Id', () => {
     const h = lbHarness({ workersMin: 1, jobDurationMs: 1000 });
     const r = h.lb('PUT', '/any/path', { prompt: 'hi' });
@@ -207,11 +222,11 @@ describe('load-balancing endpoint: worker affinity (X-Runpod-Worker-Id sent back
   });
 
   it('docs: strict to a worker that no longer exists answers 404 affinity_worker_gone at once', () => {
-    const h = lbHarness({ jobDurationMs: 1000 });
+    const h = lbHarness({ jobDurationMs: 1000, idleTimeoutMs: 0 });
     const first = h.lb('POST', '/a', {});
     h.at(1001);
     expect(h.worker(first)).toBe('ep-w1');
-    expect(h.ep.pool.total).toBe(0); // REQUEST_COUNT stopped it once idle
+    expect(h.ep.pool.total).toBe(0); // its idle timeout (0) stopped it once idle
     const gone = h.lb('POST', '/b', {}, 'strict ep-w1');
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ error: 'affinity_worker_gone' });
@@ -221,7 +236,7 @@ describe('load-balancing endpoint: worker affinity (X-Runpod-Worker-Id sent back
   });
 
   it('docs: strict-resume wakes its scaled-down worker, under its own id', () => {
-    const h = lbHarness({ jobDurationMs: 1000, coldStartMs: 5000 });
+    const h = lbHarness({ jobDurationMs: 1000, coldStartMs: 5000, idleTimeoutMs: 0 });
     h.lb('POST', '/a', {});
     h.at(6001);
     expect(h.ep.pool.total).toBe(0);
@@ -236,7 +251,7 @@ describe('load-balancing endpoint: worker affinity (X-Runpod-Worker-Id sent back
 
 describe('load-balancing endpoint: strict-resume without a cold start', () => {
   it('loadlab: a worker resumed with no cold start takes its request at once', () => {
-    const h = lbHarness({ jobDurationMs: 1000 });
+    const h = lbHarness({ jobDurationMs: 1000, idleTimeoutMs: 0 });
     h.lb('POST', '/a', {});
     h.at(1001);
     expect(h.ep.pool.total).toBe(0);
@@ -249,7 +264,7 @@ describe('load-balancing endpoint: strict-resume without a cold start', () => {
 
 describe('load-balancing endpoint: strict-resume and the other requests', () => {
   it('loadlab: the worker strict-resume wakes with no cold start serves that request before those in the shared wait', () => {
-    const h = lbHarness({ workersMax: 2, workerConcurrency: 1, scaler: { type: 'REQUEST_COUNT', value: 2 } });
+    const h = lbHarness({ workersMax: 2, workerConcurrency: 1, idleTimeoutMs: 0, scaler: { type: 'REQUEST_COUNT', value: 2 } });
     h.lb('POST', '/a', work(1000));
     h.at(1001);
     expect(h.ep.pool.total).toBe(0);
@@ -263,17 +278,18 @@ describe('load-balancing endpoint: strict-resume and the other requests', () => 
     ]);
   });
 
-  it('loadlab: an idle worker that the strict-resume start leaves above the REQUEST_COUNT target stops at the end of the ms', () => {
-    const h = lbHarness({ workersMin: 2, workersMax: 4, workerConcurrency: 2, coldStartMs: 120_000, scaler: { type: 'REQUEST_COUNT', value: 2 } });
-    for (let i = 0; i < 4; i++) h.lb('POST', '/x', work(0));
-    h.lb('POST', '/x', work(119_999));
-    h.at(129_999);
-    expect(h.ep.health().workers).toMatchObject({ idle: 2, initializing: 0 });
-    h.lb('POST', '/x', work(0), 'strict-resume ep-w2');
+  it('loadlab: a strict-resume start puts the workers above the target: a worker idle past its timeout stops at the end of the ms', () => {
+    // workersMin 1 keeps w2 idle past its 5 s timeout once w1 (the older idle worker) stopped.
+    const h = lbHarness({ workersMin: 1, workersMax: 2, workerConcurrency: 1, coldStartMs: 10_000, idleTimeoutMs: 5000 });
     h.lb('POST', '/x', work(1000));
-    h.at(130_000);
-    // workersMin 2, one request in flight: the resumed worker starting and the busy one are enough.
-    expect(h.ep.health().workers).toMatchObject({ idle: 0, initializing: 1, running: 1 });
+    h.lb('POST', '/x', work(2000));
+    h.at(30_000);
+    expect(h.ep.health().workers).toMatchObject({ idle: 1, running: 0 });
+    expect(h.ep.pool.byNumber(1)).toBeUndefined();
+    h.lb('POST', '/x', work(0), 'strict-resume ep-w1');
+    expect(h.ep.health().workers).toMatchObject({ idle: 1, initializing: 1 });
+    h.at(30_001);
+    expect(h.ep.health().workers).toMatchObject({ idle: 0, initializing: 1 });
   });
 });
 

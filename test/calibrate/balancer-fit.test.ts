@@ -54,8 +54,8 @@ describe('a load-balancing endpoint calibrated in virtual time', () => {
     expect(c.coldStartMs.samples).toBeGreaterThanOrEqual(18);
     expect(c.workerConcurrency).toMatchObject({ value: 2, reached: true });
     expect(c.workersMax).toMatchObject({ value: 8, reached: true });
-    // The simulator's REQUEST_COUNT stops a surplus idle worker at once: its workers stop within a /health period.
-    expect(c.idleTimeoutMs.value).toBeLessThanOrEqual(100);
+    // Its workers stop at their idle timeout (600 ms), seen within a /health period (100 ms).
+    expect(Math.abs(c.idleTimeoutMs.value! - 600)).toBeLessThanOrEqual(100);
     expect(c.balancer).toMatchObject({ requests: 201, httpRequests: 201, jobTimes: c.jobDurationMs.samples });
     const yaml = parse(calibratedScenario(readFileSync(KNOWN, 'utf8'), c, 'run'));
     expect(yaml.endpoint).toMatchObject({ type: 'load-balancer', workerConcurrency: 2, scaler: { type: 'REQUEST_COUNT', value: 2 }, workersMax: 8 });
@@ -81,6 +81,7 @@ describe('a load-balancing endpoint calibrated in virtual time', () => {
   it('scenarios/calibrate-lb-probe.yaml against its own stand-in endpoint: a clean cold start a minute, and the job times', async () => {
     const c = calibrate(await observed(1000, 'scenarios/calibrate-lb-probe.yaml')).calibration;
     near(c.coldStartMs.p50, 8000, 0.2);
+    // One a minute for 20 min, each after the workers' idle timeout (5 s): 20 clean cold starts.
     expect(c.coldStartMs.samples).toBeGreaterThanOrEqual(20);
     expect(c.coldStartMs.trusted).toBe(true);
     near(c.jobDurationMs.p50, 2000, 0.2);
@@ -115,6 +116,9 @@ describe('a load-balancing endpoint calibrated in virtual time', () => {
     // A stream's time to response is its first content chunk: the TTFT, a cold start for a worker's first.
     const warm = o.balancer!.rows.filter((row) => !o.workers.rows.some((w) => w[0] === row[0])).map((row) => row[1]!);
     expect(Math.min(...warm)).toBeGreaterThanOrEqual(100);
-    expect(Math.min(...o.workers.rows.map((w) => w[1]!))).toBeGreaterThanOrEqual(600);
+    // Most workers' first request waited for their start (500 ms); a worker started for a request
+    // that another worker took first meets its first one warm.
+    const firsts = o.workers.rows.map((w) => w[1]!).sort((a, b) => a - b);
+    expect(firsts[firsts.length >> 1]).toBeGreaterThanOrEqual(600);
   });
 });

@@ -97,7 +97,7 @@ describe('loadlab plan over both kinds of endpoint', () => {
 
     const rec = p.recommendation;
     expect(rec).toMatchObject({ workersMax: 3, knobs: { type: 'load-balancer' }, cheapestBy: 'cost per hour' });
-    expect(rec.cost.perHour).toBeCloseTo(2.0162, 4);
+    expect(rec.cost.perHour).toBeCloseTo(2.0173, 4);
     const best = at('load-balancer', 3);
     expect(best.meetsAll).toBe(true);
     expect(at('queue', 3).meetsAll).toBe(true);

@@ -2,7 +2,8 @@
  * Load-balancing endpoints for the differential test's random cases (model-balancer.ts): few
  * workers (workersMax 1 to 4) so requests wait at the balancer, one to three requests a worker,
  * cold starts around and past the 2-minute wait, starts that run past initTimeoutMs (unhealthy
- * workers a strict request waits for in vain), REQUEST_COUNT below and above workerConcurrency.
+ * workers a strict request waits for in vain), REQUEST_COUNT below and above workerConcurrency,
+ * idle timeouts from none to past the 2-minute wait.
  * No GPU types: a worker waiting for a place that never comes is withdrawn and another started in
  * its stead at ends of ms the model and the core see differently, a churn of numbers of workers
  * that never answered, so that no client can name them. Requests with and without X-Runpod-Worker-Id in each mode (and
@@ -40,6 +41,8 @@ const configArb: fc.Arbitrary<CaseConfig> = fc
       initTimeoutMs: fc.constantFrom(90 * SEC, 3 * MIN),
       scaler: fc.record({ type: fc.constant('REQUEST_COUNT' as const), value: fc.constantFrom(1, 2, 3) }),
       executionTimeoutMs: fc.constantFrom(MIN, 5.5 * MIN),
+      // Workers stop at their idle timeout, down to the REQUEST_COUNT target: at once, soon, or past a strict wait.
+      idleTimeoutMs: fc.constantFrom(0, SEC, 5 * SEC, 2 * MIN),
       listen: fc.boolean(),
     },
     { requiredKeys: ['seed', 'workers', 'workersMin', 'workerConcurrency', 'coldStartMs'] },

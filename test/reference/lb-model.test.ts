@@ -85,10 +85,13 @@ describe('reference model: load-balancing endpoints', () => {
     expect(health[1]).toMatchObject({ workers: { running: 1, throttled: 0 }, balancer: { failed: { 'worker-gone': 1 } } });
   });
 
-  it('an idle worker above the REQUEST_COUNT target after a strict-resume stops at the end of the ms', () => {
-    const c = byName('a worker strict-resume starts makes an idle one surplus: it stops at the end of the ms');
-    const { health } = replay(c.config, c.cmds);
-    // Target ceil(1 / 2) = 1, workersMin 2: one running, w2 starting again, no idle worker left.
-    expect(health[0]!.workers).toEqual({ idle: 0, initializing: 1, ready: 1, running: 1, throttled: 0, unhealthy: 0 });
+  it('idle timers: a worker idle above the REQUEST_COUNT target stops at its timeout; one the target kept, in the ms the target falls', () => {
+    const run = (name: string) => replay(byName(name).config, byName(name).cmds);
+    const a = run('an idle worker above the REQUEST_COUNT target stops at its idle timeout, not at once');
+    expect(a.health[0]!.workers).toMatchObject({ idle: 1, running: 1 });
+    expect(a.health[1]!.workers).toMatchObject({ idle: 0, running: 1 });
+    const b = run('a worker idle past its timeout while the target wanted it stops in the ms the target falls');
+    expect(b.health[0]!.workers).toMatchObject({ idle: 1, running: 1 });
+    expect(b.health[1]!.workers).toMatchObject({ idle: 0, running: 1 });
   });
 });

@@ -20,6 +20,9 @@
  * stop only when nothing wants them): it is withdrawn (stopped, the newest first) before an idle
  * worker stops: down to workersMin when an idle timeout comes, down to REQUEST_COUNT's target at
  * the end of each ms.
+ *
+ * A load-balancing endpoint scales by REQUEST_COUNT, but its workers have an idle timer: an idle
+ * worker stops at its idle timeout (the oldest idle first) while more than the target remain.
  */
 import { Alea } from '../../src/lib/random.js';
 import type { RefEngine } from './engine.js';
@@ -217,7 +220,12 @@ export abstract class RefWorkers extends RefState {
   protected endOfMs(): void {
     if (this.cfg.scaler.type === 'REQUEST_COUNT') {
       this.withdrawWaiting(this.target());
-      while (this.idle.length > 0 && this.workers.length > this.target()) this.stopWorker(this.idle[this.idle.length - 1]!);
+      if (this.cfg.balancer === true) {
+        // A load-balancing endpoint's workers have an idle timer: those idle for idleTimeoutMs
+        // stop, the oldest idle first, while more than the target remain.
+        for (let w = this.idle[0]; w && w.idleSinceMs + this.cfg.idleTimeoutMs <= this.nowMs && this.workers.length > this.target(); w = this.idle[0])
+          this.stopWorker(w);
+      } else while (this.idle.length > 0 && this.workers.length > this.target()) this.stopWorker(this.idle[this.idle.length - 1]!);
       while (this.wantedNow(true) > 0) this.startWorker();
       return;
     }
@@ -229,9 +237,9 @@ export abstract class RefWorkers extends RefState {
     }
   }
 
-  /** QUEUE_DELAY: the next time an idle worker reaches its idle timeout, after now. */
+  /** QUEUE_DELAY, or a load-balancing endpoint: the next time an idle worker reaches its idle timeout, after now. */
   protected nextIdleTimeout(): number {
-    if (this.cfg.scaler.type !== 'QUEUE_DELAY') return Infinity;
+    if (this.cfg.scaler.type !== 'QUEUE_DELAY' && this.cfg.balancer !== true) return Infinity;
     const at = this.idle.map((w) => w.idleSinceMs + this.cfg.idleTimeoutMs).filter((t) => t > this.nowMs);
     return Math.min(Infinity, ...at);
   }

@@ -13,7 +13,7 @@ export const LB_REGRESSIONS: Regression[] = [
     // third worker); D, `strict-resume ep-w1`, starts w1 again, ready at once. The core gave w1
     // to C first and D waited pinned behind it: D answered at 21 001 ms, not 11 001.
     name: 'strict-resume with no cold start: the worker it wakes serves it before the shared wait',
-    config: { ...LB, seed: 1, workers: 2, workersMin: 0, workerConcurrency: 1, scaler: { type: 'REQUEST_COUNT', value: 2 } },
+    config: { ...LB, seed: 1, workers: 2, workersMin: 0, workerConcurrency: 1, idleTimeoutMs: 0, scaler: { type: 'REQUEST_COUNT', value: 2 } },
     cmds: [
       { t: 'lb', sim: { durationMs: 1000 } },
       { t: 'advance', ms: 1001 },
@@ -28,7 +28,7 @@ export const LB_REGRESSIONS: Regression[] = [
     // As found (workerConcurrency 2): both requests run on the resumed w1 at once, in the other
     // order, so their answers came in the other order.
     name: 'strict-resume with no cold start: its request starts first on the worker it wakes',
-    config: { ...LB, seed: 1, workers: 2, workersMin: 0, workerConcurrency: 2 },
+    config: { ...LB, seed: 1, workers: 2, workersMin: 0, workerConcurrency: 2, idleTimeoutMs: 0 },
     cmds: [
       { t: 'lb', sim: { durationMs: 119_999 } },
       { t: 'advance', ms: 119_999 },
@@ -39,20 +39,68 @@ export const LB_REGRESSIONS: Regression[] = [
     ],
   },
   {
-    // workersMin 1 keeps w1 idle; `strict-resume ep-w2` brings w2 back (a cold start of 120 s)
-    // and a request takes w1 at 129 999 ms: 3 workers for a target of 2, the idle one above it.
-    // The core let an idle w3 stay (billed, with no idle timeout under REQUEST_COUNT) where
-    // surplus idle workers stop at the end of the ms.
-    name: 'a worker strict-resume starts makes an idle one surplus: it stops at the end of the ms',
-    config: { ...LB, seed: 8, workers: 4, workersMin: 2, workerConcurrency: 2, coldStartMs: 120_000, scaler: { type: 'REQUEST_COUNT', value: 2 } },
+    // Built: a load-balancing endpoint's workers have an idle timer. w1 ends A at 1000 ms and is
+    // idle above the target (1: B runs on w2); its timeout comes at 6000 ms and it stops at the end of that ms.
+    name: 'an idle worker above the REQUEST_COUNT target stops at its idle timeout, not at once',
+    config: {
+      ...LB,
+      seed: 1,
+      workers: 2,
+      workersMin: 0,
+      workerConcurrency: 1,
+      coldStartMs: 0,
+      idleTimeoutMs: 5000,
+      scaler: { type: 'REQUEST_COUNT', value: 1 },
+    },
     cmds: [
-      { t: 'lb', sim: { durationMs: 0 }, n: 4 },
-      { t: 'lb', sim: { durationMs: 119_999 } },
-      { t: 'advance', ms: 119_999 },
-      { t: 'advance', ms: 10_000 },
-      { t: 'lb', sim: { durationMs: 0 }, affinity: { mode: 'strict-resume', worker: 2 } },
       { t: 'lb', sim: { durationMs: 1000 } },
-      { t: 'advance', ms: 1 },
+      { t: 'lb', sim: { durationMs: 10_000 } },
+      { t: 'advance', ms: 1000 },
+      { t: 'advance', ms: 4999 },
+      { t: 'health' },
+      { t: 'advance', ms: 2 },
+      { t: 'health' },
+    ],
+  },
+  {
+    // Built: w1 takes A and B (2 a worker), REQUEST_COUNT 1 wants 2 workers and w2 starts idle at 0
+    // ms. Its timeout comes at 5000 ms while the target still wants it; at 10 000 ms A ends, the
+    // target falls to 1, and w2, past its timeout, stops at the end of that ms.
+    name: 'a worker idle past its timeout while the target wanted it stops in the ms the target falls',
+    config: {
+      ...LB,
+      seed: 1,
+      workers: 2,
+      workersMin: 0,
+      workerConcurrency: 2,
+      coldStartMs: 0,
+      idleTimeoutMs: 5000,
+      scaler: { type: 'REQUEST_COUNT', value: 1 },
+    },
+    cmds: [
+      { t: 'lb', sim: { durationMs: 10_000 } },
+      { t: 'lb', sim: { durationMs: 20_000 } },
+      { t: 'advance', ms: 9999 },
+      { t: 'health' },
+      { t: 'advance', ms: 2 },
+      { t: 'health' },
+    ],
+  },
+  {
+    // As found: w2 went idle past its timeout while kept (workersMin 1, w1 stopped first, the
+    // oldest idle); `strict-resume ep-w1` starts w1 again, the workers are above the target, and
+    // w2 stops at the end of that ms. The core looked at idle timeouts only when a worker went idle.
+    name: 'a strict-resume start puts the workers above the target: a worker idle past its timeout stops',
+    config: { ...LB, seed: 1, workers: 2, workersMin: 1, workerConcurrency: 1, coldStartMs: 119_999 },
+    cmds: [
+      { t: 'lb', sim: { durationMs: 119_999 } },
+      { t: 'lb', sim: { durationMs: 0 } },
+      { t: 'advance', ms: 330_001 },
+      { t: 'lb', sim: { durationMs: 0 }, affinity: { mode: 'strict-resume', worker: 2 } },
+      { t: 'advance', ms: 0 },
+      { t: 'health' },
+      { t: 'advance', ms: 119_999 },
+      { t: 'lb', sim: { durationMs: 0 }, n: 3 },
       { t: 'health' },
     ],
   },
