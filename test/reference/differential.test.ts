@@ -56,25 +56,5 @@ describe('reference model: load-balancing endpoints', () => {
 });
 
 describe('reference model: random sequences', () => {
-  it(
-    `core and model agree on ${RUNS} sequences`,
-    () => {
-      const tally = process.env.REF_RUNS ? new Map<string, number>() : undefined;
-      fc.assert(
-        fc.property(caseArb, (c) => {
-          const r = runCase(c, tally);
-          if (!r.ok) throw new Error(explain(r));
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: false },
-      );
-      if (tally)
-        console.log(
-          `${[...tally]
-            .sort()
-            .map(([k, n]) => `${k}: ${n}`)
-            .join('\n')}`,
-        );
-    },
-    Math.max(60_000, RUNS * 100),
-  );
+  it(`core and model agree on ${RUNS} sequences`, () => agree(caseArb, RUNS, SEED), Math.max(60_000, RUNS * 100));
 });
