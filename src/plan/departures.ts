@@ -10,9 +10,13 @@ import type { Scenario } from '../load/scenario/schema.js';
 /**
  * One sentence per departure; `limited`: some run saw 429s; `scaled`: some point had workersMin <
  * workersMax; `meanJobMs`: Erlang C's mean job time (a token trace's flows at their own lengths,
- * flow-job-time.ts), default the endpoint's.
+ * flow-job-time.ts), default the endpoint's; `kinds`: the kinds of endpoint the points ran on
+ * (the grid's `type`), default the scenario's.
  */
-export function departures(sc: Scenario, o: { limited: boolean; scaled: boolean; meanJobMs?: number }): string[] {
+export function departures(
+  sc: Scenario,
+  o: { limited: boolean; scaled: boolean; meanJobMs?: number; kinds?: ReadonlySet<'queue' | 'load-balancer'> },
+): string[] {
   const e = sc.endpoint;
   const out: string[] = [];
   const cold = meanMs(e.coldStartMs);
@@ -21,13 +25,21 @@ export function departures(sc: Scenario, o: { limited: boolean; scaled: boolean;
       `Cold starts: a new worker takes ${(cold / 1000).toFixed(1)} s on average before its first job, and jobs wait for it; Erlang C's servers are always warm.`,
     );
   }
-  if (o.scaled) {
+  const kinds = o.kinds ?? new Set([e.type]);
+  if (o.scaled && kinds.has('queue')) {
     const how =
       e.scaler.type === 'QUEUE_DELAY'
         ? `when jobs have waited ${e.scaler.value} s (QUEUE_DELAY)`
         : `at ${e.scaler.value} queued jobs per worker (REQUEST_COUNT)`;
     out.push(
-      `Scaler lag: workers between workersMin and workersMax start only ${how}, and idle ones stop after ${e.idleTimeoutMs} ms; Erlang C has all c servers on all the time.`,
+      `Scaler lag${kinds.size > 1 ? ' (queue points)' : ''}: workers between workersMin and workersMax start only ${how}, and idle ones stop after ${e.idleTimeoutMs} ms; Erlang C has all c servers on all the time.`,
+    );
+  }
+  if (o.scaled && kinds.has('load-balancer')) {
+    // A load-balancing point scales by REQUEST_COUNT: the scenario's, else at workerConcurrency (grid-type.ts).
+    const value = e.scaler.type === 'REQUEST_COUNT' ? `${e.scaler.value}` : 'workerConcurrency';
+    out.push(
+      `Scaler lag${kinds.size > 1 ? ' (load-balancing points)' : ''}: workers between workersMin and workersMax start only at ${value} requests in flight per worker (REQUEST_COUNT), and idle ones stop after ${e.idleTimeoutMs} ms; Erlang C has all c servers on all the time.`,
     );
   }
   if (o.limited)

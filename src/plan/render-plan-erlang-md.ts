@@ -117,6 +117,7 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
     limited: p.rows.some((r) => r.measured.limitedRate.some((v) => (v ?? 0) > 0)),
     scaled: p.rows.some((r) => r.workersMin < r.workersMax),
     meanJobMs: ec.meanJobMs,
+    kinds: new Set(p.rows.map((r) => (r.knobs?.type as 'queue' | 'load-balancer' | undefined) ?? sc.endpoint.type)),
   });
   if (dep.length) {
     L.push('', 'Where this scenario departs from M/M/c, and why the simulation differs:', '');

@@ -111,6 +111,11 @@ describe('loadlab plan over both kinds of endpoint', () => {
     expect(md).toMatch(/\| load-balancer \| workersMax 3 \| \$2\.02 \| \d+–\d+ \| 0 \| 2 of 4 \|/);
     expect(md).toMatch(/\| 1 \| type=load-balancer \| ◆ \| no \| .* \| \d+–\d+ \(no-workers \d+–\d+\) \|/);
     expect(md).toContain('`balancer_failed == 0` (added by loadlab');
+    // Erlang C's departures name each kind's scaler: QUEUE_DELAY 2 s on queue points, REQUEST_COUNT at workerConcurrency on the others.
+    expect(md).toContain('Scaler lag (queue points): workers between workersMin and workersMax start only when jobs have waited 2 s (QUEUE_DELAY)');
+    expect(md).toContain(
+      'Scaler lag (load-balancing points): workers between workersMin and workersMax start only at workerConcurrency requests in flight per worker (REQUEST_COUNT)',
+    );
     expect(read(out, 'plan.html')).toContain('<h2>Queue or load-balancing endpoint</h2>');
   });
 
