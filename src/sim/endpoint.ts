@@ -40,7 +40,8 @@ import { DEFAULT_FAILURE, Workload, type SimDirectives } from './workload.js';
 import { WebhookScheduler } from './webhooks.js';
 import type { WebhookSender } from '../contract/webhooks.js';
 import { freeRun, heldBy, runOf, type Run, type Worker } from './worker.js';
-import { WorkerPool, type WorkerCounts } from './worker-pool.js';
+import { WorkerPool } from './worker-pool.js';
+import { healthBody } from './endpoint-health.js';
 import { LlmEngine, type EngineHost } from './llm-engine.js';
 import { engineOn } from '../contract/llm-config.js';
 import { EngineStats } from './engine-stats.js';
@@ -353,50 +354,7 @@ export class Endpoint {
   }
 
   health(): HealthBody {
-    const c = this.pool.counts;
-    return {
-      jobs: {
-        completed: this.counters.completed,
-        failed: this.counters.failed,
-        inProgress: this.pool.jobsHeld,
-        inQueue: this.queue.length,
-        retried: this.counters.retried,
-      },
-      workers: {
-        idle: c.idle,
-        initializing: c.initializing,
-        ready: c.idle + c.running,
-        running: c.running,
-        throttled: c.throttled,
-        unhealthy: c.unhealthy,
-        ...(this.pool.countsByGpu ? { byGpu: this.workersByGpu(this.pool.countsByGpu) } : {}),
-      },
-      ...(this.balancer !== undefined ? { balancer: this.balancerHealth(this.balancer, c) } : {}),
-    };
-  }
-
-  /**
-   * /health's `balancer` (a load-balancing endpoint): requests waiting for a worker (pinned ones
-   * included) and held by workers; workers as its health checks see them (healthy: ready;
-   * initializing; unhealthy; a throttled worker has not started: it is none of these); the
-   * requests it ended, by cause.
-   */
-  private balancerHealth(b: Balancer, c: WorkerCounts): NonNullable<HealthBody['balancer']> {
-    return {
-      requests: { pending: this.queue.length + b.pinned, inFlight: this.pool.jobsHeld },
-      workers: { healthy: c.idle + c.running, initializing: c.initializing, unhealthy: c.unhealthy },
-      failed: { ...b.failed },
-    };
-  }
-
-  /** /health's `workers.byGpu`: the placed workers of each GPU type by state, in the endpoint's order (those waiting for a host are in `throttled` only). */
-  private workersByGpu(counts: readonly WorkerCounts[]): NonNullable<HealthBody['workers']['byGpu']> {
-    const out: NonNullable<HealthBody['workers']['byGpu']> = {};
-    this.cfg.gpus!.forEach((g, t) => {
-      const c = counts[t]!;
-      out[g] = { idle: c.idle, initializing: c.initializing, running: c.running, throttled: c.throttled, unhealthy: c.unhealthy };
-    });
-    return out;
+    return healthBody({ counters: this.counters, queue: this.queue, pool: this.pool, gpus: this.cfg.gpus, balancer: this.balancer });
   }
 
   /** Holds `w` until the job changes. */
