@@ -17,7 +17,6 @@ export interface GpuAreas {
 export class GpuOccupancy {
   private readonly avg: TimeAverages;
   private readonly counts: readonly Readonly<Record<WorkerState, number>>[];
-  private t: number;
 
   constructor(
     ep: Endpoint,
@@ -27,15 +26,11 @@ export class GpuOccupancy {
   ) {
     this.counts = ep.pool.countsByGpu!;
     this.avg = new TimeAverages(windowMs, gpus.length * WORKER_STATES.length, nowMs);
-    this.t = nowMs;
     this.read();
   }
 
   observe(nowMs: number): void {
-    if (nowMs !== this.t) {
-      this.avg.advance(nowMs);
-      this.t = nowMs;
-    }
+    this.avg.advance(nowMs); // nothing when the clock has not moved
     this.read();
   }
 

@@ -18,7 +18,6 @@ export const OCCUPANCY_SERIES = ['queueLength', 'jobsInSystem', 'running', 'idle
 
 export class Occupancy {
   private readonly avg: TimeAverages;
-  private t: number;
   /** The batching engines over time: only on an endpoint with `llm.engine`. */
   readonly engine: EngineOccupancy | undefined;
   /** The workers on each GPU type: only on an endpoint that lists its gpus. */
@@ -30,7 +29,6 @@ export class Occupancy {
     nowMs: number,
   ) {
     this.avg = new TimeAverages(windowMs, OCCUPANCY_SERIES.length, nowMs);
-    this.t = nowMs;
     this.engine = ep.cfg.llm?.engine ? new EngineOccupancy(ep, windowMs, nowMs) : undefined;
     const gpus = ep.cfg.gpus;
     this.gpus = gpus?.length ? new GpuOccupancy(ep, gpus, windowMs, nowMs) : undefined;
@@ -38,10 +36,7 @@ export class Occupancy {
   }
 
   observe(nowMs: number): void {
-    if (nowMs !== this.t) {
-      this.avg.advance(nowMs);
-      this.t = nowMs;
-    }
+    this.avg.advance(nowMs); // nothing when the clock has not moved
     this.read();
     this.engine?.observe(nowMs);
     this.gpus?.observe(nowMs);
