@@ -9,6 +9,7 @@ import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/end
 import { InProcessTarget } from '../../src/load/targets/in-process/in-process-target.js';
 import type { TargetResponse } from '../../src/load/targets/target.js';
 import { Simulator } from '../../src/sim/simulator.js';
+import { streamChats, tokenTimes } from '../helpers/engine-streams.js';
 import { harness } from '../helpers/harness.js';
 
 const ENGINE = { decodeMs: 10, perSequenceMs: 2, prefillMsPerToken: 0.5 };
@@ -19,24 +20,12 @@ function endpoint(extra: Partial<EndpointConfigInput> = {}, engine: Record<strin
 }
 
 /** Streamed chat completions sent at the given instants; the answers once the run is over. */
-function streams(ep: Partial<EndpointConfigInput>, sendAtMs: number[]): TargetResponse[] {
-  const p = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep', ...ep }] });
-  if (!p.ok) throw new Error(JSON.stringify(p.issues));
-  const sim = new Simulator(p.config);
-  const t = new InProcessTarget(sim, 'ep');
-  const out: TargetResponse[] = [];
-  sendAtMs.forEach((at, i) => {
-    sim.runUntil(at);
-    const body = { messages: [{ role: 'user', content: PROMPT }], stream: true };
-    t.send({ op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: 600_000 }, (r) => (out[i] = r));
-  });
-  sim.runUntil(100_000);
-  return out;
-}
-
-/** The instants of a stream's content chunks (its tokens). */
-const tokenTimes = (r: TargetResponse) =>
-  r.sse!.flatMap((d, i) => (d !== '[DONE]' && JSON.parse(d).choices[0]?.delta?.content !== undefined ? [r.sseAtMs![i]!] : []));
+const streams = (ep: Partial<EndpointConfigInput>, sendAtMs: number[]) =>
+  streamChats(
+    ep,
+    sendAtMs.map((atMs) => ({ atMs, content: PROMPT })),
+    false,
+  ).out;
 
 describe('continuous batching in process (hand-computed schedules)', () => {
   it('one sequence: a prefill iteration, then one token per decode iteration; the job ends with its last token', () => {

@@ -9,10 +9,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
-import { InProcessTarget } from '../../src/load/targets/in-process/in-process-target.js';
 import type { TargetResponse } from '../../src/load/targets/target.js';
 import { tokenPieces } from '../../src/sim/token-text.js';
 import { Simulator } from '../../src/sim/simulator.js';
+import { chunks, streamChats, tokenTimes, usage } from '../helpers/engine-streams.js';
 import { harness } from '../helpers/harness.js';
 
 const ENGINE = { decodeMs: 10, perSequenceMs: 2, prefillMsPerToken: 0.5 };
@@ -29,30 +29,15 @@ interface Send {
 }
 
 /** Streamed chat completions (usage included) sent at the given instants; the answers once the run is over, and the simulator. */
-function streams(ep: Partial<EndpointConfigInput>, sends: Send[]): { out: TargetResponse[]; sim: Simulator } {
-  const p = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep', ...ep }] });
-  if (!p.ok) throw new Error(JSON.stringify(p.issues));
-  const sim = new Simulator(p.config);
-  const t = new InProcessTarget(sim, 'ep');
-  const out: TargetResponse[] = [];
-  sends.forEach((s, i) => {
-    sim.runUntil(s.atMs);
-    const body = { messages: [{ role: 'user', content: prompt(s.promptTokens) }], stream: true, stream_options: { include_usage: true } };
-    t.send({ op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: 600_000 }, (r) => (out[i] = r));
-  });
-  sim.runUntil(100_000);
-  return { out, sim };
-}
+const streams = (ep: Partial<EndpointConfigInput>, sends: Send[]) =>
+  streamChats(
+    ep,
+    sends.map((s) => ({ atMs: s.atMs, content: prompt(s.promptTokens) })),
+  );
 
-/** The parsed data events of a stream ([DONE] left out). */
-const chunks = (r: TargetResponse) => r.sse!.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
-/** The instants of a stream's content chunks (its tokens). */
-const tokenTimes = (r: TargetResponse) =>
-  r.sse!.flatMap((d, i) => (d !== '[DONE]' && JSON.parse(d).choices[0]?.delta?.content !== undefined ? [r.sseAtMs![i]!] : []));
 /** The content pieces of a stream, in order. */
 const pieces = (r: TargetResponse): string[] => chunks(r).flatMap((c) => (c.choices[0]?.delta?.content !== undefined ? [c.choices[0].delta.content] : []));
 const finishReason = (r: TargetResponse) => chunks(r).find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason;
-const usage = (r: TargetResponse) => chunks(r).find((c) => c.usage)?.usage;
 /** The job id behind a stream (its chunks' id is `chatcmpl-<job id>`). */
 const jobIdOf = (r: TargetResponse): string => chunks(r)[0].id.replace(/^chatcmpl-/, '');
 /** `t0 + step × k` for k = 0 … n − 1. */

@@ -9,8 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import { InProcessTarget } from '../../src/load/targets/in-process/in-process-target.js';
-import type { TargetResponse } from '../../src/load/targets/target.js';
 import { Simulator } from '../../src/sim/simulator.js';
+import type { TargetResponse } from '../../src/load/targets/target.js';
+import { streamChats, tokenTimes, usage } from '../helpers/engine-streams.js';
 
 const ENGINE = { decodeMs: 10, perSequenceMs: 2, prefillMsPerToken: 0.5, prefixCaching: true };
 /** `n` blocks (16 tokens each) of the letter `c`. */
@@ -27,25 +28,12 @@ interface Send {
 }
 
 /** Streamed chat completions (usage included) sent at the given instants; the answers, and the simulator. */
-function streams(ep: Partial<EndpointConfigInput>, sends: Send[]): { out: TargetResponse[]; sim: Simulator } {
-  const p = parseSimConfig({ seed: 1, endpoints: [{ id: 'ep', ...ep }] });
-  if (!p.ok) throw new Error(JSON.stringify(p.issues));
-  const sim = new Simulator(p.config);
-  const t = new InProcessTarget(sim, 'ep');
-  const out: TargetResponse[] = [];
-  sends.forEach((s, i) => {
-    sim.runUntil(s.atMs);
-    const body = { messages: [{ role: 'user', content: s.text }], max_tokens: s.maxTokens, stream: true, stream_options: { include_usage: true } };
-    t.send({ op: 'openai', method: 'POST', path: '/openai/v1/chat/completions', body, timeoutMs: 600_000 }, (r) => (out[i] = r));
-  });
-  sim.runUntil(100_000);
-  return { out, sim };
-}
+const streams = (ep: Partial<EndpointConfigInput>, sends: Send[]) =>
+  streamChats(
+    ep,
+    sends.map((s) => ({ atMs: s.atMs, content: s.text, maxTokens: s.maxTokens })),
+  );
 
-const chunks = (r: TargetResponse) => r.sse!.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d));
-const tokenTimes = (r: TargetResponse) =>
-  r.sse!.flatMap((d, i) => (d !== '[DONE]' && JSON.parse(d).choices[0]?.delta?.content !== undefined ? [r.sseAtMs![i]!] : []));
-const usage = (r: TargetResponse) => chunks(r).find((c) => c.usage)?.usage;
 const cached = (r: TargetResponse) => usage(r)?.prompt_tokens_details?.cached_tokens;
 
 describe('prefix caching: what a joining prompt prefills', () => {
