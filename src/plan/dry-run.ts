@@ -22,7 +22,7 @@ import { endpointDefaultsText } from '../contract/endpoint-presets.js';
 import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';
 import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from '../load/arrivals/registry.js';
-import { behaviourOperation, leastSessionMs, meanTurns, submitsJob } from '../load/behaviours/registry.js';
+import { behaviourOperation, hasTurns, leastSessionMs, meanTurns, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import { type FlowJobTime, flowJobTime } from './flow-job-time.js';
@@ -63,9 +63,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
       `  ${f.name}: ${f.client.behaviour} on /${op}, ${sessions} ${peak10.toFixed(1)} per 10 s` +
         `${lim === null ? '' : ` against a limit of ${lim} per 10 s (${((100 * peak10) / lim).toFixed(0)} %)`}${lim !== null && peak10 > lim ? '  ← above the limit: expect 429s' : ''}`,
       ...traceSummary(f.arrival),
-      ...(f.client.behaviour === 'openai-chat' && f.client.turns !== undefined
-        ? [`    ${+turns.toFixed(2)} turns a session on average (a request and a job each), ~${Math.round(n * turns)} requests`]
-        : []),
+      ...(hasTurns(f.client) ? [`    ${+turns.toFixed(2)} turns a session on average (a request and a job each), ~${Math.round(n * turns)} requests`] : []),
     );
   }
   const requests = Math.round([...perOp.values()].reduce((a, b) => a + b, 0));

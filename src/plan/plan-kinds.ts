@@ -4,7 +4,7 @@
  * between the kinds compares: cost, TTFT p95, failures. plan.md's section "Queue or
  * load-balancing endpoint" and `loadlab plan`'s stdout show it. Pure: read from plan.json alone.
  */
-import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
+import { cheapestMeeting, type PlanResult, type PlanRow } from './plan-result.js';
 
 export interface KindChoice {
   type: string;
@@ -21,8 +21,6 @@ export function kindChoices(p: PlanResult): KindChoice[] | null {
   if (!types.length) return null;
   return types.map((type) => {
     const rows = p.rows.filter((r) => r.knobs?.type === type);
-    const meeting = rows.filter((r) => r.meetsAll);
-    const best = meeting.reduce<PlanRow | null>((b, r) => (b === null || rowPrice(r) < rowPrice(b) ? r : b), null);
-    return { type, best, points: rows.length, meeting: meeting.length };
+    return { type, best: cheapestMeeting(rows), points: rows.length, meeting: rows.filter((r) => r.meetsAll).length };
   });
 }

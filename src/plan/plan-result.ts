@@ -204,11 +204,8 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
   const from = inp.range[0]!;
   const to = inp.range[inp.range.length - 1]!;
   const cheapestBy = inp.prices ? ('cost per hour' as const) : ('billed worker-seconds' as const);
-  const price = rowPrice;
   // Without a grid: the smallest workersMax (rows are in its order); with one: the cheapest point, ties to the earlier row.
-  const best = inp.grid
-    ? rows.filter((r) => r.meetsAll).reduce<PlanRow | undefined>((b, r) => (b === undefined || price(r) < price(b) ? r : b), undefined)
-    : rows.find((r) => r.meetsAll);
+  const best = inp.grid ? (cheapestMeeting(rows) ?? undefined) : rows.find((r) => r.meetsAll);
   const where = inp.grid ? ` over ${out.lines.length} grid combinations` : '';
   const recommendation: PlanResult['recommendation'] = {
     workersMax: best?.workersMax ?? null,
@@ -254,7 +251,7 @@ export function buildPlan(inp: PlanInputs, out: SweepOutcome): PlanResult {
     ...(inp.prices ? { prices: inp.prices } : {}),
     billing: billingSection(inp.billInitializing ?? false, inp.prices),
     recommendation,
-    ...(inp.grid ? { paretoFront: paretoFront(rows, inp.slos.list, price) } : {}),
+    ...(inp.grid ? { paretoFront: paretoFront(rows, inp.slos.list, rowPrice) } : {}),
     borderline,
     failingAbove: best ? rows.filter((r) => r.workersMax > best.workersMax && !r.meetsAll && sameKnobs(r.knobs, best.knobs)).map((r) => r.workersMax) : [],
     rows,
@@ -270,4 +267,9 @@ export function renderPlanJson(p: PlanResult): string {
 /** "on all 3 seeds", "on its 1 seed". */
 function onSeeds(n: number): string {
   return n === 1 ? 'on its 1 seed' : `on all ${n} seeds`;
+}
+
+/** The cheapest row meeting every SLO (rowPrice), ties to the earlier row; null when none does. */
+export function cheapestMeeting(rows: readonly PlanRow[]): PlanRow | null {
+  return rows.filter((r) => r.meetsAll).reduce<PlanRow | null>((b, r) => (b === null || rowPrice(r) < rowPrice(b) ? r : b), null);
 }

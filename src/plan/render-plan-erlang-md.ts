@@ -14,6 +14,7 @@ import { tokenTraceFlows } from './flow-job-time.js';
 import { submitsJob } from '../load/behaviours/registry.js';
 import { closedJobFlows } from './mmc-reference.js';
 import { describeKnobs } from './grid.js';
+import { typeAt } from './grid-type.js';
 import { fmt, pct } from './plan-format.js';
 import type { PlanResult, PlanRow } from './plan-result.js';
 
@@ -117,7 +118,7 @@ export function erlangSection(p: PlanResult, sc: Scenario): string[] {
     limited: p.rows.some((r) => r.measured.limitedRate.some((v) => (v ?? 0) > 0)),
     scaled: p.rows.some((r) => r.workersMin < r.workersMax),
     meanJobMs: ec.meanJobMs,
-    kinds: new Set(p.rows.map((r) => (r.knobs?.type as 'queue' | 'load-balancer' | undefined) ?? sc.endpoint.type)),
+    kinds: new Set(p.rows.map((r) => typeAt(sc, r.knobs))),
   });
   if (dep.length) {
     L.push('', 'Where this scenario departs from M/M/c, and why the simulation differs:', '');

@@ -16,7 +16,8 @@ import { withKnobs, type Knobs } from './grid.js';
 import type { EngineLimitsGiven } from '../load/scenario/engine-defaults.js';
 import { billingRule, type WorkerBill } from '../report/worker-bill.js';
 import { evaluateSlos, type SloValue } from './slo.js';
-import { BALANCER_CAUSES, type BalancerCause } from '../contract/sim-events.js';
+import type { BalancerCause } from '../contract/sim-events.js';
+import { mergeBalancerFailed } from '../report/merge/counters.js';
 import { isStreaming } from '../load/behaviours/registry.js';
 import type { RunResult } from '../report/run-result.js';
 
@@ -125,13 +126,4 @@ export async function runPoint(base: SweepBase, task: PointTask): Promise<PointR
 }
 
 /** The balancer's failures by cause over the run's operations; none (no field) on a queue endpoint. */
-function balancerFailedOf(r: RunResult): { balancerFailed?: Record<BalancerCause, number> } {
-  const ops = Object.values(r.operations).filter((o) => o.balancerFailed !== undefined);
-  if (!ops.length) return {};
-  return {
-    balancerFailed: Object.fromEntries(BALANCER_CAUSES.map((c) => [c, ops.reduce((n, o) => n + (o.balancerFailed![c] ?? 0), 0)])) as Record<
-      BalancerCause,
-      number
-    >,
-  };
-}
+const balancerFailedOf = (r: RunResult) => mergeBalancerFailed(Object.values(r.operations));

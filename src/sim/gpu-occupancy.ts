@@ -36,10 +36,16 @@ export class GpuOccupancy {
 
   private read(): void {
     const v = this.avg.value;
-    const S = WORKER_STATES.length;
-    this.counts.forEach((c, t) => {
-      for (let k = 0; k < S; k++) v[t * S + k] = c[WORKER_STATES[k]!];
-    });
+    const counts = this.counts;
+    // After every simulator event: a plain loop, no closure; WORKER_STATES order.
+    for (let t = 0, i = 0; t < counts.length; t++) {
+      const c = counts[t]!;
+      v[i++] = c.running;
+      v[i++] = c.idle;
+      v[i++] = c.initializing;
+      v[i++] = c.throttled;
+      v[i++] = c.unhealthy;
+    }
   }
 
   /** Per GPU type, in the endpoint's order: windows 0 to `n - 1`, the run having ended at `endMs`. */

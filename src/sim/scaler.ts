@@ -116,10 +116,10 @@ export class ScaleLoop {
   private readonly recheck = (): void => this.run();
 
   run(): void {
-    // REQUEST_COUNT: workers waiting for a place, or an idle worker, above the target stop at the end
-    // of the ms (a worker may have come without going idle itself: a strict-resume one; the target
-    // may have fallen while the workers holding jobs keep some).
-    if (this.requestCount && !this.atEnd && (this.pool.waiting > 0 || this.idleAboveTarget())) this.atEndOfMs();
+    // REQUEST_COUNT: workers waiting for a place, or (a queue endpoint) an idle worker, above the
+    // target stop at the end of the ms (the target may have fallen while the workers holding jobs
+    // keep some).
+    if (this.requestCount && !this.atEnd && (this.pool.waiting > 0 || (this.stopsIdle && this.idleAboveTarget()))) this.atEndOfMs();
     // With no normal job waiting and workersMin met, `decide` adds nothing (idleWhenQueueEmpty):
     // the common case on every dispatch of a well-provisioned endpoint, so skip the call.
     if (this.busy || (this.queue.normalLength === 0 && this.idleWhenQueueEmpty && this.pool.total >= this.cfg.workersMin)) return;

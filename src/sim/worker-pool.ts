@@ -272,7 +272,7 @@ export class WorkerPool {
 
   /** Can worker `n`, stopped, start again under its id? It existed, is stopped, and workersMax leaves room. */
   canResume(n: number): boolean {
-    return Number.isInteger(n) && n >= 1 && n < this.nextId && this.total < this.cfg.workersMax && this.byNumber(n) === undefined;
+    return Number.isInteger(n) && n >= 1 && n < this.nextId && this.total < this.cfg.workersMax;
   }
 
   /** Is `w` ready with room for one more job (idle, or running below workerConcurrency)? */

@@ -53,7 +53,7 @@ function mergeOperation(list: readonly OperationStats[]): OperationStats {
 }
 
 /** A load-balancing endpoint's balancer answers by cause, summed (absent when no shard has them). */
-function mergeBalancerFailed(list: readonly OperationStats[]): Pick<OperationStats, 'balancerFailed'> {
+export function mergeBalancerFailed(list: readonly OperationStats[]): Pick<OperationStats, 'balancerFailed'> {
   const have = list.filter((o) => o.balancerFailed !== undefined);
   if (!have.length) return {};
   return { balancerFailed: Object.fromEntries(BALANCER_CAUSES.map((c) => [c, sum(have, (o) => o.balancerFailed![c] ?? 0)])) as Record<BalancerCause, number> };
