@@ -17,8 +17,7 @@ export interface FeedDigest {
   atMs: number[];
   /** `usage.completion_tokens` of the usage event, if one was sent. */
   usageTokens: number | undefined;
-  /** `usage.prompt_tokens` and `usage.prompt_tokens_details.cached_tokens`, if the usage event carried the details (prefix caching). */
-  promptTokens: number | undefined;
+  /** `usage.prompt_tokens_details.cached_tokens`, if the usage event carried the details (prefix caching). */
   cachedTokens: number | undefined;
   /** The error event's code ('' without one), if the stream ended with an error. */
   errorCode: string | undefined;
@@ -34,7 +33,6 @@ export class SseFeed {
   ended = false;
   /** Set by the producer when it pushes the usage event or an error event (`digest`). */
   usageTokens: number | undefined = undefined;
-  promptTokens: number | undefined = undefined;
   cachedTokens: number | undefined = undefined;
   errorCode: string | undefined = undefined;
   private onEvent: FeedEvent | undefined = undefined;
@@ -85,7 +83,7 @@ export class SseFeed {
       if (typeof d === 'number') atMs.push(this.atMs[i]!);
       if (d !== '[DONE]') events++;
     }
-    return { atMs, usageTokens: this.usageTokens, promptTokens: this.promptTokens, cachedTokens: this.cachedTokens, errorCode: this.errorCode, events };
+    return { atMs, usageTokens: this.usageTokens, cachedTokens: this.cachedTokens, errorCode: this.errorCode, events };
   }
 
   private write(from: number, to: number): string[] {

@@ -71,10 +71,7 @@ class TokenStream implements JobWaiter {
     if (this.c.includeUsage) {
       const u = usageOf(this.c, this.sent, ctx.ep.promptOf(job));
       feed.usageTokens = u.completion_tokens;
-      if (u.prompt_tokens_details !== undefined) {
-        feed.promptTokens = u.prompt_tokens;
-        feed.cachedTokens = u.prompt_tokens_details.cached_tokens;
-      }
+      if (u.prompt_tokens_details !== undefined) feed.cachedTokens = u.prompt_tokens_details.cached_tokens;
       feed.push(() => w.usage(u), now);
     }
     feed.push(DONE, now);

@@ -26,6 +26,7 @@ import { ResponseGate } from './response-gate.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth.js';
 import { parseTarget } from './request-target.js';
 import { RequestMeter, type RequestRecord } from './request-meter.js';
+import { WORKER_ID_HEADER } from '../contract/worker-id-header.js';
 
 /** What `Api.prepare` made of a request's head: its route, or the answer the head alone gets. */
 type Head = PreparedRoute | ApiResponse;
@@ -114,7 +115,7 @@ class HttpHandler {
     const head = this.deps.api.prepare({ method, path, authorization: req.headers.authorization }, p);
     const jobId = p?.jobId;
     // A load-balancing endpoint's request asks for a worker with `X-Runpod-Worker-Id` (node joins repeats with ", ").
-    const workerAffinity = req.headers['x-runpod-worker-id'] as string | undefined;
+    const workerAffinity = req.headers[WORKER_ID_HEADER] as string | undefined;
     if (!hasBody(req)) return this.dispatch(a, head, jobId, { query, rawBody: '', bodyBytes: 0, workerAffinity }, false);
     const declared = declaredBytes(req);
     if (!(head instanceof PreparedRoute) || head.tooLarge(declared)) return this.dispatchUnread(req, a, head, { query, bodyBytes: declared, workerAffinity });

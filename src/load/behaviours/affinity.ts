@@ -39,6 +39,20 @@ export class StickyWorker {
     return this.mode === 'soft' ? id : `${this.mode} ${id}`;
   }
 
+  /**
+   * `req` with the `X-Runpod-Worker-Id` to send now (as `workerAffinity`), or `req` itself before
+   * any answer named a worker. The same object while `req` and the worker stay the same, so a
+   * target that keeps a request's own form (a flow's one shared request) keeps it.
+   */
+  request<R extends object>(req: R): R | (R & { workerAffinity: string }) {
+    const workerAffinity = this.header();
+    if (workerAffinity === undefined) return req;
+    if (this.last?.req !== req || this.last.out.workerAffinity !== workerAffinity) this.last = { req, out: { ...req, workerAffinity } };
+    return this.last.out as R & { workerAffinity: string };
+  }
+
+  private last: { req: object; out: { workerAffinity: string } } | undefined = undefined;
+
   /** An answer came: its worker, or none (the balancer's own answer, a transport error). */
   answered(workerId: string | undefined): void {
     this.id = workerId;

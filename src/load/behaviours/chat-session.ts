@@ -137,14 +137,9 @@ export class ChatTurn implements Session {
     return (this.chat.s as Live).trace;
   }
 
-  /** The `X-Runpod-Worker-Id` this turn sends (`affinity`): the previous turn's worker; undefined for the first turn or without affinity. */
-  get workerAffinity(): string | undefined {
-    return this.chat.worker?.header();
-  }
-
-  /** An answer came (any status): its worker is the one the next turn asks for. */
-  answeredBy(r: ClientResponse): void {
-    this.chat.worker?.answered(r.workerId);
+  /** The worker the session's turns stick to (`affinity`): each turn asks for the previous turn's; undefined without affinity. */
+  get worker(): StickyWorker | undefined {
+    return this.chat.worker;
   }
 
   /** A 200 answered the turn: its text is kept for the history when another turn follows. */

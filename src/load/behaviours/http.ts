@@ -85,8 +85,7 @@ export const httpRequest = defineBehaviour({
     const worker = spec.affinity === undefined ? undefined : new StickyWorker(spec.affinity);
     return (s) => {
       const req = shared ?? make(s.seq);
-      const workerAffinity = worker?.header();
-      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r, x) => {
+      call(env, s, o, worker ? worker.request(req) : req, (r, x) => {
         worker?.answered(r.workerId);
         if (r.status === spec.expectStatus) {
           const now = env.target.now();

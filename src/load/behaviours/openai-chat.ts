@@ -106,12 +106,12 @@ export const openaiChat = defineBehaviour({
       s.queuedMark = env.rec.ledger.mark();
       obs?.opened(env.target.now());
       const turn = s instanceof ChatTurn ? s : undefined;
-      const workerAffinity = turn ? turn.workerAffinity : flowWorker?.header();
+      // `affinity`: a turn asks for its session's previous turn's worker, a single request for the flow's latest (affinity.ts).
+      const worker = turn ? turn.worker : flowWorker;
       const req = { ...where, method: 'POST', body, timeoutMs: spec.timeoutMs } as const;
-      call(env, s, o, workerAffinity === undefined ? req : { ...req, workerAffinity }, (r, x) => {
+      call(env, s, o, worker ? worker.request(req) : req, (r, x) => {
         obs?.closed(env.target.now());
-        if (turn) turn.answeredBy(r);
-        else flowWorker?.answered(r.workerId);
+        worker?.answered(r.workerId);
         if (r.status !== 200) {
           // A stream that broke mid-way (status 0): what arrived is counted, the session ends an error;
           // a request refused or failed before any stream counts as a streamed request that was not good.
@@ -157,7 +157,7 @@ export const openaiChat = defineBehaviour({
         lbObs?.served({ kind: 'chat', sentMs: x.sentMs, responseAtMs, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.workerId });
         const id = (r.body as { id?: unknown } | undefined)?.id;
         env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), 'COMPLETED', undefined, undefined, typeof id === 'string' ? id : undefined, s.sentMs);
-        if (s instanceof ChatTurn) s.answered(r);
+        turn?.answered(r);
         s.end('COMPLETED');
       });
     };

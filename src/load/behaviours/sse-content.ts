@@ -14,8 +14,7 @@ export interface StreamContent {
   atMs: number[];
   /** The last `usage.completion_tokens` seen; undefined: none. */
   usageTokens: number | undefined;
-  /** `usage.prompt_tokens` and `usage.prompt_tokens_details.cached_tokens`, both set only when the usage had the latter. */
-  promptTokens: number | undefined;
+  /** `usage.prompt_tokens_details.cached_tokens`, set only when the usage also had a count of `prompt_tokens`. */
   cachedTokens: number | undefined;
   /**
    * An `error` event ended the stream (the job failed, timed out or was cancelled after its first
@@ -28,7 +27,7 @@ export interface StreamContent {
 
 /** `sse`'s content events; `sseAtMs`: when each arrived (absent: all at `atMs`). */
 export function streamContent(sse: readonly string[], sseAtMs: readonly number[] | undefined, atMs: number): StreamContent {
-  const out: StreamContent = { atMs: [], usageTokens: undefined, promptTokens: undefined, cachedTokens: undefined, errorCode: undefined, events: 0 };
+  const out: StreamContent = { atMs: [], usageTokens: undefined, cachedTokens: undefined, errorCode: undefined, events: 0 };
   for (let i = 0; i < sse.length; i++) {
     const d = sse[i]!;
     if (d === '[DONE]') continue;
@@ -45,10 +44,7 @@ export function streamContent(sse: readonly string[], sseAtMs: readonly number[]
     const tokens = usage?.completion_tokens;
     if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0) out.usageTokens = tokens;
     const cached = usage?.prompt_tokens_details?.cached_tokens;
-    if (isCount(cached) && isCount(usage!.prompt_tokens)) {
-      out.promptTokens = usage!.prompt_tokens;
-      out.cachedTokens = cached;
-    }
+    if (isCount(cached) && isCount(usage!.prompt_tokens)) out.cachedTokens = cached;
     if (Array.isArray(choices) && choices.some(hasContent)) out.atMs.push(sseAtMs?.[i] ?? atMs);
   }
   return out;

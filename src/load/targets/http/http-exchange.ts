@@ -14,10 +14,10 @@
  */
 import type { Dispatcher } from 'undici';
 import type { TargetResponse } from '../target.js';
+import { WORKER_ID_HEADER } from '../../../contract/worker-id-header.js';
 
 const EMPTY = Buffer.alloc(0);
 /** A load-balancing endpoint's worker names itself in this answer header (TargetResponse.workerId). */
-const WORKER_ID = 'x-runpod-worker-id';
 const NO_CLOCK = (): number => 0;
 
 /** A server-sent event stream being read: complete events and their arrival times, and the unfinished tail. */
@@ -113,7 +113,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
       const k = rawHeaders[i]!;
       if (k.length === 12 && (k[0]! | 0x20) === 0x63 && k.toString('latin1').toLowerCase() === 'content-type') {
         if (rawHeaders[i + 1]!.toString('latin1').includes('text/event-stream')) this.events = new SseReader();
-      } else if (k.length === 18 && (k[0]! | 0x20) === 0x78 && k.toString('latin1').toLowerCase() === WORKER_ID) {
+      } else if (k.length === 18 && (k[0]! | 0x20) === 0x78 && k.toString('latin1').toLowerCase() === WORKER_ID_HEADER) {
         this.workerId = rawHeaders[i + 1]!.toString('latin1');
       }
     }

@@ -25,6 +25,7 @@ import { receiveOnClock, type HttpWebhookReceiver } from './webhook-receiver.js'
 import { UsageError } from '../../usage-error.js';
 import { sendLoad } from './send-load.js';
 import { balancerUrls } from '../balancer-url.js';
+import { WORKER_ID_HEADER } from '../../../contract/worker-id-header.js';
 
 /** Client timeouts are checked this often (wall ms): a timeout fires up to this late. */
 const SWEEP_MS = 25;
@@ -180,7 +181,7 @@ export class HttpTarget implements Target {
     return {
       method: req.method,
       path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs,
-      headers: req.workerAffinity === undefined ? headers : { ...headers, 'x-runpod-worker-id': req.workerAffinity },
+      headers: req.workerAffinity === undefined ? headers : { ...headers, [WORKER_ID_HEADER]: req.workerAffinity },
       body,
     };
   }

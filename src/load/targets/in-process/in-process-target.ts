@@ -7,7 +7,7 @@ import { Api } from '../../../api/api.js';
 import { PreparedRoute } from '../../../api/prepared-route.js';
 import type { SseFeed } from '../../../api/sse-feed.js';
 import { balancerPath, parsePath, parseRoute } from '../../../api/route-table.js';
-import { WORKER_ID_HEADER } from '../../../api/routes/balancer.js';
+import { WORKER_ID_HEADER } from '../../../contract/worker-id-header.js';
 import type { Endpoint } from '../../../sim/endpoint.js';
 import type { Timer } from '../../../lib/scheduler.js';
 import type { Simulator } from '../../../sim/simulator.js';
@@ -73,7 +73,7 @@ export class InProcessTarget implements Target {
    */
   send(req: Sent, done: (res: TargetResponse) => void): void {
     const id = req.jobId;
-    const kept = req.balancer === true ? this.balancerPrepared : req.brief === true ? this.briefPrepared : this.prepared;
+    const kept = this.keptFor(req);
     // A job id that is empty or has a `/` makes the path malformed: sendUnprepared lets the Api say so.
     const p = id === undefined ? kept.get(req.path) : id !== '' && !id.includes('/') ? kept.get(req.op) : undefined;
     if (p === undefined || p.method !== req.method) return this.sendUnprepared(req, done);
@@ -86,6 +86,10 @@ export class InProcessTarget implements Target {
   /** A load-balancing endpoint's prepared routes, by path under its base. */
   private readonly balancerPrepared = new Map<string, PreparedRoute>();
 
+  private keptFor(req: Sent): Map<string, PreparedRoute> {
+    return req.balancer === true ? this.balancerPrepared : req.brief === true ? this.briefPrepared : this.prepared;
+  }
+
   /** First send of its route (or a request the head check answers): prepares it and keeps it when it can be reused. */
   private sendUnprepared(req: Sent, done: (res: TargetResponse) => void): void {
     const lb = req.balancer === true;
@@ -94,7 +98,7 @@ export class InProcessTarget implements Target {
     const p = this.api.prepare({ method: req.method, path, authorization: KEY }, parsed, req.brief === true);
     // The head alone answers (404, 405): never held.
     if (!(p instanceof PreparedRoute)) return done(p);
-    const kept = lb ? this.balancerPrepared : req.brief === true ? this.briefPrepared : this.prepared;
+    const kept = this.keptFor(req);
     if (req.jobId === undefined ? parsed.jobId === undefined : parsed.jobId === req.jobId && p.op === req.op) {
       kept.set(req.jobId === undefined ? req.path : req.op, p);
     }
@@ -127,9 +131,9 @@ export class InProcessTarget implements Target {
       }
       finished = true;
       sched.cancel(timer);
+      const res: TargetResponse = r.sse ? { status: r.status, sse: r.sse, sseAtMs: r.sse.map(() => sched.nowMs) } : r;
       const worker = r.headers?.[WORKER_ID_HEADER];
-      if (worker !== undefined) return done({ ...(r.sse ? { status: r.status, sse: r.sse, sseAtMs: r.sse.map(() => sched.nowMs) } : r), workerId: worker });
-      done(r.sse ? { status: r.status, sse: r.sse, sseAtMs: r.sse.map(() => sched.nowMs) } : r);
+      done(worker === undefined ? res : { ...res, workerId: worker });
     });
     if (finished) return;
     timer = sched.after(req.timeoutMs, () => {

@@ -27,6 +27,7 @@ import { displayUrl } from '../target-url.js';
 import type { RandomStream } from '../../../lib/random.js';
 import type { DeliveryListener, ReceiverConfig, WebhookRefusals } from '../webhook-receiver.js';
 import { receiveOnClock, type HttpWebhookReceiver } from '../http/webhook-receiver.js';
+import { WORKER_ID_HEADER } from '../../../contract/worker-id-header.js';
 
 /** A request to send, or a timer whose marker is to be queued at the server. */
 type Outgoing = { req: TargetRequest; x: HttpExchange } | TimerSpec;
@@ -225,7 +226,7 @@ export class LockstepTarget implements Target {
         {
           method: req.method,
           path: (req.balancer ? this.lbPrefix : this.prefix) + req.path + qs,
-          headers: req.workerAffinity === undefined ? this.headers : { ...this.headers, 'x-runpod-worker-id': req.workerAffinity },
+          headers: req.workerAffinity === undefined ? this.headers : { ...this.headers, [WORKER_ID_HEADER]: req.workerAffinity },
           body: req.body === undefined ? null : JSON.stringify(req.body),
         },
         x,
