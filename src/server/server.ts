@@ -91,7 +91,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const balanced = [...sim.endpoints.values()].filter((ep) => ep.balancer !== undefined);
   if (balanced.length)
     metrics.beforeScrape.push(() => {
-      for (const ep of balanced) metrics.balancerPending.set({ endpoint: ep.id }, ep.queue.length + ep.balancer!.pinned);
+      for (const ep of balanced) metrics.balancerPending.set({ endpoint: ep.id }, ep.balancer!.pending);
     });
   const llm = [...sim.endpoints.values()].filter((ep) => ep.cfg.llm?.engine);
   if (llm.length)

@@ -50,8 +50,17 @@ export class Balancer {
   readonly failed: Record<BalancerCause, number> = Object.fromEntries(BALANCER_CAUSES.map((c) => [c, 0])) as Record<BalancerCause, number>;
   /** Requests pinned to a worker by strict affinity, waiting for it: per worker number, oldest first. */
   private readonly pins = new Map<number, Job[]>();
-  /** Requests pinned now, over all workers. */
-  pinned = 0;
+  /** Are requests pinned to some worker now? (A worker's list goes when it empties.) */
+  get anyPinned(): boolean {
+    return this.pins.size > 0;
+  }
+
+  /** Requests waiting at the balancer: the shared wait and those pinned to a worker (/health, /metrics). */
+  get pending(): number {
+    let n = this.queue.length;
+    for (const list of this.pins.values()) n += list.length;
+    return n;
+  }
 
   constructor(
     private readonly sched: Scheduler,
@@ -104,12 +113,11 @@ export class Balancer {
 
   /** The next request pinned to `w` (it has room), taken out of its wait; undefined when none. */
   nextFor(w: Worker): Job | undefined {
-    if (this.pinned === 0) return undefined;
+    if (this.pins.size === 0) return undefined;
     const list = this.pins.get(w.n);
     const j = list?.shift();
     if (j === undefined) return undefined;
     if (list!.length === 0) this.pins.delete(w.n);
-    this.pinned--;
     j.x!.lb!.pinnedTo = -1;
     return j;
   }
@@ -119,11 +127,10 @@ export class Balancer {
    * ms (the pool is in the middle of the stop: what their end sets off must find it done).
    */
   stopped(w: Worker): void {
-    if (this.pinned === 0) return;
+    if (this.pins.size === 0) return;
     const list = this.pins.get(w.n);
     if (list === undefined) return;
     this.pins.delete(w.n);
-    this.pinned -= list.length;
     for (const j of list) {
       const b = j.x!.lb!;
       b.pinnedTo = -1;
@@ -170,7 +177,6 @@ export class Balancer {
     const list = this.pins.get(n);
     if (list === undefined) this.pins.set(n, [j]);
     else list.push(j);
-    this.pinned++;
   }
 
   private waitOf(j: Job): BalancerWait {
@@ -194,7 +200,6 @@ export class Balancer {
     if (i < 0) return;
     list!.splice(i, 1);
     if (list!.length === 0) this.pins.delete(b.pinnedTo);
-    this.pinned--;
     b.pinnedTo = -1;
     this.host.fail(j, 'worker-timeout');
   };

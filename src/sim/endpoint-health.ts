@@ -48,7 +48,7 @@ export function healthBody(s: HealthSource): HealthBody {
  */
 function balancerHealth(s: HealthSource, b: Balancer, c: WorkerCounts): NonNullable<HealthBody['balancer']> {
   return {
-    requests: { pending: s.queue.length + b.pinned, inFlight: s.pool.jobsHeld },
+    requests: { pending: b.pending, inFlight: s.pool.jobsHeld },
     workers: { healthy: c.idle + c.running, initializing: c.initializing, unhealthy: c.unhealthy },
     failed: { ...b.failed },
   };

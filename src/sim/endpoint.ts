@@ -136,7 +136,7 @@ export class Endpoint {
     this.pool = new WorkerPool(cfg.id, cfg, sched, sampler(cfg.coldStartMs, r('coldstart')), flash, {
       onReady: (w) => {
         // A load-balancing endpoint's worker serves the requests pinned to it first.
-        if (this.balancer !== undefined && this.balancer.pinned > 0) this.feedPinned(w);
+        if (this.balancer !== undefined && this.balancer.anyPinned) this.feedPinned(w);
         this.dispatch();
         // REQUEST_COUNT on a queue endpoint has no idle timeout: a worker that boots into no work
         // above the target stops (at the end of the ms: a job arriving in it still takes the worker).
