@@ -11,7 +11,7 @@
  *   to it, out of the shared wait) while that one is at capacity or starting, at most 5 min
  *   (`STRICT_WAIT_MS`), then ends `worker-timeout`, or `worker-gone` when its worker stops
  *   meanwhile; `strict-resume` also starts its worker again, under its own id, when it has stopped.
- * - Counters of the requests it ended, by cause (/health's `balancer.failed`).
+ * - Counters of the requests it ended, by cause (/health's `balancer.failed`; the endpoint counts).
  *
  * The endpoint calls in at a request's arrival (`route`, `waitForAny`), when a worker gets room
  * (`nextFor`: its pinned requests go before the shared wait) and when a worker stops (`stopped`).
@@ -144,13 +144,12 @@ export class Balancer {
     this.host.fail(j, 'worker-gone');
   };
 
-  /** Counts a request the balancer ended (the endpoint calls it as it ends the request). */
-  count(j: Job, cause: BalancerCause): void {
+  /** The balancer ends `j` with `cause`: its wait ends (the endpoint calls it as it ends the request, and counts it). */
+  ended(j: Job, cause: BalancerCause): void {
     const b = this.waitOf(j);
     this.sched.cancel(b.timer);
     b.timer = undefined;
     b.cause = cause;
-    this.failed[cause]++;
   }
 
   /**

@@ -186,9 +186,7 @@ export class Endpoint {
    */
   refuseAffinity(a: Affinity | undefined): BalancerCause | undefined {
     const cause = this.balancer?.refuses(a);
-    if (cause === undefined) return undefined;
-    this.balancer!.failed[cause]++;
-    if (this.bus.active) this.bus.emit({ type: 'balancer.failed', atMs: this.sched.nowMs, endpointId: this.id, jobId: undefined, cause });
+    if (cause !== undefined) this.balancerFailed(cause, undefined);
     return cause;
   }
 
@@ -419,10 +417,16 @@ export class Endpoint {
 
   /** The balancer ends `j` (waiting, pinned or running) with `cause`; the answer shows it (api/routes/balancer.ts). */
   private fail(j: Job, cause: BalancerCause): void {
-    this.balancer!.count(j, cause);
-    if (this.bus.active) this.bus.emit({ type: 'balancer.failed', atMs: this.sched.nowMs, endpointId: this.id, jobId: this.jobs.idOf(j), cause });
+    this.balancer!.ended(j, cause);
+    this.balancerFailed(cause, this.jobs.idOf(j));
     if (cause === 'timeout') this.finish(j, 'TIMED_OUT', undefined, `${BALANCER_ERRORS.timeout} after ${this.executionTimeoutOf(j)} ms`);
     else this.finish(j, 'FAILED', undefined, BALANCER_ERRORS[cause]);
+  }
+
+  /** Counts a request the balancer ended (`jobId` undefined: refused on arrival, never a job), and tells the bus. */
+  private balancerFailed(cause: BalancerCause, jobId: string | undefined): void {
+    this.balancer!.failed[cause]++;
+    if (this.bus.active) this.bus.emit({ type: 'balancer.failed', atMs: this.sched.nowMs, endpointId: this.id, jobId, cause });
   }
 
   /**
