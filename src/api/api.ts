@@ -33,7 +33,7 @@ const routeNotFound = (head: ApiHead) => apiError('API_ERR_ROUTE_NOT_FOUND', `no
  */
 function wrongKind(ep: Endpoint, route: Route, id: string): ApiResponse | undefined {
   const lb = ep.balancer !== undefined;
-  if (lb === (route.balancer === true) || (lb && route.op === 'health')) return undefined;
+  if (lb === (route.op === 'lb') || (lb && route.op === 'health')) return undefined;
   return lb
     ? apiError(
         'API_ERR_ROUTE_NOT_FOUND',

@@ -49,30 +49,14 @@ const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] 
  * `lb` for all: RunPod documents no rate or concurrency limit on them.
  */
 export const BALANCER_ROUTES: Readonly<Record<string, Route>> = {
-  '/ping': { methods: ['GET'], op: 'lb', takesJobId: false, maxBodyBytes: small, handler: ping, balancer: true },
-  '/v1/models': { methods: GP, op: 'lb', takesJobId: false, maxBodyBytes: small, handler: balancedModels, balancer: true },
-  '/v1/chat/completions': {
-    methods: ['POST'],
-    op: 'lb',
-    takesJobId: false,
-    maxBodyBytes: lbBody,
-    handler: balanced(chatCompletions),
-    balancer: true,
-    openaiErrors: true,
-  },
-  '/v1/completions': {
-    methods: ['POST'],
-    op: 'lb',
-    takesJobId: false,
-    maxBodyBytes: lbBody,
-    handler: balanced(completions),
-    balancer: true,
-    openaiErrors: true,
-  },
+  '/ping': { methods: ['GET'], op: 'lb', takesJobId: false, maxBodyBytes: small, handler: ping },
+  '/v1/models': { methods: GP, op: 'lb', takesJobId: false, maxBodyBytes: small, handler: balancedModels },
+  '/v1/chat/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(chatCompletions), openaiErrors: true },
+  '/v1/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(completions), openaiErrors: true },
 };
 
 /** Any other path under a load-balancing endpoint's base, any method: the custom worker (routes/balancer.ts). */
-export const BALANCER_ANY: Route = { methods: ANY_METHOD, op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: custom, balancer: true };
+export const BALANCER_ANY: Route = { methods: ANY_METHOD, op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: custom };
 
 /** Where a load-balancing endpoint's requests go: `/lb/{endpoint_id}` + the path a worker serves. */
 export const BALANCER_PREFIX = '/lb/';

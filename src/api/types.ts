@@ -52,6 +52,7 @@ export interface ParsedPath {
 
 export interface Route {
   methods: readonly string[];
+  /** `lb`: a load-balancing endpoint's route (`/lb/{endpoint_id}/…`, route-table.ts); any other, a queue endpoint's. */
   op: Operation;
   takesJobId: boolean;
   /** Largest accepted body in bytes, from the endpoint's limits. */
@@ -59,8 +60,6 @@ export interface Route {
   handler(ctx: RouteContext): void;
   /** Its errors are shaped as OpenAI's (openai-errors.ts): the OpenAI routes, and a load-balancing endpoint's completions. */
   openaiErrors?: true;
-  /** A load-balancing endpoint's route (`/lb/{endpoint_id}/…`, route-table.ts); a queue endpoint's when absent. */
-  balancer?: true;
 }
 
 /** What a load-balancing endpoint's request carries to `createJob` (routes/balancer.ts), and the job it made. */
