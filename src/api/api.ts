@@ -12,7 +12,8 @@ import { apiError, limited } from './errors.js';
 import { isOpenAiPath, openaiShaped } from './openai-errors.js';
 import { parsePath } from './route-table.js';
 import { PreparedRoute } from './prepared-route.js';
-import type { ApiHead, ApiPayload, ApiRequest, ApiResponse, Pending, Respond, Route, RouteContext } from './types.js';
+import { completeBalanced } from './routes/balancer.js';
+import type { ApiHead, ApiPayload, ApiRequest, ApiResponse, BalancedRequest, Pending, Respond, Route, RouteContext } from './types.js';
 import type { Endpoint } from '../sim/endpoint.js';
 import type { Operation } from '../contract/operations.js';
 
@@ -32,7 +33,7 @@ const routeNotFound = (head: ApiHead) => apiError('API_ERR_ROUTE_NOT_FOUND', `no
  */
 function wrongKind(ep: Endpoint, route: Route, id: string): ApiResponse | undefined {
   const lb = ep.balancer !== undefined;
-  if (lb === (route.balancer === true) || (lb && route.op === 'health')) return undefined;
+  if (lb === (route.op === 'lb') || (lb && route.op === 'health')) return undefined;
   return lb
     ? apiError(
         'API_ERR_ROUTE_NOT_FOUND',
@@ -122,7 +123,7 @@ export class Api {
 
     const spare = this.spare;
     this.spare = undefined;
-    const call = spare ? spare.reuse(ep, req, jobId, op, prepared.brief, respond) : new Call(this.sim, ep, req, jobId, op, prepared.brief, respond);
+    const call = spare ? spare.reuse(prepared, req, jobId, respond) : new Call(this.sim, prepared, req, jobId, respond);
     if (req.rawBody !== undefined && req.rawBody.length > 0) {
       try {
         call.body = JSON.parse(req.rawBody);
@@ -161,26 +162,34 @@ class Call implements RouteContext, Pending {
   body: unknown;
   answered = false;
   held: { abort(): void } | undefined = undefined;
+  balancer: BalancedRequest | undefined = undefined;
+  ep: Endpoint;
+  brief: boolean;
+  private op: Operation;
+  private openaiErrors: boolean;
 
   constructor(
     readonly sim: Simulator,
-    public ep: Endpoint,
+    prepared: PreparedRoute,
     public req: ApiPayload,
     public jobId: string | undefined,
-    private op: Operation,
-    public brief: boolean,
     private reply: Respond,
   ) {
+    this.ep = prepared.ep;
+    this.brief = prepared.brief;
+    this.op = prepared.op;
+    this.openaiErrors = prepared.openaiErrors;
     this.body = req.body;
   }
 
   /** This object as a new request's (it was answered and `free`d). */
-  reuse(ep: Endpoint, req: ApiPayload, jobId: string | undefined, op: Operation, brief: boolean, reply: Respond): this {
-    this.ep = ep;
+  reuse(prepared: PreparedRoute, req: ApiPayload, jobId: string | undefined, reply: Respond): this {
+    this.ep = prepared.ep;
     this.req = req;
     this.jobId = jobId;
-    this.op = op;
-    this.brief = brief;
+    this.op = prepared.op;
+    this.openaiErrors = prepared.openaiErrors;
+    this.brief = prepared.brief;
     this.reply = reply;
     this.body = req.body;
     this.answered = false;
@@ -191,15 +200,23 @@ class Call implements RouteContext, Pending {
   free(): this {
     this.req = FREED;
     this.body = undefined;
+    this.balancer = undefined;
     this.reply = NO_REPLY;
     return this;
   }
 
-  /** Answers once and frees the concurrency slot (a streamed answer's when its stream ends). */
+  /**
+   * Answers once and frees the concurrency slot (a streamed answer's when its stream ends). A
+   * load-balancing request its balancer took has its answer completed (completeBalanced); one
+   * answered before that (bad JSON, a bad or refused affinity) keeps the API's shape, as the
+   * answers `Api.run` gives before the handler do.
+   */
   respond(r: ApiResponse): void {
     if (this.answered) return;
     this.answered = true;
-    if (this.op === 'openai' && r.status >= 400) r = openaiShaped(r);
+    const lb = this.balancer;
+    if (lb !== undefined) r = completeBalanced(this.ep, lb, r, this.openaiErrors);
+    else if (this.openaiErrors && this.op !== 'lb' && r.status >= 400) r = openaiShaped(r);
     if (r.feed !== undefined) {
       const ep = this.ep;
       const op = this.op;

@@ -16,6 +16,8 @@ export class PreparedRoute {
   readonly maxBodyBytes: number;
   /** The answer may come after `handlePrepared` returns (runsync, status-sync, stream, openai, any load-balancing request). */
   readonly mayHold: boolean;
+  /** Its errors are shaped as OpenAI's (Route.openaiErrors). */
+  readonly openaiErrors: boolean;
 
   constructor(
     readonly ep: Endpoint,
@@ -32,6 +34,7 @@ export class PreparedRoute {
   ) {
     this.op = route.op;
     this.maxBodyBytes = route.maxBodyBytes(ep.cfg.limits);
+    this.openaiErrors = route.openaiErrors === true;
     const op = route.op;
     this.mayHold = op === 'runsync' || op === 'status-sync' || op === 'stream' || op === 'openai' || op === 'lb';
   }

@@ -14,6 +14,7 @@ import type { ParsedPath, Route } from './types.js';
 /** Bodies of routes that carry no job: 1 MiB is plenty. */
 const SMALL_BODY = 1024 * 1024;
 const small = () => SMALL_BODY;
+const runsyncBody: Route['maxBodyBytes'] = (l) => l.runsyncPayloadBytes;
 const GP = ['GET', 'POST'] as const;
 
 /**
@@ -31,9 +32,9 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   'purge-queue': { methods: ['POST'], op: 'purge-queue', takesJobId: false, maxBodyBytes: small, handler: purgeQueue },
   health: { methods: ['GET'], op: 'health', takesJobId: false, maxBodyBytes: small, handler: health },
   requests: { methods: ['GET'], op: 'requests', takesJobId: false, maxBodyBytes: small, handler: requests },
-  'openai/v1/models': { methods: GP, op: 'openai', takesJobId: false, maxBodyBytes: small, handler: models },
-  'openai/v1/chat/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: chatCompletions },
-  'openai/v1/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: (l) => l.runsyncPayloadBytes, handler: completions },
+  'openai/v1/models': { methods: GP, op: 'openai', takesJobId: false, maxBodyBytes: small, handler: models, openaiErrors: true },
+  'openai/v1/chat/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: runsyncBody, handler: chatCompletions, openaiErrors: true },
+  'openai/v1/completions': { methods: ['POST'], op: 'openai', takesJobId: false, maxBodyBytes: runsyncBody, handler: completions, openaiErrors: true },
 };
 
 /** Largest body a load-balancing endpoint takes (RunPod: 30 MB, read as MiB as the other payload limits are: docs/api.md). */
@@ -48,14 +49,14 @@ const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] 
  * `lb` for all: RunPod documents no rate or concurrency limit on them.
  */
 export const BALANCER_ROUTES: Readonly<Record<string, Route>> = {
-  '/ping': { methods: ['GET'], op: 'lb', takesJobId: false, maxBodyBytes: small, handler: ping, balancer: true },
-  '/v1/models': { methods: GP, op: 'lb', takesJobId: false, maxBodyBytes: small, handler: balancedModels, balancer: true },
-  '/v1/chat/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(chatCompletions, true), balancer: true },
-  '/v1/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(completions, true), balancer: true },
+  '/ping': { methods: ['GET'], op: 'lb', takesJobId: false, maxBodyBytes: small, handler: ping },
+  '/v1/models': { methods: GP, op: 'lb', takesJobId: false, maxBodyBytes: small, handler: balancedModels },
+  '/v1/chat/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(chatCompletions), openaiErrors: true },
+  '/v1/completions': { methods: ['POST'], op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: balanced(completions), openaiErrors: true },
 };
 
 /** Any other path under a load-balancing endpoint's base, any method: the custom worker (routes/balancer.ts). */
-export const BALANCER_ANY: Route = { methods: ANY_METHOD, op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: custom, balancer: true };
+export const BALANCER_ANY: Route = { methods: ANY_METHOD, op: 'lb', takesJobId: false, maxBodyBytes: lbBody, handler: custom };
 
 /** Where a load-balancing endpoint's requests go: `/lb/{endpoint_id}` + the path a worker serves. */
 export const BALANCER_PREFIX = '/lb/';

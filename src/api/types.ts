@@ -52,13 +52,14 @@ export interface ParsedPath {
 
 export interface Route {
   methods: readonly string[];
+  /** `lb`: a load-balancing endpoint's route (`/lb/{endpoint_id}/…`, route-table.ts); any other, a queue endpoint's. */
   op: Operation;
   takesJobId: boolean;
   /** Largest accepted body in bytes, from the endpoint's limits. */
   maxBodyBytes(limits: EndpointConfig['limits']): number;
   handler(ctx: RouteContext): void;
-  /** A load-balancing endpoint's route (`/lb/{endpoint_id}/…`, route-table.ts); a queue endpoint's when absent. */
-  balancer?: true;
+  /** Its errors are shaped as OpenAI's (openai-errors.ts): the OpenAI routes, and a load-balancing endpoint's completions. */
+  openaiErrors?: true;
 }
 
 /** What a load-balancing endpoint's request carries to `createJob` (routes/balancer.ts), and the job it made. */
@@ -82,8 +83,8 @@ export interface RouteContext {
   respond: Respond;
   /** Set by handlers that hold the request: its `abort` is called if the client goes away first. */
   held?: { abort(): void };
-  /** A load-balancing endpoint's request (routes/balancer.ts); undefined on a queue endpoint. */
-  readonly balancer?: BalancedRequest | undefined;
+  /** A load-balancing endpoint's request, once its balancer took it (routes/balancer.ts `balanced`); undefined on a queue endpoint. */
+  balancer?: BalancedRequest | undefined;
 }
 
 export interface ApiResponse {

@@ -1,8 +1,9 @@
 /**
  * A prompt as KV cache blocks identified by content, for prefix caching (`llm.engine.prefixCaching`,
- * vLLM's automatic prefix caching). The prompt's text (prompt-tokens.ts reads the same fields:
- * `messages[].content` in order, or `prompt`; parts concatenated) is cut into blocks of
- * PROMPT_BLOCK_CHARS characters: 16 tokens by the 4-characters-a-token rule, one KV cache block.
+ * vLLM's automatic prefix caching). The prompt's text (prompt-tokens.ts `forEachPromptPart`, the
+ * walk promptTokensOf counts by: `messages[].content` in order, or `prompt`; parts concatenated) is
+ * cut into blocks of PROMPT_BLOCK_CHARS characters: 16 tokens by the 4-characters-a-token rule, one
+ * KV cache block.
  * Only full blocks count (a partial last block is never cached). A token id of a token-id prompt
  * counts as 4 characters of its own (no text character equals it).
  *
@@ -14,6 +15,7 @@
  * never a crash). Cost: a few integer operations per character, and only on endpoints with
  * prefix caching.
  */
+import { forEachPromptPart, type PromptParts } from './prompt-tokens.js';
 
 /** Characters of a block: 16 tokens of 4 characters (contract/prompt-tokens.ts, KV_BLOCK_TOKENS). */
 export const PROMPT_BLOCK_CHARS = 64;
@@ -21,10 +23,7 @@ export const PROMPT_BLOCK_CHARS = 64;
 /** The ids of the full blocks of an OpenAI-style body's or a job input's prompt (`messages` or `prompt`), in order. */
 export function promptBlocksOf(body: unknown): number[] {
   const h = new BlockHasher();
-  if (typeof body !== 'object' || body === null) return h.blocks;
-  const o = body as { prompt?: unknown; messages?: unknown };
-  if (Array.isArray(o.messages)) for (const m of o.messages) h.content((m as { content?: unknown } | null)?.content);
-  else h.content(o.prompt);
+  forEachPromptPart(body, h);
   return h.blocks;
 }
 
@@ -38,21 +37,16 @@ export function textBlocks(text: string): number[] {
 /** A token id, as the unit fed for each of its 4 characters: above every UTF-16 code unit. */
 const TOKEN_ID_BASE = 0x10000;
 
-class BlockHasher {
+class BlockHasher implements PromptParts {
   readonly blocks: number[] = [];
   private a = 0x811c9dc5;
   private b = 0x9747b28c;
   /** Characters fed into the block under way. */
   private n = 0;
 
-  content(c: unknown): void {
-    if (typeof c === 'string') return this.text(c);
-    if (!Array.isArray(c)) return;
-    for (const p of c) {
-      if (typeof p === 'number') for (let i = 0; i < 4; i++) this.unit(TOKEN_ID_BASE + (p >>> 0));
-      else if (typeof p === 'string') this.text(p);
-      else if (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string') this.text((p as { text: string }).text);
-    }
+  /** A token id: 4 units of its own. */
+  tokenId(p: number): void {
+    for (let i = 0; i < 4; i++) this.unit(TOKEN_ID_BASE + (p >>> 0));
   }
 
   /** The hot loop: one text, character by character (the same as `unit` for each, inlined). */

@@ -64,26 +64,52 @@ function blockText(id: number, chars: number): string {
   return s.length === chars ? s : s.slice(0, chars);
 }
 
-/** Prompt tokens of an OpenAI-style body or a job input (`prompt` or `messages`); 0 when it has neither. */
-export function promptTokensOf(body: unknown): number {
-  if (typeof body !== 'object' || body === null) return 0;
-  const o = body as { prompt?: unknown; messages?: unknown };
-  if (Array.isArray(o.messages)) {
-    let n = 0;
-    for (const m of o.messages) n += contentTokens((m as { content?: unknown } | null)?.content);
-    return n;
-  }
-  return contentTokens(o.prompt);
+/** What a walk over a prompt's parts (forEachPromptPart) calls, part by part in order. */
+export interface PromptParts {
+  /** A text: a message's content or the prompt, or one of its parts (a string, or a part's `text`). */
+  text(s: string): void;
+  /** One item of a token-id prompt. */
+  tokenId(id: number): void;
 }
 
-function contentTokens(c: unknown): number {
-  if (typeof c === 'string') return tokensOfText(c);
-  if (!Array.isArray(c)) return 0;
-  let n = 0;
+/**
+ * Walks the prompt of an OpenAI-style body or a job input: `messages[].content` in order, else
+ * `prompt`; each a string, or a list of parts (token ids, strings, `{text}`; anything else skipped).
+ */
+export function forEachPromptPart(body: unknown, to: PromptParts): void {
+  if (typeof body !== 'object' || body === null) return;
+  const o = body as { prompt?: unknown; messages?: unknown };
+  if (Array.isArray(o.messages)) for (const m of o.messages) contentParts((m as { content?: unknown } | null)?.content, to);
+  else contentParts(o.prompt, to);
+}
+
+function contentParts(c: unknown, to: PromptParts): void {
+  if (typeof c === 'string') return to.text(c);
+  if (!Array.isArray(c)) return;
   for (const p of c) {
-    if (typeof p === 'number') n++;
-    else if (typeof p === 'string') n += tokensOfText(p);
-    else if (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string') n += tokensOfText((p as { text: string }).text);
+    if (typeof p === 'number') to.tokenId(p);
+    else if (typeof p === 'string') to.text(p);
+    else if (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string') to.text((p as { text: string }).text);
   }
-  return n;
+}
+
+/** promptTokensOf's count: each text by the rule, each token id one. */
+class TokenCount implements PromptParts {
+  n = 0;
+  text(s: string): void {
+    this.n += tokensOfText(s);
+  }
+  tokenId(): void {
+    this.n++;
+  }
+}
+
+/** One count for every call (a walk is synchronous): no allocation per request. */
+const COUNT = new TokenCount();
+
+/** Prompt tokens of an OpenAI-style body or a job input (`prompt` or `messages`); 0 when it has neither. */
+export function promptTokensOf(body: unknown): number {
+  COUNT.n = 0;
+  forEachPromptPart(body, COUNT);
+  return COUNT.n;
 }

@@ -38,22 +38,26 @@ export const BALANCER_STATUS: Readonly<Record<BalancerCause, number>> = {
 /** The response header naming the worker that answered (and, sent back, asking for it). */
 export const WORKER_ID_HEADER = 'x-runpod-worker-id';
 
-/** A route handler run for a load-balancing endpoint's request: its affinity read, its answers completed. */
-export function balanced(handler: (ctx: RouteContext) => void, openai: boolean): (ctx: RouteContext) => void {
+/**
+ * A route handler run for a load-balancing endpoint's request: its affinity read, then
+ * `ctx.balancer` set, by which the context's `respond` completes its answers (completeBalanced).
+ */
+export function balanced(handler: (ctx: RouteContext) => void): (ctx: RouteContext) => void {
   return (ctx) => {
     const a = affinityOf(ctx.req.workerAffinity, ctx.ep);
     if (a === BAD_AFFINITY) return ctx.respond(badField('X-Runpod-Worker-Id', 'must be a worker id, "strict {id}" or "strict-resume {id}"'));
     const refused = ctx.ep.refuseAffinity(a);
     if (refused !== undefined) return ctx.respond(balancerAnswer(refused, BALANCER_ERRORS[refused]));
-    handler(new BalancedCall(ctx, a, openai));
+    ctx.balancer = { affinity: a, job: undefined };
+    handler(ctx);
   };
 }
 
 /** `/ping`: the worker answers at once, `{"status": "healthy"}` (a worker answers 200 only once ready). */
-export const ping = balanced((ctx) => instant(ctx, PING), false);
+export const ping = balanced((ctx) => instant(ctx, PING));
 
 /** `/v1/models`: the worker's model list, at once. */
-export const balancedModels = balanced((ctx) => instant(ctx, MODELS), false);
+export const balancedModels = balanced((ctx) => instant(ctx, MODELS));
 
 /** Any other path and method: the custom worker echoes the body, after `jobDurationMs` or its `sim` directives. */
 export const custom = balanced((ctx) => {
@@ -61,7 +65,7 @@ export const custom = balanced((ctx) => {
   if (!d.ok) return ctx.respond(badField(d.field.replace(/^input\./, ''), d.reason));
   const j = createJob(ctx, { kind: 'lb', id: '', input: ctx.body ?? {}, directives: d.directives });
   if (j) hold(ctx, j, ctx.ep.answerWithinMs(j), 'terminal', workerAnswer);
-}, false);
+});
 
 const PING: SimDirectives = Object.freeze({ durationMs: 0, fail: false, output: Object.freeze({ status: 'healthy' }) });
 const MODELS: SimDirectives = Object.freeze({ durationMs: 0, fail: false, output: MODELS_BODY });
@@ -107,56 +111,15 @@ function workerNumber(id: string, endpointId: string): number {
 }
 
 /**
- * The route context a load-balancing endpoint's handler gets: the request's own (`call`), with
- * its affinity for `createJob`, and answers completed: the worker's id added, the balancer's
- * answer in place of any other when the balancer ended the request, an OpenAI route's errors
- * shaped as OpenAI's.
+ * A load-balancing endpoint's answer `r` completed (Call.respond): the balancer's answer in place
+ * of any other when the balancer ended the request, else an OpenAI route's errors
+ * (`openaiErrors`) shaped as OpenAI's; the worker's id added.
  */
-class BalancedCall implements RouteContext, BalancedRequest {
-  job: Job | undefined = undefined;
-
-  constructor(
-    private readonly call: RouteContext,
-    readonly affinity: Affinity | undefined,
-    private readonly openai: boolean,
-  ) {}
-
-  get sim() {
-    return this.call.sim;
-  }
-  get ep() {
-    return this.call.ep;
-  }
-  get req() {
-    return this.call.req;
-  }
-  get brief() {
-    return this.call.brief;
-  }
-  get jobId() {
-    return this.call.jobId;
-  }
-  get body() {
-    return this.call.body;
-  }
-  get held() {
-    return this.call.held;
-  }
-  set held(h: { abort(): void } | undefined) {
-    this.call.held = h;
-  }
-  get balancer(): BalancedRequest {
-    return this;
-  }
-
-  readonly respond = (r: ApiResponse): void => this.call.respond(this.complete(r));
-
-  private complete(r: ApiResponse): ApiResponse {
-    const j = this.job;
-    const worker = j === undefined ? undefined : this.ep.jobs.workerIdOf(j);
-    const cause = j === undefined ? undefined : this.ep.balancerCause(j);
-    if (cause !== undefined) r = balancerAnswer(cause, j!.error ?? BALANCER_ERRORS[cause]);
-    else if (this.openai && r.status >= 400) r = openaiShaped(r);
-    return worker === undefined ? r : { ...r, headers: { ...r.headers, [WORKER_ID_HEADER]: worker } };
-  }
+export function completeBalanced(ep: Endpoint, lb: BalancedRequest, r: ApiResponse, openaiErrors: boolean): ApiResponse {
+  const j = lb.job;
+  const worker = j === undefined ? undefined : ep.jobs.workerIdOf(j);
+  const cause = j === undefined ? undefined : ep.balancerCause(j);
+  if (cause !== undefined) r = balancerAnswer(cause, j!.error ?? BALANCER_ERRORS[cause]);
+  else if (openaiErrors && r.status >= 400) r = openaiShaped(r);
+  return worker === undefined ? r : { ...r, headers: { ...r.headers, [WORKER_ID_HEADER]: worker } };
 }
