@@ -13,6 +13,8 @@ import type { BalancerCause } from '../../contract/sim-events.js';
 import type { Affinity, AffinityMode } from '../../sim/balancer.js';
 import { BALANCER_ERRORS, type Endpoint } from '../../sim/endpoint.js';
 import type { Job } from '../../sim/job.js';
+import { workerIdPrefix } from '../../sim/worker.js';
+import { WORKER_ID_HEADER } from '../../contract/worker-id-header.js';
 import { outputValue, parseDirectives, type SimDirectives } from '../../sim/workload.js';
 import { badField } from '../errors.js';
 import { hold } from '../hold.js';
@@ -34,9 +36,6 @@ export const BALANCER_STATUS: Readonly<Record<BalancerCause, number>> = {
   'worker-timeout': 400,
   'worker-gone': 404,
 };
-
-/** The response header naming the worker that answered (and, sent back, asking for it). */
-export const WORKER_ID_HEADER = 'x-runpod-worker-id';
 
 /**
  * A route handler run for a load-balancing endpoint's request: its affinity read, then
@@ -104,7 +103,7 @@ function affinityOf(header: string | undefined, ep: Endpoint): Affinity | undefi
 
 /** `{endpoint id}-w{n}` → n (worker.ts `workerId`); 0 for anything else. */
 function workerNumber(id: string, endpointId: string): number {
-  const prefix = `${endpointId}-w`;
+  const prefix = workerIdPrefix(endpointId);
   if (!id.startsWith(prefix)) return 0;
   const rest = id.slice(prefix.length);
   return /^[1-9][0-9]{0,14}$/.test(rest) ? Number(rest) : 0;
