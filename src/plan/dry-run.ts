@@ -25,7 +25,7 @@ import { type ArrivalSpec, expectedArrivals, isClosed, peakArrivalsPerSec } from
 import { behaviourOperation, hasTurns, leastSessionMs, meanTurns, submitsJob } from '../load/behaviours/registry.js';
 import { limitsOf } from '../load/record/headroom.js';
 import type { Scenario } from '../load/scenario/schema.js';
-import { type FlowJobTime, flowJobTime } from './flow-job-time.js';
+import { type FlowJobs, type FlowJobTime, flowJobTime, meanJobTime } from './flow-job-time.js';
 import { traceSummary } from './trace-summary.js';
 
 export interface Plan {
@@ -39,7 +39,7 @@ export function renderPlan(sc: Scenario, gpu: string | undefined = sc.plan?.gpu)
   const limits = limitsOf(sc.endpoint);
   const perOp = new Map<string, number>();
   const lines: string[] = [];
-  const jobFlows: JobFlow[] = [];
+  const jobFlows: FlowJobs[] = [];
   for (const f of sc.traffic) {
     // A token trace's jobs last what its lengths give (flow-job-time.ts); an http flow's, jobDurationMs; other flows', the endpoint's mean.
     const time = flowJobTime(sc.endpoint, f.arrival, f.client);
@@ -88,22 +88,15 @@ function sessionsAndPeak(a: ArrivalSpec, n: number, durationMs: number, sessionM
   ];
 }
 
-/** A flow that submits jobs: its expected jobs and their mean time. */
-interface JobFlow {
-  name: string;
-  jobs: number;
-  time: FlowJobTime;
-}
-
 /**
  * The worker-time line: exact for one job per worker, a range with concurrency, an assumption with
  * an engine. The mean job time is over every flow's jobs, a token trace's from its own lengths.
  */
-function workerTime(sc: Scenario, flows: readonly JobFlow[]): string {
+function workerTime(sc: Scenario, flows: readonly FlowJobs[]): string {
   const c = sc.endpoint.workerConcurrency;
   const engine = sc.endpoint.llm?.engine;
   const jobs = flows.reduce((n, f) => n + f.jobs, 0);
-  const jobMs = jobs > 0 ? flows.reduce((n, f) => n + f.jobs * f.time.ms, 0) / jobs : meanJobMs(sc.endpoint);
+  const jobMs = meanJobTime(sc, flows);
   const jobSeconds = Math.round((jobs * jobMs) / 1000);
   const traced = flows.filter((f) => f.time.trace && f.jobs > 0);
   const fromTrace = traced.map((f) => `${f.name}: its trace's ${lengths(f.time.trace!)}, ${(f.time.ms / 1000).toFixed(2)} s`).join('; ');

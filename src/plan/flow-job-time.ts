@@ -63,21 +63,24 @@ export function tokenTraceFlows(sc: Scenario): string[] {
   return sc.traffic.filter((f) => submitsJob(f.client) && f.arrival.process === 'replay' && f.arrival.format !== undefined).map((f) => f.name);
 }
 
+/** A job-submitting flow's expected jobs over the run and their time. */
+export interface FlowJobs {
+  name: string;
+  jobs: number;
+  time: FlowJobTime;
+}
+
 /**
- * The mean job time over the flows that submit jobs, each weighted by its expected jobs (`jobs`,
- * flow name → count), and whether any flow's came from a trace. Without jobs: the endpoint's mean.
+ * The mean job time over job-submitting flows, each weighted by its expected jobs. Without jobs:
+ * the endpoint's mean.
  */
-export function meanJobTimeOf(sc: Scenario, jobs: ReadonlyMap<string, number>): { ms: number; fromTrace: boolean } {
+export function meanJobTime(sc: Scenario, flows: readonly FlowJobs[]): number {
   let n = 0;
   let sum = 0;
-  let fromTrace = false;
-  for (const f of sc.traffic) {
-    const k = jobs.get(f.name) ?? 0;
-    if (!(k > 0)) continue;
-    const t = flowJobTime(sc.endpoint, f.arrival, f.client);
-    n += k;
-    sum += k * t.ms;
-    if (t.trace) fromTrace = true;
+  for (const f of flows) {
+    if (!(f.jobs > 0)) continue;
+    n += f.jobs;
+    sum += f.jobs * f.time.ms;
   }
-  return n > 0 ? { ms: sum / n, fromTrace } : { ms: meanJobMs(sc.endpoint), fromTrace: false };
+  return n > 0 ? sum / n : meanJobMs(sc.endpoint);
 }

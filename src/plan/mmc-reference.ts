@@ -22,7 +22,7 @@ import { submitsJob } from '../load/behaviours/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Threshold } from '../report/thresholds.js';
 import { erlangC } from './erlang-c.js';
-import { meanJobTimeOf } from './flow-job-time.js';
+import { flowJobTime, meanJobTime } from './flow-job-time.js';
 
 export interface MmcInputs {
   /** Mean job arrivals per second over the traffic phase; null: a closed flow submits jobs (none fixed in advance). */
@@ -50,10 +50,12 @@ export function mmcInputs(sc: Scenario): MmcInputs {
     ...(sc.endpoint.type === 'load-balancer' ? { balancer: true as const } : {}),
   };
   if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: endpointJobMs, ...perWorker };
-  const perFlow = new Map(sc.traffic.filter((f) => submitsJob(f.client)).map((f) => [f.name, expectedArrivals(f.arrival, sc.durationMs, endpointJobMs)]));
-  const jobs = [...perFlow.values()].reduce((n, k) => n + k, 0);
+  const flows = sc.traffic
+    .filter((f) => submitsJob(f.client))
+    .map((f) => ({ name: f.name, jobs: expectedArrivals(f.arrival, sc.durationMs, endpointJobMs), time: flowJobTime(sc.endpoint, f.arrival, f.client) }));
+  const jobs = flows.reduce((n, f) => n + f.jobs, 0);
   // A token trace's jobs last what its lengths give: the mean is over every flow's jobs (flow-job-time.ts).
-  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobTimeOf(sc, perFlow).ms, ...perWorker };
+  return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobTime(sc, flows), ...perWorker };
 }
 
 /** The job-submitting closed flows of a scenario, by name: why Erlang C has no rate to start from. */
