@@ -8,7 +8,7 @@ import type { RandomStream } from '../../lib/random.js';
 import type { ObservedEndpoint } from '../../report/run-result.js';
 import { WORKER_STATES } from './endpoint-series.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
-import { num } from './health-samples.js';
+import { num } from './fold-windows.js';
 import type { StreamObservations } from './stream-observations.js';
 import type { BalancerObservations } from './balancer-observations.js';
 import { MAX_SAMPLES, MAX_WORKERS } from './observation-limits.js';
