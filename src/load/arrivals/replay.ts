@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TRACE_FORMATS } from '../trace/trace-row.js';
 import { traceArrivals, traceExpected, tracePeakPerSec } from './trace-replay.js';
-import type { TraceReplay } from '../trace/trace-scan.js';
+import { loopPeriodMs, loopTooShort, type TraceReplay } from '../trace/trace-scan.js';
 import { defineArrival } from './types.js';
 
 /**
@@ -161,12 +161,10 @@ function normalise(raw: readonly number[], speed: number, w: Window): number[] {
   return out;
 }
 
-/** One loop lasts the window's length (toMs set), else from its start to its last time plus one mean gap. */
-function loopSpan(ts: readonly number[], w: Window & { speed?: number }): number {
-  if (w.toMs !== undefined) return (w.toMs - w.fromMs) / (w.speed ?? 1);
-  if (ts.length === 0) return 0;
-  const last = ts[ts.length - 1]!;
-  return last + (ts.length > 1 ? (last - ts[0]!) / (ts.length - 1) : 1);
+/** One loop of the normalised times `ts` (loopPeriodMs); 0 when the window holds none and has no end. */
+function loopSpan(ts: readonly number[], w: Window & { speed: number }): number {
+  if (w.toMs === undefined && ts.length === 0) return 0;
+  return loopPeriodMs(w, { rows: ts.length, firstMs: ts[0]!, lastMs: ts[ts.length - 1]! });
 }
 
 /**
@@ -182,5 +180,5 @@ export function loopProblem(raw: readonly number[], loop: boolean, speed = 1, w:
   if (w.toMs === undefined && ts.length > 1 && ts[0] === ts[ts.length - 1] && ts.length === raw.length)
     return `a looped trace must span more than 0 ms: its ${raw.length} timestamps are all ${raw[0]}`;
   const span = loopSpan(ts, { ...w, speed });
-  return span >= 1 ? undefined : `one loop of this trace lasts ${span} ms at speed ${speed}: a looped trace must last at least 1 ms`;
+  return span >= 1 ? undefined : loopTooShort(span, speed);
 }

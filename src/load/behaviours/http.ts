@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { callOptions, commonFields, failureOutcome } from './common.js';
 import { compileTemplate } from './template.js';
 import { affinityField, StickyWorker } from './affinity.js';
-import { acceptJob, balancerEnded } from './submit.js';
-import { call, defineBehaviour, type Session } from './types.js';
+import { balancerEnded, jobEnded } from './submit.js';
+import { call, defineBehaviour } from './types.js';
 import type { HttpMethod, TargetRequest } from '../targets/target.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const satisfies readonly HttpMethod[];
@@ -75,12 +75,6 @@ export const httpRequest = defineBehaviour({
     const shared = body === undefined || body.constant ? make(0) : undefined;
     // Against a URL, served requests are kept for `loadlab calibrate` (balancer-observations.ts).
     const obs = env.rec.observations?.balancer;
-    /** A request a worker answered: a job, ended `status`. */
-    const ended = (s: Session, status: 'COMPLETED' | 'FAILED'): void => {
-      acceptJob(env, s);
-      env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
-      s.end(status);
-    };
     // `affinity`: every request asks for the worker of the flow's latest answer (affinity.ts).
     const worker = spec.affinity === undefined ? undefined : new StickyWorker(spec.affinity);
     return (s) => {
@@ -90,11 +84,11 @@ export const httpRequest = defineBehaviour({
         if (r.status === spec.expectStatus) {
           const now = env.target.now();
           obs?.served({ kind: 'http', sentMs: x.sentMs, responseAtMs: now, endMs: now, inFlightSent: x.inFlightAtSend, workerId: r.workerId });
-          return ended(s, 'COMPLETED');
+          return jobEnded(env, s, 'COMPLETED');
         }
         if (balancerEnded(env, s, r)) return;
         // Another 5xx: a worker took the request and failed it (the simulator's custom worker answers 500).
-        if (r.status >= 500) return ended(s, 'FAILED');
+        if (r.status >= 500) return jobEnded(env, s, 'FAILED');
         s.end(r.status >= 200 && r.status < 300 ? 'rejected' : failureOutcome(r));
       });
     };

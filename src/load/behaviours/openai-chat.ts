@@ -7,7 +7,7 @@ import { affinityField, StickyWorker } from './affinity.js';
 import { ChatTurn, type Message } from './chat-session.js';
 import { chatFlowOf, systemMessage } from './chat-flow.js';
 import { call, defineBehaviour } from './types.js';
-import { acceptJob, balancerEnded, removedWhileHeld } from './submit.js';
+import { acceptJob, balancerEnded, jobEnded, removedWhileHeld } from './submit.js';
 import { streamContent, type StreamContent } from './sse-content.js';
 import type { BehaviourEnv, Session } from './types.js';
 import type { ClientResponse } from '../client.js';
@@ -127,9 +127,7 @@ export const openaiChat = defineBehaviour({
             return s.end('timeout');
           }
           if (status !== 'FAILED' && status !== 'TIMED_OUT' && status !== 'CANCELLED') return s.end(failureOutcome(r));
-          acceptJob(env, s);
-          env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
-          return s.end(status);
+          return jobEnded(env, s, status);
         }
         acceptJob(env, s);
         /** When the answer began: a stream's first content chunk, else its end. */

@@ -86,11 +86,15 @@ export function removedWhileHeld(env: BehaviourEnv, s: Session, r: ClientRespons
 export function balancerEnded(env: BehaviourEnv, s: Session, r: ClientResponse): boolean {
   const cause = balancerCause(r);
   if (cause === undefined || cause === 'worker-gone') return false;
-  const status = cause === 'timeout' ? 'TIMED_OUT' : 'FAILED';
+  jobEnded(env, s, cause === 'timeout' ? 'TIMED_OUT' : 'FAILED');
+  return true;
+}
+
+/** A request the endpoint took (a job) that ended `status` now: counted accepted, recorded terminal, and the session ends so. */
+export function jobEnded(env: BehaviourEnv, s: Session, status: string): void {
   acceptJob(env, s);
   env.rec.jobTerminal(env.flow, s.intendedMs, env.target.now(), status, undefined, undefined, undefined, s.sentMs);
   s.end(status);
-  return true;
 }
 
 /** The job id a submission was answered with (counted as accepted); else the session ends with the failure. */

@@ -10,11 +10,9 @@
  */
 import type { RandomStream } from '../../lib/random.js';
 import type { ObservedEndpoint } from '../../report/run-result.js';
-
-/** Requests kept (a uniform sample of them when more were served). */
-export const MAX_REQUEST_SAMPLES = 10_000;
-/** Workers followed; later ones are counted, not kept. */
-export const MAX_BALANCER_WORKERS = 50_000;
+import { round3 as round } from '../../lib/time-averages.js';
+import { MAX_SAMPLES, MAX_WORKERS } from './observation-limits.js';
+import { Reservoir } from './reservoir.js';
 
 /**
  * A worker row: `firstSentMs` (run clock), `firstResponseMs` (ms after that send), `lastEndMs`
@@ -52,22 +50,24 @@ interface WorkerSeen {
 }
 
 export class BalancerObservations {
-  private count = 0;
-  private readonly rows: { row: number[]; workerId: string | undefined }[] = [];
+  /** Requests served (a uniform sample of MAX_SAMPLES of them when more were served). */
+  private readonly requests: Reservoir<{ row: number[]; workerId: string | undefined }>;
   private readonly workers = new Map<string, WorkerSeen>();
   private workersDropped = 0;
 
-  /** `rng`: draws which requests stay once more than MAX_REQUEST_SAMPLES were served. */
-  constructor(private readonly rng: RandomStream) {}
+  /** `rng`: draws which requests stay once more than MAX_SAMPLES were served. */
+  constructor(rng: RandomStream) {
+    this.requests = new Reservoir(MAX_SAMPLES, rng);
+  }
 
   served(r: ServedRequest): void {
     const responseMs = Math.max(0, r.responseAtMs - r.sentMs);
     const http = r.kind === 'http' ? 1 : 0;
-    this.keep({ row: [round(r.sentMs), round(responseMs), r.inFlightSent, -1, http], workerId: r.workerId });
+    this.requests.add({ row: [round(r.sentMs), round(responseMs), r.inFlightSent, -1, http], workerId: r.workerId });
     if (r.workerId === undefined || r.workerId === '') return;
     const w = this.workers.get(r.workerId);
     if (w === undefined) {
-      if (this.workers.size >= MAX_BALANCER_WORKERS) return void this.workersDropped++;
+      if (this.workers.size >= MAX_WORKERS) return void this.workersDropped++;
       this.workers.set(r.workerId, { firstSentMs: r.sentMs, firstResponseMs: responseMs, lastEndMs: r.endMs, jobs: 1, firstHttp: http });
       return;
     }
@@ -89,24 +89,14 @@ export class BalancerObservations {
       const w = this.workers.get(id)!;
       return [round(w.firstSentMs), round(w.firstResponseMs), round(w.lastEndMs), w.jobs, w.firstHttp];
     });
-    const rows = this.rows.map(({ row, workerId }) => {
+    const rows = this.requests.items().map(({ row, workerId }) => {
       const out = row.slice();
       out[3] = workerId === undefined ? -1 : (index.get(workerId) ?? -1);
       return out;
     });
     return {
       workers: { columns: [...BALANCER_WORKER_COLUMNS], rows: workerRows, ...(this.workersDropped ? { dropped: this.workersDropped } : {}) },
-      balancer: { count: this.count, columns: [...BALANCER_REQUEST_COLUMNS], rows },
+      balancer: { count: this.requests.count, columns: [...BALANCER_REQUEST_COLUMNS], rows },
     };
   }
-
-  /** Reservoir sampling (Vitter's algorithm R): every request is kept with the same chance. */
-  private keep(r: { row: number[]; workerId: string | undefined }): void {
-    const n = ++this.count;
-    if (this.rows.length < MAX_REQUEST_SAMPLES) return void this.rows.push(r);
-    const k = Math.floor(this.rng.next() * n);
-    if (k < MAX_REQUEST_SAMPLES) this.rows[k] = r;
-  }
 }
-
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;

@@ -8,14 +8,13 @@ import type { RandomStream } from '../../lib/random.js';
 import type { ObservedEndpoint } from '../../report/run-result.js';
 import { WORKER_STATES } from './endpoint-series.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
-import { num } from './health-samples.js';
+import { num } from './fold-windows.js';
 import type { StreamObservations } from './stream-observations.js';
 import type { BalancerObservations } from './balancer-observations.js';
+import { MAX_SAMPLES, MAX_WORKERS } from './observation-limits.js';
+import { Reservoir } from './reservoir.js';
+import { round3 as round } from '../../lib/time-averages.js';
 
-/** Execution times kept (a uniform sample of them when more were read). */
-export const MAX_EXECUTION_SAMPLES = 10_000;
-/** Workers followed; later ones are counted, not kept. */
-export const MAX_WORKERS = 50_000;
 /** `/health` rows kept; later answers are counted, not kept. */
 export const MAX_HEALTH_ROWS = 100_000;
 
@@ -30,8 +29,8 @@ interface WorkerSeen {
 }
 
 export class EndpointObservations {
-  private executionCount = 0;
-  private readonly execution: number[] = [];
+  /** Execution times read (a uniform sample of MAX_SAMPLES of them when more were read). */
+  private readonly execution: Reservoir<number>;
   private readonly workers = new Map<string, WorkerSeen>();
   private workersDropped = 0;
   private readonly rows: number[][] = [];
@@ -41,16 +40,18 @@ export class EndpointObservations {
   private lastKept = false;
 
   /**
-   * `rng`: draws which execution times stay once more than MAX_EXECUTION_SAMPLES were read;
+   * `rng`: draws which execution times stay once more than MAX_SAMPLES were read;
    * `streams`: the streamed chat answers (stream-observations.ts), when the run keeps them;
    * `balancer`: a load-balancing endpoint's served requests (balancer-observations.ts), whose
    * worker table then replaces the one of status bodies (it has none).
    */
   constructor(
-    private readonly rng: RandomStream,
+    rng: RandomStream,
     readonly streams?: StreamObservations,
     readonly balancer?: BalancerObservations,
-  ) {}
+  ) {
+    this.execution = new Reservoir(MAX_SAMPLES, rng);
+  }
 
   /**
    * A terminal status body of a job whose submission left at `submittedMs` (run clock): the job
@@ -58,7 +59,7 @@ export class EndpointObservations {
    */
   job(submittedMs: number, status: string, delayMs: number | undefined, executionMs: number | undefined, workerId: unknown): void {
     const exec = finite(executionMs);
-    if (status === 'COMPLETED' && exec !== undefined) this.keepExecution(exec);
+    if (status === 'COMPLETED' && exec !== undefined) this.execution.add(exec);
     const delay = finite(delayMs);
     if (typeof workerId !== 'string' || workerId === '' || delay === undefined) return;
     const startMs = submittedMs + delay;
@@ -98,20 +99,12 @@ export class EndpointObservations {
     const streams = this.streams?.result();
     const lb = this.balancer?.result();
     return {
-      executionMs: { count: this.executionCount, samples: this.execution.slice() },
+      executionMs: { count: this.execution.count, samples: this.execution.items() },
       workers: lb?.workers ?? { columns: [...WORKER_COLUMNS], rows: workers, ...(this.workersDropped ? { dropped: this.workersDropped } : {}) },
       health: { columns: [...HEALTH_COLUMNS], rows: this.rows.slice(), ...(this.healthDropped ? { dropped: this.healthDropped } : {}) },
       ...(streams ? { streams } : {}),
       ...(lb ? { balancer: lb.balancer } : {}),
     };
-  }
-
-  /** Reservoir sampling (Vitter's algorithm R): every time read is kept with the same chance. */
-  private keepExecution(ms: number): void {
-    const n = ++this.executionCount;
-    if (this.execution.length < MAX_EXECUTION_SAMPLES) return void this.execution.push(ms);
-    const k = Math.floor(this.rng.next() * n);
-    if (k < MAX_EXECUTION_SAMPLES) this.execution[k] = ms;
   }
 
   private keepRow(row: number[]): boolean {
@@ -132,5 +125,3 @@ function sameCounts(a: number[], b: number[]): boolean {
 function finite(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
-
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;

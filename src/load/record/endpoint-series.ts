@@ -17,7 +17,7 @@ export function endpointWindows(source: EndpointWindows['source'], cols: number[
 }
 
 /** Workers by state from columns in WORKER_STATES order, from `at` on. */
-const byState = (cols: number[][], at: number): Record<WorkerState, number[]> => {
+export const byState = (cols: number[][], at: number): Record<WorkerState, number[]> => {
   const workers = {} as Record<WorkerState, number[]>;
   WORKER_STATES.forEach((s, k) => (workers[s] = cols[at + k]!));
   return workers;

@@ -5,9 +5,9 @@
  * reads 0 for it). Types in the order first seen (an answer lists them in priority order).
  */
 import type { GpuWindows } from '../../report/run-result.js';
-import { round3 } from '../../lib/time-averages.js';
-import { WORKER_STATES, type WorkerState } from '../../contract/sim-events.js';
-import { fold } from './fold-windows.js';
+import { WORKER_STATES } from '../../contract/sim-events.js';
+import { byState } from './endpoint-series.js';
+import { meanPerWindow, num } from './fold-windows.js';
 
 export class GpuHealthSamples {
   /** Per type: per state (WORKER_STATES order), the sum of the answers' counts per window. */
@@ -37,12 +37,12 @@ export class GpuHealthSamples {
   /** Windows 0 to `n - 1` given the answers per window (`counts`, already folded to n); undefined: no answer had byGpu. */
   windows(counts: readonly number[], n: number): GpuWindows[] | undefined {
     if (this.sums.size === 0) return undefined;
-    return [...this.sums].map(([gpu, s]) => {
-      const workers = {} as Record<WorkerState, number[]>;
-      WORKER_STATES.forEach((state, k) => (workers[state] = fold(s[k]!, n).map((v, i) => (counts[i] ? round3(v / counts[i]!) : -1))));
-      return { gpu, workers };
-    });
+    return [...this.sums].map(([gpu, s]) => ({
+      gpu,
+      workers: byState(
+        s.map((col) => meanPerWindow(col, counts, n)),
+        0,
+      ),
+    }));
   }
 }
-
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);

@@ -4,9 +4,8 @@
  * was). An answer counts in the window of the moment it was read.
  */
 import type { EndpointWindows } from '../../report/run-result.js';
-import { round3 } from '../../lib/time-averages.js';
 import { ENDPOINT_SERIES, WORKER_STATES, endpointWindows } from './endpoint-series.js';
-import { fold } from './fold-windows.js';
+import { fold, meanPerWindow, num } from './fold-windows.js';
 import { GpuHealthSamples } from './gpu-health-samples.js';
 import type { HealthBodyRead } from '../../contract/health-body.js';
 
@@ -46,14 +45,9 @@ export class HealthSamples {
     const counts = fold(this.n, n);
     return endpointWindows(
       'sampled',
-      this.sums.map((a) => fold(a, n).map((s, i) => (counts[i] ? round3(s / counts[i]!) : -1))),
+      this.sums.map((a) => meanPerWindow(a, counts, n)),
       undefined,
       this.gpus.windows(counts, n),
     );
   }
-}
-
-/** A count of a `/health` answer: a finite number, else 0 (missing or malformed). */
-export function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }

@@ -8,6 +8,7 @@
  */
 import type { RandomStream } from '../../lib/random.js';
 import type { ObservedEndpoint } from '../../report/run-result.js';
+import { Reservoir } from './reservoir.js';
 
 /** Answers kept (a uniform sample of them when more completed). */
 export const MAX_STREAM_SAMPLES = 10_000;
@@ -52,15 +53,17 @@ export interface StreamSeen {
 }
 
 export class StreamObservations {
-  private count = 0;
-  private readonly rows: number[][] = [];
+  /** The completed answers (a uniform sample of MAX_STREAM_SAMPLES of them when more completed). */
+  private readonly rows: Reservoir<number[]>;
   /** The in-flight count's steps: from `stepAt[i]` on it was `stepCount[i]`, with `stepArea[i]` (count × ms) before. */
   private stepAt: number[] = [0];
   private stepCount: number[] = [0];
   private stepArea: number[] = [0];
 
   /** `rng`: draws which answers stay once more than MAX_STREAM_SAMPLES completed. */
-  constructor(private readonly rng: RandomStream) {}
+  constructor(rng: RandomStream) {
+    this.rows = new Reservoir(MAX_STREAM_SAMPLES, rng);
+  }
 
   /** A streamed request went out at `atMs` (run clock). */
   opened(atMs: number): void {
@@ -94,13 +97,13 @@ export class StreamObservations {
       round2(this.meanInFlight(first, last)),
       this.stepCount[this.stepAt0(s.sentMs)]!,
     ];
-    this.keep(row);
+    this.rows.add(row);
   }
 
   /** Undefined: no streamed answer completed. */
   result(): NonNullable<ObservedEndpoint['streams']> | undefined {
-    if (this.count === 0) return undefined;
-    return { count: this.count, columns: [...STREAM_COLUMNS], rows: this.rows.slice() };
+    if (this.rows.count === 0) return undefined;
+    return { count: this.rows.count, columns: [...STREAM_COLUMNS], rows: this.rows.items() };
   }
 
   private step(atMs: number, d: number): void {
@@ -142,14 +145,6 @@ export class StreamObservations {
     const a = Math.max(from, this.stepAt[0]!);
     if (to <= a) return Math.max(1, this.stepCount[this.stepCount.length - 1]!);
     return (this.areaAt(to) - this.areaAt(a)) / (to - a);
-  }
-
-  /** Reservoir sampling (Vitter's algorithm R): every answer is kept with the same chance. */
-  private keep(row: number[]): void {
-    const n = ++this.count;
-    if (this.rows.length < MAX_STREAM_SAMPLES) return void this.rows.push(row);
-    const k = Math.floor(this.rng.next() * n);
-    if (k < MAX_STREAM_SAMPLES) this.rows[k] = row;
   }
 }
 

@@ -4,7 +4,7 @@
  * must hold a request, and a loop of it last at least 1 ms.
  */
 import { TraceError } from '../trace/trace-row.js';
-import { loopPeriodMs, scanTrace, type TraceReplay } from '../trace/trace-scan.js';
+import { loopPeriodMs, loopTooShort, scanTrace, type TraceReplay } from '../trace/trace-scan.js';
 
 /** The first problem: the arrival's field it is about (`file`, `toMs`, `loop`) and a message naming the file; undefined when none. */
 export function checkTokenTrace(r: TraceReplay, loop: boolean): { field: string; message: string } | undefined {
@@ -21,7 +21,6 @@ export function checkTokenTrace(r: TraceReplay, loop: boolean): { field: string;
     return { field: r.toMs !== undefined || r.fromMs > 0 ? 'toMs' : 'file', message: `${r.path}: no request${window}${skipped}` };
   }
   const period = loopPeriodMs(r, s);
-  if (loop && !(period >= 1))
-    return { field: 'loop', message: `${r.path}: one loop of this trace lasts ${period} ms at speed ${r.speed}: a looped trace must last at least 1 ms` };
+  if (loop && !(period >= 1)) return { field: 'loop', message: `${r.path}: ${loopTooShort(period, r.speed)}` };
   return undefined;
 }

@@ -120,9 +120,14 @@ export function quantileOf(counts: ReadonlyMap<number, number>, q: number): numb
  * its last request plus one mean gap between requests (1 ms for a single request), as a replay of
  * timestamps loops.
  */
-export function loopPeriodMs(r: TraceReplay, s: Pick<TraceScan, 'rows' | 'firstMs' | 'lastMs'>): number {
+export function loopPeriodMs(r: Pick<TraceReplay, 'fromMs' | 'toMs' | 'speed'>, s: Pick<TraceScan, 'rows' | 'firstMs' | 'lastMs'>): number {
   if (r.toMs !== undefined) return (r.toMs - r.fromMs) / r.speed;
   return s.lastMs + (s.rows > 1 ? (s.lastMs - s.firstMs) / (s.rows - 1) : 1);
+}
+
+/** Why a loop of `periodMs` (loopPeriodMs) cannot be replayed: it must last at least 1 ms, so that each one moves time forward. */
+export function loopTooShort(periodMs: number, speed: number): string {
+  return `one loop of this trace lasts ${periodMs} ms at speed ${speed}: a looped trace must last at least 1 ms`;
 }
 
 /** Requests of the window at replay times below `ms` (a pass that stops there). */
