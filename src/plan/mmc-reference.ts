@@ -18,7 +18,7 @@
 import { meanJobMs } from '../contract/llm-config.js';
 import { NO_WORKER_WAIT_MS } from '../contract/endpoint-presets.js';
 import { expectedArrivals, isClosed } from '../load/arrivals/registry.js';
-import { submitsJob } from '../load/behaviours/registry.js';
+import { meanTurns, submitsJob } from '../load/behaviours/registry.js';
 import type { Scenario } from '../load/scenario/schema.js';
 import type { Threshold } from '../report/thresholds.js';
 import { erlangC } from './erlang-c.js';
@@ -52,7 +52,12 @@ export function mmcInputs(sc: Scenario): MmcInputs {
   if (closedJobFlows(sc).length) return { arrivalsPerSec: null, meanJobMs: endpointJobMs, ...perWorker };
   const flows = sc.traffic
     .filter((f) => submitsJob(f.client))
-    .map((f) => ({ name: f.name, jobs: expectedArrivals(f.arrival, sc.durationMs, endpointJobMs), time: flowJobTime(sc.endpoint, f.arrival, f.client) }));
+    // A multi-turn chat's session sends a job per turn: λ counts jobs, as the dry run does.
+    .map((f) => ({
+      name: f.name,
+      jobs: expectedArrivals(f.arrival, sc.durationMs, endpointJobMs) * meanTurns(f.client),
+      time: flowJobTime(sc.endpoint, f.arrival, f.client),
+    }));
   const jobs = flows.reduce((n, f) => n + f.jobs, 0);
   // A token trace's jobs last what its lengths give: the mean is over every flow's jobs (flow-job-time.ts).
   return { arrivalsPerSec: (jobs * 1000) / sc.durationMs, meanJobMs: meanJobTime(sc, flows), ...perWorker };

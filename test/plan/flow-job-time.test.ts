@@ -104,3 +104,27 @@ describe("a token trace's mean job time", () => {
     expect(Math.abs(exec.summary.mean - TRACE_JOB_MS)).toBeLessThan(1.5);
   });
 });
+
+describe('Erlang C counts jobs, not sessions', () => {
+  test("a multi-turn chat's λ is its sessions' rate times their mean turns, as the dry run's requests", () => {
+    const loaded = parseScenario(
+      {
+        name: 'turns',
+        durationMs: 600_000,
+        endpoint: { id: 'ep', workersMax: 2, llm: { ttftMs: 100, interTokenMs: 10, outputTokens: 20 } },
+        traffic: [
+          {
+            name: 'chat',
+            arrival: { process: 'poisson', ratePerSec: 0.5 },
+            client: { behaviour: 'openai-chat', stream: true, turns: { dist: 'uniform', minMs: 2, maxMs: 6 } },
+          },
+        ],
+      },
+      'turns.yaml',
+    );
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    // 0.5 sessions a second × 4 turns on average: 2 jobs a second.
+    expect(mmcInputs(loaded.scenario).arrivalsPerSec).toBeCloseTo(2, 9);
+    expect(renderPlan(loaded.scenario).text).toMatch(/~1200 requests/);
+  });
+});
