@@ -17,7 +17,7 @@
  * types (`gpus`) has them said in priority order with each one's host capacity, and the engine's
  * limits on each type (its byGpu entry over its own).
  */
-import { engineOn, meanJobMs } from '../contract/llm-config.js';
+import { engineOn } from '../contract/llm-config.js';
 import { endpointDefaultsText } from '../contract/endpoint-presets.js';
 import { engineLimitsText } from '../contract/vllm-defaults.js';
 import { closedPeakIn, cycleMs } from '../load/arrivals/closed.js';

@@ -4,6 +4,7 @@
  * between the kinds compares: cost, TTFT p95, failures. plan.md's section "Queue or
  * load-balancing endpoint" and `loadlab plan`'s stdout show it. Pure: read from plan.json alone.
  */
+import { describeKnobs } from './grid.js';
 import { cheapestMeeting, type PlanResult, type PlanRow } from './plan-result.js';
 
 export interface KindChoice {
@@ -24,3 +25,6 @@ export function kindChoices(p: PlanResult): KindChoice[] | null {
     return { type, best: cheapestMeeting(rows), points: rows.length, meeting: rows.filter((r) => r.meetsAll).length };
   });
 }
+
+/** A point's grid knobs other than `type`, as plan.md writes them ('' when none). */
+export const otherKnobs = (row: PlanRow): string => describeKnobs(Object.fromEntries(Object.entries(row.knobs ?? {}).filter(([n]) => n !== 'type')));

@@ -3,8 +3,7 @@
  * `type`) the section "Queue or load-balancing endpoint", each kind's cheapest point meeting every
  * SLO side by side (plan-kinds.ts). Pure.
  */
-import { describeKnobs } from './grid.js';
-import { kindChoices } from './plan-kinds.js';
+import { kindChoices, otherKnobs } from './plan-kinds.js';
 import { fmt, spread, usd } from './plan-format.js';
 import { rowPrice, type PlanResult, type PlanRow } from './plan-result.js';
 
@@ -41,7 +40,7 @@ export function kindSection(p: PlanResult): string[] {
   ];
   for (const k of kinds) {
     const b = k.best;
-    const others = b ? describeKnobs(Object.fromEntries(Object.entries(b.knobs ?? {}).filter(([n]) => n !== 'type'))) : '';
+    const others = b ? otherKnobs(b) : '';
     L.push(
       `| ${[
         k.type,

@@ -5,10 +5,7 @@
  * Prompts of 32 characters are 8 tokens (characters / 4): a prefill iteration alone is 14 ms.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
-import { InProcessTarget } from '../../src/load/targets/in-process/in-process-target.js';
-import type { TargetResponse } from '../../src/load/targets/target.js';
-import { Simulator } from '../../src/sim/simulator.js';
+import type { EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import { streamChats, tokenTimes } from '../helpers/engine-streams.js';
 import { harness } from '../helpers/harness.js';
 

@@ -8,10 +8,9 @@
  * after its first token's.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSimConfig, type EndpointConfigInput } from '../../src/contract/endpoint-config.js';
+import type { EndpointConfigInput } from '../../src/contract/endpoint-config.js';
 import type { TargetResponse } from '../../src/load/targets/target.js';
 import { tokenPieces } from '../../src/sim/token-text.js';
-import { Simulator } from '../../src/sim/simulator.js';
 import { chunks, streamChats, tokenTimes, usage } from '../helpers/engine-streams.js';
 import { harness } from '../helpers/harness.js';
 

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeKnobs } from '../../plan/grid.js';
 import { renderPlanJson, rowPrice, type PlanResult } from '../../plan/plan-result.js';
-import { kindChoices } from '../../plan/plan-kinds.js';
+import { kindChoices, otherKnobs } from '../../plan/plan-kinds.js';
 import { spread } from '../../plan/plan-format.js';
 import { failedCell } from '../../plan/render-plan-kinds-md.js';
 import { renderPlanHtml } from '../../plan/render-plan-html.js';
@@ -60,7 +60,7 @@ function erlangLine(ec: PlanResult['recommendation']['erlangC']): string[] {
 function kindLines(plan: PlanResult): string[] {
   return (kindChoices(plan) ?? []).map(({ type, best, meeting, points }) => {
     if (!best) return `  ${type}: no point meets every SLO (0 of ${points})`;
-    const others = describeKnobs(Object.fromEntries(Object.entries(best.knobs ?? {}).filter(([n]) => n !== 'type')));
+    const others = otherKnobs(best);
     const price = plan.prices ? `$${rowPrice(best).toFixed(4)} per hour` : `${rowPrice(best).toFixed(0)} billed worker-seconds`;
     const ttft = best.measured.ttftP95Ms ? `, TTFT p95 ${spread(best.measured.ttftP95Ms)} ms` : '';
     return `  ${type}: workersMax ${best.workersMax}${others ? ` (${others})` : ''}, ${price}${ttft}, failed ${failedCell(best)} (${meeting} of ${points} points meet every SLO)`;
